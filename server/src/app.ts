@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { ServiceError } from './errors';
+import { mountRest } from './rest';
+import { accessLog } from './rest/middleware/access-log';
+import { locals } from './rest/middleware/locals';
+import { requestId } from './rest/middleware/request-id';
+import { sendError } from './rest/middleware/send-error';
+import type { Services } from './services';
+import { appRouter } from './trpc/router';
+import { contextFactory } from './trpc/trpc';
+
+export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export interface AppOptions {
+  /** Folder of the built SPA; served when it exists. */
+  webDist?: string;
+}
+
+export function createApp(services: Services, options: AppOptions = {}): Express {
+  const { logger, config } = services.ctx;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+
+  app.use(requestId);
+  app.use(accessLog(logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'script-src': ["'self'"], 'connect-src': ["'self'"], 'img-src': ["'self'", 'data:'] },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await services.database.ping();
+      res.json({ status: 'ready', database: services.database.kind });
+    } catch {
+      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+
+  mountRest(app, services);
+
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: contextFactory(services),
+      maxBodySize: config.bodyLimitBytes,
+    }),
+  );
+
+  const webDist = options.webDist ?? WEB_DIST;
+  if (existsSync(webDist)) {
+    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
+    app.get(/^\/(?!v1\/|api\/|trpc\/|graphql|metrics|healthz|readyz).*/, (req, res, next) => {
+      if (!req.accepts('html')) {
+        next();
+        return;
+      }
+      res.sendFile('index.html', { root: webDist, maxAge: 0 });
+    });
+  }
+
+  app.use(notFound);
+  app.use(errorHandler(services));
+  return app;
+}
+
+const notFound: RequestHandler = (req, _res, next) => {
+  next(
+    new ServiceError('not_found', `Unknown request URL: ${req.method} ${req.path}. Please check the URL.`, {
+      code: 'unknown_url',
+    }),
+  );
+};
+
+function errorHandler(services: Services): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    let mapped: unknown = err;
+    const status =
+      (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+    if (!(err instanceof ServiceError) && typeof status === 'number' && status >= 400 && status < 500) {
+      // Errors raised by Express itself (a malformed URL, for example) are the client's.
+      mapped = new ServiceError(
+        'invalid_request',
+        `The request could not be processed: ${(err as Error).message}.`,
+        {
+          code: 'invalid_request',
+        },
+      );
+    }
+    if (locals(res).requestId === undefined) locals(res).requestId = 'unknown';
+    sendError(res, mapped, services.ctx.logger);
+  };
+}

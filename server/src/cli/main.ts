@@ -1,0 +1,134 @@
+import { parseArgs } from 'node:util';
+import { Plan } from '@tessera/shared';
+import { parseEnv } from '../env';
+import { createAccount, findAccount, setPlan, toAccountView } from '../modules/accounts';
+import { createKey, listKeys, revokeKey } from '../modules/keys';
+import { createServices, type Services } from '../services';
+
+const USAGE = `Tessera operators' CLI: every command prints JSON.
+
+  pnpm cli account create --email E --password P [--name N] [--plan free|pro|enterprise]
+                          [--rpm N] [--monthly-tokens N]
+  pnpm cli account show   --account ID_OR_EMAIL
+  pnpm cli account plan   --account ID_OR_EMAIL --plan free|pro|enterprise [--rpm N|none] [--monthly-tokens N|none]
+  pnpm cli key create     --account ID_OR_EMAIL --name N [--kind live|test]
+  pnpm cli key list       --account ID_OR_EMAIL
+  pnpm cli key revoke     --account ID_OR_EMAIL --id KEY_ID
+
+Uses DATABASE_URL (or the embedded database in DATA_DIR, which only one process can open at a time:
+stop the server first, or run against Postgres).`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  password: { type: 'string' },
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  rpm: { type: 'string' },
+  'monthly-tokens': { type: 'string' },
+  account: { type: 'string' },
+  kind: { type: 'string' },
+  id: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+class UsageError extends Error {}
+
+function required(flags: Flags, name: 'email' | 'password' | 'name' | 'plan' | 'account' | 'id'): string {
+  const value = flags[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+/** A positive integer, `none` (clear to the plan default), or undefined when the flag is absent. */
+function limit(value: string | undefined, flag: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new UsageError(`--${flag} must be a positive integer or 'none'`);
+  return n;
+}
+
+function plan(value: string): Plan {
+  const parsed = Plan.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--plan must be one of ${Plan.options.join(', ')}`);
+  return parsed.data;
+}
+
+async function run(services: Services, [noun, verb]: string[], flags: Flags): Promise<unknown> {
+  const ctx = services.ctx;
+  const defaults = ctx.config.planDefaults;
+  const accountOf = async () => findAccount({ ctx, idOrEmail: required(flags, 'account') });
+  switch (`${noun} ${verb}`) {
+    case 'account create': {
+      const row = await createAccount({
+        ctx,
+        input: {
+          email: required(flags, 'email'),
+          password: required(flags, 'password'),
+          ...(flags.name && { name: flags.name }),
+          plan: flags.plan ? plan(flags.plan) : 'free',
+          customRequestsPerMinute: limit(flags.rpm, 'rpm') ?? null,
+          customMonthlyTokens: limit(flags['monthly-tokens'], 'monthly-tokens') ?? null,
+        },
+      });
+      return toAccountView(row, defaults);
+    }
+    case 'account show':
+      return toAccountView(await accountOf(), defaults);
+    case 'account plan': {
+      const input = {
+        plan: plan(required(flags, 'plan')),
+        customRequestsPerMinute: limit(flags.rpm, 'rpm'),
+        customMonthlyTokens: limit(flags['monthly-tokens'], 'monthly-tokens'),
+      };
+      const row = await setPlan({ ctx, accountId: (await accountOf()).id, input });
+      return toAccountView(row, defaults);
+    }
+    case 'key create': {
+      const account = await accountOf();
+      const kind = flags.kind ?? 'test';
+      if (kind !== 'live' && kind !== 'test') throw new UsageError('--kind must be live or test');
+      return createKey({ ctx, accountId: account.id, input: { name: required(flags, 'name'), kind } });
+    }
+    case 'key list':
+      return listKeys({ ctx, accountId: (await accountOf()).id });
+    case 'key revoke':
+      return revokeKey({ ctx, accountId: (await accountOf()).id, keyId: required(flags, 'id') });
+    default:
+      throw new UsageError(`unknown command: ${[noun, verb].filter(Boolean).join(' ') || '(none)'}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({ options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const env = parseEnv({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const services = createServices(env);
+  try {
+    await services.database.migrate();
+    const result = await run(services, positionals, values);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (err) {
+    const message = (err as Error).message;
+    process.stderr.write(`${JSON.stringify({ error: message })}\n`);
+    if (err instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
+    return 1;
+  } finally {
+    await services.database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${JSON.stringify({ error: (err as Error).message })}\n`);
+    process.exit(1);
+  },
+);

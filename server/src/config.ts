@@ -1,0 +1,36 @@
+import type { Env } from './env';
+import type { PlanDefaults } from './modules/plans';
+
+/** Configuration handed to modules; derived from the environment once. */
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  bodyLimitBytes: number;
+  modelTimeoutMs: number;
+  sessionTtlMs: number;
+  cookieSecure: boolean | 'auto';
+  trustProxy: boolean;
+  planDefaults: PlanDefaults;
+  modelsFile: string | undefined;
+  metricsToken: string | undefined;
+}
+
+export function configFromEnv(env: Env): AppConfig {
+  return {
+    env: env.NODE_ENV,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    modelTimeoutMs: env.MODEL_TIMEOUT_MS,
+    sessionTtlMs: env.SESSION_TTL_HOURS * 3_600_000,
+    cookieSecure: env.COOKIE_SECURE ?? 'auto',
+    trustProxy: env.TRUST_PROXY,
+    planDefaults: {
+      free: { requestsPerMinute: env.PLAN_FREE_RPM, monthlyTokens: env.PLAN_FREE_MONTHLY_TOKENS },
+      pro: { requestsPerMinute: env.PLAN_PRO_RPM, monthlyTokens: env.PLAN_PRO_MONTHLY_TOKENS },
+      enterprise: {
+        requestsPerMinute: env.PLAN_ENTERPRISE_RPM,
+        monthlyTokens: env.PLAN_ENTERPRISE_MONTHLY_TOKENS,
+      },
+    },
+    modelsFile: env.MODELS_FILE,
+    metricsToken: env.METRICS_TOKEN,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './accounts';
+export * from './api-keys';
+export * from './sessions';

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  DATA_DIR: z.string().default('./.data'),
+  REDIS_URL: z
+    .string()
+    .refine((v) => /^rediss?:\/\//.test(v), { error: 'must be a redis:// or rediss:// URL' })
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  MODEL_TIMEOUT_MS: positiveInt.default(30_000),
+  SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+  SESSION_TTL_HOURS: positiveInt.default(24 * 30),
+  COOKIE_SECURE: boolish.optional(),
+  TRUST_PROXY: boolish.default(false),
+  SEED_DEMO: boolish.default(true),
+  MODELS_FILE: z.string().optional(),
+  PLAN_FREE_RPM: positiveInt.default(100),
+  PLAN_FREE_MONTHLY_TOKENS: positiveInt.default(100_000),
+  PLAN_PRO_RPM: positiveInt.default(1_000),
+  PLAN_PRO_MONTHLY_TOKENS: positiveInt.default(10_000_000),
+  /** Enterprise defaults, used until an operator sets the account's custom limits. */
+  PLAN_ENTERPRISE_RPM: positiveInt.default(10_000),
+  PLAN_ENTERPRISE_MONTHLY_TOKENS: positiveInt.default(100_000_000),
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+/** Parses the environment once, at start-up; the only place that reads `process.env`. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,68 @@
+import { count } from 'drizzle-orm';
+import { accounts } from './db/schema';
+import { randomBase62 } from './lib/ids';
+import type { Logger } from './logger';
+import { createAccount } from './modules/accounts';
+import { createKey } from './modules/keys';
+import type { Services } from './services';
+
+/** Applies migrations, waiting for the database with a clear log line per attempt rather than crashing. */
+export async function migrateWithRetry(services: Services, attempts = 30, delayMs = 2_000): Promise<void> {
+  const { logger } = services.ctx;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await services.database.migrate();
+      logger.info({ database: services.database.kind }, 'migrations applied');
+      return;
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      logger.warn(
+        { attempt, of: attempts, err: (err as Error).message },
+        `database not ready; retrying in ${delayMs} ms`,
+      );
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
+  }
+}
+
+export interface DemoAccount {
+  email: string;
+  password: string;
+  key: string;
+}
+
+/** On a brand-new embedded database: a demo account and a test key, so that a newcomer can curl at once. */
+export async function seedDemoIfEmpty(services: Services): Promise<DemoAccount | null> {
+  const [row] = await services.ctx.db.select({ n: count() }).from(accounts);
+  if ((row?.n ?? 0) > 0) return null;
+  const email = 'demo@tessera.local';
+  const password = `demo-${randomBase62(16)}`;
+  const account = await createAccount({ ctx: services.ctx, input: { email, password, name: 'Demo' } });
+  const key = await createKey({
+    ctx: services.ctx,
+    accountId: account.id,
+    input: { name: 'Demo test key', kind: 'test' },
+  });
+  return { email, password, key: key.key };
+}
+
+export function printDemo(demo: DemoAccount, url: string, logger: Logger): void {
+  logger.info({ email: demo.email }, 'created demo account');
+  // Printed to stdout once, on the first start only: the newcomer's way in.
+  process.stdout.write(
+    [
+      '',
+      '  A demo account was created (shown once; keep it):',
+      `    dashboard  ${url}`,
+      `    email      ${demo.email}`,
+      `    password   ${demo.password}`,
+      `    test key   ${demo.key}`,
+      '',
+      '  Try it:',
+      `    curl ${url}/v1/chat/completions -H "Authorization: Bearer ${demo.key}" \\`,
+      `      -H "Content-Type: application/json" \\`,
+      `      -d '{"model":"tessera-fast-4k","messages":[{"role":"user","content":"Hello!"}]}'`,
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,55 @@
+import { type Env, parseEnv } from './env';
+import { migrateWithRetry, printDemo, seedDemoIfEmpty } from './lifecycle';
+import { startServer } from './server';
+import { createServices } from './services';
+
+async function main(): Promise<void> {
+  let env: Env;
+  try {
+    env = parseEnv();
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const services = createServices(env);
+  const { logger } = services.ctx;
+  await migrateWithRetry(services);
+  const embedded = !env.DATABASE_URL;
+  const demo =
+    embedded && env.NODE_ENV !== 'production' && env.SEED_DEMO ? await seedDemoIfEmpty(services) : null;
+  const running = await startServer(services, { port: env.PORT, host: env.HOST });
+  logger.info(
+    {
+      url: running.url,
+      database: embedded ? `embedded PGlite in ${env.DATA_DIR}` : 'postgres',
+      limiterStore: env.REDIS_URL ? 'redis' : 'in-process',
+    },
+    'tessera listening',
+  );
+  process.stdout.write(`\n  Tessera is running at ${running.url}\n`);
+  if (demo) printDemo(demo, running.url, logger);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    running
+      .close(env.SHUTDOWN_GRACE_MS)
+      .then(() => {
+        logger.info('shutdown complete');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Tessera failed to start: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,10 @@
+export type { CreateAccountInput } from './create';
+export { createAccount } from './create';
+export { hashPassword, verifyPassword } from './password';
+export type { SetPlanInput } from './plan';
+export { findAccount, setPlan } from './plan';
+export { createSession, endSession, resolveSession } from './sessions';
+export type { SignInThrottles } from './sign-in';
+export { signIn } from './sign-in';
+export { AttemptThrottle } from './throttle';
+export { toAccountView } from './view';

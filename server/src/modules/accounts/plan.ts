@@ -1,0 +1,54 @@
+import type { Plan } from '@tessera/shared';
+import { eq, sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { type AccountRow, accounts } from '../../db/schema';
+import { ServiceError } from '../../errors';
+
+export interface SetPlanInput {
+  plan: Plan;
+  /** undefined keeps the current value; null clears it back to the plan's default. */
+  customRequestsPerMinute?: number | null;
+  customMonthlyTokens?: number | null;
+}
+
+/** Changes an account's plan or custom limits; instances pick the change up through `updated_at`. */
+export async function setPlan({
+  ctx,
+  accountId,
+  input,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  accountId: string;
+  input: SetPlanInput;
+}): Promise<AccountRow> {
+  const [row] = await ctx.db
+    .update(accounts)
+    .set({
+      plan: input.plan,
+      ...(input.customRequestsPerMinute !== undefined && {
+        customRequestsPerMinute: input.customRequestsPerMinute,
+      }),
+      ...(input.customMonthlyTokens !== undefined && { customMonthlyTokens: input.customMonthlyTokens }),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(accounts.id, accountId))
+    .returning();
+  if (!row) throw new ServiceError('not_found', `No account with id '${accountId}'.`, { param: 'account' });
+  return row;
+}
+
+export async function findAccount({
+  ctx,
+  idOrEmail,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  idOrEmail: string;
+}): Promise<AccountRow> {
+  const isEmail = idOrEmail.includes('@');
+  const where = isEmail
+    ? eq(accounts.email, idOrEmail.trim().toLowerCase())
+    : eq(accounts.id, idOrEmail.trim());
+  const [row] = await ctx.db.select().from(accounts).where(where).limit(1);
+  if (!row) throw new ServiceError('not_found', `No account '${idOrEmail}'.`, { param: 'account' });
+  return row;
+}

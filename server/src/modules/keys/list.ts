@@ -1,0 +1,20 @@
+import type { ApiKeyView } from '@tessera/shared';
+import { desc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { apiKeys } from '../../db/schema';
+import { toKeyView } from './view';
+
+export async function listKeys({
+  ctx,
+  accountId,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  accountId: string;
+}): Promise<ApiKeyView[]> {
+  const rows = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map(toKeyView);
+}

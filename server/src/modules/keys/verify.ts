@@ -1,0 +1,174 @@
+import { eq, gte, sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { accounts, apiKeys } from '../../db/schema';
+import { ServiceError } from '../../errors';
+import { constantTimeEqual } from '../../lib/hash';
+import { resolveLimits } from '../plans';
+import { hashKey, maskPresentedKey, parseKey } from './generate';
+import type { Principal } from './principal';
+
+interface CachedKey {
+  keyHash: string;
+  principal: Principal;
+  cachedAt: number;
+}
+
+export interface KeyVerifierOptions {
+  /** Entries are re-read from the database after this long even without a change signal. */
+  ttlMs?: number;
+  maxEntries?: number;
+  /** How often revocations and account changes made by other instances are picked up. */
+  syncIntervalMs?: number;
+}
+
+const MISSING_KEY_MESSAGE =
+  "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+
+/**
+ * Verifies API keys on the request path. A known key costs a hash and a map lookup, no database read.
+ * Revocations made here apply at once (`forget`); those made elsewhere arrive with the next sync poll,
+ * which reads keys revoked and accounts changed since the previous poll (default every 500 ms).
+ */
+export class ApiKeyVerifier {
+  private readonly cache = new Map<string, CachedKey>();
+  private readonly unknown = new Map<string, number>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly syncIntervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private syncedUntil: Date | undefined;
+  private syncing = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    options: KeyVerifierOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 5 * 60_000;
+    this.maxEntries = options.maxEntries ?? 100_000;
+    this.syncIntervalMs = options.syncIntervalMs ?? 500;
+  }
+
+  async verify(authorization: string | undefined): Promise<Principal> {
+    const key = extractBearer(authorization);
+    if (!parseKey(key)) throw invalidKey(key);
+    const keyHash = hashKey(key);
+    const now = this.ctx.clock.now();
+
+    const cached = this.cache.get(keyHash);
+    if (cached && now - cached.cachedAt < this.ttlMs && constantTimeEqual(cached.keyHash, keyHash)) {
+      return cached.principal;
+    }
+    const unknownAt = this.unknown.get(keyHash);
+    if (unknownAt !== undefined && now - unknownAt < 2_000) throw invalidKey(key);
+
+    const [row] = await this.ctx.db
+      .select({ key: apiKeys, account: accounts })
+      .from(apiKeys)
+      .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+      .where(eq(apiKeys.keyHash, keyHash))
+      .limit(1);
+    if (!row || !constantTimeEqual(row.key.keyHash, keyHash)) {
+      this.remember(this.unknown, keyHash, now);
+      throw invalidKey(key);
+    }
+    if (row.key.revokedAt) {
+      this.remember(this.unknown, keyHash, now);
+      throw new ServiceError('authentication', `This API key has been revoked: ${maskPresentedKey(key)}.`, {
+        code: 'invalid_api_key',
+      });
+    }
+    const principal: Principal = {
+      keyId: row.key.id,
+      accountId: row.account.id,
+      mode: row.key.kind,
+      last4: row.key.last4,
+      plan: row.account.plan,
+      limits: resolveLimits(row.account, this.ctx.config.planDefaults),
+    };
+    this.remember(this.cache, keyHash, { keyHash, principal, cachedAt: now });
+    return principal;
+  }
+
+  /** Drops a key at once (called by the instance that revokes it). */
+  forget(keyHash: string): void {
+    this.cache.delete(keyHash);
+  }
+
+  /** Drops every cached key of an account, so that a plan change applies on the next request. */
+  forgetAccount(accountId: string): void {
+    for (const [hash, entry] of this.cache) {
+      if (entry.principal.accountId === accountId) this.cache.delete(hash);
+    }
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.sync(), this.syncIntervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One poll for changes made by any instance; safe to call directly (tests do). */
+  async sync(): Promise<void> {
+    if (this.syncing) return;
+    this.syncing = true;
+    try {
+      const [clock] = await this.ctx.db
+        .select({ now: sql<string>`now()::text` })
+        .from(sql`(select 1) as one`);
+      const dbNow = clock ? new Date(clock.now) : new Date(this.ctx.clock.now());
+      // Overlap the windows by 2 s so that a transaction committing late is still seen.
+      const since = new Date((this.syncedUntil ?? dbNow).getTime() - 2_000);
+      const revoked = await this.ctx.db
+        .select({ keyHash: apiKeys.keyHash })
+        .from(apiKeys)
+        .where(gte(apiKeys.revokedAt, since));
+      for (const r of revoked) this.forget(r.keyHash);
+      const changed = await this.ctx.db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(gte(accounts.updatedAt, since));
+      for (const a of changed) this.forgetAccount(a.id);
+      this.syncedUntil = dbNow;
+    } catch (err) {
+      this.ctx.logger.warn({ err: (err as Error).message }, 'key sync failed; will retry');
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private remember<V>(map: Map<string, V>, key: string, value: V): void {
+    if (map.size >= this.maxEntries) {
+      const oldest = map.keys().next();
+      if (!oldest.done) map.delete(oldest.value);
+    }
+    map.set(key, value);
+  }
+}
+
+function extractBearer(authorization: string | undefined): string {
+  if (authorization === undefined || authorization.trim() === '') {
+    throw new ServiceError('authentication', MISSING_KEY_MESSAGE, { code: 'missing_api_key' });
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match?.[1]) {
+    throw new ServiceError(
+      'authentication',
+      'The Authorization header must use the Bearer scheme: `Authorization: Bearer YOUR_KEY`.',
+      { code: 'invalid_api_key' },
+    );
+  }
+  return match[1];
+}
+
+function invalidKey(key: string): ServiceError {
+  return new ServiceError(
+    'authentication',
+    `Incorrect API key provided: ${maskPresentedKey(key)}. You can find your API keys in the Tessera dashboard.`,
+    { code: 'invalid_api_key' },
+  );
+}

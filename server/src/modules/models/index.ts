@@ -1,0 +1,2 @@
+export { DEFAULT_MODELS_FILE, ModelCatalogue, ModelEntry, toModelObject } from './catalogue';
+export { getModel, listModels } from './list';

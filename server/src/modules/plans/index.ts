@@ -1,0 +1,2 @@
+export type { AccountLimitFields, PlanDefaults } from './limits';
+export { resolveLimits } from './limits';

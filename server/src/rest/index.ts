@@ -1,0 +1,23 @@
+import type { Express } from 'express';
+import type { Services } from '../services';
+import { authenticate } from './middleware/authenticate';
+import { jsonBody } from './middleware/json-body';
+import { type RestRoute, registerRoutes } from './routes';
+import { modelRoutes } from './v1/models';
+
+/** Every authenticated REST route of the public API, under /v1 and /api. */
+export function restRoutes(services: Services): RestRoute[] {
+  return [...modelRoutes(services)];
+}
+
+export function mountRest(app: Express, services: Services): void {
+  registerRoutes(app, restRoutes(services), {
+    authenticate: authenticate({
+      keys: services.keys,
+      lastUsed: services.lastUsed,
+      clock: services.ctx.clock,
+    }),
+    afterAuth: [],
+    jsonBody: jsonBody(services.ctx.config.bodyLimitBytes),
+  });
+}

@@ -1,0 +1,22 @@
+import type { Response } from 'express';
+import type { Principal } from '../../modules/keys';
+
+/** Typed access to what the middleware chain leaves on `res.locals`. */
+export interface RequestLocals {
+  requestId: string;
+  startedAt: number;
+  /** The route as a template (`/v1/models/:id`), set when a route matched. */
+  route?: string;
+  principal?: Principal;
+  /** Filled by handlers for logs and metering. */
+  model?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  errorType?: string;
+  errorCode?: string | null;
+  errorMessage?: string;
+}
+
+export function locals(res: Response): RequestLocals {
+  return res.locals as RequestLocals;
+}

@@ -1,0 +1,22 @@
+import type { Response } from 'express';
+import type { Logger } from '../../logger';
+import { toHttpError } from '../errors';
+import { locals } from './locals';
+
+/** Writes an error in OpenAI's body, records it for logs and metering, and logs unknown errors in full. */
+export function sendError(res: Response, err: unknown, logger: Logger): void {
+  const l = locals(res);
+  const http = toHttpError(err, l.requestId);
+  if (http.status >= 500 && http.body.error.code === null) {
+    logger.error({ requestId: l.requestId, err }, 'unhandled error');
+  }
+  l.errorType = http.body.error.type;
+  l.errorCode = http.body.error.code;
+  l.errorMessage = http.body.error.message;
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  for (const [name, value] of Object.entries(http.headers)) res.setHeader(name, value);
+  res.status(http.status).json(http.body);
+}

@@ -1,0 +1,61 @@
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { ServiceError } from '../errors';
+import type { Principal } from '../modules/keys';
+import { locals } from './middleware/locals';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RestRoute {
+  method: Method;
+  /** Express path; also the template recorded in logs and usage (`/v1/models/:id`). */
+  path: string;
+  /** Whether the route reads a JSON body. */
+  body?: boolean;
+  handler: (req: Request, res: Response, principal: Principal) => Promise<void> | void;
+}
+
+export interface Pipeline {
+  /** Runs first for every authenticated route: key verification. */
+  authenticate: RequestHandler;
+  /** Runs after authentication: rate limits, allowance headers. */
+  afterAuth: RequestHandler[];
+  jsonBody: RequestHandler;
+}
+
+/** Registers authenticated REST routes, each with the same pipeline, and a 405 for the wrong method. */
+export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipeline): void {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const tag: RequestHandler = (_req, res, next) => {
+      locals(res).route = route.path;
+      next();
+    };
+    const run: RequestHandler = async (req, res) => {
+      const principal = locals(res).principal;
+      if (!principal) throw new Error('authenticated route reached without a principal');
+      await route.handler(req, res, principal);
+    };
+    const chain = [tag, pipeline.authenticate, ...pipeline.afterAuth];
+    if (route.body) chain.push(pipeline.jsonBody);
+    app[route.method](route.path, ...chain, run);
+    const set = methodsByPath.get(route.path) ?? new Set<string>();
+    set.add(route.method.toUpperCase());
+    methodsByPath.set(route.path, set);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods].join(', ');
+    app.all(path, (req, res, next) => {
+      locals(res).route = path;
+      res.setHeader('allow', allow);
+      next(
+        new ServiceError(
+          'method_not_allowed',
+          `Method ${req.method} is not allowed on ${path}; use ${allow}.`,
+          {
+            code: 'method_not_allowed',
+          },
+        ),
+      );
+    });
+  }
+}

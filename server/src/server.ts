@@ -1,0 +1,47 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type AppOptions, createApp } from './app';
+import type { Services } from './services';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish within the grace period, then stops the services. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startServer(
+  services: Services,
+  { port, host, ...appOptions }: { port: number; host: string } & AppOptions,
+): Promise<RunningServer> {
+  const app = createApp(services, appOptions);
+  const server = app.listen(port, host);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 5 * 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  services.start();
+  const address = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    port: address.port,
+    url: `http://${shownHost}:${address.port}`,
+    close(graceMs = 10_000) {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        await closed;
+        clearTimeout(timer);
+        await services.stop();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { type AppConfig, configFromEnv } from './config';
+import type { Ctx } from './context';
+import { type Database, openDatabase } from './db/client';
+import type { Env } from './env';
+import { type Clock, systemClock } from './lib/clock';
+import { createLogger, type Logger } from './logger';
+import { AttemptThrottle, type SignInThrottles } from './modules/accounts';
+import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
+import { ModelCatalogue, type ModelEntry } from './modules/models';
+import type { ModelOwnership } from './modules/models/list';
+
+/** Everything the transports need, built once per process. */
+export interface Services {
+  ctx: Ctx;
+  database: Database;
+  keys: ApiKeyVerifier;
+  lastUsed: LastUsedTracker;
+  signInThrottles: SignInThrottles;
+  catalogue: ModelCatalogue;
+  ownership: ModelOwnership;
+  /** Starts background work (cache sync, coalesced writes). */
+  start(): void;
+  /** Flushes pending writes and closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  database?: Database;
+  config?: Partial<AppConfig>;
+}
+
+export function createServices(env: Env, overrides: ServiceOverrides = {}): Services {
+  const logger = overrides.logger ?? createLogger(env.LOG_LEVEL);
+  const config = { ...configFromEnv(env), ...overrides.config };
+  const database = overrides.database ?? openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const clock = overrides.clock ?? systemClock;
+  const ctx: Ctx = { db: database.db, clock, logger, config };
+  const keys = new ApiKeyVerifier(ctx);
+  const lastUsed = new LastUsedTracker(ctx);
+  const catalogue = ModelCatalogue.fromFile(config.modelsFile);
+  const ownership: ModelOwnership = {
+    ownerOf: (entry: ModelEntry) => (entry.provider === 'simulator' ? 'tessera-simulator' : entry.provider),
+  };
+  return {
+    ctx,
+    database,
+    keys,
+    lastUsed,
+    signInThrottles: {
+      byEmail: new AttemptThrottle(clock, 10, 15 * 60_000),
+      byAddress: new AttemptThrottle(clock, 100, 15 * 60_000),
+    },
+    catalogue,
+    ownership,
+    start() {
+      keys.start();
+      lastUsed.start();
+    },
+    async stop() {
+      keys.stop();
+      await lastUsed.stop();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { CreateKeyInput, RevokeKeyInput } from '@tessera/shared';
+import { createKey, listKeys, revokeKey } from '../../modules/keys';
+import { protectedProcedure, router } from '../trpc';
+
+export const keysRouter = router({
+  list: protectedProcedure.query(({ ctx }) => listKeys({ ctx: ctx.services.ctx, accountId: ctx.account.id })),
+
+  create: protectedProcedure
+    .input(CreateKeyInput)
+    .mutation(({ ctx, input }) => createKey({ ctx: ctx.services.ctx, accountId: ctx.account.id, input })),
+
+  revoke: protectedProcedure.input(RevokeKeyInput).mutation(({ ctx, input }) =>
+    revokeKey({
+      ctx: ctx.services.ctx,
+      accountId: ctx.account.id,
+      keyId: input.id,
+      onRevoked: (hash) => ctx.services.keys.forget(hash),
+    }),
+  ),
+});

@@ -1,0 +1,119 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { CreateExpressContextOptions } from '@trpc/server/adapters/express';
+import type { Request, Response } from 'express';
+import { ZodError } from 'zod';
+import type { AccountRow } from '../db/schema';
+import { type ErrorKind, isServiceError } from '../errors';
+import { readCookie } from '../lib/cookies';
+import { resolveSession } from '../modules/accounts';
+import type { Services } from '../services';
+
+export const SESSION_COOKIE = 'tessera_session';
+/** Mutations must carry this header: a cross-site form or image cannot set it (CSRF). */
+export const CSRF_HEADER = 'x-tessera-csrf';
+
+export interface TrpcContext {
+  services: Services;
+  req: Request;
+  res: Response;
+  sessionToken: string | undefined;
+  account: AccountRow | null;
+}
+
+export function contextFactory(services: Services) {
+  return async ({ req, res }: CreateExpressContextOptions): Promise<TrpcContext> => {
+    const sessionToken = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const account = sessionToken ? await resolveSession({ ctx: services.ctx, token: sessionToken }) : null;
+    return { services, req, res, sessionToken, account };
+  };
+}
+
+type TrpcCode = TRPCError['code'];
+
+function trpcCodeOf(kind: ErrorKind): TrpcCode {
+  switch (kind) {
+    case 'invalid_request':
+    case 'unsupported_media_type':
+      return 'BAD_REQUEST';
+    case 'authentication':
+      return 'UNAUTHORIZED';
+    case 'permission':
+      return 'FORBIDDEN';
+    case 'not_found':
+      return 'NOT_FOUND';
+    case 'method_not_allowed':
+      return 'METHOD_NOT_SUPPORTED';
+    case 'conflict':
+      return 'CONFLICT';
+    case 'payload_too_large':
+      return 'PAYLOAD_TOO_LARGE';
+    case 'rate_limited':
+    case 'insufficient_quota':
+      return 'TOO_MANY_REQUESTS';
+    case 'timeout':
+      return 'TIMEOUT';
+    case 'upstream':
+    case 'unavailable':
+    case 'internal':
+      return 'INTERNAL_SERVER_ERROR';
+    default: {
+      const unreachable: never = kind;
+      throw new Error(`unmapped error kind ${String(unreachable)}`);
+    }
+  }
+}
+
+/** Module errors become TRPCErrors with their message; anything else stays a generic internal error. */
+export function toTRPCError(err: unknown): TRPCError {
+  if (err instanceof TRPCError) return err;
+  if (isServiceError(err))
+    return new TRPCError({ code: trpcCodeOf(err.kind), message: err.message, cause: err });
+  return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', cause: err });
+}
+
+/** `{ email: ['Enter a valid email address'] }`: what a form shows beside each field. */
+function fieldErrorsOf(err: ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of err.issues) {
+    const key = issue.path.join('.') || '_';
+    out[key] = [...(out[key] ?? []), issue.message];
+  }
+  return out;
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const internal = error.code === 'INTERNAL_SERVER_ERROR' && !isServiceError(error.cause);
+    const fieldErrors = error.cause instanceof ZodError ? fieldErrorsOf(error.cause) : null;
+    return {
+      ...shape,
+      message: internal ? 'Internal server error' : fieldErrors ? 'Invalid input' : shape.message,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, fieldErrors },
+    };
+  },
+});
+
+const mapErrors = t.middleware(async ({ next, type, ctx }) => {
+  if (type === 'mutation' && ctx.req.get(CSRF_HEADER) !== '1') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: `Mutations require the ${CSRF_HEADER} header.` });
+  }
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    const mapped = isServiceError(cause) ? toTRPCError(cause) : result.error;
+    if (mapped.code === 'INTERNAL_SERVER_ERROR')
+      ctx.services.ctx.logger.error({ err: result.error }, 'trpc error');
+    throw mapped;
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(mapErrors);
+
+/** Signed-in procedures: the context's account is narrowed to non-null. */
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.account) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue.' });
+  return next({ ctx: { ...ctx, account: ctx.account } });
+});

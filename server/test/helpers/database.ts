@@ -1,0 +1,34 @@
+import postgres from 'postgres';
+import { type Database, openDatabase } from '../../src/db/client';
+import { randomBase62 } from '../../src/lib/ids';
+
+/**
+ * A throwaway database for one test server: a fresh PostgreSQL database when `TEST_DATABASE_URL`
+ * (or `DATABASE_URL`) is set, as in CI, else an in-memory PGlite. Dropped when closed.
+ */
+export async function openTestDatabase(): Promise<Database & { url: string | undefined }> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (!adminUrl) return { ...openDatabase({ dataDir: 'memory://' }), url: undefined };
+
+  const name = `tessera_t_${randomBase62(12).toLowerCase()}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = openDatabase({ url: url.toString(), maxConnections: 5 });
+  return {
+    ...database,
+    url: url.toString(),
+    async close() {
+      await database.close();
+      const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export function usingPostgres(): boolean {
+  return Boolean(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL);
+}

@@ -1,0 +1,5 @@
+export * from './accounts';
+export * from './errors';
+export * from './keys';
+export * from './models';
+export * from './plans';

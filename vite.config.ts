@@ -1,0 +1,46 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One config for the SPA's build (root `web/`, output `web/dist`, dev proxy to the API) and for the
+ * test projects: `server` (node, real HTTP server), `web` (jsdom components), `e2e` (real Chromium).
+ */
+export default defineConfig({
+  root: 'web',
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(
+      ['/v1', '/api', '/trpc', '/graphql', '/healthz', '/readyz'].map((p) => [
+        p,
+        { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      ]),
+    ),
+  },
+  test: {
+    root: '.',
+    projects: [
+      {
+        test: {
+          name: 'server',
+          root: 'server',
+          environment: 'node',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'web',
+          root: 'web',
+          environment: 'jsdom',
+          include: ['src/**/*.test.{ts,tsx}'],
+        },
+      },
+    ],
+  },
+});
