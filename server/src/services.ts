@@ -5,6 +5,7 @@ import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
 import { AttemptThrottle, type SignInThrottles } from './modules/accounts';
+import { type TokenAllowance, UnlimitedAllowance } from './modules/allowance';
 import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
 import { ModelCatalogue, type ModelEntry } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
@@ -18,6 +19,7 @@ export interface Services {
   signInThrottles: SignInThrottles;
   catalogue: ModelCatalogue;
   ownership: ModelOwnership;
+  allowance: TokenAllowance;
   /** Starts background work (cache sync, coalesced writes). */
   start(): void;
   /** Flushes pending writes and closes the database. */
@@ -54,6 +56,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     },
     catalogue,
     ownership,
+    allowance: new UnlimitedAllowance(),
     start() {
       keys.start();
       lastUsed.start();

@@ -1,0 +1,2 @@
+export type { AllowanceStatus, Reservation, TokenAllowance } from './types';
+export { UnlimitedAllowance } from './unlimited';
