@@ -4,6 +4,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { ServiceError } from './errors';
+import { mountOpenApi } from './openapi';
 import { mountRest } from './rest';
 import { accessLog } from './rest/middleware/access-log';
 import { locals } from './rest/middleware/locals';
@@ -50,6 +51,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     }
   });
 
+  mountOpenApi(app);
   mountRest(app, services);
 
   app.use(
