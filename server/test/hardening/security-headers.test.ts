@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('security headers, CORS and cookies', () => {
+  it('sends helmet headers and no x-powered-by', async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.headers.get('x-powered-by')).toBeNull();
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('strict-transport-security')).toBeTruthy();
+    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  });
+
+  it('grants no cross-origin access to the dashboard procedures', async () => {
+    const preflight = await fetch(`${server.url}/trpc/keys.create`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-tessera-csrf',
+      },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('marks the session cookie Secure when the request came over TLS through a trusted proxy', async () => {
+    const res = await fetch(`${server.url}/trpc/auth.signUp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tessera-csrf': '1', 'x-forwarded-proto': 'https' },
+      body: JSON.stringify({ email: `tls-${Date.now()}@example.com`, password: 'a long enough password' }),
+    });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/Secure/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+});

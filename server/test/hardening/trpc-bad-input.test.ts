@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { TrpcTestClient } from '../helpers/trpc-client';
+
+let server: TestServer;
+let client: TrpcTestClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  client = new TrpcTestClient(server.url);
+  await client.mutation('auth.signUp', {
+    email: `fuzz-${Date.now()}@example.com`,
+    password: 'a long enough password',
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const anyJson = fc.jsonValue({ maxDepth: 3 });
+
+describe('bad input on tRPC procedures', () => {
+  for (const procedure of ['auth.signUp', 'auth.signIn', 'keys.create', 'keys.revoke']) {
+    it(`${procedure}: random input is a 4xx (or a success), never a 5xx`, async () => {
+      await fc.assert(
+        fc.asyncProperty(anyJson, async (input) => {
+          const result = await client.mutation(procedure, input);
+          expect(result.status, JSON.stringify(input)).toBeLessThan(500);
+          if (result.error) expect(JSON.stringify(result.error)).not.toMatch(/\bat .+\.(ts|js):\d+/);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  }
+
+  it('malformed bodies, unknown procedures and oversized input', async () => {
+    const post = (path: string, body: string) =>
+      fetch(`${server.url}/trpc/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tessera-csrf': '1', cookie: client.cookie ?? '' },
+        body,
+      });
+    expect((await post('auth.signIn', '{"email":')).status).toBe(400);
+    expect((await post('nope.nothing', '{}')).status).toBe(404);
+    expect((await post('keys.create', JSON.stringify({ name: 'x'.repeat(2_000_000) }))).status).toBe(413);
+    const bad = await fetch(`${server.url}/trpc/keys.list?input=%7B%22a`, {
+      headers: { cookie: client.cookie ?? '' },
+    });
+    expect(bad.status).toBeLessThan(500);
+  });
+});
