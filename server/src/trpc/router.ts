@@ -1,10 +1,14 @@
 import { authRouter } from './routers/auth';
+import { modelsRouter } from './routers/catalogue';
 import { keysRouter } from './routers/keys';
+import { planRouter } from './routers/plan';
 import { router } from './trpc';
 
 export const appRouter = router({
   auth: authRouter,
   keys: keysRouter,
+  models: modelsRouter,
+  plan: planRouter,
 });
 
 /** The router's type: all the dashboard imports from the server. */

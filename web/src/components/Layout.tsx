@@ -1,0 +1,76 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AccountView } from '@tessera/shared';
+import { PLAN_LABELS } from '@tessera/shared';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Link, navigate, usePathname } from '../lib/router';
+import { useTRPC } from '../lib/trpc';
+
+interface NavPage {
+  path: string;
+  label: string;
+}
+
+export function Layout({
+  account,
+  pages,
+  children,
+}: {
+  account: AccountView;
+  pages: readonly NavPage[];
+  children: ReactNode;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const pathname = usePathname();
+  const mainRef = useRef<HTMLElement>(null);
+  const signOut = useMutation(
+    trpc.auth.signOut.mutationOptions({
+      onSuccess: () => {
+        queryClient.clear();
+        navigate('/signin', { replace: true });
+      },
+    }),
+  );
+
+  // Screen readers and keyboard users land on the new page's content after a navigation.
+  useEffect(() => {
+    const current = pages.find((p) => p.path === pathname);
+    document.title = current ? `${current.label} · Tessera` : 'Tessera';
+    mainRef.current?.focus({ preventScroll: true });
+  }, [pathname, pages]);
+
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/" className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ◆
+          </span>
+          Tessera
+        </Link>
+        <div className="account">
+          <span className="account-email">{account.email}</span>
+          <span className="badge">{PLAN_LABELS[account.plan]}</span>
+          <button type="button" className="btn btn-ghost" onClick={() => signOut.mutate()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav className="sidenav" aria-label="Dashboard">
+        <ul>
+          {pages.map((p) => (
+            <li key={p.path}>
+              <Link to={p.path}>{p.label}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" ref={mainRef} tabIndex={-1} className="content">
+        {children}
+      </main>
+    </div>
+  );
+}

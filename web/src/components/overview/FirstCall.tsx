@@ -1,0 +1,31 @@
+import { Link } from '../../lib/router';
+
+/** What a new account sees instead of empty charts: the three steps to a first request. */
+export function FirstCall({ origin = window.location.origin }: { origin?: string }) {
+  return (
+    <section className="card first-call" aria-labelledby="first-call-title">
+      <h2 id="first-call-title">Make your first call</h2>
+      <ol>
+        <li>
+          <Link to="/keys">Create a test key</Link> on the API keys page and copy it (it is shown once).
+        </li>
+        <li>
+          On your server, put it in an environment variable: <code>export TESSERA_API_KEY=sk_test_…</code>
+        </li>
+        <li>
+          Call the API:
+          <pre>
+            <code>{`curl ${origin}/v1/chat/completions \\
+  -H "Authorization: Bearer $TESSERA_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"model":"tessera-fast-4k","messages":[{"role":"user","content":"Hello"}]}'`}</code>
+          </pre>
+        </li>
+      </ol>
+      <p className="muted">
+        Your requests, latency, tokens and errors show up here within a few seconds. Or try a model right away
+        in the <Link to="/playground">playground</Link>.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
+
+/**
+ * A tiny history router: the dashboard has a handful of flat pages, so a library (and its bytes) buys nothing.
+ * The server answers every non-API path with index.html, so deep links and reloads work.
+ */
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  window.addEventListener('popstate', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('popstate', listener);
+  };
+}
+
+export function navigate(to: string, { replace = false } = {}): void {
+  if (to === window.location.pathname + window.location.search) return;
+  if (replace) window.history.replaceState(null, '', to);
+  else window.history.pushState(null, '', to);
+  for (const l of listeners) l();
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(
+    subscribe,
+    () => window.location.pathname,
+    () => '/',
+  );
+}
+
+type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };
+
+/** An ordinary anchor (so open-in-new-tab works) that navigates in place on a plain click. */
+export function Link({ to, onClick, ...rest }: LinkProps) {
+  const pathname = usePathname();
+  const handle = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(to);
+    window.scrollTo(0, 0);
+  };
+  return <a href={to} aria-current={pathname === to ? 'page' : undefined} onClick={handle} {...rest} />;
+}

@@ -1,0 +1,100 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SignInInput, SignUpInput } from '@tessera/shared';
+import { type FormEvent, useState } from 'react';
+import { Field } from '../components/Field';
+import { Link, navigate } from '../lib/router';
+import { fieldErrorsOf, messageOf, useTRPC } from '../lib/trpc';
+import { zodFieldErrors } from '../lib/validation';
+
+type Mode = 'signIn' | 'signUp';
+
+/** Sign in and sign up share one form: the same fields, checked by the same shared schemas as the server. */
+export function AuthPage({ mode }: { mode: Mode }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const onSuccess = async () => {
+    await queryClient.invalidateQueries();
+    navigate('/', { replace: true });
+  };
+  const onError = (err: unknown) => {
+    const fields = fieldErrorsOf(err);
+    setErrors(fields);
+    setFormError(Object.keys(fields).length ? null : messageOf(err));
+  };
+  const signIn = useMutation(trpc.auth.signIn.mutationOptions({ onSuccess, onError }));
+  const signUp = useMutation(trpc.auth.signUp.mutationOptions({ onSuccess, onError }));
+  const pending = signIn.isPending || signUp.isPending;
+  const isSignUp = mode === 'signUp';
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const raw = {
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+      ...(isSignUp && form.get('name') ? { name: String(form.get('name')) } : {}),
+    };
+    setFormError(null);
+    const parsed = (isSignUp ? SignUpInput : SignInInput).safeParse(raw);
+    if (!parsed.success) {
+      setErrors(zodFieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    if (isSignUp) signUp.mutate(parsed.data as SignUpInput);
+    else signIn.mutate(parsed.data);
+  };
+
+  return (
+    <main className="auth" id="main">
+      <div className="auth-card">
+        <p className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ◆
+          </span>
+          Tessera
+        </p>
+        <h1>{isSignUp ? 'Create your account' : 'Sign in'}</h1>
+        <p className="muted">
+          {isSignUp
+            ? 'Free plan: 100 requests a minute and 100K tokens a month. No card needed.'
+            : 'Welcome back. Sign in to manage your keys and watch your usage.'}
+        </p>
+        <form onSubmit={submit} noValidate aria-describedby={formError ? 'form-error' : undefined}>
+          {isSignUp && <Field label="Name (optional)" name="name" autoComplete="name" error={errors.name} />}
+          <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} required />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete={isSignUp ? 'new-password' : 'current-password'}
+            hint={isSignUp ? 'At least 10 characters.' : undefined}
+            error={errors.password}
+            required
+          />
+          {formError && (
+            <p id="form-error" className="form-error" role="alert">
+              {formError}
+            </p>
+          )}
+          <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
+            {pending ? 'Please wait…' : isSignUp ? 'Create account' : 'Sign in'}
+          </button>
+        </form>
+        <p className="auth-switch">
+          {isSignUp ? (
+            <>
+              Already have an account? <Link to="/signin">Sign in</Link>
+            </>
+          ) : (
+            <>
+              New to Tessera? <Link to="/signup">Create an account</Link>
+            </>
+          )}
+        </p>
+      </div>
+    </main>
+  );
+}

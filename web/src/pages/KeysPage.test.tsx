@@ -1,0 +1,105 @@
+import type { ApiKeyView } from '@tessera/shared';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeTrpcError, renderWithTrpc } from '../test/fake-trpc';
+import { KeysPage } from './KeysPage';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function keyStore() {
+  const keys: ApiKeyView[] = [];
+  return {
+    keys,
+    handlers: {
+      'keys.list': () => keys,
+      'keys.create': (input: unknown) => {
+        const { name, kind } = input as { name: string; kind: 'live' | 'test' };
+        if (name === 'taken')
+          throw new FakeTrpcError('BAD_REQUEST', 400, 'Invalid input', { name: ['Name already used'] });
+        const view: ApiKeyView = {
+          id: `k${keys.length + 1}`,
+          name,
+          kind,
+          masked: `sk_${kind}_…WXYZ`,
+          createdAt: '2026-01-01T00:00:00Z',
+          lastUsedAt: null,
+          revokedAt: null,
+        };
+        keys.unshift(view);
+        return { ...view, key: `sk_${kind}_secretsecretsecretWXYZ` };
+      },
+      'keys.revoke': (input: unknown) => {
+        const key = keys.find((k) => k.id === (input as { id: string }).id);
+        if (key) key.revokedAt = new Date().toISOString();
+        return { ok: true };
+      },
+    },
+  };
+}
+
+describe('API keys page', () => {
+  it('shows the empty state, creates a key, shows it once with a copy button, then lists it masked', async () => {
+    const user = userEvent.setup();
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const store = keyStore();
+    const { calls } = renderWithTrpc(<KeysPage />, store.handlers);
+
+    expect(await screen.findByText('No keys yet')).toBeTruthy();
+    await user.type(screen.getByLabelText('Name'), 'backend');
+    await user.click(screen.getByLabelText(/Live: real models/));
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+
+    expect((await screen.findByTestId('new-key')).textContent).toBe('sk_live_secretsecretsecretWXYZ');
+    expect(screen.getByRole('alert').textContent).toMatch(/will not be shown again/);
+    const create = calls.find((c) => c.path === 'keys.create');
+    expect(create?.input).toEqual({ name: 'backend', kind: 'live' });
+    expect(create?.headers['x-tessera-csrf']).toBe('1');
+
+    await user.click(screen.getByRole('button', { name: 'Copy key' }));
+    expect(writeText).toHaveBeenCalledWith('sk_live_secretsecretsecretWXYZ');
+    expect(await screen.findByRole('button', { name: 'Copied' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'I have saved it' }));
+    expect(screen.queryByTestId('new-key')).toBeNull();
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('sk_live_…WXYZ')).toBeTruthy();
+    expect(table.textContent).not.toContain('secretsecret');
+  });
+
+  it('checks the name with the shared schema before sending, and shows the server field errors', async () => {
+    const user = userEvent.setup();
+    const store = keyStore();
+    const { calls } = renderWithTrpc(<KeysPage />, store.handlers);
+    await screen.findByText('No keys yet');
+
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(calls.some((c) => c.path === 'keys.create')).toBe(false);
+
+    await user.type(screen.getByLabelText('Name'), 'taken');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(await screen.findByText('Name already used')).toBeTruthy();
+  });
+
+  it('revokes a key only after confirmation', async () => {
+    const user = userEvent.setup();
+    const store = keyStore();
+    store.handlers['keys.create']({ name: 'old', kind: 'test' });
+    const { calls } = renderWithTrpc(<KeysPage />, store.handlers);
+
+    await user.click(await screen.findByRole('button', { name: 'Revoke old' }));
+    expect(calls.some((c) => c.path === 'keys.revoke')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Revoke old' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, revoke' }));
+
+    await waitFor(() => expect(screen.getByText(/^Revoked/)).toBeTruthy());
+    expect(calls.find((c) => c.path === 'keys.revoke')?.input).toEqual({ id: 'k1' });
+  });
+});

@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query';
+import type { CreatedApiKey } from '@tessera/shared';
+import { useState } from 'react';
+import { BackendSnippet } from '../components/keys/BackendSnippet';
+import { CreateKeyForm } from '../components/keys/CreateKeyForm';
+import { KeyList } from '../components/keys/KeyList';
+import { NewKeyReveal } from '../components/keys/NewKeyReveal';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { messageOf, useTRPC } from '../lib/trpc';
+
+export function KeysPage() {
+  const trpc = useTRPC();
+  const keys = useQuery(trpc.keys.list.queryOptions());
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">API keys</h1>
+      <p className="lede">
+        Keys authenticate your backend's calls. Test keys are free and never reach a real model.
+      </p>
+      {created ? (
+        <NewKeyReveal created={created} onDone={() => setCreated(null)} />
+      ) : (
+        <CreateKeyForm onCreated={setCreated} />
+      )}
+      <h2>Your keys</h2>
+      {keys.isPending ? (
+        <Loading label="Loading keys" />
+      ) : keys.isError ? (
+        <ErrorState message={messageOf(keys.error)} onRetry={() => keys.refetch()} />
+      ) : keys.data.length === 0 ? (
+        <Empty title="No keys yet">
+          <p>Create a test key above to make your first call.</p>
+        </Empty>
+      ) : (
+        <KeyList keys={keys.data} />
+      )}
+      <BackendSnippet />
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query';
+import { Empty, ErrorState, Loading } from '../components/States';
+import { abbreviate } from '../lib/format';
+import { messageOf, useTRPC } from '../lib/trpc';
+
+export function ModelsPage() {
+  const trpc = useTRPC();
+  const models = useQuery(trpc.models.list.queryOptions(undefined, { staleTime: 5 * 60_000 }));
+  return (
+    <section aria-labelledby="models-title">
+      <h1 id="models-title">Models</h1>
+      <p className="lede">
+        Pass a model's id as <code>model</code> in a chat completion. Test keys answer every model from the
+        simulator.
+      </p>
+      {models.isPending ? (
+        <Loading label="Loading models" />
+      ) : models.isError ? (
+        <ErrorState message={messageOf(models.error)} onRetry={() => models.refetch()} />
+      ) : models.data.data.length === 0 ? (
+        <Empty title="No models are configured on this server" />
+      ) : (
+        <ul className="model-grid">
+          {models.data.data.map((m) => (
+            <li key={m.id} className="card model">
+              <h2>
+                <code>{m.id}</code>
+              </h2>
+              <p>{m.description}</p>
+              <dl className="facts">
+                <div>
+                  <dt>Context window</dt>
+                  <dd>{abbreviate(m.context_window)} tokens</dd>
+                </div>
+                <div>
+                  <dt>Max output</dt>
+                  <dd>{abbreviate(m.max_output_tokens)} tokens</dd>
+                </div>
+                <div>
+                  <dt>Served by</dt>
+                  <dd>{m.owned_by}</dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
