@@ -27,6 +27,7 @@ export default defineConfig({
           root: 'server',
           environment: 'node',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['test/e2e/**', '**/node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -39,6 +40,18 @@ export default defineConfig({
           root: 'web',
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        // Real Chromium against the real server serving a fresh production build of the dashboard.
+        test: {
+          name: 'e2e',
+          root: 'server',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
         },
       },
     ],

@@ -1,0 +1,118 @@
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/server';
+import {
+  buildDashboard,
+  CHROMIUM,
+  chromiumInstalled,
+  launchChromium,
+  newContext,
+  SCREENSHOTS,
+  startDashboardServer,
+} from './harness';
+
+const hasChromium = chromiumInstalled();
+if (!hasChromium) {
+  console.warn(`Browser tests skipped: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium`);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real server', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let removeBuild: () => Promise<void>;
+
+  beforeAll(async () => {
+    const build = await buildDashboard();
+    removeBuild = build.remove;
+    server = await startDashboardServer(build.dir);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await removeBuild?.();
+  });
+
+  it('sign up, create and copy a test key, call the API with it, revoke it, and the next call is refused', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+
+    // Signed out, any page shows sign-in; the form checks the shared schema before sending.
+    await page.goto('/keys');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Enter a valid email address').waitFor();
+    await page.getByText('Password must be at least 10 characters').waitFor();
+    await shot(page, '01-sign-up-errors');
+
+    await page.getByLabel('Email').fill('e2e@example.com');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await shot(page, '02-overview-new-account');
+
+    // Create a test key: shown once, copied to the clipboard.
+    await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('No keys yet').waitFor();
+    await page.getByLabel('Name').fill('e2e backend');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = (await page.getByTestId('new-key').textContent()) ?? '';
+    expect(shown).toMatch(/^sk_test_[A-Za-z0-9]{20,}$/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    // A string, so the server's tsconfig (no DOM lib) need not know the page's globals.
+    const key = await page.evaluate<string>('navigator.clipboard.readText()');
+    expect(key).toBe(shown);
+    await shot(page, '03-key-created');
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    const row = page.getByRole('row', { name: /e2e backend/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`sk_test_…${key.slice(-4)}`);
+    expect(await page.content()).not.toContain(key);
+
+    // The copied key works from a backend with the openai SDK.
+    const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const models = await client.models.list();
+    expect(models.data.map((m) => m.id)).toContain('tessera-fast-4k');
+    await expect(client.models.retrieve('no-such-model')).rejects.toMatchObject({ status: 404 });
+
+    // Models and plan pages.
+    await page.getByRole('navigation').getByRole('link', { name: 'Models' }).click();
+    await page.getByRole('heading', { name: 'tessera-long-100k' }).waitFor();
+    await shot(page, '04-models');
+    await page.getByRole('navigation').getByRole('link', { name: 'Plan & limits' }).click();
+    await page.getByText('Allowance this month').waitFor();
+    expect(await page.getByRole('main').textContent()).toContain('Free');
+    await shot(page, '05-plan');
+
+    // Revoke after confirmation; the next call is refused.
+    await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke' }).click();
+    await page.getByText(/^Revoked/).waitFor();
+    await shot(page, '06-key-revoked');
+    await expect(client.models.list()).rejects.toMatchObject({ status: 401 });
+
+    // Phone width: the same pages stay usable.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await shot(page, '07-keys-phone');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+});
