@@ -12,6 +12,9 @@ export interface AppConfig {
   planDefaults: PlanDefaults;
   modelsFile: string | undefined;
   metricsToken: string | undefined;
+  /** Shared rate-limit store; in process when absent. */
+  redisUrl: string | undefined;
+  redisCommandTimeoutMs: number;
 }
 
 export function configFromEnv(env: Env): AppConfig {
@@ -32,5 +35,7 @@ export function configFromEnv(env: Env): AppConfig {
     },
     modelsFile: env.MODELS_FILE,
     metricsToken: env.METRICS_TOKEN,
+    redisUrl: env.REDIS_URL,
+    redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
   };
 }

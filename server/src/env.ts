@@ -19,6 +19,8 @@ export const EnvSchema = z.object({
     .string()
     .refine((v) => /^rediss?:\/\//.test(v), { error: 'must be a redis:// or rediss:// URL' })
     .optional(),
+  /** Rate-limit calls to Redis slower than this fall back to the in-process limiter. */
+  REDIS_COMMAND_TIMEOUT_MS: positiveInt.default(250),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   MODEL_TIMEOUT_MS: positiveInt.default(30_000),

@@ -9,6 +9,7 @@ import { type TokenAllowance, UnlimitedAllowance } from './modules/allowance';
 import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
 import { ModelCatalogue, type ModelEntry } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
+import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
 
 /** Everything the transports need, built once per process. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   catalogue: ModelCatalogue;
   ownership: ModelOwnership;
   allowance: TokenAllowance;
+  /** Per-minute request limits; `rateLimiter.metrics` counts Redis failures and fallback decisions. */
+  rateLimiter: RateLimiter;
   /** Starts background work (cache sync, coalesced writes). */
   start(): void;
   /** Flushes pending writes and closes the database. */
@@ -42,6 +45,18 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const keys = new ApiKeyVerifier(ctx);
   const lastUsed = new LastUsedTracker(ctx);
   const catalogue = ModelCatalogue.fromFile(config.modelsFile);
+  const rateLimiter = new RateLimiter({
+    memory: new MemoryRateLimitStore(clock),
+    redis: config.redisUrl
+      ? new RedisRateLimitStore({
+          url: config.redisUrl,
+          commandTimeoutMs: config.redisCommandTimeoutMs,
+          // An injected clock (tests) drives Redis too; in production the script reads Redis's clock.
+          ...(overrides.clock && { clock: overrides.clock }),
+        })
+      : undefined,
+    logger,
+  });
   const ownership: ModelOwnership = {
     ownerOf: (entry: ModelEntry) => (entry.provider === 'simulator' ? 'tessera-simulator' : entry.provider),
   };
@@ -57,13 +72,16 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     catalogue,
     ownership,
     allowance: new UnlimitedAllowance(),
+    rateLimiter,
     start() {
       keys.start();
       lastUsed.start();
+      rateLimiter.start();
     },
     async stop() {
       keys.stop();
       await lastUsed.stop();
+      await rateLimiter.stop();
       await database.close();
     },
   };

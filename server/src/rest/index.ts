@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Services } from '../services';
 import { authenticate } from './middleware/authenticate';
 import { jsonBody } from './middleware/json-body';
+import { rateLimit } from './middleware/rate-limit';
 import { type RestRoute, registerRoutes } from './routes';
 import { modelRoutes } from './v1/models';
 
@@ -17,7 +18,14 @@ export function mountRest(app: Express, services: Services): void {
       lastUsed: services.lastUsed,
       clock: services.ctx.clock,
     }),
-    afterAuth: [],
+    afterAuth: [
+      rateLimit({
+        limiter: services.rateLimiter,
+        allowance: services.allowance,
+        clock: services.ctx.clock,
+        logger: services.ctx.logger,
+      }),
+    ],
     jsonBody: jsonBody(services.ctx.config.bodyLimitBytes),
   });
 }

@@ -1,0 +1,70 @@
+import { Redis } from 'ioredis';
+import type { Clock } from '../../lib/clock';
+import { decide, type RateLimitDecision } from './gcra';
+import type { RateLimitStore } from './memory-store';
+import { GCRA_LUA } from './redis-script';
+
+type GcraReply = [number, number, number, number];
+
+interface GcraCommand {
+  tesseraGcra(key: string, limit: number, nowUs: number): Promise<GcraReply>;
+}
+
+export interface RedisStoreOptions {
+  url: string;
+  /** A command slower than this fails, and the limiter falls back to the in-process store. */
+  commandTimeoutMs: number;
+  /** Time source for tests; without it the script reads Redis's own clock. */
+  clock?: Clock;
+  keyPrefix?: string;
+}
+
+/**
+ * GCRA states in Redis, shared by every instance. Built to fail fast rather than queue: no offline queue,
+ * no per-command retries, a short command timeout; ioredis reconnects in the background.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly client: Redis & GcraCommand;
+  private readonly clock: Clock | undefined;
+  private readonly prefix: string;
+
+  constructor(options: RedisStoreOptions) {
+    this.client = new Redis(options.url, {
+      commandTimeout: options.commandTimeoutMs,
+      connectTimeout: Math.max(1_000, options.commandTimeoutMs),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt: number) => Math.min(100 * attempt, 1_000),
+      lazyConnect: true,
+    }) as Redis & GcraCommand;
+    // ioredis sends EVALSHA and falls back to EVAL only when the script is not cached yet.
+    this.client.defineCommand('tesseraGcra', { numberOfKeys: 1, lua: GCRA_LUA });
+    // Errors surface through commands; without a listener ioredis would print each one.
+    this.client.on('error', () => {});
+    this.clock = options.clock;
+    this.prefix = options.keyPrefix ?? 'tessera:rl:';
+  }
+
+  connect(): void {
+    this.client.connect().catch(() => {});
+  }
+
+  /** Whether commands can be sent now (connected); when not, the limiter does not even try. */
+  get ready(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  async consume(key: string, limit: number): Promise<RateLimitDecision> {
+    const nowUs = this.clock ? Math.round(this.clock.now() * 1000) : -1;
+    const [allowed, backlogUs, retryUs, interval] = await this.client.tesseraGcra(
+      this.prefix + key,
+      limit,
+      nowUs,
+    );
+    return decide(allowed === 1, limit, backlogUs, retryUs, interval);
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect();
+  }
+}

@@ -1,0 +1,71 @@
+import type { Plan } from '@tessera/shared';
+import type { RequestHandler, Response } from 'express';
+import { ServiceError } from '../../errors';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../logger';
+import type { TokenAllowance } from '../../modules/allowance';
+import { formatDuration, type RateLimitDecision, type RateLimiter } from '../../modules/ratelimit';
+import { locals } from './locals';
+
+const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
+
+/**
+ * After authentication: counts the request against the account's per-minute limit (per mode) and sets
+ * OpenAI's rate-limit headers for requests and for the token allowance on every response, 429 or not.
+ * The allowance figures come from its in-memory view, so this adds no database read per request.
+ */
+export function rateLimit(deps: {
+  limiter: RateLimiter;
+  allowance: TokenAllowance;
+  clock: Clock;
+  logger: Logger;
+}): RequestHandler {
+  return async (_req, res, next) => {
+    const principal = locals(res).principal;
+    if (!principal) throw new Error('rate limit reached without a principal');
+    const [decision] = await Promise.all([
+      deps.limiter.check(principal),
+      setTokenHeaders(res, deps, principal),
+    ]);
+    res.setHeader('x-ratelimit-limit-requests', String(decision.limit));
+    res.setHeader('x-ratelimit-remaining-requests', String(decision.remaining));
+    res.setHeader('x-ratelimit-reset-requests', formatDuration(decision.resetMs));
+    if (!decision.allowed) throw rateLimited(decision, PLAN_NAMES[principal.plan]);
+    next();
+  };
+}
+
+function rateLimited(decision: RateLimitDecision, plan: string): ServiceError {
+  const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  return new ServiceError(
+    'rate_limited',
+    `Rate limit reached: the ${plan} plan allows ${decision.limit} requests per minute. Try again in ${seconds}s.`,
+    {
+      code: 'rate_limit_exceeded',
+      type: 'requests',
+      headers: {
+        'retry-after': String(seconds),
+        'retry-after-ms': String(Math.max(1, decision.retryAfterMs)),
+      },
+    },
+  );
+}
+
+/** Best effort: a failing allowance read leaves the token headers out rather than failing the request. */
+async function setTokenHeaders(
+  res: Response,
+  deps: { allowance: TokenAllowance; clock: Clock; logger: Logger },
+  principal: Parameters<TokenAllowance['status']>[0],
+): Promise<void> {
+  try {
+    const status = await deps.allowance.status(principal);
+    res.setHeader('x-ratelimit-limit-tokens', String(status.limit));
+    res.setHeader('x-ratelimit-remaining-tokens', String(status.remaining));
+    res.setHeader(
+      'x-ratelimit-reset-tokens',
+      formatDuration(Math.max(0, status.resetsAt.getTime() - deps.clock.now())),
+    );
+  } catch (err) {
+    deps.logger.warn({ err: (err as Error).message }, 'allowance status unavailable; token headers left out');
+  }
+}
