@@ -1,0 +1,43 @@
+/** A "nice" upper bound for an axis: 0 → 1, 37 → 40, 1234 → 1500. */
+export function niceMax(max: number): number {
+  if (!(max > 0)) return 1;
+  const exp = 10 ** Math.floor(Math.log10(max));
+  const f = max / exp;
+  const nice =
+    f <= 1
+      ? 1
+      : f <= 1.5
+        ? 1.5
+        : f <= 2
+          ? 2
+          : f <= 2.5
+            ? 2.5
+            : f <= 3
+              ? 3
+              : f <= 4
+                ? 4
+                : f <= 5
+                  ? 5
+                  : f <= 7.5
+                    ? 7.5
+                    : 10;
+  return nice * exp;
+}
+
+/** Short tick label for a bucket start: hours for a day, dates beyond. */
+export function bucketLabel(iso: string, spanMs: number): string {
+  const d = new Date(iso);
+  if (spanMs <= 36 * 3_600_000)
+    return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+/** Indexes of at most `count` evenly spaced ticks, always including the first and last. */
+export function tickIndexes(length: number, count: number): number[] {
+  if (length <= 0) return [];
+  if (length <= count) return Array.from({ length }, (_, i) => i);
+  const step = (length - 1) / (count - 1);
+  return Array.from({ length: count }, (_, i) => Math.round(i * step));
+}
+
+export const CHART = { width: 640, height: 200, left: 44, right: 8, top: 10, bottom: 24 } as const;

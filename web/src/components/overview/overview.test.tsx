@@ -1,0 +1,132 @@
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Lines } from '../../charts/Lines';
+import { StackedBars } from '../../charts/StackedBars';
+import { EndpointTable } from './EndpointTable';
+import { RecentErrors } from './RecentErrors';
+import { StatCard } from './StatCard';
+
+afterEach(cleanup);
+
+describe('StatCard', () => {
+  it('shows the value and colours a rise by whether it is good news', () => {
+    render(<StatCard label="Total requests" value="1.2K" change={0.25} better="up" />);
+    const card = screen.getByRole('article', { name: 'Total requests' });
+    expect(within(card).getByText('1.2K')).toBeTruthy();
+    const delta = within(card).getByText(/25% vs previous period/);
+    expect(delta.className).toContain('delta-good');
+    expect(delta.textContent).toContain('Up');
+  });
+
+  it('marks rising latency as bad and says when there is nothing to compare', () => {
+    render(
+      <>
+        <StatCard label="Average latency" value="120 ms" change={0.5} better="down" />
+        <StatCard label="Tokens remaining" value="100K" change={null} better="neither" />
+      </>,
+    );
+    expect(screen.getByText(/50% vs previous period/).className).toContain('delta-bad');
+    const remaining = screen.getByRole('article', { name: 'Tokens remaining' });
+    expect(within(remaining).getByText('No previous data').className).toContain('delta-flat');
+  });
+});
+
+describe('EndpointTable', () => {
+  it('lists endpoints busiest first, with a dash where tokens do not apply', () => {
+    render(
+      <EndpointTable
+        rows={[
+          { method: 'GET', path: '/v1/models', requests: 3, avgLatencyMs: 4, successRate: 1, tokens: null },
+          {
+            method: 'POST',
+            path: '/v1/chat/completions',
+            requests: 1500,
+            avgLatencyMs: 1530,
+            successRate: 0.987,
+            tokens: 2_500_000,
+          },
+        ]}
+      />,
+    );
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows[0]?.textContent).toContain('/v1/chat/completions');
+    expect(within(rows[0] as HTMLElement).getByText('1,500')).toBeTruthy();
+    expect(within(rows[0] as HTMLElement).getByText('1.53 s')).toBeTruthy();
+    expect(within(rows[0] as HTMLElement).getByText('98.7%')).toBeTruthy();
+    expect(within(rows[0] as HTMLElement).getByText('2.5M')).toBeTruthy();
+    expect(within(rows[1] as HTMLElement).getByTitle('not applicable')).toBeTruthy();
+  });
+});
+
+describe('RecentErrors', () => {
+  it('shows status, path, message, relative time and masked key, and pages on demand', async () => {
+    const onMore = vi.fn();
+    render(
+      <RecentErrors
+        now={new Date('2026-01-10T12:00:00Z')}
+        rows={[
+          {
+            id: 'e1',
+            status: 404,
+            method: 'GET',
+            path: '/v1/models/:id',
+            message: "The model 'nope' does not exist",
+            at: '2026-01-10T11:57:00Z',
+            maskedKey: 'sk_test_…AbCd',
+          },
+        ]}
+        hasMore
+        loadingMore={false}
+        onMore={onMore}
+      />,
+    );
+    const row = screen.getAllByRole('row')[1] as HTMLElement;
+    expect(within(row).getByText('404')).toBeTruthy();
+    expect(within(row).getByText('/v1/models/:id')).toBeTruthy();
+    expect(within(row).getByText('3 min ago')).toBeTruthy();
+    expect(within(row).getByText('sk_test_…AbCd')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Show older errors' }));
+    expect(onMore).toHaveBeenCalledOnce();
+  });
+});
+
+describe('charts', () => {
+  it('stack bars per bucket with a height proportional to the value', () => {
+    const { container } = render(
+      <StackedBars
+        title="Response codes"
+        labels={['a', 'b']}
+        series={[
+          { key: 'ok', label: '2xx', color: 'blue' },
+          { key: 'err', label: '4xx', color: 'orange' },
+        ]}
+        values={[
+          [10, 0],
+          [5, 5],
+        ]}
+      />,
+    );
+    expect(screen.getByRole('img', { name: 'Response codes: 20 in total' })).toBeTruthy();
+    const rects = [...container.querySelectorAll('rect')];
+    expect(rects).toHaveLength(3);
+    const heights = rects.map((r) => Number(r.getAttribute('height')));
+    expect(heights[0]).toBeCloseTo((heights[1] ?? 0) * 2);
+    expect(heights[1]).toBeCloseTo(heights[2] ?? 0);
+    expect(screen.getByText('4xx')).toBeTruthy();
+  });
+
+  it('break a line where a bucket has no data', () => {
+    const { container } = render(
+      <Lines
+        title="Latency"
+        labels={['a', 'b', 'c', 'd']}
+        series={[{ key: 'avg', label: 'Average', color: 'blue' }]}
+        values={[[10, 20, null, 30]]}
+        formatY={(v) => `${v} ms`}
+      />,
+    );
+    expect(container.querySelectorAll('polyline')).toHaveLength(1);
+    expect(container.querySelectorAll('circle')).toHaveLength(1);
+  });
+});
