@@ -18,6 +18,8 @@ export interface RateLimitMetrics {
 export class RateLimiter {
   readonly metrics: RateLimitMetrics = { redisErrors: 0, fallbackDecisions: 0 };
   private degraded = false;
+  /** After a failed call, Redis is not tried again before this (monotonic ms): a hung Redis costs one timeout a second, not one a request. */
+  private retryRedisAt = 0;
 
   constructor(
     private readonly deps: {
@@ -38,7 +40,7 @@ export class RateLimiter {
     const limit = principal.limits.requestsPerMinute;
     const redis = this.deps.redis;
     if (!redis) return this.deps.memory.consumeNow(key, limit);
-    if (redis.ready) {
+    if (redis.ready && performance.now() >= this.retryRedisAt) {
       try {
         const decision = await redis.consume(key, limit);
         if (this.degraded) {
@@ -48,10 +50,11 @@ export class RateLimiter {
         return decision;
       } catch (err) {
         this.metrics.redisErrors++;
+        this.retryRedisAt = performance.now() + 1_000;
         this.degrade((err as Error).message);
       }
     } else {
-      this.degrade(`connection ${redis.client.status}`);
+      this.degrade(redis.ready ? 'recent failure' : `connection ${redis.client.status}`);
     }
     this.metrics.fallbackDecisions++;
     return this.deps.memory.consumeNow(key, limit);
