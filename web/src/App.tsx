@@ -8,12 +8,14 @@ import { KeysPage } from './pages/KeysPage';
 import { ModelsPage } from './pages/ModelsPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { PlanPage } from './pages/PlanPage';
+import { PlaygroundPage } from './pages/PlaygroundPage';
 
 export const PAGES = [
   { path: '/', label: 'Overview' },
   { path: '/keys', label: 'API keys' },
   { path: '/models', label: 'Models' },
   { path: '/plan', label: 'Plan & limits' },
+  { path: '/playground', label: 'Playground' },
 ] as const;
 
 export function App() {
@@ -50,6 +52,8 @@ function Page({ pathname }: { pathname: string }) {
       return <ModelsPage />;
     case '/plan':
       return <PlanPage />;
+    case '/playground':
+      return <PlaygroundPage />;
     default:
       return (
         <section>

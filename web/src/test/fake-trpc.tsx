@@ -16,6 +16,8 @@ export class FakeTrpcError {
 }
 
 type Handler = (input: unknown) => unknown;
+/** Answers non-tRPC requests (the REST API), e.g. with a streamed body. */
+export type RestHandler = (url: URL, init: RequestInit) => Response | Promise<Response>;
 
 export interface FakeCall {
   path: string;
@@ -28,10 +30,14 @@ export interface FakeCall {
  * Speaks tRPC's batched HTTP wire format to the real client: components under test go through the same
  * links, headers and error parsing as in production, only the server is replaced by `handlers`.
  */
-export function fakeTrpcFetch(handlers: Record<string, Handler>) {
+export function fakeTrpcFetch(handlers: Record<string, Handler>, rest?: RestHandler) {
   const calls: FakeCall[] = [];
   const fetchImpl = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
     const u = new URL(String(url), 'http://localhost');
+    if (!u.pathname.startsWith('/trpc/')) {
+      if (!rest) throw new TypeError('Failed to fetch');
+      return rest(u, init ?? {});
+    }
     const paths = decodeURIComponent(u.pathname.replace(/^\/trpc\//, '')).split(',');
     const method = init?.method ?? 'GET';
     const inputs = (
@@ -67,8 +73,8 @@ export function fakeTrpcFetch(handlers: Record<string, Handler>) {
   return { fetchImpl, calls };
 }
 
-export function renderWithTrpc(ui: ReactElement, handlers: Record<string, Handler>) {
-  const fake = fakeTrpcFetch(handlers);
+export function renderWithTrpc(ui: ReactElement, handlers: Record<string, Handler>, rest?: RestHandler) {
+  const fake = fakeTrpcFetch(handlers, rest);
   vi.stubGlobal('fetch', fake.fetchImpl);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const utils = render(

@@ -1,0 +1,132 @@
+import { type FormEvent, useState } from 'react';
+import { callApi } from '../../lib/api';
+
+/** The parts of a code analysis this panel shows (the full contract is in shared/code-analysis). */
+interface AnalysisView {
+  language: string;
+  language_detected: boolean;
+  partial: boolean;
+  summary: {
+    issues: number;
+    lines: number;
+    functions: number;
+    max_cyclomatic: number;
+    maintainability_index: number;
+  };
+  issues: {
+    rule_id: string;
+    category: string;
+    severity: string;
+    message: string;
+    line: number;
+    cwe: string | null;
+  }[];
+}
+
+const SAMPLE = `import sqlite3
+
+def find_user(conn, name):
+    cur = conn.cursor()
+    cur.execute("SELECT * FROM users WHERE name = '" + name + "'")
+    return cur.fetchone()
+`;
+
+/** Paste code, run /api/code/analyze with the pasted key, and list the findings. */
+export function AnalyzePanel({ apiKey }: { apiKey: string }) {
+  const [code, setCode] = useState(SAMPLE);
+  const [language, setLanguage] = useState('');
+  const [result, setResult] = useState<AnalysisView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const run = async (e: FormEvent) => {
+    e.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      const res = await callApi(apiKey, '/api/code/analyze', { code, ...(language && { language }) });
+      setResult((await res.json()) as AnalysisView);
+    } catch (err) {
+      setResult(null);
+      setError(err instanceof Error ? err.message : 'The analysis failed.');
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <div>
+      <form onSubmit={run}>
+        <div className="field">
+          <label htmlFor="pg-language">Language</label>
+          <input
+            id="pg-language"
+            value={language}
+            placeholder="Detect automatically (or python, ts, go, …)"
+            onChange={(e) => setLanguage(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="pg-code">Code</label>
+          <textarea
+            id="pg-code"
+            className="code-input"
+            rows={10}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={!apiKey || !code.trim() || pending}>
+          {pending ? 'Analysing…' : 'Analyse'}
+        </button>
+      </form>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {result && (
+        <section aria-label="Analysis result" className="analysis">
+          <p>
+            <strong>{result.summary.issues}</strong> {result.summary.issues === 1 ? 'finding' : 'findings'} in{' '}
+            {result.summary.lines} lines of {result.language}
+            {result.language_detected ? ' (detected)' : ''}; {result.summary.functions} functions, max
+            cyclomatic complexity {result.summary.max_cyclomatic}, maintainability{' '}
+            {Math.round(result.summary.maintainability_index)}.
+            {result.partial && ' The code did not fully parse: results cover what could be parsed.'}
+          </p>
+          {result.issues.length > 0 && (
+            <div className="table-wrap">
+              <table>
+                <caption className="sr-only">Findings</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Line</th>
+                    <th scope="col">Severity</th>
+                    <th scope="col">Category</th>
+                    <th scope="col">Finding</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.issues.map((f) => (
+                    <tr key={`${f.rule_id}:${f.line}`}>
+                      <td className="num">{f.line}</td>
+                      <td>
+                        <span className={`severity severity-${f.severity}`}>{f.severity}</span>
+                      </td>
+                      <td>{f.category}</td>
+                      <td>
+                        {f.message} <code>{f.rule_id}</code>
+                        {f.cwe && <span className="muted"> {f.cwe}</span>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
