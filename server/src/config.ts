@@ -1,5 +1,6 @@
 import type { Env } from './env';
 import type { PlanDefaults } from './modules/plans';
+import type { SearchLimits } from './modules/search/limits';
 
 /** Configuration handed to modules; derived from the environment once. */
 export interface AppConfig {
@@ -12,6 +13,7 @@ export interface AppConfig {
   planDefaults: PlanDefaults;
   modelsFile: string | undefined;
   metricsToken: string | undefined;
+  searchLimits: SearchLimits;
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
   redisCommandTimeoutMs: number;
@@ -35,6 +37,10 @@ export function configFromEnv(env: Env): AppConfig {
     },
     modelsFile: env.MODELS_FILE,
     metricsToken: env.METRICS_TOKEN,
+    searchLimits: {
+      maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,
+      maxDocumentBytes: env.SEARCH_MAX_DOCUMENT_BYTES,
+    },
     redisUrl: env.REDIS_URL,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
   };

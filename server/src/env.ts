@@ -37,6 +37,9 @@ export const EnvSchema = z.object({
   /** Enterprise defaults, used until an operator sets the account's custom limits. */
   PLAN_ENTERPRISE_RPM: positiveInt.default(10_000),
   PLAN_ENTERPRISE_MONTHLY_TOKENS: positiveInt.default(100_000_000),
+  /** Search indexing: documents per POST /api/documents, and bytes per document. */
+  SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
+  SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;

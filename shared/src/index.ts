@@ -3,3 +3,4 @@ export * from './errors';
 export * from './keys';
 export * from './models';
 export * from './plans';
+export * from './search';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -53,7 +54,8 @@ function openPostgres(url: string, max: number): Database {
 
 function openPglite(dataDir: string): Database {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
+  // pg_trgm backs fuzzy search; the migrations create the extension.
+  const client = new PGlite(dataDir, { extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   return {
     db,

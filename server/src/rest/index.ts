@@ -4,11 +4,13 @@ import { authenticate } from './middleware/authenticate';
 import { jsonBody } from './middleware/json-body';
 import { rateLimit } from './middleware/rate-limit';
 import { type RestRoute, registerRoutes } from './routes';
+import { documentRoutes } from './api/documents';
+import { searchRoutes } from './api/search';
 import { modelRoutes } from './v1/models';
 
 /** Every authenticated REST route of the public API, under /v1 and /api. */
 export function restRoutes(services: Services): RestRoute[] {
-  return [...modelRoutes(services)];
+  return [...modelRoutes(services), ...documentRoutes(services), ...searchRoutes(services)];
 }
 
 export function mountRest(app: Express, services: Services): void {

@@ -1,3 +1,6 @@
 export * from './accounts';
 export * from './api-keys';
 export * from './sessions';
+export * from './search-collections';
+export * from './search-documents';
+export * from './search-terms';

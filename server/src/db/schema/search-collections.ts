@@ -1,0 +1,27 @@
+import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { timestamps } from './columns';
+
+/**
+ * A namespace of an account's documents, with the statistics BM25 needs (document count, summed
+ * field lengths), kept exact in the same transaction as every write. Writers lock this row first,
+ * which also serialises concurrent writes to one collection.
+ */
+export const searchCollections = pgTable(
+  'search_collections',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** A Postgres text search configuration (`english`, `simple`, ...). */
+    language: text('language').notNull().default('english'),
+    docCount: bigint('doc_count', { mode: 'number' }).notNull().default(0),
+    titleLenSum: bigint('title_len_sum', { mode: 'number' }).notNull().default(0),
+    bodyLenSum: bigint('body_len_sum', { mode: 'number' }).notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.name] })],
+);
+
+export type SearchCollectionRow = typeof searchCollections.$inferSelect;

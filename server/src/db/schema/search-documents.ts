@@ -1,0 +1,33 @@
+import { customType, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { timestamps } from './columns';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** An indexed document. `tsv`, `tf` and the lengths are derived from title and body by the indexer. */
+export const searchDocuments = pgTable(
+  'search_documents',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    collection: text('collection').notNull(),
+    id: text('id').notNull(),
+    title: text('title').notNull().default(''),
+    body: text('body').notNull(),
+    metadata: jsonb('metadata').notNull().default({}),
+    /** Title lexemes weighted A, body lexemes weighted B: matching (GIN) and snippets. */
+    tsv: tsvector('tsv').notNull(),
+    /** Lexeme → [frequency in title, frequency in body]: BM25 reads it without unnesting `tsv`. */
+    tf: jsonb('tf').notNull(),
+    titleLen: integer('title_len').notNull(),
+    bodyLen: integer('body_len').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.collection, t.id] }),
+    index('search_documents_tsv_idx').using('gin', t.tsv),
+  ],
+);
+
+export type SearchDocumentRow = typeof searchDocuments.$inferSelect;

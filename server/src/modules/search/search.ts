@@ -1,0 +1,82 @@
+import type { SearchRequest, SearchResponse } from '@tessera/shared';
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { ServiceError } from '../../errors';
+import { readCollection } from './collections';
+import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
+import { expandFuzzy } from './fuzzy';
+import { type RankQuery, rankDocuments, tsqueryTermsSql } from './query';
+import { markSnippet } from './snippet';
+import type { Scope } from './sql';
+
+const empty: SearchResponse = { object: 'list', data: [], has_more: false, next_cursor: null };
+
+/** What a cursor is bound to: the same query, mode, collection and filter. */
+function cursorContext(input: SearchRequest): string {
+  return JSON.stringify(['search', input.collection, input.mode, input.query, input.filter ?? null]);
+}
+
+/**
+ * `POST /api/search`: ranked hits of one collection of the caller's account. Keyword mode reads the
+ * query as people type it (websearch syntax: "phrases", -exclusion, OR); fuzzy mode expands each
+ * word to similar indexed terms first.
+ */
+export async function searchDocuments({
+  ctx,
+  accountId,
+  input,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  accountId: string;
+  input: SearchRequest;
+}): Promise<SearchResponse> {
+  if (input.cursor !== undefined && input.offset !== undefined) {
+    throw new ServiceError('invalid_request', 'Pass either `cursor` or `offset`, not both.', {
+      param: 'cursor',
+      code: 'invalid_value',
+    });
+  }
+  const after: CursorPosition | undefined =
+    input.cursor === undefined ? undefined : decodeCursor(input.cursor, cursorContext(input));
+  const scope: Scope = { accountId, collection: input.collection };
+  const base = { scope, filter: input.filter, after, offset: input.offset ?? 0, limit: input.limit };
+
+  let query: RankQuery;
+  if (input.mode === 'fuzzy') {
+    const stats = await readCollection(ctx.db, scope);
+    if (!stats) return empty;
+    const expansion = await expandFuzzy(ctx.db, scope, stats.language, input.query);
+    if (expansion.tsquery === null) return empty;
+    query = {
+      ...base,
+      tsquery: sql`${expansion.tsquery}::tsquery`,
+      terms: sql`select x.term, x.weight from jsonb_to_recordset(${JSON.stringify(expansion.terms)}::jsonb)
+                 as x(term text, weight float8)`,
+    };
+  } else {
+    query = {
+      ...base,
+      tsquery: sql`websearch_to_tsquery(stats.language, ${input.query})`,
+      terms: tsqueryTermsSql(),
+    };
+  }
+
+  const rows = await rankDocuments(ctx.db, query);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  const hasMore = rows.length > input.limit;
+  return {
+    object: 'list',
+    data: page.map((r) => ({
+      id: r.id,
+      collection: input.collection,
+      title: r.title,
+      snippet: markSnippet(r.headline),
+      score: r.score,
+      metadata: r.metadata,
+    })),
+    has_more: hasMore,
+    next_cursor:
+      hasMore && last ? encodeCursor({ id: last.id, score: last.score }, cursorContext(input)) : null,
+  };
+}

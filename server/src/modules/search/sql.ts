@@ -1,0 +1,20 @@
+import type { SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+
+/** Runs raw SQL and returns its rows; PGlite answers `{rows}`, postgres.js an array. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+/** A Postgres text[] literal; every element quoted, so any characters are safe as a bound parameter. */
+export function textArrayLiteral(values: string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+/** Where an account's collection lives: every statement is scoped by both. */
+export interface Scope {
+  accountId: string;
+  collection: string;
+}

@@ -1,0 +1,103 @@
+import type { IndexResult } from '@tessera/shared';
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import type { Db } from '../../db/client';
+import { analysedRows } from './analyse';
+import { lockCollection } from './collections';
+import { queryRows, type Scope } from './sql';
+import type { CleanDocument } from './validate';
+
+/**
+ * Removes documents by id and takes them out of the statistics: document frequencies, count and
+ * summed lengths. Returns the ids that existed.
+ */
+export async function removeDocuments(db: Db, scope: Scope, ids: string[]): Promise<string[]> {
+  const { accountId: a, collection: c } = scope;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`
+    with old as (
+      delete from search_documents
+      where account_id = ${a} and collection = ${c}
+        and id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
+      returning id, tf, title_len, body_len
+    ),
+    dec as (
+      update search_terms t set df = t.df - d.n
+      from (select k, count(*)::int as n from old, jsonb_object_keys(old.tf) k group by k) d
+      where t.account_id = ${a} and t.collection = ${c} and t.term = d.k
+      returning 1
+    ),
+    stats as (
+      update search_collections set
+        doc_count = doc_count - (select count(*) from old),
+        title_len_sum = title_len_sum - (select coalesce(sum(title_len), 0) from old),
+        body_len_sum = body_len_sum - (select coalesce(sum(body_len), 0) from old),
+        updated_at = now()
+      where account_id = ${a} and name = ${c}
+      returning 1
+    )
+    select id from old`,
+  );
+  if (rows.length > 0) {
+    // A term no document uses any more must not be offered by fuzzy expansion.
+    await db.execute(sql`delete from search_terms where account_id = ${a} and collection = ${c} and df <= 0`);
+  }
+  return rows.map((r) => r.id);
+}
+
+async function insertDocuments(db: Db, scope: Scope, language: string, docs: CleanDocument[]): Promise<void> {
+  const { accountId: a, collection: c } = scope;
+  const source = sql`
+    select x.id, coalesce(x.title, '') as title, x.body, coalesce(x.metadata, '{}'::jsonb) as metadata
+    from jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) as x(id text, title text, body text, metadata jsonb)`;
+  await db.execute(sql`
+    with ins as (
+      insert into search_documents (account_id, collection, id, title, body, metadata, tsv, tf, title_len, body_len)
+      select ${a}, ${c}, r.id, r.title, r.body, r.metadata, r.tsv, r.tf, r.title_len, r.body_len
+      from (${analysedRows(source, language)}) r
+      returning tf, title_len, body_len
+    ),
+    terms as (
+      insert into search_terms (account_id, collection, term, df)
+      select ${a}, ${c}, k, count(*)::int from ins, jsonb_object_keys(ins.tf) k group by k order by k
+      on conflict (account_id, collection, term) do update set df = search_terms.df + excluded.df
+      returning 1
+    )
+    update search_collections set
+      doc_count = doc_count + (select count(*) from ins),
+      title_len_sum = title_len_sum + (select coalesce(sum(title_len), 0) from ins),
+      body_len_sum = body_len_sum + (select coalesce(sum(body_len), 0) from ins),
+      updated_at = now()
+    where account_id = ${a} and name = ${c}`);
+}
+
+/**
+ * Adds or replaces documents in one transaction: all of them are searchable when this returns,
+ * or none is written.
+ */
+export async function indexDocuments({
+  ctx,
+  scope,
+  documents,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  scope: Scope;
+  documents: CleanDocument[];
+}): Promise<IndexResult> {
+  const replaced = await ctx.db.transaction(async (tx) => {
+    const language = await lockCollection(tx, scope);
+    const existing = await removeDocuments(
+      tx,
+      scope,
+      documents.map((d) => d.id),
+    );
+    await insertDocuments(tx, scope, language, documents);
+    return new Set(existing);
+  });
+  return {
+    object: 'list',
+    collection: scope.collection,
+    data: documents.map((d) => ({ object: 'document', id: d.id, replaced: replaced.has(d.id) })),
+  };
+}

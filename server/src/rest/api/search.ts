@@ -1,0 +1,19 @@
+import { SearchRequest } from '@tessera/shared';
+import { parseOrThrow, searchDocuments } from '../../modules/search';
+import type { Services } from '../../services';
+import type { RestRoute } from '../routes';
+
+export function searchRoutes(services: Services): RestRoute[] {
+  const { ctx } = services;
+  return [
+    {
+      method: 'post',
+      path: '/api/search',
+      body: true,
+      handler: async (req, res, principal) => {
+        const input = parseOrThrow(SearchRequest, req.body ?? {});
+        res.json(await searchDocuments({ ctx, accountId: principal.accountId, input }));
+      },
+    },
+  ];
+}
