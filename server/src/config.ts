@@ -1,5 +1,6 @@
 import type { Env } from './env';
 import type { PlanDefaults } from './modules/plans';
+import { type ChatConfig, chatConfigFromEnv } from './modules/providers/config';
 import type { SearchLimits } from './modules/search/limits';
 
 /** Configuration handed to modules; derived from the environment once. */
@@ -12,6 +13,7 @@ export interface AppConfig {
   trustProxy: boolean;
   planDefaults: PlanDefaults;
   modelsFile: string | undefined;
+  chat: ChatConfig;
   metricsToken: string | undefined;
   searchLimits: SearchLimits;
   /** Shared rate-limit store; in process when absent. */
@@ -36,6 +38,7 @@ export function configFromEnv(env: Env): AppConfig {
       },
     },
     modelsFile: env.MODELS_FILE,
+    chat: chatConfigFromEnv(env),
     metricsToken: env.METRICS_TOKEN,
     searchLimits: {
       maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,

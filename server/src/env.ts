@@ -30,6 +30,18 @@ export const EnvSchema = z.object({
   TRUST_PROXY: boolish.default(false),
   SEED_DEMO: boolish.default(true),
   MODELS_FILE: z.string().optional(),
+  /** Upstream providers; a provider without its URL or key is not configured and the simulator stands in. */
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  /** Pace of the built-in simulator's streams, per token. */
+  SIMULATOR_TOKEN_DELAY_MS: z.coerce.number().int().min(0).default(15),
+  /** A comment line is sent on a stream silent for this long. */
+  STREAM_KEEPALIVE_MS: positiveInt.default(15_000),
+  /** Retries of a failed upstream call before the first byte, and the first backoff. */
+  UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  UPSTREAM_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(200),
   PLAN_FREE_RPM: positiveInt.default(100),
   PLAN_FREE_MONTHLY_TOKENS: positiveInt.default(100_000),
   PLAN_PRO_RPM: positiveInt.default(1_000),

@@ -6,9 +6,11 @@ import { type Clock, systemClock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
 import { AttemptThrottle, type SignInThrottles } from './modules/accounts';
 import { type TokenAllowance, UnlimitedAllowance } from './modules/allowance';
+import { ChatService } from './modules/chat';
 import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
-import { ModelCatalogue, type ModelEntry } from './modules/models';
+import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
+import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
 
 /** Everything the transports need, built once per process. */
@@ -21,6 +23,10 @@ export interface Services {
   catalogue: ModelCatalogue;
   ownership: ModelOwnership;
   allowance: TokenAllowance;
+  /** Upstream model providers and the simulator. */
+  providers: ProviderRegistry;
+  /** Chat completions: validation, token counting, provider calls, streaming. */
+  chat: ChatService;
   /** Per-minute request limits; `rateLimiter.metrics` counts Redis failures and fallback decisions. */
   rateLimiter: RateLimiter;
   /** Starts background work (cache sync, coalesced writes). */
@@ -57,9 +63,20 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       : undefined,
     logger,
   });
-  const ownership: ModelOwnership = {
-    ownerOf: (entry: ModelEntry) => (entry.provider === 'simulator' ? 'tessera-simulator' : entry.provider),
-  };
+  const providers = new ProviderRegistry({
+    upstreams: config.chat.upstreams,
+    simulatorTokenDelayMs: config.chat.simulatorTokenDelayMs,
+  });
+  const ownership: ModelOwnership = providers;
+  const chat = new ChatService({
+    catalogue,
+    providers,
+    clock,
+    logger,
+    timeoutMs: config.modelTimeoutMs,
+    keepAliveMs: config.chat.keepAliveMs,
+    retry: { retries: config.chat.retries, backoffMs: config.chat.retryBackoffMs },
+  });
   return {
     ctx,
     database,
@@ -71,6 +88,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     },
     catalogue,
     ownership,
+    providers,
+    chat,
     allowance: new UnlimitedAllowance(),
     rateLimiter,
     start() {
@@ -81,6 +100,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     async stop() {
       keys.stop();
       await lastUsed.stop();
+      await providers.close();
       await rateLimiter.stop();
       await database.close();
     },

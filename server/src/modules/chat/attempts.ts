@@ -1,0 +1,71 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Principal } from '../keys';
+import type { ModelCatalogue, ModelEntry } from '../models';
+import { type ChatProvider, isRetryable, type ProviderRegistry } from '../providers';
+import type { PreparedChat } from './prepare';
+import { fitsModel } from './prepare';
+
+export interface RetryPolicy {
+  /** Extra attempts on the same model after a retryable failure. */
+  retries: number;
+  /** First backoff; doubled on each retry, with jitter. */
+  backoffMs: number;
+}
+
+export interface AttemptTarget {
+  entry: ModelEntry;
+  provider: ChatProvider;
+}
+
+/** The model, then its fallback when one is configured and still fits the prompt. */
+function targetsOf(
+  prepared: PreparedChat,
+  principal: Principal,
+  catalogue: ModelCatalogue,
+  providers: ProviderRegistry,
+): AttemptTarget[] {
+  const targets = [{ entry: prepared.entry, provider: providers.forModel(prepared.entry, principal.mode) }];
+  const fallback = prepared.entry.fallback ? catalogue.find(prepared.entry.fallback) : undefined;
+  if (
+    fallback &&
+    principal.mode === 'live' &&
+    fitsModel(fallback, prepared.promptTokens, prepared.maxTokens, prepared.explicitCap)
+  ) {
+    targets.push({ entry: fallback, provider: providers.forModel(fallback, principal.mode) });
+  }
+  return targets;
+}
+
+/**
+ * Runs `attempt` until it succeeds, retrying retryable failures with backoff and then moving to the fallback model.
+ * Callers only use it before anything reached the client, so a retry can never duplicate output.
+ */
+export async function withRetries<T>(
+  options: {
+    prepared: PreparedChat;
+    principal: Principal;
+    catalogue: ModelCatalogue;
+    providers: ProviderRegistry;
+    policy: RetryPolicy;
+    signal: AbortSignal;
+  },
+  attempt: (target: AttemptTarget) => Promise<T>,
+): Promise<{ value: T; target: AttemptTarget }> {
+  const { policy, signal } = options;
+  let last: unknown;
+  for (const target of targetsOf(options.prepared, options.principal, options.catalogue, options.providers)) {
+    for (let i = 0; i <= policy.retries; i++) {
+      try {
+        return { value: await attempt(target), target };
+      } catch (err) {
+        if (signal.aborted || !isRetryable(err)) throw err;
+        last = err;
+      }
+      if (i < policy.retries) {
+        const backoff = policy.backoffMs * 2 ** i;
+        await sleep(backoff / 2 + Math.random() * backoff, undefined, { signal });
+      }
+    }
+  }
+  throw last;
+}

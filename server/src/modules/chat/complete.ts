@@ -1,0 +1,46 @@
+import type { ChatCompletion } from '@tessera/shared';
+import { withRetries } from './attempts';
+import { CallDeadline } from './deadline';
+import { type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
+import { completionId } from './envelope';
+import { withAllowance } from './meter';
+
+/** A non-streamed completion: one answer, with retries and the fallback while nothing has been sent. */
+export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<ChatCompletion> {
+  return withAllowance(deps, call, async (meter) => {
+    const deadline = new CallDeadline(deps.timeoutMs, call.signal);
+    try {
+      const { value, target } = await withRetries(
+        {
+          ...deps,
+          prepared: call.prepared,
+          principal: call.principal,
+          policy: deps.retry,
+          signal: deadline.signal,
+        },
+        (t) => t.provider.complete(providerCall(call.prepared, t, deadline.signal)),
+      );
+      meter.model = target.entry.id;
+      meter.report(value.usage);
+      return {
+        id: completionId(),
+        object: 'chat.completion',
+        created: unixSeconds(deps.clock),
+        model: target.entry.id,
+        choices: value.choices.map((c) => ({
+          index: c.index,
+          message: c.message,
+          logprobs: null,
+          finish_reason: c.finish_reason,
+        })),
+        usage: value.usage,
+      };
+    } catch (err) {
+      // A call cut by the timeout or the client had the prompt processed upstream: it is still metered.
+      if (deadline.timedOut || deadline.clientGone) meter.charged = true;
+      throw deadline.explain(err);
+    } finally {
+      deadline.clear();
+    }
+  });
+}

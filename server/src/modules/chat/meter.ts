@@ -1,0 +1,86 @@
+import type { Usage } from '@tessera/shared';
+import type { Logger } from '../../logger';
+import type { TokenAllowance } from '../allowance';
+import type { Principal } from '../keys';
+import { countTokens } from '../tokenizer';
+import type { PreparedChat } from './prepare';
+
+/** What a call consumed, as logs and metering record it. */
+export interface MeteredUsage {
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/**
+ * Counts one call's tokens whatever way it ends. The provider's usage wins when it reports one; otherwise the
+ * text produced so far is counted with the BPE, so an aborted stream is still metered.
+ */
+export class UsageMeter {
+  model: string;
+  private reported: Usage | undefined;
+  private produced = '';
+  /** Whether the model started working on the prompt (a stream opened, or a call was under way when cut). */
+  charged = false;
+
+  constructor(private readonly prepared: PreparedChat) {
+    this.model = prepared.entry.id;
+  }
+
+  report(usage: Usage): void {
+    this.reported = usage;
+    this.charged = true;
+  }
+
+  produce(text: string): void {
+    this.produced += text;
+  }
+
+  snapshot(): MeteredUsage {
+    if (this.reported) {
+      return {
+        model: this.model,
+        promptTokens: this.reported.prompt_tokens,
+        completionTokens: this.reported.completion_tokens,
+      };
+    }
+    if (!this.charged) return { model: this.model, promptTokens: 0, completionTokens: 0 };
+    return {
+      model: this.model,
+      promptTokens: this.prepared.promptTokens,
+      completionTokens: countTokens(this.produced),
+    };
+  }
+}
+
+/**
+ * Reserves the worst case for live keys before the call and settles to the real usage after it, on every path.
+ * Test keys never touch the allowance.
+ */
+export async function withAllowance<T>(
+  deps: { logger: Logger },
+  call: {
+    principal: Principal;
+    allowance: TokenAllowance;
+    prepared: PreparedChat;
+    onUsage: (usage: MeteredUsage) => void;
+  },
+  run: (meter: UsageMeter) => Promise<T>,
+): Promise<T> {
+  const { principal, prepared } = call;
+  const cap = prepared.maxTokens * (prepared.request.n ?? 1);
+  const reservation =
+    principal.mode === 'live'
+      ? await call.allowance.reserve(principal, prepared.promptTokens + cap)
+      : undefined;
+  const meter = new UsageMeter(prepared);
+  try {
+    return await run(meter);
+  } finally {
+    const used = meter.snapshot();
+    call.onUsage(used);
+    await reservation?.settle(used.promptTokens + used.completionTokens).catch((err: unknown) => {
+      deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
+    });
+  }
+}

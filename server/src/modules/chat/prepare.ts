@@ -1,0 +1,51 @@
+import type { ChatCompletionRequest } from '@tessera/shared';
+import { ServiceError } from '../../errors';
+import type { ModelCatalogue, ModelEntry } from '../models';
+import { countPromptTokens } from '../tokenizer';
+import { parseChatRequest } from './validate';
+
+/** A request that passed every check that needs no model call. */
+export interface PreparedChat {
+  request: ChatCompletionRequest;
+  entry: ModelEntry;
+  promptTokens: number;
+  /** The completion cap per choice: the request's, or what fits the model. */
+  maxTokens: number;
+  /** Whether the client set the cap (OpenAI words the context error differently then). */
+  explicitCap: boolean;
+}
+
+/** The context error in OpenAI's own words. */
+function contextError(entry: ModelEntry, prompt: number, completion: number | undefined): ServiceError {
+  const message =
+    completion === undefined
+      ? `This model's maximum context length is ${entry.context_window} tokens. However, your messages resulted in ${prompt} tokens. Please reduce the length of the messages.`
+      : `This model's maximum context length is ${entry.context_window} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`;
+  return new ServiceError('invalid_request', message, { param: 'messages', code: 'context_length_exceeded' });
+}
+
+/** Whether the model still fits this prompt and cap (also used to decide whether a fallback can take over). */
+export function fitsModel(entry: ModelEntry, prompt: number, cap: number, explicitCap: boolean): boolean {
+  return prompt < entry.context_window && (!explicitCap || prompt + cap <= entry.context_window);
+}
+
+export function prepareChat({ catalogue, body }: { catalogue: ModelCatalogue; body: unknown }): PreparedChat {
+  const request = parseChatRequest(body);
+  const entry = catalogue.require(request.model);
+  const requested = request.max_completion_tokens ?? request.max_tokens ?? undefined;
+  if (requested !== undefined && requested > entry.max_output_tokens) {
+    const param = request.max_completion_tokens ? 'max_completion_tokens' : 'max_tokens';
+    throw new ServiceError(
+      'invalid_request',
+      `${param} is too large: ${requested}. Model '${entry.id}' supports at most ${entry.max_output_tokens} completion tokens, whereas you provided ${requested}.`,
+      { param, code: 'invalid_value' },
+    );
+  }
+  const promptTokens = countPromptTokens(request.messages);
+  if (promptTokens >= entry.context_window) throw contextError(entry, promptTokens, undefined);
+  if (requested !== undefined && promptTokens + requested > entry.context_window) {
+    throw contextError(entry, promptTokens, requested);
+  }
+  const maxTokens = requested ?? Math.min(entry.max_output_tokens, entry.context_window - promptTokens);
+  return { request, entry, promptTokens, maxTokens, explicitCap: requested !== undefined };
+}

@@ -1,0 +1,23 @@
+import type { ChatCompletion } from '@tessera/shared';
+import { completeChat } from './complete';
+import type { ChatCall, ChatDeps } from './deps';
+import { type PreparedChat, prepareChat } from './prepare';
+import { type ChatSink, streamChat } from './stream';
+
+/** The chat completions feature: checks a request, then answers it whole or as a stream. */
+export class ChatService {
+  constructor(private readonly deps: ChatDeps) {}
+
+  /** Validation, model lookup, token count and context check: every 4xx that needs no model call. */
+  prepare(body: unknown): PreparedChat {
+    return prepareChat({ catalogue: this.deps.catalogue, body });
+  }
+
+  complete(call: ChatCall): Promise<ChatCompletion> {
+    return completeChat(this.deps, call);
+  }
+
+  stream(call: ChatCall, sink: ChatSink): Promise<void> {
+    return streamChat(this.deps, call, sink);
+  }
+}

@@ -1,0 +1,111 @@
+import type { ChunkChoice } from '@tessera/shared';
+import type { ProviderChunk } from '../providers';
+import { withRetries } from './attempts';
+import { CallDeadline } from './deadline';
+import { type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
+import { ChunkEnvelope } from './envelope';
+import { type UsageMeter, withAllowance } from './meter';
+
+/** Where a stream goes: Server-Sent Events on the client's response. */
+export interface ChatSink {
+  /** Sends the status and headers; called once the provider has accepted the call, before any token. */
+  open(): void;
+  send(data: unknown): void;
+  comment(text: string): void;
+  /** An error event in OpenAI's body, for a failure after the stream started. */
+  error(err: unknown): void;
+  /** `data: [DONE]` and the end of the response. */
+  done(): void;
+  end(): void;
+}
+
+/** Rewrites provider chunks into ours: role on each choice's first delta, usage kept for the meter. */
+class ChunkRelay {
+  private readonly started = new Set<number>();
+  private readonly finished = new Set<number>();
+
+  constructor(private readonly meter: UsageMeter) {}
+
+  choicesOf(chunk: ProviderChunk): ChunkChoice[] {
+    if (chunk.usage) this.meter.report(chunk.usage);
+    return chunk.choices.map((c) => {
+      const delta = this.started.has(c.index) ? c.delta : { role: 'assistant' as const, ...c.delta };
+      this.started.add(c.index);
+      if (c.finish_reason) this.finished.add(c.index);
+      if (c.delta.content) this.meter.produce(c.delta.content);
+      return { index: c.index, delta, logprobs: null, finish_reason: c.finish_reason };
+    });
+  }
+
+  /** A choice the provider never closed gets a final chunk, so that clients always see a finish_reason. */
+  unfinished(): ChunkChoice[] {
+    return [...this.started]
+      .filter((i) => !this.finished.has(i))
+      .map((index) => ({ index, delta: {}, logprobs: null, finish_reason: 'stop' as const }));
+  }
+}
+
+/** A streamed completion. Retries and the fallback happen before `open`; after it, failures end the stream. */
+export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink): Promise<void> {
+  await withAllowance(deps, call, async (meter) => {
+    const { prepared } = call;
+    const deadline = new CallDeadline(deps.timeoutMs, call.signal);
+    let opened = false;
+    let lastWrite = Date.now();
+    const keepAlive = setInterval(
+      () => {
+        if (opened && Date.now() - lastWrite >= deps.keepAliveMs) {
+          sink.comment('keep-alive');
+          lastWrite = Date.now();
+        }
+      },
+      Math.max(10, Math.floor(deps.keepAliveMs / 2)),
+    );
+    keepAlive.unref();
+    try {
+      const { value: chunks, target } = await withRetries(
+        { ...deps, prepared, principal: call.principal, policy: deps.retry, signal: deadline.signal },
+        (t) => t.provider.stream(providerCall(prepared, t, deadline.signal)),
+      );
+      meter.model = target.entry.id;
+      meter.charged = true;
+      const envelope = new ChunkEnvelope(
+        unixSeconds(deps.clock),
+        target.entry.id,
+        prepared.request.stream_options?.include_usage === true,
+      );
+      const relay = new ChunkRelay(meter);
+      sink.open();
+      opened = true;
+      for await (const chunk of chunks) {
+        deadline.arm();
+        const choices = relay.choicesOf(chunk);
+        if (choices.length === 0) continue;
+        sink.send(envelope.chunk(choices));
+        lastWrite = Date.now();
+      }
+      const unfinished = relay.unfinished();
+      if (unfinished.length > 0) sink.send(envelope.chunk(unfinished));
+      if (prepared.request.stream_options?.include_usage) {
+        const used = meter.snapshot();
+        sink.send(
+          envelope.usage({
+            prompt_tokens: used.promptTokens,
+            completion_tokens: used.completionTokens,
+            total_tokens: used.promptTokens + used.completionTokens,
+          }),
+        );
+      }
+      sink.done();
+    } catch (err) {
+      if (deadline.timedOut || deadline.clientGone) meter.charged = true;
+      const cause = deadline.explain(err);
+      if (!opened) throw cause;
+      if (!deadline.clientGone) sink.error(cause);
+      sink.end();
+    } finally {
+      deadline.clear();
+      clearInterval(keepAlive);
+    }
+  });
+}

@@ -1,0 +1,89 @@
+import { ChatCompletionRequest, MAX_CHOICES } from '@tessera/shared';
+import type { z } from 'zod';
+import { ServiceError } from '../../errors';
+
+/** What each parameter must be, in words, for messages that say "expected X, received Y". */
+const EXPECTED: Record<string, string> = {
+  model: 'a non-empty string naming a model',
+  messages: 'a non-empty array of messages',
+  'messages.*': 'a message object with a role and content',
+  'messages.*.role': "one of 'system', 'developer', 'user', 'assistant', 'tool'",
+  'messages.*.content': 'a string or a non-empty array of content parts',
+  'messages.*.name': 'a string',
+  temperature: 'a number between 0 and 2',
+  top_p: 'a number between 0 and 1',
+  n: `an integer between 1 and ${MAX_CHOICES} (Tessera's cap on choices per request)`,
+  stop: 'a string or an array of 1 to 4 strings',
+  max_tokens: 'a positive integer',
+  max_completion_tokens: 'a positive integer',
+  presence_penalty: 'a number between -2 and 2',
+  frequency_penalty: 'a number between -2 and 2',
+  stream: 'a boolean',
+  stream_options: 'an object such as {"include_usage": true}',
+  'stream_options.include_usage': 'a boolean',
+  response_format: "an object whose type is 'text', 'json_object' or 'json_schema'",
+  seed: 'an integer',
+  tools: 'an array of tool objects',
+  tool_choice: "'none', 'auto', 'required' or a tool object",
+  user: 'a string',
+};
+
+/** OpenAI names nested parameters like `messages[0].content`. */
+function paramOf(path: PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => {
+    if (typeof key === 'number') return `${acc}[${key}]`;
+    return acc ? `${acc}.${String(key)}` : String(key);
+  }, '');
+}
+
+function expectedOf(path: PropertyKey[], fallback: string): string {
+  const pattern = path.map((k) => (typeof k === 'number' ? '*' : String(k))).join('.');
+  return EXPECTED[pattern] ?? fallback;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `the string '${shown}'`;
+  }
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** The first zod issue as OpenAI's 400: `param` names the field, the message says expected and received. */
+function toInvalidRequest(issue: z.core.$ZodIssue): ServiceError {
+  const param = paramOf(issue.path);
+  const received = 'input' in issue ? issue.input : undefined;
+  const message =
+    issue.code === 'unrecognized_keys'
+      ? issue.message
+      : received === undefined && issue.code === 'invalid_type'
+        ? `Missing required parameter: '${param}'.`
+        : `Invalid value for '${param}': expected ${expectedOf(issue.path, issue.message)}, but received ${describe(received)}.`;
+  return new ServiceError('invalid_request', message, {
+    param: param || null,
+    code:
+      received === undefined && issue.code === 'invalid_type'
+        ? 'missing_required_parameter'
+        : 'invalid_value',
+  });
+}
+
+/** Parses a chat request as OpenAI does; unknown fields are ignored. */
+export function parseChatRequest(body: unknown): ChatCompletionRequest {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ServiceError(
+      'invalid_request',
+      `The request body must be a JSON object with 'model' and 'messages'; received ${describe(body)}.`,
+      { code: 'invalid_request_body' },
+    );
+  }
+  const result = ChatCompletionRequest.safeParse(body, { reportInput: true });
+  const issue = result.error?.issues[0];
+  if (issue) throw toInvalidRequest(issue);
+  if (!result.success) throw new ServiceError('invalid_request', 'The request is invalid.');
+  return result.data;
+}

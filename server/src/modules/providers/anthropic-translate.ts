@@ -1,0 +1,64 @@
+import type { FinishReason } from '@tessera/shared';
+import { ServiceError } from '../../errors';
+import { contentText } from '../tokenizer';
+import type { ProviderCall } from './types';
+
+interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** OpenAI's request as a Messages API request: system and developer messages become `system`. */
+export function anthropicBody(call: ProviderCall, stream: boolean): Record<string, unknown> {
+  const { request } = call;
+  if ((request.n ?? 1) > 1) {
+    throw new ServiceError(
+      'invalid_request',
+      `Model '${request.model}' returns one choice per request; set n to 1.`,
+      {
+        param: 'n',
+        code: 'invalid_value',
+      },
+    );
+  }
+  const system = request.messages
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map((m) => contentText(m.content))
+    .join('\n\n');
+  const messages: AnthropicMessage[] = [];
+  for (const m of request.messages) {
+    if (m.role === 'system' || m.role === 'developer') continue;
+    // Tool results are given back as user text: the Messages API has no `tool` role.
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const text = contentText(m.content);
+    const last = messages.at(-1);
+    if (last && last.role === role) last.content += `\n\n${text}`;
+    else messages.push({ role, content: text });
+  }
+  const stop = request.stop;
+  return {
+    model: call.upstreamModel,
+    max_tokens: call.maxTokens,
+    messages,
+    ...(system && { system }),
+    ...(stop !== null && stop !== undefined && { stop_sequences: typeof stop === 'string' ? [stop] : stop }),
+    // Anthropic's temperature runs 0..1, OpenAI's 0..2.
+    ...(typeof request.temperature === 'number' && { temperature: Math.min(1, request.temperature) }),
+    ...(typeof request.top_p === 'number' && { top_p: request.top_p }),
+    ...(request.user && { metadata: { user_id: request.user } }),
+    ...(stream && { stream: true }),
+  };
+}
+
+export function finishOfStopReason(reason: string | null | undefined): FinishReason {
+  switch (reason) {
+    case 'max_tokens':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return 'stop';
+  }
+}

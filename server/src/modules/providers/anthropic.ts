@@ -1,0 +1,103 @@
+import { anthropicBody, finishOfStopReason } from './anthropic-translate';
+import { upstreamStreamError } from './errors';
+import { UpstreamClient, type UpstreamTarget } from './http';
+import { parseSse } from './sse-parser';
+import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
+
+interface MessagesResponse {
+  content?: { type: string; text?: string }[];
+  stop_reason?: string | null;
+  usage?: { input_tokens?: number; output_tokens?: number };
+}
+
+interface StreamEvent {
+  type: string;
+  message?: { usage?: { input_tokens?: number; output_tokens?: number } };
+  delta?: { type?: string; text?: string; stop_reason?: string | null };
+  usage?: { output_tokens?: number };
+  error?: { message?: string };
+}
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** Anthropic's Messages API, translated to and from OpenAI's chat format. */
+export class AnthropicProvider implements ChatProvider {
+  private readonly client: UpstreamClient;
+
+  constructor(readonly target: UpstreamTarget) {
+    const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
+    if (target.apiKey) headers['x-api-key'] = target.apiKey;
+    this.client = new UpstreamClient(target, headers);
+  }
+
+  get name(): string {
+    return this.target.name;
+  }
+
+  async complete(call: ProviderCall): Promise<ProviderCompletion> {
+    const res = await this.client.post('/v1/messages', anthropicBody(call, false), call.signal);
+    const body = (await res.body.json()) as MessagesResponse;
+    const text = (body.content ?? []).map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+    const prompt = body.usage?.input_tokens ?? call.promptTokens;
+    const completion = body.usage?.output_tokens ?? 0;
+    return {
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: text, refusal: null },
+          finish_reason: finishOfStopReason(body.stop_reason),
+        },
+      ],
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    };
+  }
+
+  async stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
+    const res = await this.client.post('/v1/messages', anthropicBody(call, true), call.signal);
+    const name = this.name;
+    return (async function* translate(): AsyncGenerator<ProviderChunk> {
+      let prompt = call.promptTokens;
+      let completion = 0;
+      for await (const sse of parseSse(res.body)) {
+        const event = JSON.parse(sse.data) as StreamEvent;
+        switch (event.type) {
+          case 'message_start':
+            prompt = event.message?.usage?.input_tokens ?? prompt;
+            yield { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+            break;
+          case 'content_block_delta':
+            if (event.delta?.type === 'text_delta' && event.delta.text) {
+              yield { choices: [{ index: 0, delta: { content: event.delta.text }, finish_reason: null }] };
+            }
+            break;
+          case 'message_delta':
+            completion = event.usage?.output_tokens ?? completion;
+            if (event.delta?.stop_reason !== undefined) {
+              const finish = finishOfStopReason(event.delta.stop_reason);
+              yield { choices: [{ index: 0, delta: {}, finish_reason: finish }] };
+            }
+            break;
+          case 'message_stop':
+            yield {
+              choices: [],
+              usage: {
+                prompt_tokens: prompt,
+                completion_tokens: completion,
+                total_tokens: prompt + completion,
+              },
+            };
+            return;
+          case 'error':
+            throw upstreamStreamError(name, event.error?.message ?? 'unknown error');
+          default:
+            // ping, content_block_start and content_block_stop carry nothing OpenAI's chunks need.
+            break;
+        }
+      }
+    })();
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,52 @@
+import type { ProviderConfig } from './registry';
+
+/** The chat path's settings, from the environment (parsed in env.ts). */
+export interface ChatConfig {
+  upstreams: ProviderConfig[];
+  simulatorTokenDelayMs: number;
+  keepAliveMs: number;
+  retries: number;
+  retryBackoffMs: number;
+}
+
+interface ChatEnv {
+  OPENAI_BASE_URL?: string | undefined;
+  OPENAI_API_KEY?: string | undefined;
+  ANTHROPIC_BASE_URL?: string | undefined;
+  ANTHROPIC_API_KEY?: string | undefined;
+  SIMULATOR_TOKEN_DELAY_MS: number;
+  STREAM_KEEPALIVE_MS: number;
+  UPSTREAM_RETRIES: number;
+  UPSTREAM_RETRY_BACKOFF_MS: number;
+}
+
+/**
+ * A provider is configured by its key or its URL: a key alone means the vendor's own API; a URL alone suits local
+ * servers (Ollama, vLLM, llama.cpp) that need no key. Catalogue entries name providers `openai` and `anthropic`.
+ */
+export function chatConfigFromEnv(env: ChatEnv): ChatConfig {
+  const upstreams: ProviderConfig[] = [];
+  if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
+    upstreams.push({
+      kind: 'openai',
+      name: 'openai',
+      baseUrl: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+      apiKey: env.OPENAI_API_KEY,
+    });
+  }
+  if (env.ANTHROPIC_BASE_URL || env.ANTHROPIC_API_KEY) {
+    upstreams.push({
+      kind: 'anthropic',
+      name: 'anthropic',
+      baseUrl: env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com',
+      apiKey: env.ANTHROPIC_API_KEY,
+    });
+  }
+  return {
+    upstreams,
+    simulatorTokenDelayMs: env.SIMULATOR_TOKEN_DELAY_MS,
+    keepAliveMs: env.STREAM_KEEPALIVE_MS,
+    retries: env.UPSTREAM_RETRIES,
+    retryBackoffMs: env.UPSTREAM_RETRY_BACKOFF_MS,
+  };
+}

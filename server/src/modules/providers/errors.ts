@@ -1,0 +1,76 @@
+import { ServiceError } from '../../errors';
+
+/** Whether trying again (another attempt, the fallback model, the client's own retry) can help. */
+export function isRetryable(err: unknown): boolean {
+  return err instanceof ServiceError && err.headers['x-should-retry'] === 'true';
+}
+
+function retryAfterSeconds(header: string | undefined): number {
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 1;
+}
+
+/**
+ * An upstream's HTTP failure in our words. The upstream's body is never passed on whole: it can echo headers or
+ * account details. Only a 400's message (the request's own fault) is kept, with any secret removed.
+ */
+export function upstreamStatusError(
+  provider: string,
+  status: number,
+  detail: { retryAfter?: string; message?: string; secret?: string },
+): ServiceError {
+  if (status === 429 || status === 529) {
+    const seconds = retryAfterSeconds(detail.retryAfter);
+    return new ServiceError(
+      'unavailable',
+      `The upstream provider '${provider}' is rate limiting or overloaded. Please retry after ${seconds} s.`,
+      {
+        code: 'upstream_overloaded',
+        headers: {
+          'retry-after': String(seconds),
+          'retry-after-ms': String(seconds * 1000),
+          'x-should-retry': 'true',
+        },
+      },
+    );
+  }
+  if (status === 400 || status === 422) {
+    let message = detail.message ?? 'no detail given';
+    if (detail.secret) message = message.split(detail.secret).join('[redacted]');
+    return new ServiceError(
+      'invalid_request',
+      `The upstream provider '${provider}' refused the request: ${message}`,
+      {
+        code: 'upstream_invalid_request',
+        headers: { 'x-should-retry': 'false' },
+      },
+    );
+  }
+  if (status >= 500) {
+    return new ServiceError('upstream', `The upstream provider '${provider}' failed with status ${status}.`, {
+      code: 'upstream_error',
+      headers: { 'x-should-retry': 'true' },
+    });
+  }
+  // 401/403/404 from an upstream is Tessera's configuration at fault, which no retry fixes.
+  return new ServiceError(
+    'upstream',
+    `The upstream provider '${provider}' rejected Tessera's call (status ${status}); the operator has been told.`,
+    { code: 'upstream_rejected', headers: { 'x-should-retry': 'false' } },
+  );
+}
+
+export function upstreamConnectionError(provider: string, cause: unknown): ServiceError {
+  return new ServiceError('upstream', `Could not reach the upstream provider '${provider}'.`, {
+    code: 'upstream_unreachable',
+    headers: { 'x-should-retry': 'true' },
+    cause,
+  });
+}
+
+export function upstreamStreamError(provider: string, message: string): ServiceError {
+  return new ServiceError('upstream', `The upstream provider '${provider}' failed mid-answer: ${message}`, {
+    code: 'upstream_error',
+    headers: { 'x-should-retry': 'true' },
+  });
+}

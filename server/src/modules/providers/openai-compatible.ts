@@ -1,0 +1,88 @@
+import type { ChatCompletionRequest, FinishReason } from '@tessera/shared';
+import { upstreamStreamError } from './errors';
+import { UpstreamClient, type UpstreamTarget } from './http';
+import { parseSse } from './sse-parser';
+import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
+
+interface UpstreamCompletion {
+  choices?: {
+    index?: number;
+    message?: { content?: string | null; refusal?: string | null; tool_calls?: unknown[] };
+    finish_reason?: string | null;
+  }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+}
+
+const FINISH: readonly string[] = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'];
+
+function finishOf(reason: string | null | undefined): FinishReason | null {
+  if (reason === null || reason === undefined) return null;
+  return (FINISH.includes(reason) ? reason : 'stop') as FinishReason;
+}
+
+/** Our validated request with the upstream's model name; unknown fields were already dropped. */
+function upstreamBody(call: ProviderCall, stream: boolean): ChatCompletionRequest & Record<string, unknown> {
+  const { stream: _s, stream_options: _o, ...rest } = call.request;
+  return stream
+    ? { ...rest, model: call.upstreamModel, stream: true, stream_options: { include_usage: true } }
+    : { ...rest, model: call.upstreamModel };
+}
+
+/** Any server speaking OpenAI's chat API: OpenAI, vLLM, Ollama, llama.cpp, LM Studio, Groq, Together… */
+export class OpenAiCompatibleProvider implements ChatProvider {
+  private readonly client: UpstreamClient;
+
+  constructor(readonly target: UpstreamTarget) {
+    const auth: Record<string, string> = target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {};
+    this.client = new UpstreamClient(target, auth);
+  }
+
+  get name(): string {
+    return this.target.name;
+  }
+
+  async complete(call: ProviderCall): Promise<ProviderCompletion> {
+    const res = await this.client.post('/chat/completions', upstreamBody(call, false), call.signal);
+    const body = (await res.body.json()) as UpstreamCompletion;
+    const choices = (body.choices ?? []).map((c, i) => ({
+      index: c.index ?? i,
+      message: {
+        role: 'assistant' as const,
+        content: c.message?.content ?? null,
+        refusal: c.message?.refusal ?? null,
+        ...(c.message?.tool_calls && { tool_calls: c.message.tool_calls as never }),
+      },
+      finish_reason: finishOf(c.finish_reason) ?? 'stop',
+    }));
+    const prompt = body.usage?.prompt_tokens ?? call.promptTokens;
+    const completion = body.usage?.completion_tokens ?? 0;
+    return {
+      choices,
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    };
+  }
+
+  async stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
+    const res = await this.client.post('/chat/completions', upstreamBody(call, true), call.signal);
+    const name = this.name;
+    return (async function* relay(): AsyncGenerator<ProviderChunk> {
+      for await (const event of parseSse(res.body)) {
+        if (event.data === '[DONE]') return;
+        const chunk = JSON.parse(event.data) as ProviderChunk & { error?: { message?: string } };
+        if (chunk.error) throw upstreamStreamError(name, chunk.error.message ?? 'unknown error');
+        yield {
+          choices: (chunk.choices ?? []).map((c) => ({
+            index: c.index,
+            delta: c.delta ?? {},
+            finish_reason: finishOf(c.finish_reason),
+          })),
+          usage: chunk.usage ?? null,
+        };
+      }
+    })();
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

@@ -1,0 +1,47 @@
+import type {
+  AssistantMessage,
+  ChatCompletionRequest,
+  ChunkDelta,
+  FinishReason,
+  Usage,
+} from '@tessera/shared';
+
+/** One model call, as a provider sees it. */
+export interface ProviderCall {
+  /** The model's name at the provider (`upstream_model` in the catalogue). */
+  upstreamModel: string;
+  request: ChatCompletionRequest;
+  /** Counted by Tessera before the call; providers without usage report it back. */
+  promptTokens: number;
+  /** The completion cap in force (the request's, or the model's maximum). */
+  maxTokens: number;
+  /** Aborted when the client leaves or the timeout fires. */
+  signal: AbortSignal;
+}
+
+export interface ProviderChoice {
+  index: number;
+  message: AssistantMessage;
+  finish_reason: FinishReason;
+}
+
+export interface ProviderCompletion {
+  choices: ProviderChoice[];
+  usage: Usage;
+}
+
+/** A chunk in OpenAI's shape without the envelope (id, created, model) that the gateway adds. */
+export interface ProviderChunk {
+  choices: { index: number; delta: ChunkDelta; finish_reason: FinishReason | null }[];
+  usage?: Usage | null;
+}
+
+/**
+ * A model provider. `stream` resolves once the provider has accepted the call (so that failures before the first
+ * byte can still be retried or become a proper HTTP error) and then yields chunks.
+ */
+export interface ChatProvider {
+  readonly name: string;
+  complete(call: ProviderCall): Promise<ProviderCompletion>;
+  stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>>;
+}

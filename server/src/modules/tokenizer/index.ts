@@ -1,0 +1,2 @@
+export { countTokens, encoder } from './encoder';
+export { contentText, countPromptTokens } from './messages';

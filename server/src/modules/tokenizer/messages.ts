@@ -1,0 +1,28 @@
+import type { ChatContent, ChatMessage } from '@tessera/shared';
+import { countTokens } from './encoder';
+
+// OpenAI's documented accounting for chat prompts (gpt-4o family): each message is wrapped in 3 tokens of
+// framing, a name costs 1 more, and the reply is primed with 3.
+const PER_MESSAGE = 3;
+const PER_NAME = 1;
+const REPLY_PRIMING = 3;
+
+/** The text of a message's content; non-text parts (images, audio) carry no text to count. */
+export function contentText(content: ChatContent | null | undefined): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((part) => part.text ?? '').join('');
+}
+
+/** Prompt tokens of a chat request, counted with the real BPE. */
+export function countPromptTokens(messages: ChatMessage[]): number {
+  let total = REPLY_PRIMING;
+  for (const m of messages) {
+    total += PER_MESSAGE + countTokens(m.role) + countTokens(contentText(m.content));
+    if (m.name) total += PER_NAME + countTokens(m.name);
+    for (const call of m.tool_calls ?? []) {
+      total += countTokens(call.function.name) + countTokens(call.function.arguments);
+    }
+  }
+  return total;
+}

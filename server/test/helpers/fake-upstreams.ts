@@ -1,0 +1,224 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Real HTTP servers on loopback that speak OpenAI's and Anthropic's wire formats. The upstream model name picks
+ * the behaviour, so one catalogue can point at every case:
+ *   ok        answers at once ("Hello from the fake upstream.")
+ *   slow      waits `slowMs` before answering (non-streamed) or before the first chunk (streamed)
+ *   stall     streams two chunks, then says nothing (mid-stream timeout)
+ *   drip      streams one word every `dripMs` (client abort)
+ *   fail500   status 500 every time
+ *   fail429   status 429 with retry-after: 1 every time
+ *   flaky     status 503 on the first call for each distinct prompt, then ok
+ *   reset     destroys the connection without an answer
+ *   tools     (OpenAI only) answers with a tool call
+ */
+export interface FakeUpstream {
+  url: string;
+  /** Every request body received, in order. */
+  requests: { path: string; headers: IncomingMessage['headers']; body: Record<string, unknown> }[];
+  /** Times (performance.now) at which a client connection closed before its answer was complete. */
+  aborts: number[];
+  close(): Promise<void>;
+}
+
+export const FAKE_TEXT = 'Hello from the fake upstream.';
+export const FAKE_WORDS = ['Hello', ' from', ' the', ' fake', ' upstream.'];
+
+interface Options {
+  slowMs?: number;
+  dripMs?: number;
+}
+
+type Handler = (ctx: {
+  req: IncomingMessage;
+  res: ServerResponse;
+  body: Record<string, unknown>;
+  behaviour: string;
+  stream: boolean;
+  options: Required<Options>;
+}) => Promise<void>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  return JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function promptKey(body: Record<string, unknown>): string {
+  return JSON.stringify(body.messages);
+}
+
+/** Behaviours common to both formats: failures before any answer. Returns true when it answered. */
+async function failures(
+  behaviour: string,
+  body: Record<string, unknown>,
+  res: ServerResponse,
+  seen: Set<string>,
+): Promise<boolean> {
+  if (behaviour === 'fail500') {
+    json(res, 500, {
+      error: { message: 'internal failure, key sk-upstream-secret-123', type: 'server_error' },
+    });
+    return true;
+  }
+  if (behaviour === 'fail429') {
+    json(res, 429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after': '1' });
+    return true;
+  }
+  if (behaviour === 'flaky' && !seen.has(promptKey(body))) {
+    seen.add(promptKey(body));
+    json(res, 503, { error: { message: 'overloaded', type: 'server_error' } });
+    return true;
+  }
+  if (behaviour === 'reset') {
+    res.socket?.destroy();
+    return true;
+  }
+  return false;
+}
+
+async function startFake(handler: Handler, options: Options): Promise<FakeUpstream> {
+  const requests: FakeUpstream['requests'] = [];
+  const aborts: number[] = [];
+  const seen = new Set<string>();
+  const resolved = { slowMs: options.slowMs ?? 1_500, dripMs: options.dripMs ?? 50 };
+  const server: Server = createServer((req, res) => {
+    readJson(req)
+      .then(async (body) => {
+        requests.push({ path: req.url ?? '', headers: req.headers, body });
+        res.on('close', () => {
+          if (!res.writableFinished) aborts.push(performance.now());
+        });
+        const behaviour = String(body.model);
+        if (await failures(behaviour, body, res, seen)) return;
+        await handler({ req, res, body, behaviour, stream: body.stream === true, options: resolved });
+      })
+      .catch(() => {
+        if (!res.headersSent) json(res, 400, { error: { message: 'bad request to fake upstream' } });
+        else res.destroy();
+      });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    aborts,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Writes words as a stream, honouring the slow, stall and drip behaviours. */
+async function streamWords(
+  res: ServerResponse,
+  behaviour: string,
+  options: Required<Options>,
+  send: (word: string) => void,
+): Promise<boolean> {
+  if (behaviour === 'slow') await sleep(options.slowMs);
+  const words = behaviour === 'drip' ? Array.from({ length: 400 }, (_, i) => ` w${i}`) : FAKE_WORDS;
+  for (const [i, word] of words.entries()) {
+    if (res.destroyed) return false;
+    if (behaviour === 'stall' && i === 2) return false;
+    if (behaviour === 'drip') await sleep(options.dripMs);
+    send(word);
+  }
+  return true;
+}
+
+const openAiHandler: Handler = async ({ res, body, behaviour, stream, options }) => {
+  const base = { id: 'chatcmpl-upstream', created: 1_700_000_000, model: body.model };
+  if (!stream) {
+    if (behaviour === 'slow') await sleep(options.slowMs);
+    if (behaviour === 'stall' || behaviour === 'drip') await sleep(60_000);
+    const message =
+      behaviour === 'tools'
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } },
+            ],
+          }
+        : { role: 'assistant', content: FAKE_TEXT, refusal: null };
+    json(res, 200, {
+      ...base,
+      object: 'chat.completion',
+      choices: [
+        { index: 0, message, logprobs: null, finish_reason: behaviour === 'tools' ? 'tool_calls' : 'stop' },
+      ],
+      usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+    });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chunk = (choices: unknown[], usage: unknown = null) =>
+    res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, usage })}\n\n`);
+  chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  const finished = await streamWords(res, behaviour, options, (word) =>
+    chunk([{ index: 0, delta: { content: word }, finish_reason: null }]),
+  );
+  if (!finished) return;
+  chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+  chunk([], { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+  res.end('data: [DONE]\n\n');
+};
+
+const anthropicHandler: Handler = async ({ res, body, behaviour, stream, options }) => {
+  const stopReason = body.max_tokens === 3 ? 'max_tokens' : 'end_turn';
+  if (!stream) {
+    if (behaviour === 'slow') await sleep(options.slowMs);
+    json(res, 200, {
+      id: 'msg_fake',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content: [{ type: 'text', text: FAKE_TEXT }],
+      stop_reason: stopReason,
+      usage: { input_tokens: 13, output_tokens: 8 },
+    });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const event = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  event('message_start', { message: { id: 'msg_fake', usage: { input_tokens: 13, output_tokens: 1 } } });
+  event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+  event('ping', {});
+  const finished = await streamWords(res, behaviour, options, (word) =>
+    event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: word } }),
+  );
+  if (!finished) return;
+  event('content_block_stop', { index: 0 });
+  event('message_delta', { delta: { stop_reason: stopReason }, usage: { output_tokens: 8 } });
+  event('message_stop', {});
+  res.end();
+};
+
+export function startFakeOpenAi(options: Options = {}): Promise<FakeUpstream> {
+  return startFake(openAiHandler, options);
+}
+
+export function startFakeAnthropic(options: Options = {}): Promise<FakeUpstream> {
+  return startFake(anthropicHandler, options);
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/** A part of a message's content: text is read by the tokenizer; other kinds (images, audio, files) pass through. */
+export const ChatContentPart = z.looseObject({ type: z.string().min(1), text: z.string().optional() });
+export type ChatContentPart = z.infer<typeof ChatContentPart>;
+
+export const ChatContent = z.union([z.string(), z.array(ChatContentPart).min(1)]);
+export type ChatContent = z.infer<typeof ChatContent>;
+
+export const ToolCall = z.looseObject({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+export const ChatRole = z.enum(['system', 'developer', 'user', 'assistant', 'tool']);
+export type ChatRole = z.infer<typeof ChatRole>;
+
+export const ChatMessage = z.looseObject({
+  role: ChatRole,
+  // Assistant messages that only carry tool calls have no content.
+  content: ChatContent.nullable().optional(),
+  name: z.string().optional(),
+  tool_calls: z.array(ToolCall).optional(),
+  tool_call_id: z.string().optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** Our cap on `n`: each choice is a full generation. */
+export const MAX_CHOICES = 8;
+
+const penalty = z.number().min(-2).max(2);
+
+/** `CreateChatCompletionRequest`; unknown fields are dropped, not refused, as OpenAI does. */
+export const ChatCompletionRequest = z.object({
+  model: z.string().min(1),
+  messages: z.array(ChatMessage).min(1),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  n: z.number().int().min(1).max(MAX_CHOICES).nullish(),
+  stop: z.union([z.string(), z.array(z.string()).min(1).max(4)]).nullish(),
+  max_tokens: z.number().int().positive().nullish(),
+  max_completion_tokens: z.number().int().positive().nullish(),
+  presence_penalty: penalty.nullish(),
+  frequency_penalty: penalty.nullish(),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+  response_format: z.looseObject({ type: z.enum(['text', 'json_object', 'json_schema']) }).nullish(),
+  seed: z.number().int().nullish(),
+  tools: z
+    .array(z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string() }).optional() }))
+    .nullish(),
+  tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.looseObject({ type: z.string() })]).nullish(),
+  user: z.string().nullish(),
+});
+export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+
+export const FinishReason = z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
+export type FinishReason = z.infer<typeof FinishReason>;
+
+export const Usage = z.object({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export const AssistantMessage = z.object({
+  role: z.literal('assistant'),
+  content: z.string().nullable(),
+  refusal: z.string().nullable(),
+  tool_calls: z.array(ToolCall).optional(),
+});
+export type AssistantMessage = z.infer<typeof AssistantMessage>;
+
+export const ChatCompletion = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: AssistantMessage,
+      logprobs: z.null(),
+      finish_reason: FinishReason,
+    }),
+  ),
+  usage: Usage,
+});
+export type ChatCompletion = z.infer<typeof ChatCompletion>;
+
+export const ChunkDelta = z.object({
+  role: z.literal('assistant').optional(),
+  content: z.string().nullable().optional(),
+  refusal: z.string().nullable().optional(),
+  tool_calls: z.array(z.looseObject({ index: z.number().int() })).optional(),
+});
+export type ChunkDelta = z.infer<typeof ChunkDelta>;
+
+export const ChunkChoice = z.object({
+  index: z.number().int(),
+  delta: ChunkDelta,
+  logprobs: z.null(),
+  finish_reason: FinishReason.nullable(),
+});
+export type ChunkChoice = z.infer<typeof ChunkChoice>;
+
+export const ChatCompletionChunk = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(ChunkChoice),
+  usage: Usage.nullable().optional(),
+});
+export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
