@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Layout } from './components/Layout';
 import { ErrorState, Loading } from './components/States';
 import { Link, navigate, usePathname } from './lib/router';
@@ -10,12 +11,16 @@ import { OverviewPage } from './pages/OverviewPage';
 import { PlanPage } from './pages/PlanPage';
 import { PlaygroundPage } from './pages/PlaygroundPage';
 
+// GraphiQL and its editor are the heaviest part of the app: fetched only when the explorer opens.
+const ExplorerPage = lazy(() => import('./pages/ExplorerPage').then((m) => ({ default: m.ExplorerPage })));
+
 export const PAGES = [
   { path: '/', label: 'Overview' },
   { path: '/keys', label: 'API keys' },
   { path: '/models', label: 'Models' },
   { path: '/plan', label: 'Plan & limits' },
   { path: '/playground', label: 'Playground' },
+  { path: '/explorer', label: 'GraphQL explorer' },
 ] as const;
 
 export function App() {
@@ -54,6 +59,12 @@ function Page({ pathname }: { pathname: string }) {
       return <PlanPage />;
     case '/playground':
       return <PlaygroundPage />;
+    case '/explorer':
+      return (
+        <Suspense fallback={<Loading label="Loading the GraphQL explorer" />}>
+          <ExplorerPage />
+        </Suspense>
+      );
     default:
       return (
         <section>

@@ -96,19 +96,24 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     expect(await page.getByRole('main').textContent()).toContain('Free');
     await shot(page, '05-plan');
 
+    // The GraphQL explorer is bundled and loads on demand (the content security policy allows only 'self').
+    await page.getByRole('navigation').getByRole('link', { name: 'GraphQL explorer' }).click();
+    await page.locator('.graphiql-query-editor .CodeMirror-code', { hasText: 'viewer' }).waitFor();
+    await shot(page, '06-explorer');
+
     // Revoke after confirmation; the next call is refused.
     await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByText(/^Revoked/).waitFor();
-    await shot(page, '06-key-revoked');
+    await shot(page, '07-key-revoked');
     await expect(client.models.list()).rejects.toMatchObject({ status: 401 });
 
     // Phone width: the same pages stay usable.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
-    await shot(page, '07-keys-phone');
+    await shot(page, '08-keys-phone');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();

@@ -15,6 +15,9 @@ export function PlanPage() {
   return (
     <section aria-labelledby="plan-title">
       <h1 id="plan-title">Plan &amp; limits</h1>
+      <p className="lede">
+        What your account may use. Limits apply to the whole account, whichever key calls.
+      </p>
       <div className="card-grid">
         <div className="card stat">
           <p className="stat-label">Plan</p>
