@@ -85,35 +85,58 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toContain('tessera-fast-4k');
-    await expect(client.models.retrieve('no-such-model')).rejects.toMatchObject({ status: 404 });
+    const completion = await client.chat.completions.create({
+      model: 'tessera-fast-4k',
+      messages: [{ role: 'user', content: 'Hello from the browser test' }],
+    });
+    expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
+    // A bad call, for the recent errors.
+    await expect(
+      client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({ status: 404 });
+
+    // The playground streams a reply with the pasted key.
+    await page.getByRole('navigation').getByRole('link', { name: 'Playground' }).click();
+    await page.getByLabel('API key').fill(key);
+    await page.getByLabel('Message').fill('Say something');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    expect((await page.getByTestId('assistant-reply').textContent())?.length).toBeGreaterThan(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await shot(page, '04-playground');
 
     // Models and plan pages.
     await page.getByRole('navigation').getByRole('link', { name: 'Models' }).click();
     await page.getByRole('heading', { name: 'tessera-long-100k' }).waitFor();
-    await shot(page, '04-models');
+    await shot(page, '05-models');
     await page.getByRole('navigation').getByRole('link', { name: 'Plan & limits' }).click();
     await page.getByText('Allowance this month').waitFor();
     expect(await page.getByRole('main').textContent()).toContain('Free');
-    await shot(page, '05-plan');
+    await shot(page, '06-plan');
 
     // The GraphQL explorer is bundled and loads on demand (the content security policy allows only 'self').
     await page.getByRole('navigation').getByRole('link', { name: 'GraphQL explorer' }).click();
     await page.locator('.graphiql-query-editor .CodeMirror-code', { hasText: 'viewer' }).waitFor();
-    await shot(page, '06-explorer');
+    await shot(page, '07-explorer');
 
     // Revoke after confirmation; the next call is refused.
     await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByText(/^Revoked/).waitFor();
-    await shot(page, '07-key-revoked');
-    await expect(client.models.list()).rejects.toMatchObject({ status: 401 });
+    await shot(page, '08-key-revoked');
+    await expect(
+      client.chat.completions.create({
+        model: 'tessera-fast-4k',
+        messages: [{ role: 'user', content: 'again' }],
+      }),
+    ).rejects.toMatchObject({ status: 401 });
 
     // Phone width: the same pages stay usable.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
-    await shot(page, '08-keys-phone');
+    await shot(page, '09-keys-phone');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
