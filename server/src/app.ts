@@ -4,6 +4,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { ServiceError } from './errors';
+import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
 import { mountRest } from './rest';
 import { accessLog } from './rest/middleware/access-log';
@@ -51,6 +52,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     }
   });
 
+  app.get('/metrics', metricsHandler(services.metrics, config.metricsToken));
   mountOpenApi(app);
   mountRest(app, services);
 

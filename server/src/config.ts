@@ -15,6 +15,13 @@ export interface AppConfig {
   modelsFile: string | undefined;
   chat: ChatConfig;
   metricsToken: string | undefined;
+  usage: {
+    maxBuffered: number;
+    batchSize: number;
+    flushIntervalMs: number;
+    eventRetentionDays: number;
+    minuteRollupRetentionDays: number;
+  };
   searchLimits: SearchLimits;
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
@@ -40,6 +47,13 @@ export function configFromEnv(env: Env): AppConfig {
     modelsFile: env.MODELS_FILE,
     chat: chatConfigFromEnv(env),
     metricsToken: env.METRICS_TOKEN,
+    usage: {
+      maxBuffered: env.USAGE_BUFFER_MAX,
+      batchSize: env.USAGE_BATCH_SIZE,
+      flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS,
+      eventRetentionDays: env.USAGE_EVENT_RETENTION_DAYS,
+      minuteRollupRetentionDays: env.USAGE_MINUTE_ROLLUP_RETENTION_DAYS,
+    },
     searchLimits: {
       maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,
       maxDocumentBytes: env.SEARCH_MAX_DOCUMENT_BYTES,

@@ -52,6 +52,12 @@ export const EnvSchema = z.object({
   /** Search indexing: documents per POST /api/documents, and bytes per document. */
   SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
   SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),
+  /** Usage metering: in-memory buffer bound, batch size and write interval, retention of raw events. */
+  USAGE_BUFFER_MAX: positiveInt.default(100_000),
+  USAGE_BATCH_SIZE: positiveInt.default(500),
+  USAGE_FLUSH_INTERVAL_MS: positiveInt.default(1_000),
+  USAGE_EVENT_RETENTION_DAYS: positiveInt.default(30),
+  USAGE_MINUTE_ROLLUP_RETENTION_DAYS: positiveInt.default(3),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;

@@ -4,6 +4,7 @@ import { type Database, openDatabase } from './db/client';
 import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
+import { Metrics } from './metrics/registry';
 import { AttemptThrottle, type SignInThrottles } from './modules/accounts';
 import { type TokenAllowance, UnlimitedAllowance } from './modules/allowance';
 import { ChatService } from './modules/chat';
@@ -12,6 +13,7 @@ import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
+import { PgUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
 
 /** Everything the transports need, built once per process. */
 export interface Services {
@@ -29,6 +31,10 @@ export interface Services {
   chat: ChatService;
   /** Per-minute request limits; `rateLimiter.metrics` counts Redis failures and fallback decisions. */
   rateLimiter: RateLimiter;
+  /** Prometheus metrics served at /metrics. */
+  metrics: Metrics;
+  /** Usage metering: a bounded buffer written in batches (events and rollups). */
+  usage: UsageRecorder;
   /** Starts background work (cache sync, coalesced writes). */
   start(): void;
   /** Flushes pending writes and closes the database. */
@@ -40,6 +46,8 @@ export interface ServiceOverrides {
   logger?: Logger;
   database?: Database;
   config?: Partial<AppConfig>;
+  /** Wraps the usage store (tests simulate a database outage with it). */
+  usageStore?: (store: UsageStore) => UsageStore;
 }
 
 export function createServices(env: Env, overrides: ServiceOverrides = {}): Services {
@@ -77,6 +85,28 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     keepAliveMs: config.chat.keepAliveMs,
     retry: { retries: config.chat.retries, backoffMs: config.chat.retryBackoffMs },
   });
+  const metrics = new Metrics();
+  const pgUsage = new PgUsageStore(database.db);
+  const usage = new UsageRecorder(
+    overrides.usageStore ? overrides.usageStore(pgUsage) : pgUsage,
+    { clock, logger, metrics },
+    config.usage,
+  );
+  metrics.gauge(
+    'tessera_usage_buffer_depth',
+    'Usage events waiting in memory to be written.',
+    () => usage.depth,
+  );
+  metrics.externalCounter(
+    'tessera_ratelimit_fallback_decisions_total',
+    'Rate-limit decisions taken in process because Redis was unreachable.',
+    () => rateLimiter.metrics.fallbackDecisions,
+  );
+  metrics.externalCounter(
+    'tessera_ratelimit_redis_errors_total',
+    'Rate-limit store errors from Redis.',
+    () => rateLimiter.metrics.redisErrors,
+  );
   return {
     ctx,
     database,
@@ -92,7 +122,10 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     chat,
     allowance: new UnlimitedAllowance(),
     rateLimiter,
+    metrics,
+    usage,
     start() {
+      usage.start();
       keys.start();
       lastUsed.start();
       rateLimiter.start();
@@ -102,6 +135,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await lastUsed.stop();
       await providers.close();
       await rateLimiter.stop();
+      // After the HTTP server has drained: every request's event is in the buffer by now.
+      await usage.stop();
       await database.close();
     },
   };

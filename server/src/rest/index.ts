@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Services } from '../services';
 import { authenticate } from './middleware/authenticate';
 import { jsonBody } from './middleware/json-body';
+import { meter } from './middleware/metering';
 import { rateLimit } from './middleware/rate-limit';
 import { type RestRoute, registerRoutes } from './routes';
 import { documentRoutes } from './api/documents';
@@ -16,6 +17,7 @@ export function restRoutes(services: Services): RestRoute[] {
 
 export function mountRest(app: Express, services: Services): void {
   registerRoutes(app, restRoutes(services), {
+    meter: meter({ usage: services.usage, metrics: services.metrics, clock: services.ctx.clock }),
     authenticate: authenticate({
       keys: services.keys,
       lastUsed: services.lastUsed,

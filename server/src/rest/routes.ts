@@ -15,6 +15,8 @@ export interface RestRoute {
 }
 
 export interface Pipeline {
+  /** Runs right after the route tag, before authentication: metering sees refusals too. */
+  meter?: RequestHandler;
   /** Runs first for every authenticated route: key verification. */
   authenticate: RequestHandler;
   /** Runs after authentication: rate limits, allowance headers. */
@@ -35,7 +37,12 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
       if (!principal) throw new Error('authenticated route reached without a principal');
       await route.handler(req, res, principal);
     };
-    const chain = [tag, pipeline.authenticate, ...pipeline.afterAuth];
+    const chain = [
+      tag,
+      ...(pipeline.meter ? [pipeline.meter] : []),
+      pipeline.authenticate,
+      ...pipeline.afterAuth,
+    ];
     if (route.body) chain.push(pipeline.jsonBody);
     app[route.method](route.path, ...chain, run);
     const set = methodsByPath.get(route.path) ?? new Set<string>();

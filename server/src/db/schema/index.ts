@@ -4,3 +4,5 @@ export * from './sessions';
 export * from './search-collections';
 export * from './search-documents';
 export * from './search-terms';
+export * from './usage-events';
+export * from './usage-rollups';

@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, real, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * One row per metered API request (REST and keyed GraphQL). No foreign keys on purpose: a batch must never
+ * fail because an account was deleted while its events waited in the buffer. Pruned after the retention.
+ */
+export const usageEvents = pgTable(
+  'usage_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    requestId: text('request_id').notNull(),
+    accountId: text('account_id').notNull(),
+    keyId: text('key_id').notNull(),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    method: text('method').notNull(),
+    /** The route template (`/v1/models/:id`), never the raw path. */
+    route: text('route').notNull(),
+    /** HTTP status; 499 when the client went away before the response ended. */
+    status: smallint('status').notNull(),
+    latencyMs: real('latency_ms').notNull(),
+    model: text('model'),
+    promptTokens: integer('prompt_tokens'),
+    completionTokens: integer('completion_tokens'),
+    errorType: text('error_type'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+  },
+  (t) => [
+    // The dashboard's recent errors: newest first per account, errors only.
+    index('usage_events_errors_idx')
+      .on(t.accountId, t.occurredAt.desc(), t.id.desc())
+      .where(sql`${t.status} >= 400`),
+    index('usage_events_occurred_idx').on(t.occurredAt),
+  ],
+);
+
+export type UsageEventRow = typeof usageEvents.$inferSelect;
+export type NewUsageEventRow = typeof usageEvents.$inferInsert;

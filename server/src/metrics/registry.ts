@@ -1,0 +1,94 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { UsageMetricsSink } from '../modules/usage';
+
+/** A monotonic count kept by another module (e.g. the limiter's fallback decisions), read at scrape time. */
+export type CounterSource = () => number;
+
+/**
+ * The process's Prometheus metrics, in a registry of its own (not prom-client's global one) so that several
+ * servers in one process, as in tests, never collide. Labels are route templates and status codes only:
+ * no account, key or tenant data ever reaches /metrics.
+ */
+export class Metrics implements UsageMetricsSink {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly latency: Histogram<'method' | 'route'>;
+  private readonly eventsWritten: Counter;
+  private readonly eventsDropped: Counter<'reason'>;
+  private readonly unattributedRequests: Counter;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tessera_' });
+    this.requests = new Counter({
+      name: 'tessera_http_requests_total',
+      help: 'API requests by method, route template and status (499 = client went away).',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.latency = new Histogram({
+      name: 'tessera_http_request_duration_seconds',
+      help: 'API request latency by method and route template.',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [this.registry],
+    });
+    this.eventsWritten = new Counter({
+      name: 'tessera_usage_events_written_total',
+      help: 'Usage events written to the database.',
+      registers: [this.registry],
+    });
+    this.eventsDropped = new Counter({
+      name: 'tessera_usage_events_dropped_total',
+      help: 'Usage events dropped (buffer full, unwritable at shutdown, too many unverifiable keys).',
+      labelNames: ['reason'],
+      registers: [this.registry],
+    });
+    this.unattributedRequests = new Counter({
+      name: 'tessera_unattributed_requests_total',
+      help: 'Requests that could not be attributed to an account (missing or unknown key).',
+      registers: [this.registry],
+    });
+  }
+
+  observeRequest(method: string, route: string, status: number, latencyMs: number): void {
+    this.requests.inc({ method, route, status: String(status) });
+    this.latency.observe({ method, route }, latencyMs / 1000);
+  }
+
+  written(n: number): void {
+    this.eventsWritten.inc(n);
+  }
+
+  dropped(n: number, reason: string): void {
+    this.eventsDropped.inc({ reason }, n);
+  }
+
+  unattributed(n: number): void {
+    this.unattributedRequests.inc(n);
+  }
+
+  /** A gauge read at scrape time (the usage buffer's depth). */
+  gauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+
+  /** A counter kept elsewhere as a plain number, exposed as a Prometheus counter. */
+  externalCounter(name: string, help: string, read: CounterSource): void {
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
+}

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAccountWithKey } from './helpers/fixtures';
+import type { TestServer } from './helpers/server';
+import { type FlakyUsageStore, metricValue, startServerWithFlakyUsage } from './usage-helpers';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function call(base: string, key: string, path = '/v1/models'): Promise<string | null> {
+  try {
+    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    return res.headers.get('x-request-id');
+  } catch {
+    return null; // refused once the server stopped accepting
+  }
+}
+
+async function dropped(s: TestServer): Promise<number> {
+  const text = await s.services.metrics.registry.metrics();
+  return ['buffer_full', 'shutdown', 'unresolved_overflow'].reduce(
+    (n, reason) => n + metricValue(text, 'tessera_usage_events_dropped_total', `{reason="${reason}"}`),
+    0,
+  );
+}
+
+describe('usage durability', () => {
+  it('graceful close under load writes the event of every answered request', async () => {
+    let store: FlakyUsageStore;
+    ({ server, store } = await startServerWithFlakyUsage({ USAGE_FLUSH_INTERVAL_MS: '60000' }));
+    const s = server;
+    const { key } = await createAccountWithKey(s);
+    // Load from several concurrent clients; close in the middle of it.
+    const clients = Array.from({ length: 8 }, async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const id = await call(s.url, key.key);
+        if (id === null) break;
+        ids.push(id);
+      }
+      return ids;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const closing = s.close();
+    const answered = (await Promise.all(clients)).flat();
+    await closing;
+    server = undefined;
+    expect(answered.length).toBeGreaterThan(0);
+    const written = new Set(store.written.map((e) => e.requestId));
+    const missing = answered.filter((id) => !written.has(id));
+    expect(missing).toEqual([]);
+    expect(await dropped(s)).toBe(0);
+  });
+
+  it('keeps events through a database outage and writes all of them when it returns', async () => {
+    let store: FlakyUsageStore;
+    ({ server, store } = await startServerWithFlakyUsage({ USAGE_FLUSH_INTERVAL_MS: '100' }));
+    const { key } = await createAccountWithKey(server);
+    store.failing = true;
+    const ids = await Promise.all(
+      Array.from({ length: 60 }, () => call((server as TestServer).url, key.key)),
+    );
+    await new Promise((r) => setTimeout(r, 400));
+    expect(store.failedWrites).toBeGreaterThan(0);
+    expect(store.written).toHaveLength(0);
+    expect(server.services.usage.depth).toBe(60);
+    store.failing = false;
+    const deadline = Date.now() + 15_000;
+    while (server.services.usage.depth > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(new Set(store.written.map((e) => e.requestId))).toEqual(new Set(ids));
+    expect(await dropped(server)).toBe(0);
+  });
+
+  it('beyond the buffer bound, counts and reports the drops', async () => {
+    let store: FlakyUsageStore;
+    ({ server, store } = await startServerWithFlakyUsage({
+      USAGE_BUFFER_MAX: '5',
+      USAGE_FLUSH_INTERVAL_MS: '100',
+    }));
+    const { key } = await createAccountWithKey(server);
+    store.failing = true;
+    for (let i = 0; i < 8; i++) await call(server.url, key.key);
+    store.failing = false;
+    await server.services.usage.stop(5_000);
+    expect(store.written).toHaveLength(5);
+    const text = await server.services.metrics.registry.metrics();
+    expect(metricValue(text, 'tessera_usage_events_dropped_total', '{reason="buffer_full"}')).toBe(3);
+    expect(metricValue(text, 'tessera_usage_events_written_total')).toBe(5);
+  });
+});
