@@ -13,6 +13,7 @@ export interface AppConfig {
   trustProxy: boolean;
   planDefaults: PlanDefaults;
   modelsFile: string | undefined;
+  codeAnalysis: { maxBytes: number; timeoutMs: number; workers: number; maxQueue: number };
   chat: ChatConfig;
   metricsToken: string | undefined;
   usage: {
@@ -45,6 +46,12 @@ export function configFromEnv(env: Env): AppConfig {
       },
     },
     modelsFile: env.MODELS_FILE,
+    codeAnalysis: {
+      maxBytes: env.CODE_ANALYSIS_MAX_BYTES,
+      timeoutMs: env.CODE_ANALYSIS_TIMEOUT_MS,
+      workers: env.CODE_ANALYSIS_WORKERS,
+      maxQueue: env.CODE_ANALYSIS_MAX_QUEUE,
+    },
     chat: chatConfigFromEnv(env),
     metricsToken: env.METRICS_TOKEN,
     usage: {

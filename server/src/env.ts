@@ -30,6 +30,11 @@ export const EnvSchema = z.object({
   TRUST_PROXY: boolish.default(false),
   SEED_DEMO: boolish.default(true),
   MODELS_FILE: z.string().optional(),
+  /** Code analysis: largest `code` accepted, time limit per analysis, worker threads, queued analyses. */
+  CODE_ANALYSIS_MAX_BYTES: positiveInt.default(512 * 1024),
+  CODE_ANALYSIS_TIMEOUT_MS: positiveInt.default(10_000),
+  CODE_ANALYSIS_WORKERS: positiveInt.max(64).default(2),
+  CODE_ANALYSIS_MAX_QUEUE: positiveInt.default(64),
   /** Upstream providers; a provider without its URL or key is not configured and the simulator stands in. */
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().optional(),

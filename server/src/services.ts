@@ -8,6 +8,7 @@ import { Metrics } from './metrics/registry';
 import { AttemptThrottle, type SignInThrottles } from './modules/accounts';
 import { type TokenAllowance, UnlimitedAllowance } from './modules/allowance';
 import { ChatService } from './modules/chat';
+import { CodeAnalyzer } from './modules/code-analysis';
 import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
 import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
@@ -25,6 +26,8 @@ export interface Services {
   catalogue: ModelCatalogue;
   ownership: ModelOwnership;
   allowance: TokenAllowance;
+  /** Static analysis in a pool of worker threads (started lazily, on the first request). */
+  codeAnalyzer: CodeAnalyzer;
   /** Upstream model providers and the simulator. */
   providers: ProviderRegistry;
   /** Chat completions: validation, token counting, provider calls, streaming. */
@@ -107,8 +110,10 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     'Rate-limit store errors from Redis.',
     () => rateLimiter.metrics.redisErrors,
   );
+  const codeAnalyzer = new CodeAnalyzer(config.codeAnalysis, logger);
   return {
     ctx,
+    codeAnalyzer,
     database,
     keys,
     lastUsed,
@@ -132,6 +137,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     },
     async stop() {
       keys.stop();
+      await codeAnalyzer.close();
       await lastUsed.stop();
       await providers.close();
       await rateLimiter.stop();

@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './code-analysis';
 export * from './chat';
 export * from './errors';
 export * from './keys';

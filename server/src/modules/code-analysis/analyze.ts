@@ -1,0 +1,75 @@
+import type { AnalysisSummary, Finding, FunctionMetrics } from '@tessera/shared';
+import { complexityFindings } from './findings';
+import { computeMetrics } from './metrics';
+import { detectLanguage } from './parsing/detect';
+import { type ParsedSource, parseSource } from './parsing/parse';
+import { runRules } from './rules/engine';
+import type { AnalysisJob, AnalysisResult } from './types';
+
+/** The whole analysis of one file; runs inside a worker thread. */
+export async function analyzeSource(job: AnalysisJob): Promise<AnalysisResult> {
+  const detected = job.language === undefined;
+  const language = job.language ?? (await detectLanguage(job.code, job.filename));
+  const parsed = await parseSource(job.code, language);
+  try {
+    return analyzeParsed(job, parsed, detected);
+  } finally {
+    parsed.dispose();
+  }
+}
+
+function analyzeParsed(job: AnalysisJob, parsed: ParsedSource, detected: boolean): AnalysisResult {
+  const { language } = parsed;
+  const metrics = computeMetrics(parsed);
+  const wants = (t: 'complexity' | 'bugs' | 'security') =>
+    job.analysisType === 'all' || job.analysisType === t;
+  const issues: Finding[] = [];
+  if (wants('complexity')) issues.push(...complexityFindings(parsed, metrics.functions, job.thresholds));
+  const categories = (['bugs', 'security'] as const)
+    .filter(wants)
+    .map((c) => (c === 'bugs' ? 'bug' : 'security'));
+  if (categories.length > 0) issues.push(...runRules(parsed, categories));
+  issues.sort((a, b) => a.line - b.line || a.column - b.column || a.rule_id.localeCompare(b.rule_id));
+  return {
+    language,
+    language_detected: detected,
+    analysis_type: job.analysisType,
+    summary: summarize(
+      issues,
+      metrics.functions,
+      metrics.file.lines.total,
+      metrics.file.maintainability_index,
+    ),
+    metrics: metrics.file,
+    functions: metrics.functions,
+    issues,
+    parse_errors: parsed.parseErrors,
+    partial: parsed.parseErrors.length > 0,
+  };
+}
+
+function summarize(
+  issues: Finding[],
+  functions: FunctionMetrics[],
+  lines: number,
+  mi: number,
+): AnalysisSummary {
+  const byCategory = { bug: 0, security: 0, complexity: 0 };
+  const bySeverity = { info: 0, low: 0, medium: 0, high: 0, critical: 0 };
+  for (const issue of issues) {
+    byCategory[issue.category] += 1;
+    bySeverity[issue.severity] += 1;
+  }
+  const cc = functions.map((f) => f.cyclomatic);
+  return {
+    issues: issues.length,
+    by_category: byCategory,
+    by_severity: bySeverity,
+    lines,
+    functions: functions.length,
+    max_cyclomatic: cc.reduce((m, v) => Math.max(m, v), 0),
+    avg_cyclomatic: cc.length > 0 ? Math.round((cc.reduce((a, b) => a + b, 0) / cc.length) * 100) / 100 : 0,
+    max_cognitive: functions.reduce((m, f) => Math.max(m, f.cognitive), 0),
+    maintainability_index: mi,
+  };
+}

@@ -1,0 +1,46 @@
+import type { CodeAnalysis } from '@tessera/shared';
+import { randomBase62 } from '../../lib/ids';
+import type { Logger } from '../../logger';
+import { AnalysisPool } from './pool';
+import { parseAnalyzeRequest } from './request';
+import type { ComplexityThresholds } from './types';
+import { DEFAULT_THRESHOLDS } from './types';
+
+export { resolveLanguage, supportedLanguageNames } from './languages';
+export type { AnalysisJob, AnalysisResult, ComplexityThresholds } from './types';
+export { AnalysisPool, DEFAULT_THRESHOLDS };
+
+export interface CodeAnalysisConfig {
+  maxBytes: number;
+  timeoutMs: number;
+  workers: number;
+  maxQueue: number;
+  thresholds?: ComplexityThresholds;
+}
+
+/** The module's public surface: validates a request and runs it in the worker pool. */
+export class CodeAnalyzer {
+  readonly pool: AnalysisPool;
+
+  constructor(
+    private readonly config: CodeAnalysisConfig,
+    logger: Logger,
+  ) {
+    this.pool = new AnalysisPool({
+      size: config.workers,
+      timeoutMs: config.timeoutMs,
+      maxQueue: config.maxQueue,
+      logger,
+    });
+  }
+
+  async analyze(body: unknown): Promise<CodeAnalysis> {
+    const job = parseAnalyzeRequest(body, this.config.maxBytes, this.config.thresholds ?? DEFAULT_THRESHOLDS);
+    const result = await this.pool.run(job);
+    return { id: `analysis_${randomBase62(24)}`, object: 'code.analysis', ...result };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

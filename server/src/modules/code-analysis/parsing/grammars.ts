@@ -1,0 +1,40 @@
+import { createRequire } from 'node:module';
+import type { CodeLanguage } from '@tessera/shared';
+import { Language, Parser } from 'web-tree-sitter';
+import { GRAMMAR_FILES } from '../languages';
+
+const require = createRequire(import.meta.url);
+let init: Promise<void> | undefined;
+const languages = new Map<CodeLanguage, Promise<Language>>();
+const loaded = new Map<CodeLanguage, Language>();
+const parsers = new Map<CodeLanguage, Parser>();
+
+/** Loads a grammar the first time it is needed; later calls reuse it (one per worker). */
+export async function loadLanguage(lang: CodeLanguage): Promise<Language> {
+  init ??= Parser.init();
+  await init;
+  let loading = languages.get(lang);
+  if (!loading) {
+    loading = Language.load(require.resolve(GRAMMAR_FILES[lang])).then((language) => {
+      loaded.set(lang, language);
+      return language;
+    });
+    languages.set(lang, loading);
+  }
+  return loading;
+}
+
+export async function parserFor(lang: CodeLanguage): Promise<Parser> {
+  const existing = parsers.get(lang);
+  if (existing) return existing;
+  const language = await loadLanguage(lang);
+  const parser = new Parser();
+  parser.setLanguage(language);
+  parsers.set(lang, parser);
+  return parser;
+}
+
+/** A grammar already loaded by loadLanguage (queries need the Language synchronously). */
+export function loadedLanguage(lang: CodeLanguage): Language | undefined {
+  return loaded.get(lang);
+}

@@ -1,0 +1,120 @@
+import type { ParseError } from '@tessera/shared';
+import type { Tree } from 'web-tree-sitter';
+
+/**
+ * A plain copy of the tree-sitter tree. Walking web-tree-sitter nodes allocates a wrapper per access, so metrics,
+ * rules and taint share this one copy made with a single cursor walk.
+ */
+export interface SyntaxNode {
+  type: string;
+  named: boolean;
+  field: string | null;
+  startIndex: number;
+  endIndex: number;
+  startRow: number;
+  startCol: number;
+  endRow: number;
+  endCol: number;
+  parent: SyntaxNode | null;
+  children: SyntaxNode[];
+}
+
+/** Trees deeper than this are cut: the rest is reported as a parse error rather than risking the stack. */
+export const MAX_DEPTH = 600;
+const MAX_PARSE_ERRORS = 50;
+
+export interface CopiedTree {
+  root: SyntaxNode;
+  parseErrors: ParseError[];
+  truncated: boolean;
+}
+
+export function copyTree(tree: Tree): CopiedTree {
+  const cursor = tree.walk();
+  const parseErrors: ParseError[] = [];
+  let truncated = false;
+  const make = (parent: SyntaxNode | null): SyntaxNode => {
+    const start = cursor.startPosition;
+    const end = cursor.endPosition;
+    const node: SyntaxNode = {
+      type: cursor.nodeType,
+      named: cursor.nodeIsNamed,
+      field: cursor.currentFieldName,
+      startIndex: cursor.startIndex,
+      endIndex: cursor.endIndex,
+      startRow: start.row,
+      startCol: start.column,
+      endRow: end.row,
+      endCol: end.column,
+      parent,
+      children: [],
+    };
+    if (parseErrors.length < MAX_PARSE_ERRORS) {
+      if (node.type === 'ERROR') {
+        parseErrors.push(errorAt(node, 'Syntax error: unexpected code'));
+      } else if (cursor.nodeIsMissing) {
+        parseErrors.push(errorAt(node, `Syntax error: missing ${node.type}`));
+      }
+    }
+    return node;
+  };
+  const root = make(null);
+  let current = root;
+  let depth = 0;
+  // Iterative pre-order walk: recursion would overflow on pathological nesting.
+  for (;;) {
+    if (depth < MAX_DEPTH && cursor.gotoFirstChild()) {
+      depth += 1;
+      const child = make(current);
+      current.children.push(child);
+      current = child;
+      continue;
+    }
+    if (depth >= MAX_DEPTH && cursor.gotoFirstChild()) {
+      cursor.gotoParent();
+      if (!truncated)
+        parseErrors.push(errorAt(current, `Code nested deeper than ${MAX_DEPTH} levels was not analysed`));
+      truncated = true;
+    }
+    let moved = false;
+    while (!moved) {
+      if (cursor.gotoNextSibling()) {
+        const parent = current.parent;
+        const sibling = make(parent);
+        parent?.children.push(sibling);
+        current = sibling;
+        moved = true;
+      } else if (cursor.gotoParent()) {
+        depth -= 1;
+        current = current.parent ?? root;
+      } else {
+        cursor.delete();
+        return { root, parseErrors, truncated };
+      }
+    }
+  }
+}
+
+function errorAt(node: SyntaxNode, message: string): ParseError {
+  return {
+    message,
+    line: node.startRow + 1,
+    column: node.startCol + 1,
+    end_line: node.endRow + 1,
+    end_column: node.endCol + 1,
+  };
+}
+
+/** Pre-order traversal without recursion. `enter` returning false skips the node's children. */
+export function walk(root: SyntaxNode, enter: (node: SyntaxNode) => boolean | undefined): void {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as SyntaxNode;
+    if (enter(node) === false) continue;
+    for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push(node.children[i] as SyntaxNode);
+  }
+}
+
+export function childByField(node: SyntaxNode, field: string): SyntaxNode | undefined {
+  return node.children.find((c) => c.field === field);
+}

@@ -1,0 +1,32 @@
+import type { CodeLanguage, FindingCategory, FindingConfidence, FindingSeverity } from '@tessera/shared';
+
+/** Captured nodes of one query match, by capture name (without the @). */
+export interface Captures {
+  [name: string]: { text: string; type: string } | undefined;
+}
+
+/**
+ * One rule, as data: the tree-sitter query per language it covers, and its metadata.
+ * The capture `@finding` marks where the finding is reported. `check` refines a match when a query
+ * cannot express the condition (structural equality of two captures, say).
+ */
+export interface RuleDefinition {
+  id: string;
+  category: Exclude<FindingCategory, 'complexity'>;
+  severity: FindingSeverity;
+  confidence: FindingConfidence;
+  cwe?: string;
+  /** What is wrong and how to fix it; `{name}` is replaced by the text of capture `@name`. */
+  message: string;
+  languages: Partial<Record<CodeLanguage, string>>;
+  check?: (captures: Captures) => boolean;
+}
+
+/** Two captures are the same code, ignoring whitespace. */
+export const same =
+  (a: string, b: string) =>
+  (c: Captures): boolean => {
+    const x = c[a]?.text.replace(/\s+/g, '');
+    const y = c[b]?.text.replace(/\s+/g, '');
+    return x !== undefined && x === y;
+  };

@@ -1,0 +1,23 @@
+import { parentPort } from 'node:worker_threads';
+import { analyzeSource } from './analyze';
+import type { AnalysisJob } from './types';
+import type { WorkerReply, WorkerRequest } from './worker-protocol';
+
+if (!parentPort) throw new Error('worker.ts must run in a worker thread');
+const port = parentPort;
+
+port.on('message', (message: WorkerRequest) => {
+  void run(message.id, message.job);
+});
+
+async function run(id: number, job: AnalysisJob): Promise<void> {
+  let reply: WorkerReply;
+  try {
+    reply = { id, ok: true, result: await analyzeSource(job) };
+  } catch (err) {
+    reply = { id, ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+  port.postMessage(reply);
+}
+
+port.postMessage({ ready: true });

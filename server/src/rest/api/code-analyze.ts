@@ -1,0 +1,16 @@
+import type { Services } from '../../services';
+import type { RestRoute } from '../routes';
+
+export function codeAnalyzeRoutes(services: Services): RestRoute[] {
+  const { codeAnalyzer } = services;
+  return [
+    {
+      method: 'post',
+      path: '/api/code/analyze',
+      body: true,
+      handler: async (req, res) => {
+        res.json(await codeAnalyzer.analyze(req.body));
+      },
+    },
+  ];
+}

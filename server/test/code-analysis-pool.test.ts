@@ -1,0 +1,35 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger';
+import { AnalysisPool, type AnalysisJob, DEFAULT_THRESHOLDS } from '../src/modules/code-analysis';
+
+const pool = new AnalysisPool({ size: 1, timeoutMs: 20_000, maxQueue: 2, logger: createLogger('silent') });
+afterAll(() => pool.close());
+
+const job = (code: string): AnalysisJob => ({
+  code,
+  language: 'javascript',
+  filename: undefined,
+  analysisType: 'all',
+  thresholds: DEFAULT_THRESHOLDS,
+});
+
+describe('AnalysisPool', () => {
+  it('terminates a worker over its time limit and serves the next job with a fresh one', async () => {
+    // ~1.5 MB of code cannot be analysed in 1 ms: the job fails with a timeout, not a hang.
+    const big = 'function f(a) { if (a && b || c) { return a ? 1 : 2; } }\n'.repeat(25_000);
+    await expect(pool.run(job(big), 1)).rejects.toMatchObject({ kind: 'timeout', code: 'analysis_timeout' });
+    expect(pool.workerCount).toBe(0);
+    const result = await pool.run(job('function g(x) { return x || 1; }'));
+    expect(result.functions).toMatchObject([{ name: 'g', cyclomatic: 2 }]);
+    expect(pool.workerCount).toBe(1);
+  });
+
+  it('refuses work beyond the queue bound with a 503-kind error instead of queueing for ever', async () => {
+    const jobs = Array.from({ length: 4 }, () => pool.run(job('let x = 1;')));
+    const settled = await Promise.allSettled(jobs);
+    const rejected = settled.filter((s) => s.status === 'rejected');
+    expect(rejected.length).toBeGreaterThan(0);
+    expect((rejected[0] as PromiseRejectedResult).reason).toMatchObject({ kind: 'unavailable', code: 'analysis_busy' });
+    expect(settled.some((s) => s.status === 'fulfilled')).toBe(true);
+  });
+});

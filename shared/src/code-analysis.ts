@@ -1,0 +1,183 @@
+import { z } from 'zod';
+
+/** Canonical language ids; aliases are resolved by the server (see CODE_LANGUAGE_ALIASES). */
+export const CODE_LANGUAGES = [
+  'python',
+  'javascript',
+  'typescript',
+  'tsx',
+  'java',
+  'go',
+  'c',
+  'cpp',
+  'csharp',
+  'ruby',
+  'php',
+  'rust',
+  'kotlin',
+  'swift',
+  'scala',
+  'bash',
+] as const;
+export const CodeLanguage = z.enum(CODE_LANGUAGES);
+export type CodeLanguage = z.infer<typeof CodeLanguage>;
+
+/** Common names for each language, lower-case. */
+export const CODE_LANGUAGE_ALIASES: Record<string, CodeLanguage> = {
+  py: 'python',
+  python3: 'python',
+  js: 'javascript',
+  jsx: 'javascript',
+  node: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ecmascript: 'javascript',
+  ts: 'typescript',
+  'c++': 'cpp',
+  cc: 'cpp',
+  cxx: 'cpp',
+  hpp: 'cpp',
+  h: 'c',
+  'c#': 'csharp',
+  cs: 'csharp',
+  'c-sharp': 'csharp',
+  golang: 'go',
+  rb: 'ruby',
+  rs: 'rust',
+  kt: 'kotlin',
+  kts: 'kotlin',
+  sh: 'bash',
+  shell: 'bash',
+  zsh: 'bash',
+};
+
+export const ANALYSIS_TYPES = ['complexity', 'bugs', 'security', 'all'] as const;
+export const AnalysisType = z.enum(ANALYSIS_TYPES);
+export type AnalysisType = z.infer<typeof AnalysisType>;
+
+/** The request body as sent; `language` and `analysis_type` are checked by the server to list the supported values. */
+export const CodeAnalyzeRequest = z.object({
+  code: z
+    .string()
+    .describe('The source code to analyse (UTF-8). Limited to CODE_ANALYSIS_MAX_BYTES, 512 KB by default.'),
+  language: z
+    .string()
+    .optional()
+    .describe(
+      'Language name or alias (python/py, javascript/js, typescript/ts, tsx, java, go, c, cpp/c++, csharp/c#, ruby, php, rust, kotlin, swift, scala, bash). Detected when absent.',
+    ),
+  analysis_type: z.string().optional().describe('complexity, bugs, security or all (default).'),
+  filename: z.string().max(512).optional().describe('Optional file name, used to detect the language.'),
+});
+export type CodeAnalyzeRequest = z.infer<typeof CodeAnalyzeRequest>;
+
+export const FindingCategory = z.enum(['bug', 'security', 'complexity']);
+export type FindingCategory = z.infer<typeof FindingCategory>;
+export const FindingSeverity = z.enum(['info', 'low', 'medium', 'high', 'critical']);
+export type FindingSeverity = z.infer<typeof FindingSeverity>;
+export const FindingConfidence = z.enum(['low', 'medium', 'high']);
+export type FindingConfidence = z.infer<typeof FindingConfidence>;
+
+export const Halstead = z.object({
+  distinct_operators: z.number().int(),
+  distinct_operands: z.number().int(),
+  total_operators: z.number().int(),
+  total_operands: z.number().int(),
+  vocabulary: z.number().int(),
+  length: z.number().int(),
+  volume: z.number(),
+  difficulty: z.number(),
+  effort: z.number(),
+});
+export type Halstead = z.infer<typeof Halstead>;
+
+export const LinesOfCode = z.object({
+  total: z.number().int(),
+  source: z.number().int(),
+  comment: z.number().int(),
+  blank: z.number().int(),
+});
+export type LinesOfCode = z.infer<typeof LinesOfCode>;
+
+export const FunctionMetrics = z.object({
+  name: z.string(),
+  kind: z.string().describe('function, method, arrow, lambda, constructor, closure…'),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  cyclomatic: z.number().int(),
+  cognitive: z.number().int(),
+  max_nesting: z.number().int(),
+  parameters: z.number().int(),
+  lines: LinesOfCode,
+  halstead: Halstead,
+  maintainability_index: z.number(),
+});
+export type FunctionMetrics = z.infer<typeof FunctionMetrics>;
+
+export const FileMetrics = z.object({
+  lines: LinesOfCode,
+  functions: z.number().int(),
+  cyclomatic_total: z.number().int().describe('1 + every decision point in the file.'),
+  cognitive_total: z.number().int(),
+  max_nesting: z.number().int(),
+  halstead: Halstead,
+  maintainability_index: z.number(),
+});
+export type FileMetrics = z.infer<typeof FileMetrics>;
+
+export const Finding = z.object({
+  rule_id: z.string(),
+  category: FindingCategory,
+  severity: FindingSeverity,
+  confidence: FindingConfidence,
+  message: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int(),
+  end_column: z.number().int(),
+  snippet: z.string(),
+  cwe: z.string().nullable().describe('CWE id (e.g. CWE-89) for security findings, null otherwise.'),
+});
+export type Finding = z.infer<typeof Finding>;
+
+export const ParseError = z.object({
+  message: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int(),
+  end_column: z.number().int(),
+});
+export type ParseError = z.infer<typeof ParseError>;
+
+const countsBy = <T extends string>(keys: readonly T[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<T, z.ZodNumber>);
+
+export const AnalysisSummary = z.object({
+  issues: z.number().int(),
+  by_category: countsBy(FindingCategory.options),
+  by_severity: countsBy(FindingSeverity.options),
+  lines: z.number().int(),
+  functions: z.number().int(),
+  max_cyclomatic: z.number().int(),
+  avg_cyclomatic: z.number(),
+  max_cognitive: z.number().int(),
+  maintainability_index: z.number(),
+});
+export type AnalysisSummary = z.infer<typeof AnalysisSummary>;
+
+export const CodeAnalysis = z.object({
+  id: z.string(),
+  object: z.literal('code.analysis'),
+  language: CodeLanguage,
+  language_detected: z.boolean().describe('True when the language was detected rather than given.'),
+  analysis_type: AnalysisType,
+  summary: AnalysisSummary,
+  metrics: FileMetrics,
+  functions: z.array(FunctionMetrics),
+  issues: z.array(Finding),
+  parse_errors: z.array(ParseError),
+  partial: z
+    .boolean()
+    .describe('True when the code did not fully parse: results cover what could be parsed.'),
+});
+export type CodeAnalysis = z.infer<typeof CodeAnalysis>;
