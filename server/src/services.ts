@@ -6,7 +6,7 @@ import { type Clock, systemClock } from './lib/clock';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics/registry';
 import { AttemptThrottle, type SignInThrottles } from './modules/accounts';
-import { type TokenAllowance, UnlimitedAllowance } from './modules/allowance';
+import { MonthlyTokenAllowance, type TokenAllowance } from './modules/allowance';
 import { ChatService } from './modules/chat';
 import { CodeAnalyzer } from './modules/code-analysis';
 import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
@@ -125,7 +125,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     ownership,
     providers,
     chat,
-    allowance: new UnlimitedAllowance(),
+    allowance: new MonthlyTokenAllowance(ctx),
     rateLimiter,
     metrics,
     usage,

@@ -6,3 +6,4 @@ export * from './search-documents';
 export * from './search-terms';
 export * from './usage-events';
 export * from './usage-rollups';
+export * from './allowance-periods';

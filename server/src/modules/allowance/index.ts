@@ -1,2 +1,3 @@
+export { MonthlyTokenAllowance } from './monthly';
+export { type AllowancePeriod, periodOf } from './period';
 export type { AllowanceStatus, Reservation, TokenAllowance } from './types';
-export { UnlimitedAllowance } from './unlimited';

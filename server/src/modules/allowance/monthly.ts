@@ -1,0 +1,166 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { allowancePeriods } from '../../db/schema';
+import { ServiceError } from '../../errors';
+import type { Principal } from '../keys';
+import { insufficientQuota } from './errors';
+import { type AllowancePeriod, periodOf } from './period';
+import type { AllowanceStatus, Reservation, TokenAllowance } from './types';
+
+interface View {
+  period: string;
+  used: number;
+  reserved: number;
+  readAt: number;
+  refreshing?: Promise<void> | undefined;
+}
+
+export interface MonthlyAllowanceOptions {
+  /** How old the in-memory view of an account may be before a background refresh. */
+  viewTtlMs?: number;
+  maxViews?: number;
+}
+
+/**
+ * The monthly token allowance in Postgres (allowance_periods). Reservations are exact across instances:
+ * one conditional upsert admits a reservation only while used + reserved + n ≤ the limit. Status (for the
+ * rate-limit headers) comes from an in-memory view per account, refreshed in the background once it is
+ * older than a second and updated at once by this instance's own reservations and settlements.
+ */
+export class MonthlyTokenAllowance implements TokenAllowance {
+  private readonly views = new Map<string, View>();
+  private readonly viewTtlMs: number;
+  private readonly maxViews: number;
+
+  constructor(
+    private readonly ctx: Ctx,
+    options: MonthlyAllowanceOptions = {},
+  ) {
+    this.viewTtlMs = options.viewTtlMs ?? 1_000;
+    this.maxViews = options.maxViews ?? 100_000;
+  }
+
+  async reserve(principal: Principal, tokens: number): Promise<Reservation> {
+    if (!Number.isFinite(tokens) || tokens < 0) {
+      throw new ServiceError('internal', `invalid token reservation: ${tokens}`);
+    }
+    const n = Math.ceil(tokens);
+    // Test keys are served by the simulator and never consume the allowance.
+    if (principal.mode === 'test') return { tokens: n, settle: async () => {} };
+    const nowMs = this.ctx.clock.now();
+    const period = periodOf(nowMs);
+    const limit = principal.limits.monthlyTokens;
+    const [row] =
+      n <= limit
+        ? await this.ctx.db
+            .insert(allowancePeriods)
+            .values({ accountId: principal.accountId, periodStart: period.start, reserved: n })
+            .onConflictDoUpdate({
+              target: [allowancePeriods.accountId, allowancePeriods.periodStart],
+              set: { reserved: sql`${allowancePeriods.reserved} + ${n}`, updatedAt: sql`now()` },
+              setWhere: sql`${allowancePeriods.used} + ${allowancePeriods.reserved} + ${n} <= ${limit}`,
+            })
+            .returning({ used: allowancePeriods.used, reserved: allowancePeriods.reserved })
+        : [];
+    if (!row) {
+      const current = await this.read(principal.accountId, period.start);
+      throw insufficientQuota({
+        plan: principal.plan,
+        limit,
+        remaining: Math.max(0, limit - current.used - current.reserved),
+        requested: n,
+        period,
+        nowMs,
+      });
+    }
+    this.remember(principal.accountId, period.start, row);
+    return this.reservation(principal.accountId, period, n);
+  }
+
+  async status(principal: Principal): Promise<AllowanceStatus> {
+    return this.accountStatus(principal.accountId, principal.limits.monthlyTokens);
+  }
+
+  async accountStatus(accountId: string, monthlyTokens: number): Promise<AllowanceStatus> {
+    const nowMs = this.ctx.clock.now();
+    const period = periodOf(nowMs);
+    let view = this.views.get(accountId);
+    if (!view || view.period !== period.start) {
+      await this.refresh(accountId, period.start);
+      view = this.views.get(accountId);
+    } else if (nowMs - view.readAt > this.viewTtlMs && !view.refreshing) {
+      const stale = view;
+      stale.refreshing = this.refresh(accountId, period.start)
+        .catch((err: unknown) => {
+          this.ctx.logger.warn({ err: (err as Error).message }, 'allowance view refresh failed');
+        })
+        .finally(() => {
+          stale.refreshing = undefined;
+        });
+    }
+    const used = view?.used ?? 0;
+    const reserved = view?.reserved ?? 0;
+    const limit = monthlyTokens;
+    return { limit, used, remaining: Math.max(0, limit - used - reserved), resetsAt: period.resetsAt };
+  }
+
+  private reservation(accountId: string, period: AllowancePeriod, tokens: number): Reservation {
+    let settled: Promise<void> | undefined;
+    return {
+      tokens,
+      settle: (usedTokens: number) => {
+        // Idempotent: the first call settles, later calls share its outcome.
+        settled ??= this.settle(accountId, period.start, tokens, Math.max(0, Math.ceil(usedTokens) || 0));
+        return settled;
+      },
+    };
+  }
+
+  private async settle(accountId: string, period: string, reserved: number, used: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [row] = await this.ctx.db
+          .update(allowancePeriods)
+          .set({
+            used: sql`${allowancePeriods.used} + ${used}`,
+            reserved: sql`greatest(${allowancePeriods.reserved} - ${reserved}, 0)`,
+            updatedAt: sql`now()`,
+          })
+          .where(and(eq(allowancePeriods.accountId, accountId), eq(allowancePeriods.periodStart, period)))
+          .returning({ used: allowancePeriods.used, reserved: allowancePeriods.reserved });
+        if (row) this.remember(accountId, period, row);
+        return;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  }
+
+  private async refresh(accountId: string, period: string): Promise<void> {
+    this.remember(accountId, period, await this.read(accountId, period));
+  }
+
+  private async read(accountId: string, period: string): Promise<{ used: number; reserved: number }> {
+    const [row] = await this.ctx.db
+      .select({ used: allowancePeriods.used, reserved: allowancePeriods.reserved })
+      .from(allowancePeriods)
+      .where(and(eq(allowancePeriods.accountId, accountId), eq(allowancePeriods.periodStart, period)));
+    return row ?? { used: 0, reserved: 0 };
+  }
+
+  private remember(accountId: string, period: string, row: { used: number; reserved: number }): void {
+    const current = this.views.get(accountId);
+    if (!current && this.views.size >= this.maxViews) {
+      const oldest = this.views.keys().next();
+      if (!oldest.done) this.views.delete(oldest.value);
+    }
+    this.views.set(accountId, {
+      period,
+      used: Number(row.used),
+      reserved: Number(row.reserved),
+      readAt: this.ctx.clock.now(),
+      refreshing: current?.refreshing,
+    });
+  }
+}
