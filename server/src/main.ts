@@ -1,5 +1,6 @@
 import { type Env, parseEnv } from './env';
 import { migrateWithRetry, printDemo, seedDemoIfEmpty } from './lifecycle';
+import { simulatorNotice } from './modules/providers';
 import { startServer } from './server';
 import { createServices } from './services';
 
@@ -27,6 +28,11 @@ async function main(): Promise<void> {
     'tessera listening',
   );
   process.stdout.write(`\n  Tessera is running at ${running.url}\n`);
+  const notice = simulatorNotice(services.providers, services.catalogue.entries);
+  if (notice) {
+    logger.warn({ upstreams: services.providers.names() }, 'live keys are served by the simulator');
+    process.stdout.write(`\n  ${notice}\n`);
+  }
   if (demo) printDemo(demo, running.url, logger);
 
   let stopping = false;

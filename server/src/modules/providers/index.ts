@@ -1,4 +1,5 @@
 export { isRetryable } from './errors';
+export { simulatorNotice } from './notice';
 export {
   type ProviderConfig,
   ProviderRegistry,

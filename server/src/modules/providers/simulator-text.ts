@@ -40,7 +40,19 @@ function pick<T>(items: readonly T[], random: () => number): T {
 }
 
 // Words too common to say anything about the prompt.
-const COMMON = new Set(['about', 'tell', 'what', 'with', 'that', 'this', 'please', 'from', 'have', 'there', 'which']);
+const COMMON = new Set([
+  'about',
+  'tell',
+  'what',
+  'with',
+  'that',
+  'this',
+  'please',
+  'from',
+  'have',
+  'there',
+  'which',
+]);
 
 function keywordsOf(prompt: string): string[] {
   const words = (prompt.match(/[\p{L}\p{N}][\p{L}\p{N}'-]{3,}/gu) ?? []).map((w) => w.toLowerCase());

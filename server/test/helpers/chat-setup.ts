@@ -1,0 +1,72 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Principal } from '../../src/modules/keys';
+import type { TestServer } from './server';
+
+/** A catalogue whose upstream model names select the fake upstreams' behaviours. */
+export function writeFakeCatalogue(): string {
+  const entry = (id: string, provider: string, upstream: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    provider,
+    upstream_model: upstream,
+    context_window: 8192,
+    max_output_tokens: 2048,
+    description: `fake ${upstream}`,
+    created: 1767225600,
+    ...extra,
+  });
+  const models = [
+    entry('up-ok', 'openai', 'ok'),
+    entry('up-tools', 'openai', 'tools'),
+    entry('up-slow', 'openai', 'slow'),
+    entry('up-stall', 'openai', 'stall'),
+    entry('up-drip', 'openai', 'drip'),
+    entry('up-500', 'openai', 'fail500'),
+    entry('up-429', 'openai', 'fail429'),
+    entry('up-flaky', 'openai', 'flaky'),
+    entry('up-reset', 'openai', 'reset'),
+    entry('up-fallback', 'openai', 'fail500', { fallback: 'up-ok' }),
+    entry('claude-ok', 'anthropic', 'ok'),
+    entry('claude-stall', 'anthropic', 'stall'),
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-models-'));
+  const file = join(dir, 'models.json');
+  writeFileSync(file, JSON.stringify({ models }));
+  return file;
+}
+
+export interface AllowanceSpy {
+  reserved: number[];
+  settled: number[];
+}
+
+/** Wraps the server's allowance to record what the chat path reserves and settles. */
+export function spyOnAllowance(server: TestServer): AllowanceSpy {
+  const spy: AllowanceSpy = { reserved: [], settled: [] };
+  const real = server.services.allowance;
+  server.services.allowance = {
+    async reserve(principal: Principal, tokens: number) {
+      spy.reserved.push(tokens);
+      const reservation = await real.reserve(principal, tokens);
+      return {
+        tokens: reservation.tokens,
+        async settle(used: number) {
+          spy.settled.push(used);
+          await reservation.settle(used);
+        },
+      };
+    },
+    status: (principal: Principal) => real.status(principal),
+  };
+  return spy;
+}
+
+/** Polls until `check` holds (for effects that land after a response, such as settling). */
+export async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
