@@ -95,7 +95,8 @@ function visitElse(node: SyntaxNode, nesting: number, depth: number, s: Walk): v
   }
   s.total += 1;
   for (const child of node.children) {
-    if (child.field === 'condition') visit(child, nesting, depth, s);
+    // A following elsif/else (Ruby nests them) continues the same chain.
+    if (child.field === 'condition' || s.profile.elses.includes(child.type)) visit(child, nesting, depth, s);
     else visit(child, nesting + 1, depth + 1, s);
   }
   s.maxNesting = Math.max(s.maxNesting, depth + 1);
@@ -104,6 +105,8 @@ function visitElse(node: SyntaxNode, nesting: number, depth: number, s: Walk): v
 /** The `if` that is the sole statement of an else branch, if any. */
 function onlyIf(node: SyntaxNode, s: Walk): SyntaxNode | undefined {
   if (s.profile.ifs.includes(node.type)) return node;
+  // `else { if … }` written with braces is an else holding an if, not an else-if.
+  if (!s.profile.elses.includes(node.type) && node.type !== 'control_structure_body') return undefined;
   const named = node.children.filter((c) => c.named && !s.profile.comments.includes(c.type));
   if (named.length !== 1) return undefined;
   const only = named[0] as SyntaxNode;

@@ -56,6 +56,9 @@ function assignedName(node: SyntaxNode, source: string): string | undefined {
   return undefined;
 }
 
+/** Python's bare `*` and `/` separate parameter kinds; they are not parameters. */
+const SEPARATORS = new Set(['keyword_separator', 'positional_separator']);
+
 /** Number of declared parameters. */
 export function countParameters(node: SyntaxNode, profile: LanguageProfile, source: string): number {
   const container =
@@ -70,7 +73,7 @@ export function countParameters(node: SyntaxNode, profile: LanguageProfile, sour
   if (NAME_TYPES.test(container.type)) return 1;
   let count = 0;
   for (const child of container.children) {
-    if (!child.named || profile.comments.includes(child.type)) continue;
+    if (!child.named || profile.comments.includes(child.type) || SEPARATORS.has(child.type)) continue;
     if (child.type === 'parameter_declaration' || child.type === 'variadic_parameter_declaration') {
       // Go: `a, b int` declares two parameters.
       const names = child.children.filter((c) => c.field === 'name').length;
