@@ -39,7 +39,9 @@ function normalize(node: unknown): unknown {
 function compileSchemas(): Record<string, Validate> {
   const doc = parse(readFileSync(SPEC, 'utf8')) as { components: { schemas: Record<string, unknown> } };
   // The whole document is one schema resource so that every `#/components/schemas/...` $ref resolves in it.
-  const ajv = new Ajv2020.default({ strict: false, allErrors: true, logger: false });
+  // Ajv is CommonJS: under ESM its class may arrive as the module's `default`.
+  const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
+  const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
   addFormats.default(ajv);
   ajv.addFormat('unixtime', true);
   ajv.addSchema({ $id: 'openai', components: normalize(doc.components) }, 'openai');
