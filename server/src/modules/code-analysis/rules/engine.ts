@@ -3,6 +3,7 @@ import { Query } from 'web-tree-sitter';
 import { locate } from '../findings';
 import { loadedLanguage } from '../parsing/grammars';
 import type { ParsedSource } from '../parsing/parse';
+import { taintFindings } from '../taint/engine';
 import { BUG_RULES } from './bugs';
 import { SECURITY_RULES } from './security';
 import type { Captures, RuleDefinition } from './types';
@@ -53,6 +54,7 @@ export function runRules(
       if (seen.size >= MAX_FINDINGS_PER_RULE) break;
     }
   }
+  if (categories.includes('security')) findings.push(...taintFindings(parsed));
   return findings;
 }
 

@@ -1,0 +1,256 @@
+import type { CodeLanguage } from '@tessera/shared';
+import type { TaintLanguage } from './types';
+
+/**
+ * Sources, sinks and sanitizers per language, as data. Callees and paths are matched on the node's text with
+ * whitespace removed (`request . args` reads `request.args`).
+ */
+const python: TaintLanguage = {
+  assignments: [
+    { type: 'assignment', target: 'left', value: 'right' },
+    { type: 'augmented_assignment', target: 'left', value: 'right' },
+    { type: 'named_expression', target: 'name', value: 'value' },
+  ],
+  calls: ['call'],
+  sources: [
+    /^request\.(args|form|values|json|data|cookies|headers|files|GET|POST|COOKIES|META|body|query_params|path_params)\b/,
+    /^sys\.argv\b/,
+    /^os\.environ\b/,
+    /^self\.request\.(GET|POST|body|query_arguments)\b/,
+  ],
+  sourceCalls: [
+    /^input$/,
+    /^raw_input$/,
+    /^os\.getenv$/,
+    /^os\.environ\.get$/,
+    /^request\.(args|form|values|cookies|headers)\.get(list)?$/,
+    /^request\.get_json$/,
+    /^sys\.stdin\.read(line)?$/,
+    /^socket\.recv$|\.recv$/,
+  ],
+  sanitizers: [
+    /^(int|float|bool|len)$/,
+    /^shlex\.quote$/,
+    /^(html\.escape|escape|markupsafe\.escape|bleach\.clean|cgi\.escape)$/,
+    /^(os\.path\.basename|secure_filename|werkzeug\.utils\.secure_filename)$/,
+    /^(urllib\.parse\.quote|quote|quote_plus)$/,
+    /^uuid\.UUID$/,
+  ],
+  sinks: [
+    { kind: 'sql-injection', callee: /\.(execute|executemany|executescript|raw)$/, arg: 0 },
+    {
+      kind: 'command-injection',
+      callee:
+        /^(os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput)$/,
+      arg: 0,
+    },
+    {
+      kind: 'command-injection',
+      callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
+      arg: 0,
+      when: /shell\s*=\s*True/,
+    },
+    { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
+    { kind: 'xss', callee: /^(Markup|render_template_string|HttpResponse|make_response|mark_safe)$/, arg: 0 },
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^(pickle|cPickle|dill|marshal|shelve)\.(loads?|open)$/,
+      arg: 0,
+    },
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^yaml\.(load|load_all|unsafe_load)$/,
+      arg: 0,
+      unless: /SafeLoader|safe_load/,
+    },
+    {
+      kind: 'path-traversal',
+      callee: /^(open|send_file|os\.remove|os\.unlink|shutil\.rmtree|io\.open|codecs\.open)$/,
+      arg: 0,
+    },
+    {
+      kind: 'ssrf',
+      callee:
+        /^(requests|httpx)\.(get|post|put|patch|delete|head|request)$|^urllib\.request\.urlopen$|^urlopen$/,
+      arg: 0,
+    },
+    { kind: 'open-redirect', callee: /^(redirect|HttpResponseRedirect)$/, arg: 0 },
+  ],
+};
+
+const javascript: TaintLanguage = {
+  assignments: [
+    { type: 'variable_declarator', target: 'name', value: 'value' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+    { type: 'augmented_assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['call_expression', 'new_expression'],
+  propertySinks: [{ target: /\.(innerHTML|outerHTML)$/, kind: 'xss' }],
+  sources: [
+    /^req(uest)?\.(query|body|params|headers|cookies|url|originalUrl)\b/,
+    /^process\.(argv|env)\b/,
+    /^(window\.)?location\.(search|hash|href)\b/,
+    /^document\.(cookie|URL|referrer)\b/,
+    /^ctx\.(query|params|request\.body)\b/,
+  ],
+  sourceCalls: [
+    /^req(uest)?\.(get|header|param)$/,
+    /^prompt$/,
+    /^readline\.question$/,
+    /^(fs\.)?readFileSync$/,
+    /^URLSearchParams\.get$|searchParams\.get$/,
+  ],
+  sanitizers: [
+    /^(parseInt|parseFloat|Number|Boolean|encodeURIComponent|encodeURI|escape|escapeHtml|sanitize\w*|validator\.\w+|DOMPurify\.sanitize|he\.encode|_\.escape|path\.basename|shellescape|shellEscape|mysql\.escape|\w+\.escape)$/,
+  ],
+  sinks: [
+    { kind: 'sql-injection', callee: /\.(query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe)$/, arg: 0 },
+    { kind: 'command-injection', callee: /^((child_process|cp)\.)?(exec|execSync)$/, arg: 0 },
+    {
+      kind: 'command-injection',
+      callee: /^((child_process|cp)\.)?(spawn|spawnSync|execFile)$/,
+      arg: 'any',
+      when: /shell\s*:\s*true/,
+    },
+    {
+      kind: 'code-injection',
+      callee: /^(eval|Function|newFunction|vm\.runIn\w+|setTimeout|setInterval)$/,
+      arg: 0,
+    },
+    { kind: 'xss', callee: /^(res|response)\.(send|write|end)$|^document\.(write|writeln)$/, arg: 0 },
+    { kind: 'unsafe-deserialization', callee: /^(serialize\.)?unserialize$|^(yaml|jsyaml)\.load$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^(fs\.)?(readFile|readFileSync|createReadStream|writeFile|writeFileSync|unlink|unlinkSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.readFile$/,
+      arg: 0,
+    },
+    {
+      kind: 'ssrf',
+      callee: /^(fetch|axios|axios\.(get|post|put|delete|request)|got|request|https?\.(get|request)|needle)$/,
+      arg: 0,
+    },
+    { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 0 },
+  ],
+};
+
+const java: TaintLanguage = {
+  assignments: [
+    { type: 'variable_declarator', target: 'name', value: 'value' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['method_invocation', 'object_creation_expression'],
+  sources: [/^System\.in\b/, /^args$/],
+  sourceCalls: [
+    /\.(getParameter|getParameterValues|getHeader|getQueryString|getCookies|getInputStream|getReader|readLine)$/,
+    /^System\.getenv$/,
+  ],
+  sanitizers: [
+    /^(Integer\.parseInt|Long\.parseLong|Integer\.valueOf|Long\.valueOf|UUID\.fromString|ESAPI\.encoder\(\)\.\w+|StringEscapeUtils\.escape\w+|Encode\.for\w+|HtmlUtils\.htmlEscape|FilenameUtils\.getName)$/,
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.(executeQuery|executeUpdate|execute|addBatch|prepareStatement|createQuery|createNativeQuery)$/,
+      arg: 0,
+    },
+    { kind: 'command-injection', callee: /\.exec$|^newProcessBuilder$/, arg: 'any' },
+    { kind: 'code-injection', callee: /(engine|Engine|scriptEngine)\.eval$/, arg: 0 },
+    { kind: 'xss', callee: /getWriter\(\)\.(print|println|write)$|^out\.(print|println|write)$/, arg: 0 },
+    { kind: 'unsafe-deserialization', callee: /^new(ObjectInputStream|XMLDecoder)$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^new(File|FileInputStream|FileOutputStream|FileReader|FileWriter)$|^(Paths\.get|Path\.of|Files\.(readAllBytes|readString|newInputStream|delete))$/,
+      arg: 0,
+    },
+    { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
+  ],
+};
+
+const php: TaintLanguage = {
+  assignments: [
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+    { type: 'augmented_assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: [
+    'function_call_expression',
+    'member_call_expression',
+    'scoped_call_expression',
+    'echo_statement',
+    'include_expression',
+    'require_expression',
+    'include_once_expression',
+    'require_once_expression',
+    'print_intrinsic',
+  ],
+  sources: [/^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/],
+  sourceCalls: [/^(file_get_contents\('php:\/\/input'\)|getenv|fgets|readline)$/],
+  sanitizers: [
+    /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee: /^(mysql_query|pg_query|sqlite_query)$|->(query|exec|prepare)$/,
+      arg: 0,
+    },
+    { kind: 'sql-injection', callee: /^mysqli_query$/, arg: 1 },
+    {
+      kind: 'command-injection',
+      callee: /^(system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)$/,
+      arg: 0,
+    },
+    { kind: 'code-injection', callee: /^(eval|assert|create_function)$/, arg: 0 },
+    { kind: 'xss', callee: /^(echo|print)$/, arg: 'any' },
+    { kind: 'unsafe-deserialization', callee: /^unserialize$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee: /^(include|require|include_once|require_once|file_get_contents|fopen|readfile|file|unlink)$/,
+      arg: 0,
+    },
+    { kind: 'ssrf', callee: /^curl_init$/, arg: 0 },
+    { kind: 'open-redirect', callee: /^header$/, arg: 0, when: /Location/i },
+  ],
+};
+
+const go: TaintLanguage = {
+  assignments: [
+    { type: 'short_var_declaration', target: 'left', value: 'right' },
+    { type: 'assignment_statement', target: 'left', value: 'right' },
+    { type: 'var_spec', target: 'name', value: 'value' },
+  ],
+  calls: ['call_expression'],
+  sources: [/^os\.Args\b/, /^r\.(URL\.(Path|RawQuery)|Body|Form|PostForm)\b/],
+  sourceCalls: [/\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/, /^os\.Getenv$/, /\.URL\.Query$/],
+  sanitizers: [
+    /^(strconv\.(Atoi|ParseInt|ParseFloat|ParseBool)|html\.EscapeString|template\.HTMLEscapeString|filepath\.Base|path\.Base|url\.QueryEscape|url\.PathEscape)$/,
+  ],
+  sinks: [
+    { kind: 'sql-injection', callee: /\.(Query|QueryRow|Exec)$/, arg: 0 },
+    { kind: 'sql-injection', callee: /\.(QueryContext|ExecContext|QueryRowContext)$/, arg: 1 },
+    { kind: 'command-injection', callee: /^exec\.Command(Context)?$/, arg: 'any' },
+    { kind: 'xss', callee: /^template\.HTML$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/, arg: 'any' },
+    {
+      kind: 'path-traversal',
+      callee: /^(os\.(Open|OpenFile|ReadFile|Remove|RemoveAll|Create)|ioutil\.ReadFile)$/,
+      arg: 0,
+    },
+    { kind: 'path-traversal', callee: /^http\.ServeFile$/, arg: 2 },
+    { kind: 'ssrf', callee: /^http\.(Get|Post|Head)$/, arg: 0 },
+    { kind: 'ssrf', callee: /^http\.NewRequest(WithContext)?$/, arg: 1 },
+    { kind: 'open-redirect', callee: /^http\.Redirect$/, arg: 2 },
+  ],
+};
+
+export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
+  python,
+  javascript,
+  typescript: javascript,
+  tsx: javascript,
+  java,
+  php,
+  go,
+};

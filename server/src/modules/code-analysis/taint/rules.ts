@@ -1,0 +1,53 @@
+import type { TaintKind, TaintRuleMeta } from './types';
+
+/** Metadata of the taint rules: one entry per vulnerability class. */
+export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
+  'sql-injection': {
+    cwe: 'CWE-89',
+    severity: 'critical',
+    title: 'SQL injection',
+    fix: 'pass the value as a bound parameter (placeholders such as ? or %s with a separate parameters argument) instead of building the SQL text',
+  },
+  'command-injection': {
+    cwe: 'CWE-78',
+    severity: 'critical',
+    title: 'OS command injection',
+    fix: 'run the program with an argument list and no shell, or quote the value (shlex.quote, escapeshellarg)',
+  },
+  'code-injection': {
+    cwe: 'CWE-95',
+    severity: 'critical',
+    title: 'Code injection',
+    fix: 'never evaluate input as code; parse it as data (JSON, ast.literal_eval) or dispatch through a fixed table',
+  },
+  xss: {
+    cwe: 'CWE-79',
+    severity: 'high',
+    title: 'Cross-site scripting',
+    fix: 'escape the value for HTML (html.escape, htmlspecialchars, a templating engine with auto-escaping) or set it as text',
+  },
+  'unsafe-deserialization': {
+    cwe: 'CWE-502',
+    severity: 'critical',
+    title: 'Unsafe deserialization',
+    fix: 'deserialize untrusted data only with a data-only format (JSON) or a safe loader (yaml.safe_load)',
+  },
+  'path-traversal': {
+    cwe: 'CWE-22',
+    severity: 'high',
+    title: 'Path traversal',
+    fix: 'reduce the value to a file name (basename, secure_filename) and check the resolved path stays inside the intended directory',
+  },
+  ssrf: {
+    cwe: 'CWE-918',
+    severity: 'high',
+    title: 'Server-side request forgery',
+    fix: 'only request URLs whose host is on an allow-list; never pass a user-supplied URL straight to an HTTP client',
+  },
+  'open-redirect': {
+    cwe: 'CWE-601',
+    severity: 'medium',
+    title: 'Open redirect',
+    fix: 'redirect only to relative paths or to hosts on an allow-list',
+  },
+};
