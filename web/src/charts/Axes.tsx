@@ -27,7 +27,7 @@ export function Axes({
           </g>
         );
       })}
-      {tickIndexes(labels.length, 6).map((i) => (
+      {tickIndexes(labels.length, 4).map((i) => (
         <text key={i} x={left + step * (i + 0.5)} y={height - 6} textAnchor="middle">
           {labels[i]}
         </text>

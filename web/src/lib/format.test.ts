@@ -9,6 +9,7 @@ describe('abbreviate', () => {
     expect(abbreviate(2_500_000)).toBe('2.5M');
     expect(abbreviate(100_000)).toBe('100K');
     expect(abbreviate(0)).toBe('0');
+    expect(abbreviate(2.5)).toBe('2.5');
     expect(abbreviate(3_000_000_000)).toBe('3B');
   });
 });

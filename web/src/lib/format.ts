@@ -5,7 +5,7 @@ export function abbreviate(n: number): string {
   if (abs >= 1e9) return `${trim(n / 1e9)}B`;
   if (abs >= 1e6) return `${trim(n / 1e6)}M`;
   if (abs >= 1e3) return `${trim(n / 1e3)}K`;
-  return String(Math.round(n));
+  return Number.isInteger(n) ? String(n) : trim(n);
 }
 
 /** "just now", "3 min ago", "2 h ago", "5 days ago": how long ago `iso` was, seen at `now`. */

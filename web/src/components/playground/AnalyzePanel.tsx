@@ -23,12 +23,17 @@ interface AnalysisView {
   }[];
 }
 
-const SAMPLE = `import sqlite3
+const SAMPLE = `import hashlib
+import sqlite3
 
-def find_user(conn, name):
+
+def find_user(conn, name, password):
+    digest = hashlib.md5(password.encode()).hexdigest()
     cur = conn.cursor()
-    cur.execute("SELECT * FROM users WHERE name = '" + name + "'")
-    return cur.fetchone()
+    cur.execute("SELECT * FROM users WHERE name = '" + name + "' AND hash = '" + digest + "'")
+    if digest == digest:
+        return cur.fetchone()
+    return None
 `;
 
 /** Paste code, run /api/code/analyze with the pasted key, and list the findings. */

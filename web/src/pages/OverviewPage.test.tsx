@@ -1,0 +1,127 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OverviewData, RecentErrorsData } from '../graphql/documents';
+import { renderWithTrpc } from '../test/fake-trpc';
+import { OverviewPage } from './OverviewPage';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const figures = (n: number) => ({
+  totalRequests: n,
+  successRate: n ? 0.9 : null,
+  averageLatencyMs: n ? 120 : null,
+  p95LatencyMs: n ? 300 : null,
+  totalTokens: n * 100,
+});
+
+function overview(requests: number, previous: number): OverviewData {
+  const point = (start: string, r: number) => ({
+    start,
+    requests: r,
+    status2xx: r,
+    status4xx: 0,
+    status429: 0,
+    status5xx: 0,
+    aborted: 0,
+    averageLatencyMs: r ? 100 : null,
+    p95LatencyMs: r ? 200 : null,
+  });
+  return {
+    usage: {
+      from: '2026-01-09T12:00:00.000Z',
+      to: '2026-01-10T12:00:00.000Z',
+      bucketSeconds: 43_200,
+      summary: {
+        ...figures(requests),
+        tokensRemaining: 99_000,
+        previous: figures(previous),
+        change: {
+          totalRequests: previous ? (requests - previous) / previous : null,
+          successRate: previous ? 0 : null,
+          averageLatencyMs: previous ? 0 : null,
+          p95LatencyMs: previous ? 0 : null,
+          totalTokens: previous ? (requests - previous) / previous : null,
+        },
+      },
+      timeseries: [point('2026-01-09T12:00:00.000Z', 0), point('2026-01-10T00:00:00.000Z', requests)],
+      endpoints: requests
+        ? [
+            {
+              method: 'POST',
+              path: '/v1/chat/completions',
+              requests,
+              averageLatencyMs: 120,
+              successRate: 0.9,
+              tokens: 100 * requests,
+            },
+          ]
+        : [],
+    },
+  };
+}
+
+const noErrors: RecentErrorsData = {
+  usage: { recentErrors: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } } },
+};
+
+function serve(data: (vars: Record<string, unknown>) => OverviewData) {
+  const seen: Record<string, unknown>[] = [];
+  const rest = (url: URL, init: RequestInit) => {
+    expect(url.pathname).toBe('/graphql');
+    const body = JSON.parse(String(init.body)) as {
+      operationName: string;
+      variables: Record<string, unknown>;
+    };
+    seen.push({ op: body.operationName, ...body.variables });
+    return Response.json({ data: body.operationName === 'Overview' ? data(body.variables) : noErrors });
+  };
+  return { seen, rest };
+}
+
+describe('overview page', () => {
+  it('explains how to make the first call to an account without traffic', async () => {
+    const { rest } = serve(() => overview(0, 0));
+    renderWithTrpc(<OverviewPage />, {}, rest);
+    expect(await screen.findByRole('heading', { name: 'Make your first call' })).toBeTruthy();
+    expect(screen.getByRole('article', { name: 'Total requests' }).textContent).toContain('0');
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('shows cards with changes, charts and endpoints, and refetches for another period and mode', async () => {
+    const user = userEvent.setup();
+    const { rest, seen } = serve((v) => overview(v.period === 'LAST_7D' ? 3000 : 150, 100));
+    renderWithTrpc(<OverviewPage />, {}, rest);
+
+    const total = await screen.findByRole('article', { name: 'Total requests' });
+    expect(within(total).getByText('150')).toBeTruthy();
+    expect(within(total).getByText(/50% vs previous period/)).toBeTruthy();
+    expect(screen.getByRole('article', { name: 'Tokens remaining' }).textContent).toContain('99K');
+    expect(screen.getByRole('img', { name: 'Requests: 150 in total' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Requests per endpoint' }).textContent).toContain(
+      '/v1/chat/completions',
+    );
+    expect(await screen.findByText('No errors in this period')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: '7 d' }));
+    await user.click(screen.getByRole('button', { name: 'Test' }));
+    await waitFor(() =>
+      expect(within(screen.getByRole('article', { name: 'Total requests' })).getByText('3K')).toBeTruthy(),
+    );
+    expect(screen.getByRole('button', { name: '7 d' }).getAttribute('aria-pressed')).toBe('true');
+    expect(seen).toContainEqual({ op: 'Overview', period: 'LAST_7D', mode: 'TEST' });
+  });
+
+  it('shows the error and a retry when GraphQL refuses', async () => {
+    renderWithTrpc(<OverviewPage />, {}, () =>
+      Response.json({
+        errors: [{ message: 'Sign in to continue.', extensions: { code: 'UNAUTHENTICATED' } }],
+      }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('Sign in to continue.');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+});
