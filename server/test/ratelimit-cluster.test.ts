@@ -21,11 +21,16 @@ interface Cluster {
 }
 
 /** N instances, as N processes would be: each its own Services and HTTP server, one database, one Redis. */
-async function startCluster(n: number, redisUrl: string, clock?: Clock): Promise<Cluster> {
+async function startCluster(
+  n: number,
+  redisUrl: string,
+  clock?: Clock,
+  extraEnv: Record<string, string> = {},
+): Promise<Cluster> {
   const database = await openTestDatabase();
   await database.migrate();
   const shared = { ...database, close: async () => {} };
-  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL: redisUrl });
+  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL: redisUrl, ...extraEnv });
   const instances: Cluster['instances'] = [];
   for (let i = 0; i < n; i++) {
     const services = createServices(env, {
@@ -76,19 +81,25 @@ afterEach(async () => {
   cluster = undefined;
 });
 
+/**
+ * This machine's 2 cores are shared with other suites: a generous Redis timeout keeps a starved Redis from
+ * sending instances to their (per-instance) fallback, which these tests are not about.
+ */
+const PATIENT = { REDIS_COMMAND_TIMEOUT_MS: '2000' };
+
 describe.skipIf(!REDIS_URL)('limits shared by 4 instances through Redis', () => {
   it('5x the Free limit at once over 4 instances: exactly 100 admitted (shared clock)', async () => {
     let nowMs = Date.UTC(2026, 10, 22, 12, 0, 0);
-    cluster = await startCluster(4, REDIS_URL ?? '', { now: () => nowMs });
+    cluster = await startCluster(4, REDIS_URL ?? '', { now: () => nowMs }, PATIENT);
     const account = await createAccount(cluster.first, { plan: 'free' });
     const key = await createKey(cluster.first, account.id, 'test');
     expect(await spread(cluster, key.key, 500)).toEqual({ 200: 100, 429: 400 });
     nowMs += 6_000;
     expect(await spread(cluster, key.key, 50)).toEqual({ 200: 10, 429: 40 });
-  });
+  }, 120_000);
 
   it("on Redis's clock, driven at 5x for a window: admitted ≤ the limit's bound and ≥ 99% of it", async () => {
-    cluster = await startCluster(4, REDIS_URL ?? '');
+    cluster = await startCluster(4, REDIS_URL ?? '', undefined, PATIENT);
     const account = await createAccount(cluster.first, { plan: 'free' });
     const key = await createKey(cluster.first, account.id, 'live');
     const started = performance.now();
@@ -105,7 +116,7 @@ describe.skipIf(!REDIS_URL)('limits shared by 4 instances through Redis', () => 
     // ...and the last wave (100 requests) takes up everything that refilled before it was sent.
     expect(admitted).toBeGreaterThanOrEqual(Math.floor(0.99 * (100 + Math.floor(lastWaveAt / 600))));
     for (const i of cluster.instances) expect(i.services.rateLimiter.metrics.fallbackDecisions).toBe(0);
-  });
+  }, 120_000);
 });
 
 /** Our own redis-server on a free port, so that stopping it disturbs nobody else. */
@@ -132,6 +143,15 @@ class OwnRedis {
         }),
       'redis-server',
     );
+  }
+
+  /** A hung Redis: the connection stays open, nothing answers. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
   }
 
   async stop(): Promise<void> {
@@ -166,7 +186,9 @@ describe.skipIf(!REDIS_URL || !HAS_REDIS_SERVER)('Redis outage', () => {
     const account = await createAccount(cluster.first, { plan: 'pro' });
     const key = await createKey(cluster.first, account.id, 'test');
 
-    // Traffic keeps flowing while Redis dies and comes back.
+    // Traffic keeps flowing while Redis hangs, dies and comes back.
+    const instances = cluster.instances;
+    const limiters = instances.map((i) => i.services.rateLimiter);
     const seen: Record<number, number> = {};
     let running = true;
     const traffic = (async () => {
@@ -177,25 +199,32 @@ describe.skipIf(!REDIS_URL || !HAS_REDIS_SERVER)('Redis outage', () => {
         nowMs += 60; // Pro refills one request per 60 ms: the account stays within its limit.
       }
     })();
-    await new Promise((r) => setTimeout(r, 300));
-    await redis.stop();
-    await waitFor(
-      () => cluster?.instances.every((i) => i.services.rateLimiter.metrics.fallbackDecisions > 0) ?? false,
-      'fallback on every instance',
-    );
-    for (const i of cluster.instances) expect(i.services.rateLimiter.mode).toBe('fallback');
-    await redis.start();
-    await waitFor(
-      () => cluster?.instances.every((i) => i.services.rateLimiter.mode === 'redis') ?? false,
-      'back on Redis',
-    );
-    running = false;
-    await traffic;
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      // Hung first: commands time out (REDIS_COMMAND_TIMEOUT_MS), requests are decided in process.
+      redis.pause();
+      await waitFor(() => limiters.every((l) => l.metrics.redisErrors > 0), 'timeouts on every instance');
+      redis.resume();
+      await waitFor(() => limiters.every((l) => l.mode === 'redis'), 'back on Redis after the hang');
+      // Then gone: the connection drops, requests are decided in process without even trying.
+      const before = limiters.map((l) => l.metrics.fallbackDecisions);
+      await redis.stop();
+      await waitFor(
+        () => limiters.every((l, i) => l.metrics.fallbackDecisions > (before[i] ?? 0) + 5),
+        'fallback on every instance',
+      );
+      for (const l of limiters) expect(l.mode).toBe('fallback');
+      await redis.start();
+      await waitFor(() => limiters.every((l) => l.mode === 'redis'), 'back on Redis');
+    } finally {
+      running = false;
+      await traffic;
+    }
     expect(Object.keys(seen).map(Number)).toEqual([200]);
 
     // Shared again: a fresh Free account gets exactly 100 over both instances, not 100 each.
     const free = await createAccount(cluster.first, { plan: 'free' });
     const freeKey = await createKey(cluster.first, free.id, 'test');
     expect(await spread(cluster, freeKey.key, 300)).toEqual({ 200: 100, 429: 200 });
-  });
+  }, 120_000);
 });

@@ -79,6 +79,23 @@ describe.skipIf(!REDIS_URL)('GCRA in Redis (Lua)', () => {
     expect(admitted).toBeLessThanOrEqual(100 + Math.floor(elapsed / 600) + 1);
   });
 
+  it('a reply that arrived while this process was busy is not taken for a timeout', async () => {
+    const impatient = new RedisRateLimitStore({
+      url: REDIS_URL ?? '',
+      commandTimeoutMs: 20,
+      keyPrefix: prefix,
+    });
+    impatient.connect();
+    for (let i = 0; i < 100 && !impatient.ready; i++) await new Promise((r) => setTimeout(r, 20));
+    const pending = impatient.consume(`lag:${randomBase62(8)}`, 100);
+    const busyUntil = performance.now() + 150;
+    while (performance.now() < busyUntil) {
+      // Event-loop lag: the reply waits in the socket while the timer expires.
+    }
+    await expect(pending).resolves.toMatchObject({ allowed: true, remaining: 99 });
+    await impatient.close();
+  });
+
   it('lets a bucket expire once it is full again (no key left behind)', async () => {
     const key = `exp:${randomBase62(8)}`;
     await realTime.consume(key, 60_000);

@@ -27,10 +27,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly client: Redis & GcraCommand;
   private readonly clock: Clock | undefined;
   private readonly prefix: string;
+  private readonly timeoutMs: number;
 
   constructor(options: RedisStoreOptions) {
+    this.timeoutMs = options.commandTimeoutMs;
     this.client = new Redis(options.url, {
-      commandTimeout: options.commandTimeoutMs,
+      // A backstop only: `consume` applies the real timeout, which tolerates event-loop lag.
+      commandTimeout: options.commandTimeoutMs * 10,
       connectTimeout: Math.max(1_000, options.commandTimeoutMs),
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -56,12 +59,26 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async consume(key: string, limit: number): Promise<RateLimitDecision> {
     const nowUs = this.clock ? Math.round(this.clock.now() * 1000) : -1;
-    const [allowed, backlogUs, retryUs, interval] = await this.client.tesseraGcra(
-      this.prefix + key,
-      limit,
-      nowUs,
+    const [allowed, backlogUs, retryUs, interval] = await this.withTimeout(
+      this.client.tesseraGcra(this.prefix + key, limit, nowUs),
     );
     return decide(allowed === 1, limit, backlogUs, retryUs, interval);
+  }
+
+  /**
+   * Rejects when no reply came within the timeout. When the timer fires, the check waits one
+   * setImmediate: the event loop polls sockets in between, so a reply that arrived while this process was
+   * busy (event-loop lag, not a slow Redis) is still taken instead of being counted as a failure.
+   */
+  private withTimeout<T>(command: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => setImmediate(() => reject(new Error(`Redis did not answer within ${this.timeoutMs} ms`))),
+        this.timeoutMs,
+      );
+    });
+    return Promise.race([command, expired]).finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {
