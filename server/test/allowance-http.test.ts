@@ -107,6 +107,12 @@ describe('token allowance through /v1/chat/completions', () => {
   it('streamed calls settle to their usage, and so do streams the client aborts', async () => {
     const { account, key } = await liveKey(100_000);
     const done = await chat(key, { max_tokens: 30, stream: true, stream_options: { include_usage: true } });
+    // The limit headers go out with the stream's headers, before the first event.
+    expect(done.headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(done.headers.get('x-ratelimit-limit-requests')).toBe('100000');
+    expect(done.headers.get('x-ratelimit-remaining-requests')).toMatch(/^\d+$/);
+    expect(done.headers.get('x-ratelimit-limit-tokens')).toBe('100000');
+    expect(done.headers.get('x-ratelimit-reset-tokens')).toMatch(/^\d+h\d+m[\d.]+s$/);
     const text = await done.text();
     const usageLine = text.split('\n').find((l) => l.includes('"usage":{'));
     const total = (JSON.parse(usageLine?.slice(6) ?? '{}') as Completion).usage.total_tokens;
