@@ -30,3 +30,7 @@ export const same =
     const y = c[b]?.text.replace(/\s+/g, '');
     return x !== undefined && x === y;
   };
+
+/** The same query for JavaScript, TypeScript and TSX (their grammars share these node names). */
+export const forJs = (query: string): Record<string, string> =>
+  Object.fromEntries(['javascript', 'typescript', 'tsx'].map((l) => [l, query]));

@@ -1,0 +1,89 @@
+import { forJs, type RuleDefinition } from './types';
+
+const NAME =
+  '"(^|[.>])[_$]?([A-Za-z_]*_)?([Pp]ass(word|wd)?|PASS(WORD|WD)?|[Ss]ecret|SECRET|[Aa]pi_?[Kk]ey|API_?KEY|[Aa]ccess_?[Kk]ey|ACCESS_?KEY|[Pp]rivate_?[Kk]ey|PRIVATE_?KEY|[Aa]uth_?[Tt]oken|AUTH_?TOKEN|[Cc]lient_?[Ss]ecret|CLIENT_?SECRET)([A-Z_][A-Za-z_]*)?$"';
+/** A literal that looks like a real secret, not a placeholder, an env-var name or an empty string. */
+const VALUE = '"^.[^$<{%]{5,}.$"';
+const PLACEHOLDER = '"(?:changeme|example|placeholder|your[_-]|xxx|\\\\*\\\\*\\\\*|dummy|test|TODO|<)"';
+
+/** One top-level pattern per shape, each carrying the name and value checks (predicates do not reach into alternations). */
+const secret = (patterns: string[]): string =>
+  patterns
+    .map(
+      (p) =>
+        `(${p} (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
+    )
+    .join('\n');
+
+/** String literal node types per grammar. */
+const STRING_TYPES: Record<string, string> = {
+  python: '(string)',
+  javascript: '[(string) (template_string)]',
+  typescript: '[(string) (template_string)]',
+  tsx: '[(string) (template_string)]',
+  java: '[(string_literal)]',
+  go: '[(raw_string_literal) (interpreted_string_literal)]',
+  php: '[(string) (encapsed_string) (heredoc)]',
+  ruby: '(string)',
+  csharp: '[(string_literal) (verbatim_string_literal)]',
+  kotlin: '(string_literal)',
+  rust: '[(string_literal) (raw_string_literal)]',
+  scala: '(string)',
+  swift: '[(line_string_literal) (multi_line_string_literal)]',
+  c: '(string_literal)',
+  cpp: '[(string_literal) (raw_string_literal)]',
+  bash: '[(string) (raw_string)]',
+};
+
+export const SECRET_RULES: RuleDefinition[] = [
+  {
+    id: 'security/hardcoded-credential',
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-798',
+    message:
+      'Hard-coded credential in `{name}`: anyone with the code has it, and rotating it needs a release; read it from the environment or a secret manager.',
+    languages: {
+      ...forJs(
+        secret([
+          '(variable_declarator name: (identifier) @name value: (string) @finding)',
+          '(pair key: [(property_identifier) (string)] @name value: (string) @finding)',
+          '(assignment_expression left: [(identifier) (member_expression property: (property_identifier))] @name right: (string) @finding)',
+        ]),
+      ),
+      python: secret([
+        '(assignment left: [(identifier) (attribute)] @name right: (string) @finding)',
+        '(keyword_argument name: (identifier) @name value: (string) @finding)',
+      ]),
+      java: `((variable_declarator name: (identifier) @name value: (string_literal) @finding)
+        (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
+      go: secret([
+        '(short_var_declaration left: (expression_list (identifier) @name) right: (expression_list (interpreted_string_literal) @finding))',
+        '(const_spec name: (identifier) @name value: (expression_list (interpreted_string_literal) @finding))',
+        '(var_spec name: (identifier) @name value: (expression_list (interpreted_string_literal) @finding))',
+      ]),
+      php: `((assignment_expression left: (variable_name (name) @name) right: [(string) (encapsed_string)] @finding)
+        (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
+      ruby: `((assignment left: [(identifier) (constant)] @name right: (string) @finding)
+        (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
+      csharp: `((variable_declarator name: (identifier) @name (string_literal) @finding)
+        (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
+    },
+  },
+  {
+    id: 'security/hardcoded-private-key',
+    category: 'security',
+    severity: 'critical',
+    confidence: 'high',
+    cwe: 'CWE-798',
+    message:
+      'A private key is embedded in the code; remove it, rotate it, and load keys from a secret store.',
+    languages: Object.fromEntries(
+      Object.entries(STRING_TYPES).map(([lang, types]) => [
+        lang,
+        `(${types} @finding (#match? @finding "-----BEGIN ((RSA|EC|DSA|OPENSSH|ENCRYPTED) )?PRIVATE KEY-----"))`,
+      ]),
+    ),
+  },
+];
