@@ -1,26 +1,9 @@
-/** A "nice" upper bound for an axis: 0 → 1, 37 → 40, 1234 → 1500. */
+/** A "nice" upper bound whose half is also round (the middle grid line): 0 → 1, 3 → 4, 6 → 6, 37 → 40, 1234 → 2000. */
 export function niceMax(max: number): number {
   if (!(max > 0)) return 1;
   const exp = 10 ** Math.floor(Math.log10(max));
   const f = max / exp;
-  const nice =
-    f <= 1
-      ? 1
-      : f <= 1.5
-        ? 1.5
-        : f <= 2
-          ? 2
-          : f <= 2.5
-            ? 2.5
-            : f <= 3
-              ? 3
-              : f <= 4
-                ? 4
-                : f <= 5
-                  ? 5
-                  : f <= 7.5
-                    ? 7.5
-                    : 10;
+  const nice = [1, 2, 4, 6, 8, 10].find((n) => f <= n) ?? 10;
   return nice * exp;
 }
 
@@ -28,7 +11,7 @@ export function niceMax(max: number): number {
 export function bucketLabel(iso: string, spanMs: number): string {
   const d = new Date(iso);
   if (spanMs <= 36 * 3_600_000)
-    return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hour12: false });
   return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 }
 
