@@ -50,14 +50,23 @@ function operationObject(op: Operation, schemas: Record<string, JsonObject>): Js
     tags: [op.tag],
     operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     security: [{ bearerAuth: [] }],
-    ...(op.pathParams && {
-      parameters: Object.entries(op.pathParams).map(([name, description]) => ({
-        name,
-        in: 'path',
-        required: true,
-        description,
-        schema: { type: 'string' },
-      })),
+    ...((op.pathParams || op.queryParams) && {
+      parameters: [
+        ...Object.entries(op.pathParams ?? {}).map(([name, description]) => ({
+          name,
+          in: 'path',
+          required: true,
+          description,
+          schema: { type: 'string' },
+        })),
+        ...Object.entries(op.queryParams ?? {}).map(([name, description]) => ({
+          name,
+          in: 'query',
+          required: false,
+          description,
+          schema: { type: 'string' },
+        })),
+      ],
     }),
     ...(op.request && {
       requestBody: {

@@ -1,4 +1,21 @@
-import { ErrorBody, ModelList, ModelObject } from '@tessera/shared';
+import {
+  ChatCompletion,
+  ChatCompletionRequest,
+  CodeAnalysis,
+  CodeAnalyzeRequest,
+  CollectionConfig,
+  CollectionObject,
+  DeletedObject,
+  DocumentList,
+  DocumentObject,
+  ErrorBody,
+  IndexBatchRequest,
+  IndexResult,
+  ModelList,
+  ModelObject,
+  SearchRequest,
+  SearchResponse,
+} from '@tessera/shared';
 import type { ZodType } from 'zod';
 
 /** One documented REST operation; its schemas are the same zod schemas the server validates with. */
@@ -9,6 +26,7 @@ export interface Operation {
   description?: string;
   tag: string;
   pathParams?: Record<string, string>;
+  queryParams?: Record<string, string>;
   request?: { name: string; schema: ZodType };
   response: { name: string; schema: ZodType; description: string; stream?: string };
   /** Error statuses beyond the ones every authenticated endpoint has (400, 401, 429, 500). */
@@ -34,5 +52,109 @@ export const OPERATIONS: Operation[] = [
     pathParams: { id: 'The model id (percent-encoded if it contains reserved characters).' },
     response: { name: 'Model', schema: ModelObject, description: 'The model.' },
     errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/v1/chat/completions',
+    tag: 'Chat',
+    summary: 'Create a chat completion',
+    description:
+      'OpenAI-compatible. With `stream: true` the answer is Server-Sent Events of `chat.completion.chunk` objects ending with `data: [DONE]`. Live keys consume the token allowance; test keys are served by the simulator.',
+    request: { name: 'CreateChatCompletionRequest', schema: ChatCompletionRequest },
+    response: {
+      name: 'CreateChatCompletionResponse',
+      schema: ChatCompletion,
+      description: 'The completion.',
+      stream: 'Server-Sent Events: `data: {chat.completion.chunk}` lines, then `data: [DONE]`.',
+    },
+    errors: [404, 502, 503],
+  },
+  {
+    method: 'post',
+    path: '/api/code/analyze',
+    tag: 'Code analysis',
+    summary: 'Analyse source code',
+    description: 'Complexity metrics, bugs and security findings, parsed with tree-sitter.',
+    request: { name: 'CodeAnalyzeRequest', schema: CodeAnalyzeRequest },
+    response: { name: 'CodeAnalysis', schema: CodeAnalysis, description: 'The analysis.' },
+  },
+  {
+    method: 'post',
+    path: '/api/documents',
+    tag: 'Documents',
+    summary: 'Add or replace documents',
+    description: 'One document or a batch, atomically; searchable as soon as the call returns.',
+    request: { name: 'IndexBatchRequest', schema: IndexBatchRequest },
+    response: { name: 'IndexResult', schema: IndexResult, description: 'What was indexed.' },
+  },
+  {
+    method: 'get',
+    path: '/api/documents',
+    tag: 'Documents',
+    summary: 'List the documents of a collection',
+    queryParams: {
+      collection: 'Collection (default `default`).',
+      limit: '1..100, default 20.',
+      cursor: 'From `next_cursor`.',
+    },
+    response: { name: 'DocumentList', schema: DocumentList, description: 'A page of documents.' },
+  },
+  {
+    method: 'get',
+    path: '/api/documents/{id}',
+    tag: 'Documents',
+    summary: 'Retrieve a document',
+    pathParams: { id: 'The document id.' },
+    queryParams: { collection: 'Collection (default `default`).' },
+    response: { name: 'Document', schema: DocumentObject, description: 'The document.' },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: '/api/documents/{id}',
+    tag: 'Documents',
+    summary: 'Delete a document',
+    pathParams: { id: 'The document id.' },
+    queryParams: { collection: 'Collection (default `default`).' },
+    response: { name: 'Deleted', schema: DeletedObject, description: 'Deleted.' },
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/api/documents/collections/{collection}',
+    tag: 'Documents',
+    summary: 'Retrieve a collection',
+    pathParams: { collection: 'The collection name.' },
+    response: { name: 'Collection', schema: CollectionObject, description: 'The collection.' },
+    errors: [404],
+  },
+  {
+    method: 'put',
+    path: '/api/documents/collections/{collection}',
+    tag: 'Documents',
+    summary: 'Configure a collection',
+    description: 'Sets the text analysis language (`english` by default, `simple` for code and identifiers).',
+    pathParams: { collection: 'The collection name.' },
+    request: { name: 'CollectionConfig', schema: CollectionConfig },
+    response: { name: 'Collection', schema: CollectionObject, description: 'The collection.' },
+  },
+  {
+    method: 'delete',
+    path: '/api/documents/collections/{collection}',
+    tag: 'Documents',
+    summary: 'Delete a collection and its documents',
+    pathParams: { collection: 'The collection name.' },
+    response: { name: 'Deleted', schema: DeletedObject, description: 'Deleted.' },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/api/search',
+    tag: 'Search',
+    summary: 'Search indexed documents',
+    description:
+      'Keyword mode (stemming, stop words, "quoted phrases", -exclusion, OR) ranked BM25-style, or fuzzy (trigram) mode; snippets mark matches with <mark> and HTML-escape the rest.',
+    request: { name: 'SearchRequest', schema: SearchRequest },
+    response: { name: 'SearchResponse', schema: SearchResponse, description: 'Ranked results.' },
   },
 ];
