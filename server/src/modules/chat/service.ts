@@ -1,4 +1,5 @@
 import type { ChatCompletion } from '@tessera/shared';
+import { encoder } from '../tokenizer';
 import { completeChat } from './complete';
 import type { ChatCall, ChatDeps } from './deps';
 import { type PreparedChat, prepareChat } from './prepare';
@@ -6,7 +7,10 @@ import { type ChatSink, streamChat } from './stream';
 
 /** The chat completions feature: checks a request, then answers it whole or as a stream. */
 export class ChatService {
-  constructor(private readonly deps: ChatDeps) {}
+  constructor(private readonly deps: ChatDeps) {
+    // Building the BPE takes about half a second: do it at start-up, not on the first request.
+    encoder();
+  }
 
   /** Validation, model lookup, token count and context check: every 4xx that needs no model call. */
   prepare(body: unknown): PreparedChat {

@@ -1,0 +1,80 @@
+import { Agent, request } from 'node:http';
+
+export interface Target {
+  /** Full URL of the chat completions endpoint. */
+  url: string;
+  headers: Record<string, string>;
+  model: string;
+}
+
+export interface PhaseResult {
+  /** Milliseconds: whole response (non-streamed) or first content token (streamed). */
+  latencies: number[];
+  errors: number;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+
+/** One call; resolves with the latency that matters for its mode, or undefined on an error. */
+function call(target: Target, stream: boolean): Promise<number | undefined> {
+  const body = JSON.stringify({
+    model: target.model,
+    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
+    max_tokens: 16,
+    ...(stream && { stream: true }),
+  });
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let firstToken: number | undefined;
+    let seen = '';
+    const req = request(
+      target.url,
+      { method: 'POST', agent, headers: { ...target.headers, 'content-type': 'application/json' } },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (text: string) => {
+          if (!stream || firstToken !== undefined) return;
+          seen += text;
+          // The first content token of the fake upstream's answer.
+          if (seen.includes('"content":"Hello"')) firstToken = performance.now() - started;
+        });
+        res.on('end', () => {
+          if (res.statusCode !== 200) resolve(undefined);
+          else resolve(stream ? firstToken : performance.now() - started);
+        });
+        res.on('error', () => resolve(undefined));
+      },
+    );
+    req.on('error', () => resolve(undefined));
+    req.end(body);
+  });
+}
+
+/** Open loop: requests start on schedule at `rps` whatever the answers do, for `seconds`. */
+export async function runPhase(
+  target: Target,
+  stream: boolean,
+  rps: number,
+  seconds: number,
+): Promise<PhaseResult> {
+  const total = Math.round(rps * seconds);
+  const interval = 1000 / rps;
+  const start = performance.now();
+  const pending: Promise<number | undefined>[] = [];
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
+    while (sent < due) {
+      pending.push(call(target, stream));
+      sent += 1;
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  const results = await Promise.all(pending);
+  const latencies = results.filter((r): r is number => r !== undefined).sort((a, b) => a - b);
+  return { latencies, errors: results.length - latencies.length };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}

@@ -1,0 +1,79 @@
+/**
+ * Added latency of Tessera over calling the same fake upstream directly, in the same run: p50/p99 of whole
+ * non-streamed responses and of time to first token for streams, at fixed offered loads.
+ *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--no-allowance]
+ * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database; --no-allowance replaces the live
+ * allowance's reserve/settle, two database writes per call, by a no-op to show the gateway's own cost.)
+ * Tessera runs in its own process as in production (auth, rate limits, usage metering, live-key allowance);
+ * the fake upstream in another; this process only generates load.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { percentile, runPhase, type Target } from './load';
+
+const args = process.argv.slice(2);
+const seconds = Number(args.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 5);
+const noAllowance = args.includes('--no-allowance');
+const loads = args.filter((a) => !a.startsWith('--')).map(Number);
+if (loads.length === 0) loads.push(500);
+
+function start(
+  script: string,
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; info: Record<string, string> }> {
+  const path = fileURLToPath(new URL(script, import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', path, ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.once('line', (line) => resolve({ child, info: JSON.parse(line) as Record<string, string> }));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+const upstream = await start('./upstream.ts');
+const tessera = await start('./tessera.ts', [
+  upstream.info.url ?? '',
+  ...(noAllowance ? ['--no-allowance'] : []),
+]);
+const direct: Target = {
+  url: `${upstream.info.url}/v1/chat/completions`,
+  headers: {},
+  model: 'ok',
+};
+const gateway: Target = {
+  url: `${tessera.info.url}/v1/chat/completions`,
+  headers: { authorization: `Bearer ${tessera.info.key}` },
+  model: 'bench-model',
+};
+
+const fmt = (n: number) => n.toFixed(2);
+console.log(
+  `| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | errors |`,
+);
+console.log('|---|---|---|---|---|---|');
+try {
+  for (const rps of loads) {
+    for (const stream of [false, true]) {
+      // Warm both paths (connections, JIT, key cache) before measuring.
+      await runPhase(direct, stream, rps, 1);
+      await runPhase(gateway, stream, rps, 1);
+      const d = await runPhase(direct, stream, rps, seconds);
+      const t = await runPhase(gateway, stream, rps, seconds);
+      const [d50, d99, t50, t99] = [
+        percentile(d.latencies, 50),
+        percentile(d.latencies, 99),
+        percentile(t.latencies, 50),
+        percentile(t.latencies, 99),
+      ];
+      console.log(
+        `| ${rps} | ${stream ? 'stream, TTFT' : 'non-streamed'} | ${fmt(d50)} / ${fmt(d99)} | ${fmt(t50)} / ${fmt(t99)} | ${fmt(t50 - d50)} / ${fmt(t99 - d99)} | ${d.errors} direct, ${t.errors} Tessera of ${Math.round(rps * seconds)} |`,
+      );
+    }
+  }
+} finally {
+  tessera.child.kill('SIGTERM');
+  upstream.child.kill('SIGTERM');
+}
