@@ -4,6 +4,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { ServiceError } from './errors';
+import { mountGraphql } from './graphql';
 import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
 import { mountRest } from './rest';
@@ -55,6 +56,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.get('/metrics', metricsHandler(services.metrics, config.metricsToken));
   mountOpenApi(app);
   mountRest(app, services);
+  mountGraphql(app, services);
 
   app.use(
     '/trpc',

@@ -44,7 +44,7 @@ describe('usage durability', () => {
       return ids;
     });
     await new Promise((r) => setTimeout(r, 300));
-    const closing = s.close();
+    const closing = s.close(2_000);
     const answered = (await Promise.all(clients)).flat();
     await closing;
     server = undefined;

@@ -35,7 +35,15 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
     const run: RequestHandler = async (req, res) => {
       const principal = locals(res).principal;
       if (!principal) throw new Error('authenticated route reached without a principal');
-      await route.handler(req, res, principal);
+      const l = locals(res);
+      l.handlerRunning = true;
+      try {
+        await route.handler(req, res, principal);
+      } finally {
+        // Metering waits for this: an aborted stream's final token count is known only now.
+        l.handlerRunning = false;
+        l.onHandlerDone?.();
+      }
     };
     const chain = [
       tag,

@@ -15,6 +15,9 @@ export interface RequestLocals {
   errorType?: string;
   errorCode?: string | null;
   errorMessage?: string;
+  /** While the route's handler runs; metering waits for `onHandlerDone` so that late token counts are kept. */
+  handlerRunning?: boolean;
+  onHandlerDone?: () => void;
 }
 
 export function locals(res: Response): RequestLocals {

@@ -5,10 +5,17 @@ import { hashKey, parseKey } from '../../modules/keys';
 import { ABORTED_STATUS, type UsageRecorder } from '../../modules/usage';
 import { locals } from './locals';
 
+const HANDLER_WAIT_MS = 120_000;
+
 export interface MeteringDeps {
   usage: UsageRecorder;
   metrics: Metrics;
   clock: Clock;
+  /**
+   * What to do with a request that presented no key: count it as unattributed (REST), or leave it out of
+   * usage (GraphQL, where the dashboard's session calls are not API usage).
+   */
+  anonymous?: 'unattributed' | 'ignore';
 }
 
 /**
@@ -19,10 +26,29 @@ export interface MeteringDeps {
 export function meter(deps: MeteringDeps): RequestHandler {
   return (req, res, next) => {
     let recorded = false;
-    const done = () => {
+    const record = () => {
       if (recorded) return;
       recorded = true;
-      recordRequest(req, res, deps);
+      recordRequest(req, res, deps, { at: endedAt, wall: endedWall, finished });
+    };
+    let endedAt = 0;
+    let endedWall = 0;
+    // Whether the response ended before the connection closed: judged once, when the first of the two fires.
+    let finished = false;
+    const done = () => {
+      if (endedAt !== 0) return;
+      endedAt = performance.now();
+      endedWall = deps.clock.now();
+      finished = res.writableFinished;
+      const l = locals(res);
+      if (!l.handlerRunning) {
+        record();
+        return;
+      }
+      // The client went away while the handler still works (a stream being cut): its final usage comes
+      // when it returns. A handler that never returns is recorded anyway after HANDLER_WAIT_MS.
+      l.onHandlerDone = record;
+      setTimeout(record, HANDLER_WAIT_MS).unref();
     };
     res.once('finish', done);
     res.once('close', done);
@@ -30,14 +56,19 @@ export function meter(deps: MeteringDeps): RequestHandler {
   };
 }
 
-function recordRequest(req: Request, res: Response, deps: MeteringDeps): void {
+function recordRequest(
+  req: Request,
+  res: Response,
+  deps: MeteringDeps,
+  ended: { at: number; wall: number; finished: boolean },
+): void {
   const l = locals(res);
-  const status = res.writableFinished ? res.statusCode : ABORTED_STATUS;
-  const latencyMs = Math.max(0, performance.now() - l.startedAt);
+  const status = ended.finished ? res.statusCode : ABORTED_STATUS;
+  const latencyMs = Math.max(0, ended.at - l.startedAt);
   const route = l.route ?? req.path;
   deps.metrics.observeRequest(req.method, route, status, latencyMs);
   const event = {
-    occurredAt: deps.clock.now() - latencyMs,
+    occurredAt: ended.wall - latencyMs,
     requestId: l.requestId,
     method: req.method,
     route,
@@ -66,5 +97,5 @@ function recordRequest(req: Request, res: Response, deps: MeteringDeps): void {
     deps.usage.recordUnresolved({ ...event, keyHash: hashKey(presented) });
     return;
   }
-  deps.metrics.unattributed(1);
+  if (deps.anonymous !== 'ignore' || req.get('authorization') !== undefined) deps.metrics.unattributed(1);
 }

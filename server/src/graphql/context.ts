@@ -1,0 +1,59 @@
+import type { Request, Response } from 'express';
+import { GraphQLError } from 'graphql';
+import type { AccountRow } from '../db/schema';
+import { isServiceError } from '../errors';
+import { readCookie } from '../lib/cookies';
+import { findAccount, resolveSession } from '../modules/accounts';
+import type { Principal } from '../modules/keys';
+import { locals } from '../rest/middleware/locals';
+import type { Services } from '../services';
+import { SESSION_COOKIE } from '../trpc/trpc';
+import { toGraphQLError } from './errors';
+
+/** What every resolver receives: the caller's account, and how it authenticated. */
+export interface GraphqlContext {
+  services: Services;
+  account: AccountRow;
+  authenticatedBy: 'SESSION' | 'API_KEY';
+  /** Set when an API key was used (the call is metered like a REST call). */
+  principal: Principal | null;
+  /** For metering only (errors are recorded on the response's locals); resolvers never write to it. */
+  res: Response;
+}
+
+function unauthenticated(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+}
+
+/**
+ * An API key in `Authorization` wins (integrators); else the dashboard's session cookie. Everything a
+ * resolver reads is scoped by `account.id`: no argument can name another account.
+ */
+export function graphqlContext(services: Services) {
+  return async ({ req, res }: { req: Request; res: Response }): Promise<GraphqlContext> => {
+    if (req.get('authorization') !== undefined) {
+      let principal: Principal;
+      try {
+        principal = await services.keys.verify(req.get('authorization'));
+      } catch (err) {
+        const mapped = toGraphQLError(err);
+        locals(res).errorType = 'authentication_error';
+        locals(res).errorCode = isServiceError(err) ? err.code : 'invalid_api_key';
+        locals(res).errorMessage = mapped.message;
+        throw unauthenticated(mapped.message);
+      }
+      locals(res).principal = principal;
+      services.lastUsed.touch(principal.keyId, services.ctx.clock.now());
+      const account = await findAccount({ ctx: services.ctx, idOrEmail: principal.accountId });
+      return { services, account, authenticatedBy: 'API_KEY', principal, res };
+    }
+    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const account = token ? await resolveSession({ ctx: services.ctx, token }) : null;
+    if (!account) {
+      throw unauthenticated(
+        'Sign in to the dashboard, or send an API key as `Authorization: Bearer <key>`, to use the GraphQL API.',
+      );
+    }
+    return { services, account, authenticatedBy: 'SESSION', principal: null, res };
+  };
+}

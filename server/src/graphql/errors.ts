@@ -1,0 +1,105 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { type ErrorKind, isServiceError } from '../errors';
+import type { Logger } from '../logger';
+
+export type GraphqlCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INTERNAL_SERVER_ERROR';
+
+function codeOf(kind: ErrorKind): GraphqlCode {
+  switch (kind) {
+    case 'invalid_request':
+    case 'payload_too_large':
+    case 'unsupported_media_type':
+    case 'method_not_allowed':
+    case 'conflict':
+      return 'BAD_USER_INPUT';
+    case 'authentication':
+      return 'UNAUTHENTICATED';
+    case 'permission':
+      return 'FORBIDDEN';
+    case 'not_found':
+      return 'NOT_FOUND';
+    case 'rate_limited':
+    case 'insufficient_quota':
+      return 'RATE_LIMITED';
+    case 'timeout':
+    case 'upstream':
+    case 'unavailable':
+      return 'SERVICE_UNAVAILABLE';
+    case 'internal':
+      return 'INTERNAL_SERVER_ERROR';
+    default: {
+      const unreachable: never = kind;
+      throw new Error(`unmapped error kind ${String(unreachable)}`);
+    }
+  }
+}
+
+const HTTP_STATUS: Partial<Record<GraphqlCode, number>> = { UNAUTHENTICATED: 401, RATE_LIMITED: 429 };
+
+/**
+ * Duck-typed on purpose: under a bundler graphql's ESM and CommonJS builds can both be loaded (Apollo gets
+ * one, this code the other), and `instanceof GraphQLError` then fails across them.
+ */
+function isGraphQLErrorLike(value: unknown): value is GraphQLError {
+  // Apollo's own subclasses (ValidationError, SyntaxError…) rename themselves: look at the shape.
+  return (
+    value instanceof Error &&
+    typeof (value as { extensions?: unknown }).extensions === 'object' &&
+    'locations' in value
+  );
+}
+
+/** A module error as GraphQL reports it: its message, `extensions.code` and the parameter at fault. */
+export function toGraphQLError(err: unknown): GraphQLError {
+  if (isGraphQLErrorLike(err)) return err;
+  if (isServiceError(err)) {
+    const code = codeOf(err.kind);
+    const status = HTTP_STATUS[code];
+    return new GraphQLError(err.message, {
+      extensions: { code, ...(err.param && { param: err.param }), ...(status && { http: { status } }) },
+    });
+  }
+  // Kept as the cause so that formatError logs it; the caller sees only the generic message.
+  const cause = err instanceof Error ? err : new Error(String(err));
+  return new GraphQLError('Internal server error', {
+    originalError: cause,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+}
+
+/** The innermost error: through GraphQL's wrappers (located errors, "Context creation failed") to the cause. */
+function innermost(error: unknown): unknown {
+  let current = error;
+  while (isGraphQLErrorLike(current) && current.originalError) current = current.originalError;
+  return current;
+}
+
+/**
+ * The last word on what leaves the server: our own GraphQL errors and GraphQL's (syntax, validation) keep
+ * their message and code, module errors are mapped, anything else becomes a generic internal error with
+ * the cause logged, never sent. Stack traces never leave.
+ */
+export function formatError(logger: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const where = {
+      ...(formatted.locations && { locations: formatted.locations }),
+      ...(formatted.path && { path: formatted.path }),
+    };
+    const inner = innermost(error);
+    const known = isServiceError(inner) ? toGraphQLError(inner) : isGraphQLErrorLike(inner) ? inner : null;
+    if (!known) {
+      logger.error({ err: inner, path: formatted.path }, 'graphql request failed');
+      return { message: 'Internal server error', ...where, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    }
+    const code = known.extensions?.code ?? formatted.extensions?.code ?? 'INTERNAL_SERVER_ERROR';
+    const param = known.extensions?.param;
+    return { message: known.message, ...where, extensions: { code, ...(param !== undefined && { param }) } };
+  };
+}

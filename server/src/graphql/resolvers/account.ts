@@ -1,0 +1,39 @@
+import { accountAllowance } from '../../modules/analytics';
+import { listKeys } from '../../modules/keys';
+import { listModels } from '../../modules/models';
+import { resolveLimits } from '../../modules/plans';
+import type { GraphqlContext } from '../context';
+
+const upper = <T extends string>(v: T) => v.toUpperCase() as Uppercase<T>;
+
+/** viewer, apiKeys and models: thin reads of the caller's own account. */
+export const accountResolvers = {
+  Query: {
+    viewer: (_: unknown, __: unknown, ctx: GraphqlContext) => ({ ctx }),
+    apiKeys: async (_: unknown, __: unknown, ctx: GraphqlContext) => {
+      const keys = await listKeys({ ctx: ctx.services.ctx, accountId: ctx.account.id });
+      return keys.map((k) => ({ ...k, kind: upper(k.kind) }));
+    },
+    models: (_: unknown, __: unknown, { services }: GraphqlContext) =>
+      listModels({ catalogue: services.catalogue, ownership: services.ownership }).data.map((m) => ({
+        id: m.id,
+        ownedBy: m.owned_by,
+        contextWindow: m.context_window,
+        maxOutputTokens: m.max_output_tokens,
+        description: m.description,
+      })),
+  },
+  Viewer: {
+    account: ({ ctx }: { ctx: GraphqlContext }) => ctx.account,
+    plan: ({ ctx }: { ctx: GraphqlContext }) => upper(ctx.account.plan),
+    limits: ({ ctx }: { ctx: GraphqlContext }) =>
+      resolveLimits(ctx.account, ctx.services.ctx.config.planDefaults),
+    allowance: ({ ctx }: { ctx: GraphqlContext }) =>
+      accountAllowance({
+        allowance: ctx.services.allowance,
+        account: ctx.account,
+        planDefaults: ctx.services.ctx.config.planDefaults,
+      }),
+    authenticatedBy: ({ ctx }: { ctx: GraphqlContext }) => ctx.authenticatedBy,
+  },
+};

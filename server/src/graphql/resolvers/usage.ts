@@ -1,0 +1,98 @@
+import {
+  accountAllowance,
+  type PeriodPreset,
+  type ResolvedPeriod,
+  recentErrors,
+  resolvePeriod,
+  type UsageScope,
+  usageByEndpoint,
+  usageSummary,
+  usageTimeseries,
+} from '../../modules/analytics';
+import type { GraphqlContext } from '../context';
+import { toGraphQLError } from '../errors';
+
+interface UsageArgs {
+  period: 'LAST_24H' | 'LAST_7D' | 'LAST_30D' | 'CUSTOM';
+  from?: Date | null;
+  to?: Date | null;
+  mode?: 'LIVE' | 'TEST' | null;
+  keyId?: string | null;
+}
+
+/** What `Usage`'s fields share: whose usage and which period. Each field runs its own query, only if asked. */
+interface UsageParent {
+  ctx: GraphqlContext;
+  scope: UsageScope;
+  period: ResolvedPeriod;
+}
+
+async function mapped<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw toGraphQLError(err);
+  }
+}
+
+export const usageResolvers = {
+  Query: {
+    usage: (_: unknown, args: UsageArgs, ctx: GraphqlContext): Promise<UsageParent> =>
+      mapped(async () => {
+        const { config, clock } = ctx.services.ctx;
+        const period = resolvePeriod(
+          {
+            preset: args.period.toLowerCase() as PeriodPreset,
+            from: args.from ?? undefined,
+            to: args.to ?? undefined,
+          },
+          clock.now(),
+          config.usage.minuteRollupRetentionDays,
+        );
+        const scope: UsageScope = {
+          accountId: ctx.account.id,
+          mode: args.mode ? (args.mode === 'LIVE' ? 'live' : 'test') : undefined,
+          keyId: args.keyId ?? undefined,
+        };
+        return { ctx, scope, period };
+      }),
+  },
+  Usage: {
+    from: (p: UsageParent) => p.period.from,
+    to: (p: UsageParent) => p.period.to,
+    bucketSeconds: (p: UsageParent) => p.period.bucketMs / 1000,
+    summary: (p: UsageParent) =>
+      mapped(async () => {
+        const [summary, allowance] = await Promise.all([
+          usageSummary({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period }),
+          accountAllowance({
+            allowance: p.ctx.services.allowance,
+            account: p.ctx.account,
+            planDefaults: p.ctx.services.ctx.config.planDefaults,
+          }),
+        ]);
+        return { ...summary, tokensRemaining: allowance.remaining };
+      }),
+    timeseries: (p: UsageParent) =>
+      mapped(
+        async () =>
+          (await usageTimeseries({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period })).points,
+      ),
+    endpoints: (p: UsageParent) =>
+      mapped(() => usageByEndpoint({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period })),
+    recentErrors: (p: UsageParent, args: { first?: number | null; after?: string | null }) =>
+      mapped(async () => {
+        const page = await recentErrors({
+          ctx: p.ctx.services.ctx,
+          scope: p.scope,
+          period: p.period,
+          first: args.first ?? 20,
+          after: args.after,
+        });
+        return {
+          edges: page.errors.map((e) => ({ cursor: e.cursor, node: e })),
+          pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.errors.at(-1)?.cursor ?? null },
+        };
+      }),
+  },
+};

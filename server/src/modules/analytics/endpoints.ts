@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { rowsOf } from '../usage';
+import { num, rollupWhere, type UsageScope } from './filter';
+import type { ResolvedPeriod } from './period';
+
+export interface EndpointUsage {
+  method: string;
+  /** The route template, e.g. `/v1/models/:id`. */
+  path: string;
+  requests: number;
+  averageLatencyMs: number;
+  successRate: number;
+  /** Null where the endpoint reports no token usage (e.g. /v1/models). */
+  tokens: number | null;
+}
+
+/** One row per method and route template, busiest first. */
+export async function usageByEndpoint({
+  ctx,
+  scope,
+  period,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  scope: UsageScope;
+  period: ResolvedPeriod;
+}): Promise<EndpointUsage[]> {
+  const rows = rowsOf<Record<string, unknown>>(
+    await ctx.db.execute(sql`
+      select method, route, sum(requests) as requests, sum(errors) as errors, sum(latency_sum_ms) as latency,
+             sum(token_requests) as token_requests, sum(prompt_tokens + completion_tokens) as tokens
+      from usage_rollups where ${rollupWhere(scope, period.granularity, period.from, period.to)}
+      group by method, route
+      order by sum(requests) desc, route asc, method asc`),
+  );
+  return rows.map((r) => {
+    const requests = num(r.requests);
+    return {
+      method: String(r.method),
+      path: String(r.route),
+      requests,
+      averageLatencyMs: num(r.latency) / requests,
+      successRate: (requests - num(r.errors)) / requests,
+      tokens: num(r.token_requests) > 0 ? num(r.tokens) : null,
+    };
+  });
+}

@@ -1,0 +1,109 @@
+import { maskKey } from '@tessera/shared';
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { ServiceError } from '../../errors';
+import { rowsOf } from '../usage';
+import { iso, num, type UsageScope } from './filter';
+import type { ResolvedPeriod } from './period';
+
+export interface RecentError {
+  /** Opaque cursor of this row (pass as `after` to continue after it). */
+  cursor: string;
+  requestId: string;
+  status: number;
+  method: string;
+  path: string;
+  message: string | null;
+  code: string | null;
+  type: string | null;
+  occurredAt: Date;
+  /** `sk_live_…a1b2`; null when the key no longer exists. */
+  maskedKey: string | null;
+}
+
+export interface RecentErrorsPage {
+  errors: RecentError[];
+  hasNextPage: boolean;
+}
+
+export const MAX_PAGE = 100;
+
+function encodeCursor(occurredAt: string, id: number): string {
+  return Buffer.from(JSON.stringify([occurredAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { occurredAt: string; id: number } {
+  try {
+    const [occurredAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof occurredAt === 'string' && !Number.isNaN(Date.parse(occurredAt)) && Number.isSafeInteger(id)) {
+      return { occurredAt, id: id as number };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new ServiceError('invalid_request', 'The `after` cursor is not one this API returned.', {
+    param: 'after',
+  });
+}
+
+/** Failed requests of the period, newest first, by keyset pagination on (occurred_at, id). */
+export async function recentErrors({
+  ctx,
+  scope,
+  period,
+  first,
+  after,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  scope: UsageScope;
+  period: ResolvedPeriod;
+  first: number;
+  after?: string | null | undefined;
+}): Promise<RecentErrorsPage> {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) {
+    throw new ServiceError('invalid_request', `\`first\` must be between 1 and ${MAX_PAGE}.`, {
+      param: 'first',
+    });
+  }
+  const parts = [
+    sql`e.account_id = ${scope.accountId}`,
+    sql`e.status >= 400`,
+    sql`e.occurred_at >= ${iso(period.from)}`,
+    sql`e.occurred_at < ${iso(period.to)}`,
+  ];
+  if (scope.mode) parts.push(sql`e.mode = ${scope.mode}`);
+  if (scope.keyId) parts.push(sql`e.key_id = ${scope.keyId}`);
+  if (after) {
+    const c = decodeCursor(after);
+    parts.push(sql`(e.occurred_at, e.id) < (${c.occurredAt}::timestamptz, ${c.id})`);
+  }
+  const rows = rowsOf<Record<string, unknown>>(
+    await ctx.db.execute(sql`
+      select e.id, to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
+             e.request_id, e.status, e.method, e.route, e.error_message, e.error_code, e.error_type,
+             k.kind, k.last4
+      from usage_events e
+      left join api_keys k on k.id = e.key_id and k.account_id = e.account_id
+      where ${sql.join(parts, sql` and `)}
+      order by e.occurred_at desc, e.id desc
+      limit ${first + 1}`),
+  );
+  return {
+    hasNextPage: rows.length > first,
+    errors: rows.slice(0, first).map((r) => {
+      const at = String(r.at);
+      return {
+        cursor: encodeCursor(at, num(r.id)),
+        requestId: String(r.request_id),
+        status: num(r.status),
+        method: String(r.method),
+        path: String(r.route),
+        message: (r.error_message as string | null) ?? null,
+        code: (r.error_code as string | null) ?? null,
+        type: (r.error_type as string | null) ?? null,
+        occurredAt: new Date(at),
+        maskedKey: r.kind && r.last4 ? maskKey(r.kind === 'live' ? 'live' : 'test', String(r.last4)) : null,
+      };
+    }),
+  };
+}

@@ -1,0 +1,33 @@
+import type { KeyKind } from '@tessera/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Granularity } from '../usage';
+
+/** Whose usage and which part of it: always one account, optionally one mode or one key. */
+export interface UsageScope {
+  accountId: string;
+  mode?: KeyKind | undefined;
+  keyId?: string | undefined;
+}
+
+export function iso(d: Date): SQL {
+  return sql`${d.toISOString()}::timestamptz`;
+}
+
+/** WHERE clause over usage_rollups for a scope, a granularity and [from, to). */
+export function rollupWhere(scope: UsageScope, granularity: Granularity, from: Date, to: Date): SQL {
+  const parts = [
+    sql`account_id = ${scope.accountId}`,
+    sql`granularity = ${granularity}`,
+    sql`bucket_start >= ${iso(from)}`,
+    sql`bucket_start < ${iso(to)}`,
+  ];
+  if (scope.mode) parts.push(sql`mode = ${scope.mode}`);
+  if (scope.keyId) parts.push(sql`key_id = ${scope.keyId}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** postgres.js returns bigint and numeric sums as strings, PGlite as numbers: normalise once. */
+export function num(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  return Number(value);
+}

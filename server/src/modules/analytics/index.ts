@@ -1,0 +1,7 @@
+export { accountAllowance } from './allowance';
+export { type EndpointUsage, usageByEndpoint } from './endpoints';
+export { MAX_PAGE, type RecentError, type RecentErrorsPage, recentErrors } from './errors';
+export type { UsageScope } from './filter';
+export { type PeriodInput, type PeriodPreset, type ResolvedPeriod, resolvePeriod } from './period';
+export { type UsageChange, type UsageFigures, type UsageSummary, usageSummary } from './summary';
+export { type UsagePoint, type UsageSeries, usageTimeseries } from './timeseries';

@@ -1,0 +1,78 @@
+import { ServiceError } from '../../errors';
+import type { Granularity } from '../usage';
+
+export type PeriodPreset = 'last_24h' | 'last_7d' | 'last_30d' | 'custom';
+
+export interface PeriodInput {
+  preset: PeriodPreset;
+  /** Only with `custom`. */
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+/** A resolved period: the rollup table to read, the chart bucket, and the previous period of equal length. */
+export interface ResolvedPeriod {
+  from: Date;
+  to: Date;
+  previousFrom: Date;
+  granularity: Granularity;
+  bucketMs: number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const PRESET_SPAN: Record<Exclude<PeriodPreset, 'custom'>, number> = {
+  last_24h: DAY,
+  last_7d: 7 * DAY,
+  last_30d: 30 * DAY,
+};
+/** Chart buckets to choose from: the smallest giving at most MAX_POINTS points wins. */
+const BUCKETS = [MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 7 * DAY];
+const MAX_POINTS = 100;
+export const MAX_SPAN_MS = 400 * DAY;
+
+/**
+ * Fits a period to the rollups: buckets under an hour read minute rollups (exact to the minute); longer
+ * ones read hourly rollups with the start aligned down to the hour. Minute rollups are kept
+ * `minuteRetentionDays`; a period (with its previous period) older than that reads hourly rollups.
+ */
+export function resolvePeriod(input: PeriodInput, now: number, minuteRetentionDays: number): ResolvedPeriod {
+  let from: number;
+  let to: number;
+  if (input.preset === 'custom') {
+    if (!input.from || !input.to) {
+      throw new ServiceError('invalid_request', 'A custom period needs both `from` and `to`.', {
+        param: 'from',
+      });
+    }
+    from = input.from.getTime();
+    to = input.to.getTime();
+    if (!(from < to)) {
+      throw new ServiceError('invalid_request', '`from` must be earlier than `to`.', { param: 'from' });
+    }
+    if (to - from > MAX_SPAN_MS) {
+      throw new ServiceError('invalid_request', 'A period may span at most 400 days.', { param: 'to' });
+    }
+  } else {
+    if (input.from || input.to) {
+      throw new ServiceError('invalid_request', '`from` and `to` apply only to a custom period.', {
+        param: 'from',
+      });
+    }
+    to = now;
+    from = now - PRESET_SPAN[input.preset];
+  }
+  const span = to - from;
+  const bucketMs = BUCKETS.find((b) => span / b <= MAX_POINTS) ?? (BUCKETS.at(-1) as number);
+  const minuteKeptFrom = now - minuteRetentionDays * DAY;
+  const granularity: Granularity = bucketMs < HOUR && from - span >= minuteKeptFrom ? 'minute' : 'hour';
+  if (granularity === 'hour') from = Math.floor(from / HOUR) * HOUR;
+  return {
+    from: new Date(from),
+    to: new Date(to),
+    previousFrom: new Date(from - (to - from)),
+    granularity,
+    bucketMs: granularity === 'hour' ? Math.max(bucketMs, HOUR) : bucketMs,
+  };
+}

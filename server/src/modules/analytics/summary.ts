@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { type Granularity, HISTOGRAM_SIZE, quantile, rowsOf } from '../usage';
+import { num, rollupWhere, type UsageScope } from './filter';
+import type { ResolvedPeriod } from './period';
+
+export interface UsageFigures {
+  totalRequests: number;
+  /** Share of requests below 400 (0..1); null without requests. */
+  successRate: number | null;
+  averageLatencyMs: number | null;
+  p95LatencyMs: number | null;
+  totalTokens: number;
+}
+
+export interface UsageChange {
+  /** Relative changes (0.25 = +25 %); null when the previous figure is zero or absent. */
+  totalRequests: number | null;
+  averageLatencyMs: number | null;
+  p95LatencyMs: number | null;
+  totalTokens: number | null;
+  /** Difference in percentage points of the success rate (0.02 = +2 points). */
+  successRate: number | null;
+}
+
+export interface UsageSummary extends UsageFigures {
+  previous: UsageFigures;
+  change: UsageChange;
+}
+
+/** Totals for one range from the rollups: counts, tokens and the merged latency histogram. */
+export async function figuresFor(
+  ctx: Pick<Ctx, 'db'>,
+  scope: UsageScope,
+  granularity: Granularity,
+  from: Date,
+  to: Date,
+): Promise<UsageFigures> {
+  const where = rollupWhere(scope, granularity, from, to);
+  const [totals] = rowsOf<Record<string, unknown>>(
+    await ctx.db.execute(sql`
+      select coalesce(sum(requests), 0) as requests, coalesce(sum(errors), 0) as errors,
+             coalesce(sum(latency_sum_ms), 0) as latency, coalesce(sum(prompt_tokens + completion_tokens), 0) as tokens
+      from usage_rollups where ${where}`),
+  );
+  const histogramRows = rowsOf<Record<string, unknown>>(
+    await ctx.db.execute(sql`
+      select h.i as i, sum(h.v) as n
+      from usage_rollups, unnest(latency_histogram) with ordinality as h(v, i)
+      where ${where} group by h.i`),
+  );
+  const histogram = new Array<number>(HISTOGRAM_SIZE).fill(0);
+  for (const r of histogramRows) histogram[num(r.i) - 1] = num(r.n);
+  const requests = num(totals?.requests);
+  return {
+    totalRequests: requests,
+    successRate: requests === 0 ? null : (requests - num(totals?.errors)) / requests,
+    averageLatencyMs: requests === 0 ? null : num(totals?.latency) / requests,
+    p95LatencyMs: quantile(histogram, 0.95),
+    totalTokens: num(totals?.tokens),
+  };
+}
+
+function relative(now: number | null, before: number | null): number | null {
+  if (now === null || before === null || before === 0) return null;
+  return (now - before) / before;
+}
+
+export async function usageSummary({
+  ctx,
+  scope,
+  period,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  scope: UsageScope;
+  period: ResolvedPeriod;
+}): Promise<UsageSummary> {
+  const [current, previous] = await Promise.all([
+    figuresFor(ctx, scope, period.granularity, period.from, period.to),
+    figuresFor(ctx, scope, period.granularity, period.previousFrom, period.from),
+  ]);
+  return {
+    ...current,
+    previous,
+    change: {
+      totalRequests: relative(current.totalRequests, previous.totalRequests),
+      averageLatencyMs: relative(current.averageLatencyMs, previous.averageLatencyMs),
+      p95LatencyMs: relative(current.p95LatencyMs, previous.p95LatencyMs),
+      totalTokens: relative(current.totalTokens, previous.totalTokens),
+      successRate:
+        current.successRate === null || previous.successRate === null
+          ? null
+          : current.successRate - previous.successRate,
+    },
+  };
+}
