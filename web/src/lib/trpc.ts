@@ -1,7 +1,8 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
 import type { AppRouter } from '@tessera/server/router';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
+import { GraphQLRequestError } from '../graphql/client';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
@@ -23,7 +24,15 @@ export function createTrpcClient(baseUrl = '') {
 export type TrpcClient = ReturnType<typeof createTrpcClient>;
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
+    // A session that ends (expired, signed out in another tab) makes reads fail: ask who we are again,
+    // which turns the app back to the sign-in page instead of leaving error boxes everywhere.
+    queryCache: new QueryCache({
+      onError: (err) => {
+        if (isUnauthorized(err) || (err instanceof GraphQLRequestError && err.code === 'UNAUTHENTICATED'))
+          void client.invalidateQueries({ queryKey: [['auth', 'me']] });
+      },
+    }),
     defaultOptions: {
       queries: {
         staleTime: 15_000,
@@ -33,6 +42,7 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  return client;
 }
 
 interface ErrorData {

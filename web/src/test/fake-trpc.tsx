@@ -73,10 +73,14 @@ export function fakeTrpcFetch(handlers: Record<string, Handler>, rest?: RestHand
   return { fetchImpl, calls };
 }
 
-export function renderWithTrpc(ui: ReactElement, handlers: Record<string, Handler>, rest?: RestHandler) {
+export function renderWithTrpc(
+  ui: ReactElement,
+  handlers: Record<string, Handler>,
+  rest?: RestHandler,
+  queryClient: QueryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+) {
   const fake = fakeTrpcFetch(handlers, rest);
   vi.stubGlobal('fetch', fake.fetchImpl);
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const utils = render(
     <Providers queryClient={queryClient} trpcClient={createTrpcClient('http://localhost')}>
       {ui}
