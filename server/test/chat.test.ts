@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIMULATOR_FALLBACK_OWNER } from '../src/modules/providers';
+import { type AllowanceSpy, eventually, spyOnAllowance } from './helpers/chat-setup';
 import { createAccountWithKey } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -302,5 +304,66 @@ describe('body error contract on POST /v1/chat/completions', () => {
     const list = await post('[1,2]');
     expect(list.status).toBe(400);
     expect(Object.keys(await errorOf(list)).sort()).toEqual(['code', 'message', 'param', 'type']);
+  });
+});
+
+describe('live keys without any upstream configured', () => {
+  let slow: TestServer;
+  let liveClient: OpenAI;
+  let spy: AllowanceSpy;
+  beforeAll(async () => {
+    slow = await startTestServer({ env: { SIMULATOR_TOKEN_DELAY_MS: '20', PLAN_PRO_RPM: '100000' } });
+    const live = (await createAccountWithKey(slow, { plan: 'pro', kind: 'live' })).key.key;
+    liveClient = new OpenAI({ apiKey: live, baseURL: `${slow.url}/v1`, maxRetries: 0 });
+    spy = spyOnAllowance(slow);
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('owned_by says plainly that the simulator answers', async () => {
+    const list = await liveClient.models.list();
+    expect(list.data.map((m) => m.owned_by)).toEqual(list.data.map(() => SIMULATOR_FALLBACK_OWNER));
+  });
+
+  it('reserves prompt + cap, settles the real usage', async () => {
+    const res = await liveClient.chat.completions.create({
+      model: 'tessera-fast-4k',
+      messages: user('Explain tides'),
+      max_tokens: 7,
+      n: 2,
+    });
+    expect(spy.reserved.at(-1)).toBe((res.usage?.prompt_tokens ?? 0) + 14);
+    await eventually(() => spy.settled.length === 1);
+    expect(spy.settled.at(-1)).toBe(res.usage?.total_tokens);
+  });
+
+  it('a client abort stops the simulated stream and settles the tokens produced so far', async () => {
+    const controller = new AbortController();
+    const stream = await liveClient.chat.completions.create(
+      {
+        model: 'tessera-fast-4k',
+        messages: user('Explain tides and moons and oceans at length'),
+        stream: true,
+      },
+      { signal: controller.signal },
+    );
+    let pieces = 0;
+    await (async () => {
+      for await (const c of stream) {
+        if (c.choices[0]?.delta.content) pieces += 1;
+        if (pieces === 3) controller.abort();
+      }
+    })().catch(() => undefined);
+    await eventually(() => spy.settled.length === 2);
+    const full = await liveClient.chat.completions.create({
+      model: 'tessera-fast-4k',
+      messages: user('Explain tides and moons and oceans at length'),
+    });
+    const settled = spy.settled[1] ?? 0;
+    const prompt = full.usage?.prompt_tokens ?? 0;
+    // At least the 3 tokens the client saw, far fewer than the whole answer.
+    expect(settled - prompt).toBeGreaterThanOrEqual(3);
+    expect(settled - prompt).toBeLessThan((full.usage?.completion_tokens ?? 0) - 5);
   });
 });
