@@ -100,6 +100,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     'Usage events waiting in memory to be written.',
     () => usage.depth,
   );
+  const allowance = new MonthlyTokenAllowance(ctx);
   metrics.externalCounter(
     'tessera_ratelimit_fallback_decisions_total',
     'Rate-limit decisions taken in process because Redis was unreachable.',
@@ -125,7 +126,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     ownership,
     providers,
     chat,
-    allowance: new MonthlyTokenAllowance(ctx),
+    allowance,
     rateLimiter,
     metrics,
     usage,
@@ -134,6 +135,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       keys.start();
       lastUsed.start();
       rateLimiter.start();
+      allowance.start();
     },
     async stop() {
       keys.stop();
@@ -141,6 +143,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await lastUsed.stop();
       await providers.close();
       await rateLimiter.stop();
+      allowance.stop();
       // After the HTTP server has drained: every request's event is in the buffer by now.
       await usage.stop();
       await database.close();

@@ -147,6 +147,38 @@ describe('monthly token allowance (Postgres)', () => {
     expect(row?.used).toBeLessThanOrEqual(100_000);
   });
 
+  it('a reservation whose process died is given back by the sweep, once, and a late settle still counts', async () => {
+    const p = await principalFor(10_000);
+    const dying = new MonthlyTokenAllowance(server.services.ctx, { reservationTtlMs: 1 });
+    const lost = await dying.reserve(p, 6_000);
+    expect(await rowOf(p.accountId)).toMatchObject([{ used: 0, reserved: 6_000 }]);
+    await new Promise((r) => setTimeout(r, 20));
+    // Every instance sweeps; each expired reservation is released exactly once.
+    const other = new MonthlyTokenAllowance(server.services.ctx);
+    const released = await Promise.all([dying.sweep(), other.sweep(), allowance.sweep()]);
+    expect(released.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await rowOf(p.accountId)).toMatchObject([{ used: 0, reserved: 0 }]);
+    await (await allowance.reserve(p, 10_000)).settle(100);
+    await lost.settle(2_500);
+    expect(await rowOf(p.accountId)).toMatchObject([{ used: 2_600, reserved: 0 }]);
+  });
+
+  it('settling is idempotent in the database too: a retried settle changes nothing', async () => {
+    const { settleReservation } = await import('../src/modules/allowance/statements');
+    const p = await principalFor(10_000);
+    await allowance.reserve(p, 1_000);
+    const { allowanceReservations } = await import('../src/db/schema');
+    const [held] = await server.services.ctx.db
+      .select()
+      .from(allowanceReservations)
+      .where(eq(allowanceReservations.accountId, p.accountId));
+    if (!held) throw new Error('no reservation row');
+    const input = { id: held.id, accountId: p.accountId, period: held.periodStart, used: 400 };
+    expect(await settleReservation(server.services.ctx.db, input)).toEqual({ used: 400, reserved: 0 });
+    expect(await settleReservation(server.services.ctx.db, input)).toBeUndefined();
+    expect(await rowOf(p.accountId)).toMatchObject([{ used: 400, reserved: 0 }]);
+  });
+
   it('status comes from memory between refreshes and catches up with other instances', async () => {
     const p = await principalFor(100_000);
     const other = new MonthlyTokenAllowance(server.services.ctx);

@@ -7,3 +7,4 @@ export * from './search-terms';
 export * from './usage-events';
 export * from './usage-rollups';
 export * from './allowance-periods';
+export * from './allowance-reservations';

@@ -1,10 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { allowancePeriods } from '../../db/schema';
 import { ServiceError } from '../../errors';
+import { newId } from '../../lib/ids';
 import type { Principal } from '../keys';
 import { insufficientQuota } from './errors';
 import { type AllowancePeriod, periodOf } from './period';
+import { type Counters, releaseExpired, reserveTokens, settleReservation } from './statements';
 import type { AllowanceStatus, Reservation, TokenAllowance } from './types';
 
 interface View {
@@ -19,6 +21,9 @@ export interface MonthlyAllowanceOptions {
   /** How old the in-memory view of an account may be before a background refresh. */
   viewTtlMs?: number;
   maxViews?: number;
+  /** A reservation not settled after this long is taken for lost (its process died) and given back. */
+  reservationTtlMs?: number;
+  sweepIntervalMs?: number;
 }
 
 /**
@@ -31,6 +36,9 @@ export class MonthlyTokenAllowance implements TokenAllowance {
   private readonly views = new Map<string, View>();
   private readonly viewTtlMs: number;
   private readonly maxViews: number;
+  private readonly reservationTtlMs: number;
+  private readonly sweepIntervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: Ctx,
@@ -38,6 +46,34 @@ export class MonthlyTokenAllowance implements TokenAllowance {
   ) {
     this.viewTtlMs = options.viewTtlMs ?? 1_000;
     this.maxViews = options.maxViews ?? 100_000;
+    // Far beyond any model call (MODEL_TIMEOUT_MS is per call; long streams take minutes, not a quarter hour).
+    this.reservationTtlMs = options.reservationTtlMs ?? 15 * 60_000;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+  }
+
+  /** Starts the sweep that gives back reservations of calls whose process died. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One sweep; safe on every instance at once (row locks make each release happen once). */
+  async sweep(): Promise<number> {
+    try {
+      const released = await releaseExpired(this.ctx.db);
+      if (released > 0)
+        this.ctx.logger.warn({ released }, 'released token reservations that were never settled');
+      return released;
+    } catch (err) {
+      this.ctx.logger.warn({ err: (err as Error).message }, 'allowance sweep failed; will retry');
+      return 0;
+    }
   }
 
   async reserve(principal: Principal, tokens: number): Promise<Reservation> {
@@ -50,18 +86,18 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     const nowMs = this.ctx.clock.now();
     const period = periodOf(nowMs);
     const limit = principal.limits.monthlyTokens;
-    const [row] =
+    const id = newId('rsv');
+    const row =
       n <= limit
-        ? await this.ctx.db
-            .insert(allowancePeriods)
-            .values({ accountId: principal.accountId, periodStart: period.start, reserved: n })
-            .onConflictDoUpdate({
-              target: [allowancePeriods.accountId, allowancePeriods.periodStart],
-              set: { reserved: sql`${allowancePeriods.reserved} + ${n}`, updatedAt: sql`now()` },
-              setWhere: sql`${allowancePeriods.used} + ${allowancePeriods.reserved} + ${n} <= ${limit}`,
-            })
-            .returning({ used: allowancePeriods.used, reserved: allowancePeriods.reserved })
-        : [];
+        ? await reserveTokens(this.ctx.db, {
+            id,
+            accountId: principal.accountId,
+            period: period.start,
+            tokens: n,
+            limit,
+            ttlMs: this.reservationTtlMs,
+          })
+        : undefined;
     if (!row) {
       const current = await this.read(principal.accountId, period.start);
       throw insufficientQuota({
@@ -74,7 +110,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
       });
     }
     this.remember(principal.accountId, period.start, row);
-    return this.reservation(principal.accountId, period, n);
+    return this.reservation(id, principal.accountId, period, n);
   }
 
   async status(principal: Principal): Promise<AllowanceStatus> {
@@ -104,30 +140,23 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     return { limit, used, remaining: Math.max(0, limit - used - reserved), resetsAt: period.resetsAt };
   }
 
-  private reservation(accountId: string, period: AllowancePeriod, tokens: number): Reservation {
+  private reservation(id: string, accountId: string, period: AllowancePeriod, tokens: number): Reservation {
     let settled: Promise<void> | undefined;
     return {
       tokens,
       settle: (usedTokens: number) => {
         // Idempotent: the first call settles, later calls share its outcome.
-        settled ??= this.settle(accountId, period.start, tokens, Math.max(0, Math.ceil(usedTokens) || 0));
+        settled ??= this.settle(id, accountId, period.start, Math.max(0, Math.ceil(usedTokens) || 0));
         return settled;
       },
     };
   }
 
-  private async settle(accountId: string, period: string, reserved: number, used: number): Promise<void> {
+  private async settle(id: string, accountId: string, period: string, used: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const [row] = await this.ctx.db
-          .update(allowancePeriods)
-          .set({
-            used: sql`${allowancePeriods.used} + ${used}`,
-            reserved: sql`greatest(${allowancePeriods.reserved} - ${reserved}, 0)`,
-            updatedAt: sql`now()`,
-          })
-          .where(and(eq(allowancePeriods.accountId, accountId), eq(allowancePeriods.periodStart, period)))
-          .returning({ used: allowancePeriods.used, reserved: allowancePeriods.reserved });
+        // Safe to retry: the statement is idempotent (it deletes the reservation it settles).
+        const row = await settleReservation(this.ctx.db, { id, accountId, period, used });
         if (row) this.remember(accountId, period, row);
         return;
       } catch (err) {
@@ -141,7 +170,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     this.remember(accountId, period, await this.read(accountId, period));
   }
 
-  private async read(accountId: string, period: string): Promise<{ used: number; reserved: number }> {
+  private async read(accountId: string, period: string): Promise<Counters> {
     const [row] = await this.ctx.db
       .select({ used: allowancePeriods.used, reserved: allowancePeriods.reserved })
       .from(allowancePeriods)
@@ -149,7 +178,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     return row ?? { used: 0, reserved: 0 };
   }
 
-  private remember(accountId: string, period: string, row: { used: number; reserved: number }): void {
+  private remember(accountId: string, period: string, row: Counters): void {
     const current = this.views.get(accountId);
     if (!current && this.views.size >= this.maxViews) {
       const oldest = this.views.keys().next();

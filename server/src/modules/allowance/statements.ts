@@ -1,0 +1,98 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+
+/**
+ * The allowance's writes, each one statement (one round trip, atomic): data-modifying CTEs keep the
+ * period's counters and the reservation rows in step without an explicit transaction.
+ */
+
+export interface Counters {
+  used: number;
+  reserved: number;
+}
+
+/** postgres.js returns the rows as the result; PGlite wraps them in `{ rows }`. */
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+function counters(result: unknown): Counters | undefined {
+  const [row] = rowsOf<{ used: string | number; reserved: string | number }>(result);
+  return row ? { used: Number(row.used), reserved: Number(row.reserved) } : undefined;
+}
+
+/** Holds `tokens` when used + reserved + tokens ≤ limit; undefined when it does not fit. */
+export async function reserveTokens(
+  db: Db,
+  input: { id: string; accountId: string; period: string; tokens: number; limit: number; ttlMs: number },
+): Promise<Counters | undefined> {
+  const { id, accountId, period, tokens, limit, ttlMs } = input;
+  return counters(
+    await db.execute(sql`
+      with period as (
+        insert into allowance_periods (account_id, period_start, used, reserved)
+        values (${accountId}, ${period}, 0, ${tokens})
+        on conflict (account_id, period_start) do update
+          set reserved = allowance_periods.reserved + excluded.reserved, updated_at = now()
+          where allowance_periods.used + allowance_periods.reserved + excluded.reserved <= ${limit}
+        returning used, reserved
+      ), held as (
+        insert into allowance_reservations (id, account_id, period_start, tokens, expires_at)
+        select ${id}, ${accountId}, ${period}, ${tokens}, now() + ${ttlMs} * interval '1 millisecond'
+        from period
+        returning id
+      )
+      select used, reserved from period`),
+  );
+}
+
+/**
+ * Moves a reservation to real usage. Deleting the reservation row makes it idempotent: a second settle
+ * (a retry after a lost reply) finds nothing and changes nothing. A reservation already released by the
+ * sweep only adds its usage.
+ */
+export async function settleReservation(
+  db: Db,
+  input: { id: string; accountId: string; period: string; used: number },
+): Promise<Counters | undefined> {
+  const { id, accountId, period, used } = input;
+  return counters(
+    await db.execute(sql`
+      with held as (
+        delete from allowance_reservations where id = ${id}
+        returning case when released then 0 else tokens end as tokens
+      )
+      update allowance_periods p
+        set used = p.used + ${used}, reserved = p.reserved - held.tokens, updated_at = now()
+        from held
+        where p.account_id = ${accountId} and p.period_start = ${period}
+        returning p.used, p.reserved`),
+  );
+}
+
+/** Gives back the tokens of reservations past their expiry (their process died); returns how many. */
+export async function releaseExpired(db: Db): Promise<number> {
+  const [row] = rowsOf<{ n: string | number }>(
+    await db.execute(sql`
+      with released as (
+        update allowance_reservations set released = true
+        where released = false and expires_at < now()
+        returning account_id, period_start, tokens
+      ), totals as (
+        select account_id, period_start, sum(tokens) as tokens, count(*) as n
+        from released group by account_id, period_start
+      ), applied as (
+        update allowance_periods p set reserved = p.reserved - totals.tokens, updated_at = now()
+        from totals
+        where p.account_id = totals.account_id and p.period_start = totals.period_start
+        returning totals.n
+      )
+      select coalesce(sum(n), 0) as n from applied`),
+  );
+  // Released rows are kept a day for late settles, then forgotten.
+  await db.execute(
+    sql`delete from allowance_reservations where released and expires_at < now() - interval '1 day'`,
+  );
+  return Number(row?.n ?? 0);
+}
