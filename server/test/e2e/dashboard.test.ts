@@ -104,27 +104,57 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     expect((await page.getByTestId('assistant-reply').textContent())?.length).toBeGreaterThan(0);
     expect(await page.getByRole('alert').count()).toBe(0);
     await shot(page, '04-playground');
+    await page.getByRole('tab', { name: 'Code analysis' }).click();
+    await page.getByRole('button', { name: 'Analyse' }).click();
+    const findings = page.getByRole('table', { name: 'Findings' });
+    await findings.waitFor();
+    expect(await findings.textContent()).toContain('security/weak-hash');
+    await shot(page, '04-playground-analysis');
+
+    // The overview shows the calls: the per-endpoint rows and the failed call in recent errors.
+    await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click();
+    const endpoints = page.getByRole('table', { name: 'Requests per endpoint' });
+    const chatRow = endpoints.getByRole('row', { name: /POST \/v1\/chat\/completions/ });
+    const total = page.getByRole('article', { name: 'Total requests' });
+    const totalShown = async () => Number((await total.locator('.stat-value').textContent()) ?? '0');
+    // Usage is written in batches about every second: reload until all five calls are there.
+    for (let i = 0; i < 40 && !((await chatRow.isVisible()) && (await totalShown()) >= 5); i++) {
+      await page.waitForTimeout(500);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      await page.getByRole('status').waitFor({ state: 'detached' });
+    }
+    expect(await chatRow.textContent()).toMatch(/POST\s*\/v1\/chat\/completions/);
+    await endpoints.getByRole('row', { name: /GET \/v1\/models/ }).waitFor();
+    expect(await totalShown()).toBe(5);
+    await endpoints.getByRole('row', { name: /POST \/api\/code\/analyze/ }).waitFor();
+    const errorRow = page.getByRole('table', { name: 'Recent errors' }).getByRole('row', { name: /404/ });
+    await errorRow.waitFor();
+    expect(await errorRow.textContent()).toContain('no-such-model');
+    expect(await errorRow.textContent()).toContain(`sk_test_…${key.slice(-4)}`);
+    expect(await errorRow.textContent()).toMatch(/just now|min ago/);
+    await shot(page, '05-overview-with-usage');
 
     // Models and plan pages.
     await page.getByRole('navigation').getByRole('link', { name: 'Models' }).click();
     await page.getByRole('heading', { name: 'tessera-long-100k' }).waitFor();
-    await shot(page, '05-models');
+    await shot(page, '06-models');
     await page.getByRole('navigation').getByRole('link', { name: 'Plan & limits' }).click();
     await page.getByText('Allowance this month').waitFor();
     expect(await page.getByRole('main').textContent()).toContain('Free');
-    await shot(page, '06-plan');
+    await shot(page, '07-plan');
 
     // The GraphQL explorer is bundled and loads on demand (the content security policy allows only 'self').
     await page.getByRole('navigation').getByRole('link', { name: 'GraphQL explorer' }).click();
     await page.locator('.graphiql-query-editor .CodeMirror-code', { hasText: 'viewer' }).waitFor();
-    await shot(page, '07-explorer');
+    await shot(page, '08-explorer');
 
     // Revoke after confirmation; the next call is refused.
     await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByText(/^Revoked/).waitFor();
-    await shot(page, '08-key-revoked');
+    await shot(page, '09-key-revoked');
     await expect(
       client.chat.completions.create({
         model: 'tessera-fast-4k',
@@ -136,8 +166,24 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
-    await shot(page, '09-keys-phone');
+    await shot(page, '10-keys-phone');
+    await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('table', { name: 'Requests per endpoint' }).waitFor();
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(page, '11-overview-phone');
+    await page.setViewportSize({ width: 1360, height: 900 });
 
+    // Sign out, then back in: a wrong password is refused with the server's message.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill('e2e@example.com');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Incorrect email or password.').waitFor();
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(pageErrors).toEqual([]);

@@ -98,4 +98,14 @@ describe('playground chat', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Incorrect API key provided');
   });
+
+  it('moves between the chat and code analysis tabs with the arrow keys', async () => {
+    const user = userEvent.setup();
+    renderWithTrpc(<PlaygroundPage />, { 'models.list': () => models });
+    screen.getByRole('tab', { name: 'Chat' }).focus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Code analysis' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Code analysis' }));
+    expect(screen.getByRole('tabpanel').querySelector('#pg-code')).toBeTruthy();
+  });
 });

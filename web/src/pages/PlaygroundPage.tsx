@@ -52,7 +52,15 @@ export function PlaygroundPage() {
             aria-selected={tab === id}
             aria-controls={`panel-${id}`}
             className="tab"
+            tabIndex={tab === id ? 0 : -1}
             onClick={() => setTab(id)}
+            onKeyDown={(e) => {
+              // The ARIA tabs pattern: arrows move between tabs, Tab moves into the panel.
+              if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+              const next = id === 'chat' ? 'analyze' : 'chat';
+              setTab(next);
+              document.getElementById(`tab-${next}`)?.focus();
+            }}
           >
             {label}
           </button>
