@@ -47,38 +47,47 @@ export async function rankDocuments(db: Db, rq: RankQuery): Promise<RankedRow[]>
   return queryRows<RankedRow>(
     db,
     sql`
-    with stats as (
+    with stats as materialized (
       select language::regconfig as language, greatest(doc_count, 1)::float8 as n,
         greatest(title_len_sum::float8 / greatest(doc_count, 1), 1) as avg_title,
         greatest(body_len_sum::float8 / greatest(doc_count, 1), 1) as avg_body
       from search_collections where account_id = ${a} and name = ${c}
     ),
-    q as (select (${rq.tsquery}) as q from stats),
-    terms as (
-      select t.term, max(t.weight) as weight, ${idfSql()} as idf
-      from q cross join stats cross join lateral (${rq.terms}) t
-      join search_terms st on st.account_id = ${a} and st.collection = ${c} and st.term = t.term
-      group by t.term, st.df, stats.n
+    q as materialized (select (${rq.tsquery}) as q from stats),
+    wanted as materialized (select t.term, max(t.weight) as weight from q cross join lateral (${rq.terms}) t group by t.term),
+    terms as materialized (
+      select w.term, w.weight, ${idfSql()} as idf
+      from search_terms st
+      join wanted w on w.term = st.term
+      cross join stats
+      where st.account_id = ${a} and st.collection = ${c}
+        and st.term = any(array(select term from wanted))
     ),
     matched as (
       select d.id, d.tf, d.title_len, d.body_len
-      from search_documents d, q
-      where d.account_id = ${a} and d.collection = ${c} and d.tsv @@ q.q and ${filterSql(rq.filter)}
+      from search_documents d
+      where d.account_id = ${a} and d.collection = ${c} and d.tsv @@ (select q from q) and ${filterSql(rq.filter)}
     ),
     scored as (
-      select m.id, round(coalesce(sum(${termScoreSql()}), 0)::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score
-      from matched m cross join stats
-      left join terms t on m.tf ? t.term
-      group by m.id
+      select m.id, round(coalesce(x.score, 0)::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score
+      from matched m
+      cross join lateral (
+        -- One jsonb lookup per term: each access to a compressed tf would decompress it again.
+        select sum(${termScoreSql()}) as score
+        from terms t cross join stats cross join lateral (select m.tf -> t.term as pair) f
+        where f.pair is not null
+      ) x
     ),
-    page as (
+    page as materialized (
       select s.id, s.score from scored s where ${keyset}
       order by s.score desc, s.id
       limit ${rq.limit + 1} offset ${rq.offset}
     )
     select p.id, p.score, d.title, d.metadata, ${headlineSql(sql`stats.language`, sql`q.q`)} as headline
     from page p
-    join search_documents d on d.account_id = ${a} and d.collection = ${c} and d.id = p.id
+    cross join lateral (
+      select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = p.id
+    ) d
     cross join q cross join stats
     order by p.score desc, p.id`,
   );

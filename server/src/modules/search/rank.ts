@@ -15,12 +15,15 @@ export const SCORE_DIGITS = 8;
 
 const n = (value: number) => sql.raw(String(value));
 
-/** `m` is a matched document (tf, title_len, body_len), `t` a term (term, weight, idf), `stats` the collection. */
+/**
+ * `m` is a matched document (title_len, body_len), `f.pair` its [title tf, body tf] for term `t`
+ * (term, weight, idf), `stats` the collection.
+ */
 export function termScoreSql(): SQL {
   const tfn = sql`(
-      ${n(W_TITLE)} * coalesce((m.tf -> t.term ->> 0)::float8, 0)
+      ${n(W_TITLE)} * (f.pair ->> 0)::float8
         / (${n(1 - B)} + ${n(B)} * m.title_len / stats.avg_title)
-    + ${n(W_BODY)} * coalesce((m.tf -> t.term ->> 1)::float8, 0)
+    + ${n(W_BODY)} * (f.pair ->> 1)::float8
         / (${n(1 - B)} + ${n(B)} * m.body_len / stats.avg_body))`;
   return sql`t.weight * t.idf * (${tfn} * ${n(K1 + 1)}) / (${n(K1)} + ${tfn})`;
 }

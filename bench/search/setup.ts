@@ -1,0 +1,53 @@
+/**
+ * The real server for the search benchmarks, on a fresh database that is dropped afterwards:
+ * PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), or
+ * in-memory PGlite with `--pglite`.
+ */
+import { execFileSync } from 'node:child_process';
+import { createAccountWithKey } from '../../server/test/helpers/fixtures';
+import { startTestServer, type TestServer } from '../../server/test/helpers/server';
+
+export interface Bench {
+  server: TestServer;
+  key: string;
+  accountId: string;
+  post(path: string, body: unknown): Promise<unknown>;
+  /** Refreshes planner statistics after a bulk load, as autovacuum would shortly after. */
+  analyze(): void;
+  close(): Promise<void>;
+}
+
+export async function startBench(): Promise<Bench> {
+  if (process.argv.includes('--pglite')) {
+    delete process.env.TEST_DATABASE_URL;
+    delete process.env.DATABASE_URL;
+  } else {
+    process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+  }
+  const server = await startTestServer({
+    env: {
+      PLAN_FREE_RPM: '10000000',
+      BODY_LIMIT_BYTES: String(20 * 1024 * 1024),
+      SEARCH_MAX_BATCH_DOCUMENTS: '1000',
+      SEARCH_MAX_DOCUMENT_BYTES: '500000',
+    },
+  });
+  const { account, key } = await createAccountWithKey(server);
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as unknown;
+    if (!res.ok) throw new Error(`${path} → ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+    return json;
+  };
+  const analyze = () => {
+    if (server.databaseUrl)
+      execFileSync('psql', [server.databaseUrl, '-qc', 'analyze'], { stdio: 'inherit' });
+  };
+  return { server, key: key.key, accountId: account.id, post, analyze, close: () => server.close() };
+}
+
+export const database = () => (process.argv.includes('--pglite') ? 'PGlite (in memory)' : 'PostgreSQL');
