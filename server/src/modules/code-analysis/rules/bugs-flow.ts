@@ -36,6 +36,7 @@ export const FLOW_BUG_RULES: RuleDefinition[] = [
   },
   {
     id: 'bug/empty-catch',
+    needles: ['catch', 'except'],
     category: 'bug',
     severity: 'medium',
     confidence: 'high',
@@ -52,6 +53,7 @@ export const FLOW_BUG_RULES: RuleDefinition[] = [
   },
   {
     id: 'bug/bare-except',
+    needles: ['except'],
     category: 'bug',
     severity: 'medium',
     confidence: 'high',
@@ -74,6 +76,7 @@ export const FLOW_BUG_RULES: RuleDefinition[] = [
   },
   {
     id: 'bug/switch-fall-through',
+    needles: ['case'],
     category: 'bug',
     severity: 'medium',
     confidence: 'medium',

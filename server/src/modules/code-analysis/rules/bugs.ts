@@ -8,6 +8,7 @@ const COMPARISON = `["===" "==" "!==" "!=" "<" ">" "<=" ">="]`;
 export const BUG_RULES: RuleDefinition[] = [
   {
     id: 'bug/assignment-in-condition',
+    needles: ['if', 'while'],
     category: 'bug',
     severity: 'high',
     confidence: 'high',
@@ -25,6 +26,7 @@ export const BUG_RULES: RuleDefinition[] = [
   },
   {
     id: 'bug/loose-equality',
+    needles: ['==', '!='],
     category: 'bug',
     severity: 'low',
     confidence: 'high',
@@ -66,6 +68,7 @@ export const BUG_RULES: RuleDefinition[] = [
   },
   {
     id: 'bug/nan-comparison',
+    needles: ['NaN', 'nan'],
     category: 'bug',
     severity: 'high',
     confidence: 'high',

@@ -36,6 +36,7 @@ export function runRules(
   const findings: Finding[] = [];
   for (const rule of RULES) {
     if (!categories.includes(rule.category)) continue;
+    if (rule.needles && !rule.needles.some((n) => parsed.source.includes(n))) continue;
     const query = compileRule(rule, parsed.language);
     if (!query) continue;
     const seen = new Set<string>();

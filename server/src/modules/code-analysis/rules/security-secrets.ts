@@ -73,6 +73,7 @@ export const SECRET_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/hardcoded-private-key',
+    needles: ['PRIVATE KEY'],
     category: 'security',
     severity: 'critical',
     confidence: 'high',

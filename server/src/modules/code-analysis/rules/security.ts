@@ -5,6 +5,7 @@ import { forJs, type RuleDefinition } from './types';
 export const SECURITY_RULES: RuleDefinition[] = [
   {
     id: 'security/weak-hash',
+    needles: ['md5', 'MD5', 'sha1', 'SHA1', 'SHA-1', 'md4', 'Digest'],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
@@ -29,6 +30,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/weak-cipher',
+    needles: ['DES', 'des', 'ARC', 'RC4', 'rc4', 'Blowfish', 'bf', 'ECB', 'ecb', 'RC2', 'rc2'],
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -50,6 +52,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/insecure-randomness',
+    needles: ['random', 'Random', 'rand', 'uniqid', 'lcg_value'],
     category: 'security',
     severity: 'medium',
     confidence: 'medium',
@@ -75,6 +78,16 @@ export const SECURITY_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/tls-verification-disabled',
+    needles: [
+      'verify',
+      'ssl',
+      'rejectUnauthorized',
+      'NODE_TLS_REJECT_UNAUTHORIZED',
+      'InsecureSkipVerify',
+      'CURLOPT_SSL',
+      'VERIFY_NONE',
+      'check',
+    ],
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -96,6 +109,19 @@ export const SECURITY_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/xxe',
+    needles: [
+      'resolve_entities',
+      'load_dtd',
+      'etree',
+      'ElementTree',
+      'ET',
+      'minidom',
+      'sax',
+      'Factory',
+      'libxml',
+      'LIBXML_NOENT',
+      'noent',
+    ],
     category: 'security',
     severity: 'high',
     confidence: 'medium',
@@ -115,6 +141,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/debug-mode',
+    needles: ['debug', 'DEBUG', 'display_errors', 'showStackError', 'consider_all_requests_local'],
     category: 'security',
     severity: 'medium',
     confidence: 'high',

@@ -20,6 +20,11 @@ export interface RuleDefinition {
   message: string;
   languages: Partial<Record<CodeLanguage, string>>;
   check?: (captures: Captures) => boolean;
+  /**
+   * Text the rule cannot match without (any one of them, case-sensitive). A file containing none skips the rule's
+   * query: web-tree-sitter evaluates predicates in JavaScript, so a broad pattern costs time on every candidate.
+   */
+  needles?: string[];
 }
 
 /** Two captures are the same code, ignoring whitespace. */
