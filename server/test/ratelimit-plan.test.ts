@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../src/modules/accounts';
+import { usingPostgres } from './helpers/database';
 import { createAccount, createKey } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -60,7 +64,7 @@ describe('plan changes reach the limiter within seconds', () => {
     await untilLimit(key.key, 1_500);
     // 1000 in the bucket carried over, plus the probe: 499 more.
     expect(admitted(await burst(key.key, 600))).toBe(499);
-  });
+  }, 60_000);
 
   it('a downgrade applies too, the backlog capped at the new limit', async () => {
     const account = await createAccount(server, { plan: 'pro' });
@@ -78,5 +82,40 @@ describe('plan changes reach the limiter within seconds', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(admitted(await burst(key.key, 10))).toBe(0);
-  });
+  }, 60_000);
+
+  // The CLI is another process: it can share the server's database only on Postgres (as in CI).
+  it.skipIf(!usingPostgres())(
+    'an operator changing the plan with the CLI reaches the running server',
+    async () => {
+      const account = await createAccount(server, { plan: 'free' });
+      const key = await createKey(server, account.id, 'live');
+      expect(admitted(await burst(key.key, 120))).toBe(100);
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/main.ts',
+          'account',
+          'plan',
+          '--account',
+          account.id,
+          '--plan',
+          'enterprise',
+          '--rpm',
+          '300',
+        ],
+        {
+          cwd: join(import.meta.dirname, '..'),
+          env: { ...process.env, DATABASE_URL: server.databaseUrl ?? '', LOG_LEVEL: 'silent' },
+        },
+      );
+      expect(JSON.parse(stdout)).toMatchObject({ plan: 'enterprise', limits: { requestsPerMinute: 300 } });
+      expect(await untilLimit(key.key, 300)).toBeLessThan(5_000);
+      // 101 in the bucket (the 100 and the probe): 199 more.
+      expect(admitted(await burst(key.key, 250))).toBe(199);
+    },
+    60_000,
+  );
 });
