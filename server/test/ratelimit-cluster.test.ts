@@ -4,6 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseEnv } from '../src/env';
 import type { Clock } from '../src/lib/clock';
 import { createLogger } from '../src/logger';
+import { setPlan } from '../src/modules/accounts';
 import { type RunningServer, startServer } from '../src/server';
 import { createServices, type Services } from '../src/services';
 import { openTestDatabase } from './helpers/database';
@@ -96,6 +97,25 @@ describe.skipIf(!REDIS_URL)('limits shared by 4 instances through Redis', () => 
     expect(await spread(cluster, key.key, 500)).toEqual({ 200: 100, 429: 400 });
     nowMs += 6_000;
     expect(await spread(cluster, key.key, 50)).toEqual({ 200: 10, 429: 40 });
+
+    // A plan change reaches every instance within seconds (each one's key cache sync).
+    await setPlan({ ctx: cluster.first.services.ctx, accountId: account.id, input: { plan: 'pro' } });
+    const instances = cluster.instances;
+    await waitFor(
+      async () => {
+        const limits = await Promise.all(
+          instances.map(async (i) => {
+            const res = await fetch(`${i.url}/v1/models`, {
+              headers: { authorization: `Bearer ${key.key}` },
+            });
+            return res.headers.get('x-ratelimit-limit-requests');
+          }),
+        );
+        return limits.every((l) => l === '1000');
+      },
+      'Pro on every instance',
+      5_000,
+    );
   }, 120_000);
 
   it("on Redis's clock, driven at 5x for a window: admitted ≤ the limit's bound and ≥ 99% of it", async () => {
