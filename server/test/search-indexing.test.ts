@@ -183,6 +183,23 @@ describe('indexing', () => {
     );
   });
 
+  it('concurrent batches into one collection all land, with exact statistics and no deadlock', async () => {
+    const batches = Array.from({ length: 6 }, (_, b) =>
+      api('POST', '/api/documents', {
+        collection: 'busy',
+        // Overlapping ids (replacements) and shared words (the same term rows) in every batch.
+        documents: Array.from({ length: 5 }, (_, i) => ({
+          id: `c${(b + i) % 8}`,
+          text: `shared words batch ${b} item ${i}`,
+        })),
+      }),
+    );
+    for (const res of await Promise.all(batches)) expect(res.status).toBe(200);
+    expect((await api('GET', '/api/documents/collections/busy')).body.document_count).toBe(8);
+    const hits = await search({ collection: 'busy', query: 'shared words', limit: 100 });
+    expect(hits.body.data).toHaveLength(8);
+  });
+
   it('keeps accounts apart: another key sees, finds and deletes nothing of ours', async () => {
     await api('POST', '/api/documents', {
       collection: 'private',
