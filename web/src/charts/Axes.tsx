@@ -27,11 +27,16 @@ export function Axes({
           </g>
         );
       })}
-      {tickIndexes(labels.length, 4).map((i) => (
-        <text key={i} x={left + step * (i + 0.5)} y={height - 6} textAnchor="middle">
-          {labels[i]}
-        </text>
-      ))}
+      {tickIndexes(labels.length, 4).map((i) => {
+        // The outer labels hug the plot's edges so they are not cut off by the viewBox.
+        const edge = i === 0 ? 'start' : i === labels.length - 1 ? 'end' : 'middle';
+        const x = edge === 'start' ? left : edge === 'end' ? width - right : left + step * (i + 0.5);
+        return (
+          <text key={i} x={x} y={height - 6} textAnchor={edge}>
+            {labels[i]}
+          </text>
+        );
+      })}
     </g>
   );
 }

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { abbreviate } from '../lib/format';
 import { messageOf, useTRPC } from '../lib/trpc';
 
 export function ModelsPage() {
@@ -30,13 +29,13 @@ export function ModelsPage() {
               <dl className="facts">
                 <div>
                   <dt>Context window</dt>
-                  <dd>{abbreviate(m.context_window)} tokens</dd>
+                  <dd>{m.context_window.toLocaleString()} tokens</dd>
                 </div>
                 <div>
                   <dt>Max output</dt>
-                  <dd>{abbreviate(m.max_output_tokens)} tokens</dd>
+                  <dd>{m.max_output_tokens.toLocaleString()} tokens</dd>
                 </div>
-                <div>
+                <div className="wide">
                   <dt>Served by</dt>
                   <dd>{m.owned_by}</dd>
                 </div>
