@@ -11,14 +11,14 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * Pre-aggregated usage per minute and per hour, maintained in the same transaction as the raw events by
+ * Pre-aggregated usage per minute, hour and day (UTC), maintained in the same transaction as the raw events by
  * additive upserts. The dashboard reads only these (recent errors aside).
  */
 export const usageRollups = pgTable(
   'usage_rollups',
   {
     accountId: text('account_id').notNull(),
-    granularity: text('granularity', { enum: ['minute', 'hour'] }).notNull(),
+    granularity: text('granularity', { enum: ['minute', 'hour', 'day'] }).notNull(),
     bucketStart: timestamp('bucket_start', { withTimezone: true, mode: 'date' }).notNull(),
     mode: text('mode', { enum: ['live', 'test'] }).notNull(),
     keyId: text('key_id').notNull(),
@@ -41,7 +41,7 @@ export const usageRollups = pgTable(
       name: 'usage_rollups_pk',
       columns: [t.accountId, t.granularity, t.bucketStart, t.mode, t.keyId, t.method, t.route, t.statusClass],
     }),
-    check('usage_rollups_granularity_check', sql`${t.granularity} in ('minute', 'hour')`),
+    check('usage_rollups_granularity_check', sql`${t.granularity} in ('minute', 'hour', 'day')`),
   ],
 );
 

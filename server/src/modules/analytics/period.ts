@@ -1,5 +1,5 @@
 import { ServiceError } from '../../errors';
-import type { Granularity } from '../usage';
+import { GRANULARITY_MS, type Granularity } from '../usage';
 
 export type PeriodPreset = 'last_24h' | 'last_7d' | 'last_30d' | 'custom';
 
@@ -33,9 +33,10 @@ const MAX_POINTS = 100;
 export const MAX_SPAN_MS = 400 * DAY;
 
 /**
- * Fits a period to the rollups: buckets under an hour read minute rollups (exact to the minute); longer
- * ones read hourly rollups with the start aligned down to the hour. Minute rollups are kept
- * `minuteRetentionDays`; a period (with its previous period) older than that reads hourly rollups.
+ * Fits a period to the rollups so that a query reads few rows: up to 2 days from minute rollups (exact to
+ * the minute, while they are retained), up to 8 days from hourly rollups (start aligned down to the hour),
+ * longer from daily rollups (start aligned down to the UTC day). The chart bucket is the smallest giving
+ * at most MAX_POINTS points, never finer than the rollups read.
  */
 export function resolvePeriod(input: PeriodInput, now: number, minuteRetentionDays: number): ResolvedPeriod {
   let from: number;
@@ -63,16 +64,22 @@ export function resolvePeriod(input: PeriodInput, now: number, minuteRetentionDa
     to = now;
     from = now - PRESET_SPAN[input.preset];
   }
-  const span = to - from;
-  const bucketMs = BUCKETS.find((b) => span / b <= MAX_POINTS) ?? (BUCKETS.at(-1) as number);
   const minuteKeptFrom = now - minuteRetentionDays * DAY;
-  const granularity: Granularity = bucketMs < HOUR && from - span >= minuteKeptFrom ? 'minute' : 'hour';
-  if (granularity === 'hour') from = Math.floor(from / HOUR) * HOUR;
+  const granularity: Granularity =
+    to - from <= 2 * DAY && from - (to - from) >= minuteKeptFrom
+      ? 'minute'
+      : to - from <= 8 * DAY
+        ? 'hour'
+        : 'day';
+  const width = GRANULARITY_MS[granularity];
+  from = Math.floor(from / width) * width;
+  const span = to - from;
+  const bucketMs = Math.max(width, BUCKETS.find((b) => span / b <= MAX_POINTS) ?? (BUCKETS.at(-1) as number));
   return {
     from: new Date(from),
     to: new Date(to),
     previousFrom: new Date(from - (to - from)),
     granularity,
-    bucketMs: granularity === 'hour' ? Math.max(bucketMs, HOUR) : bucketMs,
+    bucketMs,
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { type Granularity, HISTOGRAM_SIZE, quantile, rowsOf } from '../usage';
-import { num, rollupWhere, type UsageScope } from './filter';
+import { type Granularity, quantile, rowsOf } from '../usage';
+import { HISTOGRAM_SUMS, histogramOf, num, rollupWhere, type UsageScope } from './filter';
 import type { ResolvedPeriod } from './period';
 
 export interface UsageFigures {
@@ -40,17 +40,11 @@ export async function figuresFor(
   const [totals] = rowsOf<Record<string, unknown>>(
     await ctx.db.execute(sql`
       select coalesce(sum(requests), 0) as requests, coalesce(sum(errors), 0) as errors,
-             coalesce(sum(latency_sum_ms), 0) as latency, coalesce(sum(prompt_tokens + completion_tokens), 0) as tokens
+             coalesce(sum(latency_sum_ms), 0) as latency,
+             coalesce(sum(prompt_tokens + completion_tokens), 0) as tokens, ${HISTOGRAM_SUMS}
       from usage_rollups where ${where}`),
   );
-  const histogramRows = rowsOf<Record<string, unknown>>(
-    await ctx.db.execute(sql`
-      select h.i as i, sum(h.v) as n
-      from usage_rollups, unnest(latency_histogram) with ordinality as h(v, i)
-      where ${where} group by h.i`),
-  );
-  const histogram = new Array<number>(HISTOGRAM_SIZE).fill(0);
-  for (const r of histogramRows) histogram[num(r.i) - 1] = num(r.n);
+  const histogram = histogramOf(totals);
   const requests = num(totals?.requests);
   return {
     totalRequests: requests,

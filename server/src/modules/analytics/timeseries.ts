@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { HISTOGRAM_SIZE, quantile, rowsOf } from '../usage';
-import { num, rollupWhere, type UsageScope } from './filter';
+import { HISTOGRAM_SUMS, histogramOf, num, rollupWhere, type UsageScope } from './filter';
 import type { ResolvedPeriod } from './period';
 
 export interface UsagePoint {
@@ -55,16 +55,10 @@ export async function usageTimeseries({
   const step = period.bucketMs;
   const where = rollupWhere(scope, period.granularity, period.from, period.to);
   const bucket = sql`floor(extract(epoch from bucket_start) * 1000 / ${step})::bigint`;
-  const [byClass, byLatency] = await Promise.all([
-    ctx.db.execute(sql`
-      select ${bucket} as b, status_class as c, sum(requests) as n, sum(latency_sum_ms) as latency,
-             sum(prompt_tokens + completion_tokens) as tokens
-      from usage_rollups where ${where} group by 1, 2`),
-    ctx.db.execute(sql`
-      select ${bucket} as b, h.i as i, sum(h.v) as n
-      from usage_rollups, unnest(latency_histogram) with ordinality as h(v, i)
-      where ${where} group by 1, 2`),
-  ]);
+  const byClass = await ctx.db.execute(sql`
+    select ${bucket} as b, status_class as c, sum(requests) as n, sum(latency_sum_ms) as latency,
+           sum(prompt_tokens + completion_tokens) as tokens, ${HISTOGRAM_SUMS}
+    from usage_rollups where ${where} group by 1, 2`);
   const first = Math.floor(period.from.getTime() / step) * step;
   const points = new Map<number, ReturnType<typeof emptyPoint>>();
   for (let t = first; t < period.to.getTime(); t += step) points.set(t / step, emptyPoint(t));
@@ -75,6 +69,8 @@ export async function usageTimeseries({
     p.requests += n;
     p.latency += num(r.latency);
     p.tokens += num(r.tokens);
+    const h = histogramOf(r);
+    for (let i = 0; i < h.length; i++) p.histogram[i] = (p.histogram[i] ?? 0) + (h[i] ?? 0);
     switch (r.c) {
       case '429':
         p.status429 += n;
@@ -91,10 +87,6 @@ export async function usageTimeseries({
       default:
         p.status2xx += n;
     }
-  }
-  for (const r of rowsOf<Record<string, unknown>>(byLatency)) {
-    const p = points.get(num(r.b));
-    if (p) p.histogram[num(r.i) - 1] = num(r.n);
   }
   return {
     bucketSeconds: step / 1000,

@@ -1,8 +1,12 @@
 import { bucketOf, emptyHistogram } from './histogram';
 import { ABORTED_STATUS, type UsageEvent } from './types';
 
-export type Granularity = 'minute' | 'hour';
-export const GRANULARITY_MS: Record<Granularity, number> = { minute: 60_000, hour: 3_600_000 };
+export type Granularity = 'minute' | 'hour' | 'day';
+export const GRANULARITY_MS: Record<Granularity, number> = {
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+};
 
 /** 2xx, 3xx, 4xx, 429 (kept apart: the dashboard charts it), 5xx, or aborted. */
 export function statusClassOf(status: number): string {
@@ -34,14 +38,14 @@ export interface RollupDelta {
 }
 
 /**
- * Folds a batch into one delta per rollup row (minute and hour), sorted by key so that concurrent writers
+ * Folds a batch into one delta per rollup row (minute, hour and day), sorted by key so that concurrent writers
  * lock rows in the same order and cannot deadlock.
  */
 export function rollupDeltas(events: readonly UsageEvent[]): RollupDelta[] {
   const byKey = new Map<string, RollupDelta>();
   for (const e of events) {
     const statusClass = statusClassOf(e.status);
-    for (const granularity of ['minute', 'hour'] as const) {
+    for (const granularity of ['minute', 'hour', 'day'] as const) {
       const width = GRANULARITY_MS[granularity];
       const bucketMs = Math.floor(e.occurredAt / width) * width;
       const key = [e.accountId, granularity, bucketMs, e.mode, e.keyId, e.method, e.route, statusClass].join(

@@ -1,0 +1,2 @@
+ALTER TABLE "usage_rollups" DROP CONSTRAINT "usage_rollups_granularity_check";--> statement-breakpoint
+ALTER TABLE "usage_rollups" ADD CONSTRAINT "usage_rollups_granularity_check" CHECK ("usage_rollups"."granularity" in ('minute', 'hour', 'day'));
