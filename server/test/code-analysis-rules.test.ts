@@ -330,3 +330,41 @@ describe('bug rules: buggy examples fire, fixed ones do not', () => {
     });
   }
 });
+
+describe('unused local variables', () => {
+  it('reports a local that is assigned and never read, in JS/TS and Python', async () => {
+    const js = await findings(
+      'function f(a) {\n  const unused = a * 2;\n  const used = a + 1;\n  return { used };\n}\n',
+      'javascript',
+      'bugs',
+    );
+    expect(
+      js.filter((f) => f.rule_id === 'bug/unused-variable').map((f) => [f.line, f.column, f.snippet]),
+    ).toEqual([[2, 9, 'unused']]);
+    const py = await findings(
+      'def f(a):\n    tmp = a * 2\n    total = 0\n    total += a\n    return total\n',
+      'python',
+      'bugs',
+    );
+    expect(py.filter((f) => f.rule_id === 'bug/unused-variable').map((f) => f.message)).toEqual([
+      "Local variable 'tmp' is assigned but never read; remove it, or use it where it was meant to be used.",
+    ]);
+  });
+
+  it('does not report names read by a nested function, ignored names, module-level names or eval users', async () => {
+    const cases: [CodeLanguage, string][] = [
+      ['javascript', 'function f() {\n  const x = 1;\n  return () => x;\n}\n'],
+      ['javascript', 'const top = 1;\nfunction f(code) {\n  const y = 2;\n  return eval(code);\n}\n'],
+      [
+        'typescript',
+        'function f(): number {\n  const _ignored = 1;\n  let n = 0;\n  n = 5;\n  return n;\n}\n',
+      ],
+      ['python', 'LIMIT = 10\ndef f():\n    x = 1\n    return locals()\n'],
+      ['python', 'def f(xs):\n    seen = set()\n    def add(x):\n        seen.add(x)\n    return add\n'],
+    ];
+    for (const [language, code] of cases) {
+      const ids = (await findings(code, language, 'bugs')).map((f) => f.rule_id);
+      expect({ code, ids }).toEqual({ code, ids: ids.filter((i) => i !== 'bug/unused-variable') });
+    }
+  });
+});

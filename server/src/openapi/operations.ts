@@ -74,9 +74,12 @@ export const OPERATIONS: Operation[] = [
     path: '/api/code/analyze',
     tag: 'Code analysis',
     summary: 'Analyse source code',
-    description: 'Complexity metrics, bugs and security findings, parsed with tree-sitter.',
+    description:
+      'Complexity metrics (cyclomatic as ESLint/lizard count it, cognitive per SonarSource, Halstead, maintainability index), bug findings and security findings with intraprocedural taint tracking, parsed with tree-sitter in worker threads. Code that does not fully parse is analysed and marked partial.',
     request: { name: 'CodeAnalyzeRequest', schema: CodeAnalyzeRequest },
     response: { name: 'CodeAnalysis', schema: CodeAnalysis, description: 'The analysis.' },
+    // 503 analysis_busy when the worker pool's queue is full.
+    errors: [503],
   },
   {
     method: 'post',

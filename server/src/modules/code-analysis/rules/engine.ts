@@ -7,6 +7,7 @@ import { taintFindings } from '../taint/engine';
 import { BUG_RULES } from './bugs';
 import { SECURITY_RULES } from './security';
 import type { Captures, RuleDefinition } from './types';
+import { unusedVariables } from './unused';
 
 export const RULES: RuleDefinition[] = [...BUG_RULES, ...SECURITY_RULES];
 
@@ -55,6 +56,7 @@ export function runRules(
       if (seen.size >= MAX_FINDINGS_PER_RULE) break;
     }
   }
+  if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
   if (categories.includes('security')) findings.push(...taintFindings(parsed));
   return findings;
 }
