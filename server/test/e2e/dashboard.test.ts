@@ -100,7 +100,8 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     await page.getByLabel('API key').fill(key);
     await page.getByLabel('Message').fill('Say something');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('button', { name: 'Send' }).waitFor();
+    // "Clear" appears once the stream has ended.
+    await page.getByRole('button', { name: 'Clear' }).waitFor();
     expect((await page.getByTestId('assistant-reply').textContent())?.length).toBeGreaterThan(0);
     expect(await page.getByRole('alert').count()).toBe(0);
     await shot(page, '04-playground');
