@@ -8,6 +8,7 @@
  * the fake upstream in another; this process only generates load.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { percentile, runPhase, type Target } from './load';
@@ -50,10 +51,17 @@ const gateway: Target = {
 };
 
 const fmt = (n: number) => n.toFixed(2);
+
+/** CPU time (user + system, ms) a child has used: contention inflates latency, not this. */
+function cpuMs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 console.log(
-  `| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | errors |`,
+  '| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | Tessera CPU per request (ms) | errors |',
 );
-console.log('|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|');
 try {
   for (const rps of loads) {
     for (const stream of [false, true]) {
@@ -61,7 +69,9 @@ try {
       await runPhase(direct, stream, rps, 1);
       await runPhase(gateway, stream, rps, 1);
       const d = await runPhase(direct, stream, rps, seconds);
+      const cpuBefore = cpuMs(tessera.child);
       const t = await runPhase(gateway, stream, rps, seconds);
+      const cpuPerRequest = (cpuMs(tessera.child) - cpuBefore) / Math.round(rps * seconds);
       const [d50, d99, t50, t99] = [
         percentile(d.latencies, 50),
         percentile(d.latencies, 99),
@@ -69,7 +79,7 @@ try {
         percentile(t.latencies, 99),
       ];
       console.log(
-        `| ${rps} | ${stream ? 'stream, TTFT' : 'non-streamed'} | ${fmt(d50)} / ${fmt(d99)} | ${fmt(t50)} / ${fmt(t99)} | ${fmt(t50 - d50)} / ${fmt(t99 - d99)} | ${d.errors} direct, ${t.errors} Tessera of ${Math.round(rps * seconds)} |`,
+        `| ${rps} | ${stream ? 'stream, TTFT' : 'non-streamed'} | ${fmt(d50)} / ${fmt(d99)} | ${fmt(t50)} / ${fmt(t99)} | ${fmt(t50 - d50)} / ${fmt(t99 - d99)} | ${fmt(cpuPerRequest)} | ${d.errors} direct, ${t.errors} Tessera of ${Math.round(rps * seconds)} |`,
       );
     }
   }
