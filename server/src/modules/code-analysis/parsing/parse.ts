@@ -18,7 +18,7 @@ export async function parseSource(source: string, language: CodeLanguage): Promi
   const tree = parser.parse(source);
   if (!tree) throw new Error(`tree-sitter returned no tree for ${language}`);
   try {
-    return { ...copyTree(tree), language, source, tree, dispose: () => tree.delete() };
+    return { ...copyTree(tree, source), language, source, tree, dispose: () => tree.delete() };
   } catch (err) {
     tree.delete();
     throw err;

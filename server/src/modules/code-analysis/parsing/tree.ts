@@ -29,30 +29,52 @@ export interface CopiedTree {
   truncated: boolean;
 }
 
-export function copyTree(tree: Tree): CopiedTree {
+/** Offsets (UTF-16 units, as tree-sitter reports them for JS strings) where each line starts. */
+function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function rowOf(starts: number[], index: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export function copyTree(tree: Tree, source: string): CopiedTree {
   const cursor = tree.walk();
   const parseErrors: ParseError[] = [];
+  const starts = lineStarts(source);
   let truncated = false;
+  // Rows and columns come from the offsets: each cursor getter is a call into WASM, positions two more objects.
   const make = (parent: SyntaxNode | null): SyntaxNode => {
-    const start = cursor.startPosition;
-    const end = cursor.endPosition;
+    const startIndex = cursor.startIndex;
+    const endIndex = cursor.endIndex;
+    const startRow = rowOf(starts, startIndex);
+    const endRow = endIndex === startIndex ? startRow : rowOf(starts, endIndex);
     const node: SyntaxNode = {
       type: cursor.nodeType,
       named: cursor.nodeIsNamed,
       field: cursor.currentFieldName,
-      startIndex: cursor.startIndex,
-      endIndex: cursor.endIndex,
-      startRow: start.row,
-      startCol: start.column,
-      endRow: end.row,
-      endCol: end.column,
+      startIndex,
+      endIndex,
+      startRow,
+      startCol: startIndex - (starts[startRow] as number),
+      endRow,
+      endCol: endIndex - (starts[endRow] as number),
       parent,
       children: [],
     };
     if (parseErrors.length < MAX_PARSE_ERRORS) {
       if (node.type === 'ERROR') {
         parseErrors.push(errorAt(node, 'Syntax error: unexpected code'));
-      } else if (cursor.nodeIsMissing) {
+      } else if (startIndex === endIndex && cursor.nodeIsMissing) {
         parseErrors.push(errorAt(node, `Syntax error: missing ${node.type}`));
       }
     }
