@@ -179,6 +179,18 @@ describe('monthly token allowance (Postgres)', () => {
     expect(await rowOf(p.accountId)).toMatchObject([{ used: 400, reserved: 0 }]);
   });
 
+  it('first reads of many accounts in one turn are batched and each gets its own counters', async () => {
+    const writer = new MonthlyTokenAllowance(server.services.ctx);
+    const principals = await Promise.all(Array.from({ length: 12 }, () => principalFor(50_000)));
+    await Promise.all(
+      principals.map(async (p, i) => (await writer.reserve(p, 100 * (i + 1))).settle(10 * i)),
+    );
+    const reader = new MonthlyTokenAllowance(server.services.ctx);
+    const statuses = await Promise.all(principals.map((p) => reader.status(p)));
+    expect(statuses.map((s) => s.used)).toEqual(principals.map((_, i) => 10 * i));
+    expect(statuses.map((s) => s.remaining)).toEqual(principals.map((_, i) => 50_000 - 10 * i));
+  });
+
   it('status comes from memory between refreshes and catches up with other instances', async () => {
     const p = await principalFor(100_000);
     const other = new MonthlyTokenAllowance(server.services.ctx);

@@ -8,14 +8,7 @@ import { insufficientQuota } from './errors';
 import { type AllowancePeriod, periodOf } from './period';
 import { type Counters, releaseExpired, reserveTokens, settleReservation } from './statements';
 import type { AllowanceStatus, Reservation, TokenAllowance } from './types';
-
-interface View {
-  period: string;
-  used: number;
-  reserved: number;
-  readAt: number;
-  refreshing?: Promise<void> | undefined;
-}
+import { AllowanceViews } from './views';
 
 export interface MonthlyAllowanceOptions {
   /** How old the in-memory view of an account may be before a background refresh. */
@@ -33,9 +26,7 @@ export interface MonthlyAllowanceOptions {
  * older than a second and updated at once by this instance's own reservations and settlements.
  */
 export class MonthlyTokenAllowance implements TokenAllowance {
-  private readonly views = new Map<string, View>();
-  private readonly viewTtlMs: number;
-  private readonly maxViews: number;
+  private readonly views: AllowanceViews;
   private readonly reservationTtlMs: number;
   private readonly sweepIntervalMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -44,8 +35,10 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     private readonly ctx: Ctx,
     options: MonthlyAllowanceOptions = {},
   ) {
-    this.viewTtlMs = options.viewTtlMs ?? 1_000;
-    this.maxViews = options.maxViews ?? 100_000;
+    this.views = new AllowanceViews(ctx, {
+      ttlMs: options.viewTtlMs ?? 1_000,
+      maxViews: options.maxViews ?? 100_000,
+    });
     // Far beyond any model call (MODEL_TIMEOUT_MS is per call; long streams take minutes, not a quarter hour).
     this.reservationTtlMs = options.reservationTtlMs ?? 15 * 60_000;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
@@ -109,7 +102,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
         nowMs,
       });
     }
-    this.remember(principal.accountId, period.start, row);
+    this.views.remember(principal.accountId, period.start, row);
     return this.reservation(id, principal.accountId, period, n);
   }
 
@@ -120,22 +113,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
   async accountStatus(accountId: string, monthlyTokens: number): Promise<AllowanceStatus> {
     const nowMs = this.ctx.clock.now();
     const period = periodOf(nowMs);
-    let view = this.views.get(accountId);
-    if (!view || view.period !== period.start) {
-      await this.refresh(accountId, period.start);
-      view = this.views.get(accountId);
-    } else if (nowMs - view.readAt > this.viewTtlMs && !view.refreshing) {
-      const stale = view;
-      stale.refreshing = this.refresh(accountId, period.start)
-        .catch((err: unknown) => {
-          this.ctx.logger.warn({ err: (err as Error).message }, 'allowance view refresh failed');
-        })
-        .finally(() => {
-          stale.refreshing = undefined;
-        });
-    }
-    const used = view?.used ?? 0;
-    const reserved = view?.reserved ?? 0;
+    const { used, reserved } = await this.views.get(accountId, period.start);
     const limit = monthlyTokens;
     return { limit, used, remaining: Math.max(0, limit - used - reserved), resetsAt: period.resetsAt };
   }
@@ -157,7 +135,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
       try {
         // Safe to retry: the statement is idempotent (it deletes the reservation it settles).
         const row = await settleReservation(this.ctx.db, { id, accountId, period, used });
-        if (row) this.remember(accountId, period, row);
+        if (row) this.views.remember(accountId, period, row);
         return;
       } catch (err) {
         if (attempt >= 3) throw err;
@@ -166,30 +144,11 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     }
   }
 
-  private async refresh(accountId: string, period: string): Promise<void> {
-    this.remember(accountId, period, await this.read(accountId, period));
-  }
-
   private async read(accountId: string, period: string): Promise<Counters> {
     const [row] = await this.ctx.db
       .select({ used: allowancePeriods.used, reserved: allowancePeriods.reserved })
       .from(allowancePeriods)
       .where(and(eq(allowancePeriods.accountId, accountId), eq(allowancePeriods.periodStart, period)));
     return row ?? { used: 0, reserved: 0 };
-  }
-
-  private remember(accountId: string, period: string, row: Counters): void {
-    const current = this.views.get(accountId);
-    if (!current && this.views.size >= this.maxViews) {
-      const oldest = this.views.keys().next();
-      if (!oldest.done) this.views.delete(oldest.value);
-    }
-    this.views.set(accountId, {
-      period,
-      used: Number(row.used),
-      reserved: Number(row.reserved),
-      readAt: this.ctx.clock.now(),
-      refreshing: current?.refreshing,
-    });
   }
 }
