@@ -1,5 +1,5 @@
 import type { ParseError } from '@tessera/shared';
-import type { Tree } from 'web-tree-sitter';
+import type { Language, Tree } from 'web-tree-sitter';
 
 /**
  * A plain copy of the tree-sitter tree. Walking web-tree-sitter nodes allocates a wrapper per access, so metrics,
@@ -47,8 +47,44 @@ function rowOf(starts: number[], index: number): number {
   return lo;
 }
 
+/** Type names, namedness and field names by numeric id, per language: numbers cross the WASM boundary cheaply. */
+interface Symbols {
+  types: Map<number, { type: string; named: boolean }>;
+  fields: Map<number, string | null>;
+}
+const symbolsByLanguage = new WeakMap<Language, Symbols>();
+
+function symbolsOf(language: Language): Symbols {
+  let symbols = symbolsByLanguage.get(language);
+  if (!symbols) {
+    symbols = { types: new Map(), fields: new Map() };
+    symbolsByLanguage.set(language, symbols);
+  }
+  return symbols;
+}
+
 export function copyTree(tree: Tree, source: string): CopiedTree {
   const cursor = tree.walk();
+  const language = tree.language;
+  const symbols = symbolsOf(language);
+  const typeOf = (id: number): { type: string; named: boolean } => {
+    let t = symbols.types.get(id);
+    if (!t) {
+      // Error and missing nodes share ids with ordinary ones only through these getters.
+      t = { type: cursor.nodeType, named: cursor.nodeIsNamed };
+      symbols.types.set(id, t);
+    }
+    return t;
+  };
+  const fieldOf = (id: number): string | null => {
+    if (id === 0) return null;
+    let f = symbols.fields.get(id);
+    if (f === undefined) {
+      f = language.fieldNameForId(id);
+      symbols.fields.set(id, f);
+    }
+    return f;
+  };
   const parseErrors: ParseError[] = [];
   const starts = lineStarts(source);
   let truncated = false;
@@ -58,10 +94,11 @@ export function copyTree(tree: Tree, source: string): CopiedTree {
     const endIndex = cursor.endIndex;
     const startRow = rowOf(starts, startIndex);
     const endRow = endIndex === startIndex ? startRow : rowOf(starts, endIndex);
+    const { type, named } = typeOf(cursor.nodeTypeId);
     const node: SyntaxNode = {
-      type: cursor.nodeType,
-      named: cursor.nodeIsNamed,
-      field: cursor.currentFieldName,
+      type,
+      named,
+      field: fieldOf(cursor.currentFieldId),
       startIndex,
       endIndex,
       startRow,
