@@ -16,6 +16,8 @@ export class Metrics implements UsageMetricsSink {
   private readonly eventsWritten: Counter;
   private readonly eventsDropped: Counter<'reason'>;
   private readonly unattributedRequests: Counter;
+  private readonly latencyChildren = new Map<string, Histogram.Internal<'method' | 'route'>>();
+  private readonly requestChildren = new Map<string, Counter.Internal>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tessera_' });
@@ -51,8 +53,22 @@ export class Metrics implements UsageMetricsSink {
   }
 
   observeRequest(method: string, route: string, status: number, latencyMs: number): void {
-    this.requests.inc({ method, route, status: String(status) });
-    this.latency.observe({ method, route }, latencyMs / 1000);
+    // prom-client hashes the label set on every call; the children are cached per series instead
+    // (route templates and statuses are few, so these maps stay small).
+    const series = `${method} ${route}`;
+    let latency = this.latencyChildren.get(series);
+    if (!latency) {
+      latency = this.latency.labels({ method, route });
+      this.latencyChildren.set(series, latency);
+    }
+    latency.observe(latencyMs / 1000);
+    const withStatus = `${series} ${status}`;
+    let requests = this.requestChildren.get(withStatus);
+    if (!requests) {
+      requests = this.requests.labels({ method, route, status: String(status) });
+      this.requestChildren.set(withStatus, requests);
+    }
+    requests.inc();
   }
 
   written(n: number): void {

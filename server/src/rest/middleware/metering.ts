@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../../lib/clock';
 import type { Metrics } from '../../metrics/registry';
 import { hashKey, parseKey } from '../../modules/keys';
-import { ABORTED_STATUS, type UsageRecorder } from '../../modules/usage';
+import { ABORTED_STATUS, type UsageEvent, type UsageRecorder } from '../../modules/usage';
 import { locals } from './locals';
 
 const HANDLER_WAIT_MS = 120_000;
@@ -67,9 +67,14 @@ function recordRequest(
   const latencyMs = Math.max(0, ended.at - l.startedAt);
   const route = l.route ?? req.path;
   deps.metrics.observeRequest(req.method, route, status, latencyMs);
-  const event = {
+  const principal = l.principal;
+  // One object of one shape per request: it is what the buffer keeps.
+  const event: UsageEvent = {
     occurredAt: ended.wall - latencyMs,
     requestId: l.requestId,
+    accountId: principal?.accountId ?? '',
+    keyId: principal?.keyId ?? '',
+    mode: principal?.mode ?? 'test',
     method: req.method,
     route,
     status,
@@ -81,14 +86,8 @@ function recordRequest(
     errorCode: l.errorCode ?? null,
     errorMessage: l.errorMessage ?? (status === ABORTED_STATUS ? 'The client closed the connection.' : null),
   };
-  const principal = l.principal;
   if (principal) {
-    deps.usage.record({
-      ...event,
-      accountId: principal.accountId,
-      keyId: principal.keyId,
-      mode: principal.mode,
-    });
+    deps.usage.record(event);
     return;
   }
   // A well-formed key that was refused (revoked, or unknown): the writer attributes it if the key exists.
