@@ -30,31 +30,71 @@ export function compileRule(rule: RuleDefinition, language: CodeLanguage): Query
 
 const MAX_FINDINGS_PER_RULE = 200;
 
+interface Combined {
+  query: Query;
+  ruleOfPattern: RuleDefinition[];
+}
+const combined = new Map<string, Combined>();
+
+/**
+ * The active rules' queries for a language as one query (one pattern list), so the tree is matched in a single
+ * pass; each pattern is traced back to its rule by where it starts in the combined source. Cached per rule set.
+ */
+function combinedQuery(rules: RuleDefinition[], language: CodeLanguage): Combined | undefined {
+  const key = `${language}:${rules.map((r) => r.id).join(',')}`;
+  const cached = combined.get(key);
+  if (cached) return cached;
+  const lang = loadedLanguage(language);
+  if (!lang || rules.length === 0) return undefined;
+  let source = '';
+  const ranges: { start: number; rule: RuleDefinition }[] = [];
+  for (const rule of rules) {
+    ranges.push({ start: source.length, rule });
+    source += `${rule.languages[language]}\n`;
+  }
+  const query = new Query(lang, source);
+  const ruleOfPattern: RuleDefinition[] = [];
+  for (let i = 0; i < query.patternCount(); i += 1) {
+    const at = query.startIndexForPattern(i);
+    let owner = ranges[0] as { start: number; rule: RuleDefinition };
+    for (const range of ranges) if (range.start <= at) owner = range;
+    ruleOfPattern.push(owner.rule);
+  }
+  const entry = { query, ruleOfPattern };
+  combined.set(key, entry);
+  return entry;
+}
+
 export function runRules(
   parsed: ParsedSource,
   categories: Exclude<FindingCategory, 'complexity'>[],
 ): Finding[] {
   const findings: Finding[] = [];
-  for (const rule of RULES) {
-    if (!categories.includes(rule.category)) continue;
-    if (rule.needles && !rule.needles.some((n) => parsed.source.includes(n))) continue;
-    const query = compileRule(rule, parsed.language);
-    if (!query) continue;
-    const seen = new Set<string>();
-    for (const match of query.matches(parsed.tree.rootNode, { matchLimit: 2048 })) {
-      const captures: Captures = {};
-      let at: (typeof match.captures)[number]['node'] | undefined;
-      for (const { name, node } of match.captures) {
-        captures[name] = { text: node.text, type: node.type };
-        if (name === 'finding') at = node;
-      }
-      if (!at || (rule.check && !rule.check(captures))) continue;
-      const key = `${at.startIndex}:${at.endIndex}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      findings.push(toFinding(rule, parsed, at, captures));
-      if (seen.size >= MAX_FINDINGS_PER_RULE) break;
+  const active = RULES.filter(
+    (rule) =>
+      categories.includes(rule.category) &&
+      rule.languages[parsed.language] !== undefined &&
+      (!rule.needles || rule.needles.some((n) => parsed.source.includes(n))),
+  );
+  const all = combinedQuery(active, parsed.language);
+  const seen = new Map<string, Set<string>>();
+  for (const match of all ? all.query.matches(parsed.tree.rootNode, { matchLimit: 4096 }) : []) {
+    const rule = all?.ruleOfPattern[match.patternIndex];
+    if (!rule) continue;
+    const seenForRule = seen.get(rule.id) ?? new Set<string>();
+    seen.set(rule.id, seenForRule);
+    if (seenForRule.size >= MAX_FINDINGS_PER_RULE) continue;
+    const captures: Captures = {};
+    let at: (typeof match.captures)[number]['node'] | undefined;
+    for (const { name, node } of match.captures) {
+      captures[name] = { text: node.text, type: node.type };
+      if (name === 'finding') at = node;
     }
+    if (!at || (rule.check && !rule.check(captures))) continue;
+    const key = `${at.startIndex}:${at.endIndex}`;
+    if (seenForRule.has(key)) continue;
+    seenForRule.add(key);
+    findings.push(toFinding(rule, parsed, at, captures));
   }
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
   if (categories.includes('security')) findings.push(...taintFindings(parsed));
