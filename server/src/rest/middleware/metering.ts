@@ -47,8 +47,13 @@ export function meter(deps: MeteringDeps): RequestHandler {
       }
       // The client went away while the handler still works (a stream being cut): its final usage comes
       // when it returns. A handler that never returns is recorded anyway after HANDLER_WAIT_MS.
-      l.onHandlerDone = record;
-      setTimeout(record, HANDLER_WAIT_MS).unref();
+      const timer = setTimeout(record, HANDLER_WAIT_MS);
+      timer.unref();
+      l.onHandlerDone = () => {
+        // Not left pending: a timer would hold the request and response for minutes.
+        clearTimeout(timer);
+        record();
+      };
     };
     res.once('finish', done);
     res.once('close', done);
