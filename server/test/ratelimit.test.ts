@@ -107,6 +107,23 @@ describe('per-plan request limits over HTTP', () => {
     expect(refused?.headers.get('retry-after-ms')).toBe('8572');
   });
 
+  it('an allowance that cannot be read leaves the token headers out and the request served', async () => {
+    const { key } = await createAccountWithKey(server, { plan: 'free' });
+    const allowance = server.services.allowance;
+    const original = allowance.status.bind(allowance);
+    allowance.status = async () => {
+      throw new Error('database unreachable');
+    };
+    try {
+      const res = await get(key.key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit-requests')).toBe('100');
+      expect(res.headers.get('x-ratelimit-limit-tokens')).toBeNull();
+    } finally {
+      allowance.status = original;
+    }
+  });
+
   it('requests refused before authentication are not counted and carry no limit headers', async () => {
     const res = await fetch(`${server.url}/v1/models`);
     expect(res.status).toBe(401);

@@ -66,6 +66,16 @@ async function setTokenHeaders(
       formatDuration(Math.max(0, status.resetsAt.getTime() - deps.clock.now())),
     );
   } catch (err) {
-    deps.logger.warn({ err: (err as Error).message }, 'allowance status unavailable; token headers left out');
+    // Once per 10 s: while the database is down this would otherwise log on every request.
+    const now = Date.now();
+    if (now - lastStatusWarning >= 10_000) {
+      lastStatusWarning = now;
+      deps.logger.warn(
+        { err: (err as Error).message },
+        'allowance status unavailable; token headers left out',
+      );
+    }
   }
 }
+
+let lastStatusWarning = 0;
