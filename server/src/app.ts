@@ -12,6 +12,7 @@ import { accessLog } from './rest/middleware/access-log';
 import { locals } from './rest/middleware/locals';
 import { requestId } from './rest/middleware/request-id';
 import { sendError } from './rest/middleware/send-error';
+import { mountPlayground } from './rest/playground';
 import type { Services } from './services';
 import { appRouter } from './trpc/router';
 import { contextFactory } from './trpc/trpc';
@@ -56,6 +57,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.get('/metrics', metricsHandler(services.metrics, config.metricsToken));
   mountOpenApi(app);
   mountRest(app, services);
+  mountPlayground(app, services);
   mountGraphql(app, services);
 
   app.use(

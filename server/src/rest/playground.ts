@@ -1,0 +1,74 @@
+import type { Express, RequestHandler } from 'express';
+import { ServiceError } from '../errors';
+import { readCookie } from '../lib/cookies';
+import { resolveSession } from '../modules/accounts';
+import { resolveLimits } from '../modules/plans';
+import type { Services } from '../services';
+import { CSRF_HEADER, SESSION_COOKIE } from '../trpc/trpc';
+import { codeAnalyzeRoutes } from './api/code-analyze';
+import { jsonBody } from './middleware/json-body';
+import { locals } from './middleware/locals';
+import { meter } from './middleware/metering';
+import { rateLimit } from './middleware/rate-limit';
+import { registerRoutes } from './routes';
+import { chatRoutes } from './v1/chat';
+
+/** The dashboard playground's routes: the same handlers as the public API, authenticated by the session. */
+export const PLAYGROUND_CHAT_PATH = '/api/playground/chat/completions';
+export const PLAYGROUND_ANALYZE_PATH = '/api/playground/code/analyze';
+/** The key id the playground's usage is recorded under (no API key is involved). */
+export const PLAYGROUND_KEY_ID = 'playground';
+
+/**
+ * The signed-in account, always in test mode: the dashboard never needs a key's secret, and the calls are
+ * served by the simulator, metered as the account's test usage and limited by its test request rate.
+ * A cookie-authenticated POST must carry the CSRF header, as tRPC mutations do.
+ */
+function authenticateSession(services: Services): RequestHandler {
+  return async (req, res, next) => {
+    if (req.get(CSRF_HEADER) !== '1') {
+      throw new ServiceError('permission', `The playground requires the ${CSRF_HEADER}: 1 header.`, {
+        code: 'csrf_header_missing',
+      });
+    }
+    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const account = token ? await resolveSession({ ctx: services.ctx, token }) : null;
+    if (!account) {
+      throw new ServiceError('authentication', 'Sign in to the dashboard to use the playground.', {
+        code: 'session_required',
+      });
+    }
+    locals(res).principal = {
+      keyId: PLAYGROUND_KEY_ID,
+      accountId: account.id,
+      mode: 'test',
+      last4: '',
+      plan: account.plan,
+      limits: resolveLimits(account, services.ctx.config.planDefaults),
+    };
+    next();
+  };
+}
+
+export function mountPlayground(app: Express, services: Services): void {
+  const chat = chatRoutes(services).find((r) => r.path === '/v1/chat/completions');
+  const analyze = codeAnalyzeRoutes(services).find((r) => r.path === '/api/code/analyze');
+  if (!chat || !analyze) throw new Error('a route the playground reuses is missing');
+  const routes = [
+    { ...chat, path: PLAYGROUND_CHAT_PATH },
+    { ...analyze, path: PLAYGROUND_ANALYZE_PATH },
+  ];
+  registerRoutes(app, routes, {
+    meter: meter({ usage: services.usage, metrics: services.metrics, clock: services.ctx.clock }),
+    authenticate: authenticateSession(services),
+    afterAuth: [
+      rateLimit({
+        limiter: services.rateLimiter,
+        allowance: services.allowance,
+        clock: services.ctx.clock,
+        logger: services.ctx.logger,
+      }),
+    ],
+    jsonBody: jsonBody(services.ctx.config.bodyLimitBytes),
+  });
+}
