@@ -256,6 +256,20 @@ describe('timeouts, failures, retries and fallback', () => {
   });
 });
 
+describe("the openai SDK's retries on our 503", () => {
+  it('waits for our retry-after, then tries again', async () => {
+    const retrying = new OpenAI({ apiKey: liveKey, baseURL: `${server.url}/v1`, maxRetries: 1 });
+    const started = performance.now();
+    const err = await retrying.chat.completions
+      .create({ model: 'up-429', messages })
+      .catch((e: unknown) => e);
+    expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+    // retry-after: 1 → the SDK waited about a second between its two attempts (each retried twice by Tessera).
+    expect(performance.now() - started).toBeGreaterThan(900);
+    expect(openai.requests).toHaveLength(6);
+  });
+});
+
 describe('streams: keep-alive and client abort', () => {
   it('sends comment keep-alives while the model is silent', async () => {
     const text = await (await rawStream('up-slow')).text();
