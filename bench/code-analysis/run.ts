@@ -1,6 +1,6 @@
 /**
  * Code analysis benchmark.
- *   (cd server && npx tsx ../bench/code-analysis/run.ts [--runs 20] [--chat])
+ *   (cd server && npx tsx ../bench/code-analysis/run.ts [--runs 20] [--chat | --chat-only])
  * 1. Per language, a generated 2,000-line file analysed with analysis_type=all through the worker pool (as the
  *    endpoint does), after warm-up: p50/p95 latency and throughput in MB/s.
  * 2. With --chat: latency of POST /v1/chat/completions (test key, simulator) and GET /v1/models on the real server,
@@ -88,7 +88,7 @@ async function chatUnderLoad(): Promise<void> {
   const sample = async (label: string) => {
     const c: number[] = [];
     const m: number[] = [];
-    for (let i = 0; i < 60; i += 1) {
+    for (let i = 0; i < 100; i += 1) {
       c.push(await chat());
       m.push(await models());
     }
@@ -114,8 +114,19 @@ async function chatUnderLoad(): Promise<void> {
       analyses += 1;
     }
   };
+  // Start both workers (tsx compiles the worker code once per thread) before measuring.
+  await Promise.all(
+    [0, 1].map(() =>
+      fetch(`${server.url}/api/code/analyze`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ code, language: 'python' }),
+      }).then((r) => r.text()),
+    ),
+  );
   const loops = [loop(), loop(), loop(), loop()];
   await new Promise((r) => setTimeout(r, 500));
+  analyses = 0;
   await sample('4 concurrent 2,000-line analyses');
   running = false;
   await Promise.all(loops);
@@ -123,5 +134,5 @@ async function chatUnderLoad(): Promise<void> {
   await server.close();
 }
 
-await analysisLatency();
-if (process.argv.includes('--chat')) await chatUnderLoad();
+if (!process.argv.includes('--chat-only')) await analysisLatency();
+if (process.argv.includes('--chat') || process.argv.includes('--chat-only')) await chatUnderLoad();
