@@ -128,6 +128,16 @@ describe('POST /v1/chat/completions with the simulator (test key, openai SDK)', 
     expect(chunks.at(-1).choices[0].finish_reason).toBe('length');
   });
 
+  it('answers JSON in JSON mode', async () => {
+    const res = await client.chat.completions.create({
+      model: 'tessera-fast-4k',
+      messages: user('List three rivers'),
+      response_format: { type: 'json_object' },
+    });
+    const parsed = JSON.parse(res.choices[0]?.message.content ?? '') as { answer: string };
+    expect(parsed.answer).toMatch(/rivers/i);
+  });
+
   it('ignores unknown fields', async () => {
     const res = await client.chat.completions.create({
       model: 'tessera-fast-4k',
@@ -223,6 +233,18 @@ describe('validation errors become the right SDK errors', () => {
     ],
     ['seed', { model: 'tessera-fast-4k', messages: user('x'), seed: 'abc' }, 'seed', 'invalid_value'],
     ['user', { model: 'tessera-fast-4k', messages: user('x'), user: 42 }, 'user', 'invalid_value'],
+    [
+      'null user content',
+      { model: 'tessera-fast-4k', messages: [{ role: 'user', content: null }] },
+      'messages[0].content',
+      'invalid_value',
+    ],
+    [
+      'tool without id',
+      { model: 'tessera-fast-4k', messages: [{ role: 'tool', content: '42' }] },
+      'messages[0].tool_call_id',
+      'invalid_value',
+    ],
   ];
   for (const [label, body, param, code] of cases) {
     it(`${label} → BadRequestError param ${param}`, async () => {

@@ -17,14 +17,28 @@ export type ToolCall = z.infer<typeof ToolCall>;
 export const ChatRole = z.enum(['system', 'developer', 'user', 'assistant', 'tool']);
 export type ChatRole = z.infer<typeof ChatRole>;
 
-export const ChatMessage = z.looseObject({
-  role: ChatRole,
-  // Assistant messages that only carry tool calls have no content.
-  content: ChatContent.nullable().optional(),
-  name: z.string().optional(),
-  tool_calls: z.array(ToolCall).optional(),
-  tool_call_id: z.string().optional(),
-});
+export const ChatMessage = z
+  .looseObject({
+    role: ChatRole,
+    // Assistant messages that only carry tool calls have no content.
+    content: ChatContent.nullable().optional(),
+    name: z.string().optional(),
+    tool_calls: z.array(ToolCall).optional(),
+    tool_call_id: z.string().optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.role === 'tool' && m.tool_call_id === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tool_call_id'],
+        message: 'required on tool messages',
+        input: undefined,
+      });
+    }
+    if (m.role !== 'assistant' && (m.content === null || m.content === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'required', input: m.content });
+    }
+  });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
 /** Our cap on `n`: each choice is a full generation. */

@@ -10,6 +10,7 @@ const EXPECTED: Record<string, string> = {
   'messages.*.role': "one of 'system', 'developer', 'user', 'assistant', 'tool'",
   'messages.*.content': 'a string or a non-empty array of content parts',
   'messages.*.name': 'a string',
+  'messages.*.tool_call_id': 'the id of the tool call this tool message answers',
   temperature: 'a number between 0 and 2',
   top_p: 'a number between 0 and 1',
   n: `an integer between 1 and ${MAX_CHOICES} (Tessera's cap on choices per request)`,

@@ -21,7 +21,10 @@ function stopsOf(request: ChatCompletionRequest): string[] {
 function simulateChoice(call: ProviderCall, index: number): SimulatedChoice {
   const { request } = call;
   const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
-  let text = simulatedReply(prompt, `${call.upstreamModel}/${request.seed ?? ''}/${index}`);
+  const reply = simulatedReply(prompt, `${call.upstreamModel}/${request.seed ?? ''}/${index}`);
+  // JSON modes get JSON, so that clients parsing the answer work against the simulator too.
+  const json = request.response_format && request.response_format.type !== 'text';
+  let text = json ? JSON.stringify({ answer: reply }) : reply;
   let finish: FinishReason = 'stop';
   const cut = Math.min(...stopsOf(request).map((s) => (text.includes(s) ? text.indexOf(s) : text.length)));
   if (cut < text.length) text = text.slice(0, cut);
