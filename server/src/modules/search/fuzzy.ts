@@ -9,6 +9,7 @@ export interface WeightedTerm {
   term: string;
   /** Trigram similarity to the word typed (1 for an exact match); scales the term's BM25 share. */
   weight: number;
+  df: number;
 }
 
 export interface FuzzyExpansion {
@@ -31,13 +32,13 @@ export async function expandFuzzy(
   language: string,
   query: string,
 ): Promise<FuzzyExpansion> {
-  const rows = await queryRows<{ word: string; term: string | null; sim: number | null }>(
+  const rows = await queryRows<{ word: string; term: string | null; sim: number | null; df: number | null }>(
     db,
     sql`
-    select w.lexeme as word, t.term, t.sim::float8 as sim
+    select w.lexeme as word, t.term, t.sim::float8 as sim, t.df
     from (select distinct u.lexeme from unnest(to_tsvector(${language}::regconfig, ${query})) u) w
     left join lateral (
-      select st.term, similarity(st.term, w.lexeme) as sim
+      select st.term, st.df, similarity(st.term, w.lexeme) as sim
       from search_terms st
       where st.account_id = ${scope.accountId} and st.collection = ${scope.collection} and st.term % w.lexeme
       order by similarity(st.term, w.lexeme) desc, st.term
@@ -48,19 +49,20 @@ export async function expandFuzzy(
   const byWord = new Map<string, WeightedTerm[]>();
   for (const row of rows) {
     const list = byWord.get(row.word) ?? [];
-    if (row.term !== null && row.sim !== null) list.push({ term: row.term, weight: row.sim });
+    if (row.term !== null && row.sim !== null)
+      list.push({ term: row.term, weight: row.sim, df: row.df ?? 1 });
     byWord.set(row.word, list);
   }
   if (byWord.size === 0 || [...byWord.values()].some((list) => list.length === 0)) {
     return { tsquery: null, terms: [] };
   }
-  const weights = new Map<string, number>();
+  const best = new Map<string, WeightedTerm>();
   for (const list of byWord.values()) {
-    for (const { term, weight } of list) weights.set(term, Math.max(weight, weights.get(term) ?? 0));
+    for (const t of list) if ((best.get(t.term)?.weight ?? 0) < t.weight) best.set(t.term, t);
   }
   const groups = [...byWord.values()].map((list) => `(${list.map((t) => quoteLexeme(t.term)).join(' | ')})`);
   return {
     tsquery: groups.join(' & '),
-    terms: [...weights].map(([term, weight]) => ({ term, weight })),
+    terms: [...best.values()],
   };
 }

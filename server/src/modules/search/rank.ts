@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { QueryPlan } from './plan';
 
 /**
  * BM25F-style scoring, described in ARCHITECTURE.md. For each query term t in document d:
@@ -13,21 +14,27 @@ export const W_BODY = 1;
 /** Scores are rounded so that summation order cannot change the last bit between two pages. */
 export const SCORE_DIGITS = 8;
 
-const n = (value: number) => sql.raw(String(value));
+const num = (value: number) => sql.raw(Number.isFinite(value) ? String(value) : '0');
 
-/**
- * `m` is a matched document (title_len, body_len), `f.pair` its [title tf, body tf] for term `t`
- * (term, weight, idf), `stats` the collection.
- */
-export function termScoreSql(): SQL {
-  const tfn = sql`(
-      ${n(W_TITLE)} * (f.pair ->> 0)::float8
-        / (${n(1 - B)} + ${n(B)} * m.title_len / stats.avg_title)
-    + ${n(W_BODY)} * (f.pair ->> 1)::float8
-        / (${n(1 - B)} + ${n(B)} * m.body_len / stats.avg_body))`;
-  return sql`t.weight * t.idf * (${tfn} * ${n(K1 + 1)}) / (${n(K1)} + ${tfn})`;
+export function idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-export function idfSql(): SQL {
-  return sql`ln(1 + (stats.n - st.df + 0.5) / (st.df + 0.5))`;
+/** Columns of a matched document `d`: field norms and, per scored term, its [title tf, body tf] pair. */
+export function scoringColumns(plan: QueryPlan): SQL {
+  const pairs = plan.terms.map((t, i) => sql`, d.tf -> ${t.term} as ${sql.raw(`p${i}`)}`);
+  return sql`(${num(1 - B)} + ${num(B)} * d.title_len / ${num(plan.avgTitle)}) as title_norm,
+    (${num(1 - B)} + ${num(B)} * d.body_len / ${num(plan.avgBody)}) as body_norm ${sql.join(pairs, sql``)}`;
+}
+
+/** The score of a row `m` carrying `scoringColumns`, the terms' idf and weights folded in as constants. */
+export function scoreExpression(plan: QueryPlan): SQL {
+  if (plan.terms.length === 0) return sql`0`;
+  const parts = plan.terms.map((t, i) => {
+    const p = sql.raw(`m.p${i}`);
+    const tfn = sql`(${num(W_TITLE)} * coalesce((${p} ->> 0)::float8, 0) / m.title_norm
+      + ${num(W_BODY)} * coalesce((${p} ->> 1)::float8, 0) / m.body_norm)`;
+    return sql`${num(t.weight * idf(plan.n, t.df))} * ${tfn} * ${num(K1 + 1)} / (${num(K1)} + ${tfn})`;
+  });
+  return sql.join(parts, sql` + `);
 }

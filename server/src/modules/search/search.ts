@@ -1,11 +1,9 @@
 import type { SearchRequest, SearchResponse } from '@tessera/shared';
-import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { ServiceError } from '../../errors';
-import { readCollection } from './collections';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
-import { expandFuzzy } from './fuzzy';
-import { type RankQuery, rankDocuments, tsqueryTermsSql } from './query';
+import { planFuzzy, planKeyword } from './plan';
+import { type RankQuery, rankDocuments } from './query';
 import { markSnippet } from './snippet';
 import type { Scope } from './sql';
 
@@ -39,27 +37,19 @@ export async function searchDocuments({
   const after: CursorPosition | undefined =
     input.cursor === undefined ? undefined : decodeCursor(input.cursor, cursorContext(input));
   const scope: Scope = { accountId, collection: input.collection };
-  const base = { scope, filter: input.filter, after, offset: input.offset ?? 0, limit: input.limit };
-
-  let query: RankQuery;
-  if (input.mode === 'fuzzy') {
-    const stats = await readCollection(ctx.db, scope);
-    if (!stats) return empty;
-    const expansion = await expandFuzzy(ctx.db, scope, stats.language, input.query);
-    if (expansion.tsquery === null) return empty;
-    query = {
-      ...base,
-      tsquery: sql`${expansion.tsquery}::tsquery`,
-      terms: sql`select x.term, x.weight from jsonb_to_recordset(${JSON.stringify(expansion.terms)}::jsonb)
-                 as x(term text, weight float8)`,
-    };
-  } else {
-    query = {
-      ...base,
-      tsquery: sql`websearch_to_tsquery(stats.language, ${input.query})`,
-      terms: tsqueryTermsSql(),
-    };
-  }
+  const plan =
+    input.mode === 'fuzzy'
+      ? await planFuzzy(ctx.db, scope, input.query)
+      : await planKeyword(ctx.db, scope, input.query);
+  if (!plan || plan.tsquery === null) return empty;
+  const query: RankQuery = {
+    scope,
+    plan: { ...plan, tsquery: plan.tsquery },
+    filter: input.filter,
+    after,
+    offset: input.offset ?? 0,
+    limit: input.limit,
+  };
 
   const rows = await rankDocuments(ctx.db, query);
   const page = rows.slice(0, input.limit);
