@@ -95,9 +95,8 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
       client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] }),
     ).rejects.toMatchObject({ status: 404 });
 
-    // The playground streams a reply with the pasted key.
+    // The playground streams a reply through the session (test mode, no key in the page)...
     await page.getByRole('navigation').getByRole('link', { name: 'Playground' }).click();
-    await page.getByLabel('API key').fill(key);
     await page.getByLabel('Message').fill('Say something');
     await page.getByRole('button', { name: 'Send' }).click();
     // "Clear" appears once the stream has ended.
@@ -105,6 +104,9 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     expect((await page.getByTestId('assistant-reply').textContent())?.length).toBeGreaterThan(0);
     expect(await page.getByRole('alert').count()).toBe(0);
     await shot(page, '04-playground');
+    // ...and runs the code analysis with the pasted key.
+    await page.getByLabel('An API key you paste').check();
+    await page.getByLabel('API key', { exact: true }).fill(key);
     await page.getByRole('tab', { name: 'Code analysis' }).click();
     await page.getByRole('button', { name: 'Analyse' }).click();
     const findings = page.getByRole('table', { name: 'Findings' });
@@ -129,6 +131,7 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     await endpoints.getByRole('row', { name: /GET \/v1\/models/ }).waitFor();
     expect(await totalShown()).toBe(5);
     await endpoints.getByRole('row', { name: /POST \/api\/code\/analyze/ }).waitFor();
+    await endpoints.getByRole('row', { name: /POST \/api\/playground\/chat\/completions/ }).waitFor();
     const errorRow = page.getByRole('table', { name: 'Recent errors' }).getByRole('row', { name: /404/ });
     await errorRow.waitFor();
     expect(await errorRow.textContent()).toContain('no-such-model');

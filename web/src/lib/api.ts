@@ -9,19 +9,33 @@ export class ApiError extends Error {
   }
 }
 
+/** Who the playground calls as: the signed-in account in test mode (no key), or a key the user pasted. */
+export type Caller = { kind: 'session' } | { kind: 'key'; key: string };
+
+/** The session's twins of the public routes: same handlers, authenticated by the cookie, always test mode. */
+const SESSION_PATHS = {
+  '/v1/chat/completions': '/api/playground/chat/completions',
+  '/api/code/analyze': '/api/playground/code/analyze',
+} as const;
+
+export type PlaygroundPath = keyof typeof SESSION_PATHS;
+
 /**
- * Calls the public REST API with a key the user pasted into the page. The key lives in component state
- * only (never stored), and the request goes to this same origin.
+ * Calls the API as `caller`. A pasted key lives in component state only (never stored) and goes in the
+ * Authorization header; the session sends its cookie and the CSRF header instead.
  */
 export async function callApi(
-  key: string,
-  path: string,
+  caller: Caller,
+  path: PlaygroundPath,
   body: unknown,
   signal?: AbortSignal,
 ): Promise<Response> {
-  const res = await fetch(path, {
+  const auth: Record<string, string> =
+    caller.kind === 'key' ? { authorization: `Bearer ${caller.key}` } : { 'x-tessera-csrf': '1' };
+  const res = await fetch(caller.kind === 'key' ? path : SESSION_PATHS[path], {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    credentials: 'same-origin',
+    headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify(body),
     ...(signal && { signal }),
   });

@@ -59,6 +59,7 @@ describe('playground chat', () => {
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     });
 
+    await user.click(screen.getByLabelText('An API key you paste'));
     await user.type(screen.getByLabelText('API key'), 'sk_test_pasted1234');
     await waitFor(() => expect(screen.getByRole('option', { name: 'tessera-reason-8k' })).toBeTruthy());
     await user.selectOptions(screen.getByLabelText('Model'), 'tessera-reason-8k');
@@ -92,6 +93,7 @@ describe('playground chat', () => {
         { status: 401 },
       ),
     );
+    await user.click(screen.getByLabelText('An API key you paste'));
     await user.type(screen.getByLabelText('API key'), 'sk_test_wrong1234');
     await waitFor(() => expect(screen.getByRole('option', { name: 'tessera-fast-4k' })).toBeTruthy());
     await user.type(screen.getByLabelText('Message'), 'Hi');
@@ -107,5 +109,25 @@ describe('playground chat', () => {
     expect(screen.getByRole('tab', { name: 'Code analysis' }).getAttribute('aria-selected')).toBe('true');
     expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Code analysis' }));
     expect(screen.getByRole('tabpanel').querySelector('#pg-code')).toBeTruthy();
+  });
+
+  it('runs in test mode through the session by default: no key, the CSRF header, the session route', async () => {
+    const user = userEvent.setup();
+    const seen: { path: string; headers: Headers; credentials: RequestCredentials | undefined }[] = [];
+    renderWithTrpc(<PlaygroundPage />, { 'models.list': () => models }, (url, init) => {
+      seen.push({ path: url.pathname, headers: new Headers(init.headers), credentials: init.credentials });
+      return new Response('data: {"choices":[{"delta":{"content":"Hi!"}}]}\n\ndata: [DONE]\n\n', {
+        headers: { 'content-type': 'text/event-stream' },
+      });
+    });
+    expect(screen.queryByLabelText('API key')).toBeNull();
+    await waitFor(() => expect(screen.getByRole('option', { name: 'tessera-fast-4k' })).toBeTruthy());
+    await user.type(screen.getByLabelText('Message'), 'Hello');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(screen.getByTestId('assistant-reply').textContent).toBe('Hi!'));
+    expect(seen[0]?.path).toBe('/api/playground/chat/completions');
+    expect(seen[0]?.headers.get('x-tessera-csrf')).toBe('1');
+    expect(seen[0]?.headers.get('authorization')).toBeNull();
+    expect(seen[0]?.credentials).toBe('same-origin');
   });
 });

@@ -1,41 +1,63 @@
 import { useState } from 'react';
 import { AnalyzePanel } from '../components/playground/AnalyzePanel';
 import { ChatPanel } from '../components/playground/ChatPanel';
+import type { Caller } from '../lib/api';
 import { Link } from '../lib/router';
 
 type Tab = 'chat' | 'analyze';
 
 export function PlaygroundPage() {
+  const [runAs, setRunAs] = useState<'session' | 'key'>('session');
   const [apiKey, setApiKey] = useState('');
   const [tab, setTab] = useState<Tab>('chat');
-  const looksLikeKey = /^sk_(live|test)_\S+$/.test(apiKey.trim());
+  const key = apiKey.trim();
+  const looksLikeKey = /^sk_(live|test)_\S+$/.test(key);
+  const caller: Caller | null = runAs === 'session' ? { kind: 'session' } : key ? { kind: 'key', key } : null;
   return (
     <section aria-labelledby="pg-title">
       <h1 id="pg-title">Playground</h1>
       <p className="lede">
-        Try the API from this page. Paste one of your keys (a <Link to="/keys">test key</Link> is free and
-        answers from the simulator): it stays in this tab's memory and is never stored; calls are metered like
-        any other.
+        Try a model or the code analysis from this page. Calls are metered like any other and show up in the
+        overview.
       </p>
       <div className="card">
-        <div className="field">
-          <label htmlFor="pg-key">API key</label>
-          <input
-            id="pg-key"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            value={apiKey}
-            placeholder="sk_test_…"
-            onChange={(e) => setApiKey(e.target.value)}
-            aria-describedby="pg-key-hint"
-          />
-          <p id="pg-key-hint" className="hint">
-            {apiKey && !looksLikeKey
-              ? 'Keys start with sk_test_ or sk_live_.'
-              : 'Live keys use your token allowance.'}
-          </p>
-        </div>
+        <fieldset className="segmented">
+          <legend>Run as</legend>
+          <label>
+            <input
+              type="radio"
+              name="run-as"
+              checked={runAs === 'session'}
+              onChange={() => setRunAs('session')}
+            />
+            Your account in test mode (no key needed, free)
+          </label>
+          <label>
+            <input type="radio" name="run-as" checked={runAs === 'key'} onChange={() => setRunAs('key')} />
+            An API key you paste
+          </label>
+        </fieldset>
+        {runAs === 'key' && (
+          <div className="field">
+            <label htmlFor="pg-key">API key</label>
+            <input
+              id="pg-key"
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              value={apiKey}
+              placeholder="sk_test_…"
+              onChange={(e) => setApiKey(e.target.value)}
+              aria-describedby="pg-key-hint"
+            />
+            <p id="pg-key-hint" className="hint">
+              {key && !looksLikeKey
+                ? 'Keys start with sk_test_ or sk_live_.'
+                : 'Kept in this tab only, never stored. Live keys use your token allowance.'}{' '}
+              <Link to="/keys">Manage keys</Link>
+            </p>
+          </div>
+        )}
       </div>
       <div className="tabs" role="tablist" aria-label="Playground tools">
         {(
@@ -67,7 +89,7 @@ export function PlaygroundPage() {
         ))}
       </div>
       <div className="card" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'chat' ? <ChatPanel apiKey={apiKey.trim()} /> : <AnalyzePanel apiKey={apiKey.trim()} />}
+        {tab === 'chat' ? <ChatPanel caller={caller} /> : <AnalyzePanel caller={caller} />}
       </div>
     </section>
   );

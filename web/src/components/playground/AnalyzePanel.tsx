@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { callApi } from '../../lib/api';
+import { type Caller, callApi } from '../../lib/api';
 
 /** The parts of a code analysis this panel shows (the full contract is in shared/code-analysis). */
 interface AnalysisView {
@@ -36,8 +36,8 @@ def find_user(conn, name, password):
     return None
 `;
 
-/** Paste code, run /api/code/analyze with the pasted key, and list the findings. */
-export function AnalyzePanel({ apiKey }: { apiKey: string }) {
+/** Paste code, run the code analysis as the chosen caller, and list the findings. */
+export function AnalyzePanel({ caller }: { caller: Caller | null }) {
   const [code, setCode] = useState(SAMPLE);
   const [language, setLanguage] = useState('');
   const [result, setResult] = useState<AnalysisView | null>(null);
@@ -49,7 +49,8 @@ export function AnalyzePanel({ apiKey }: { apiKey: string }) {
     setPending(true);
     setError(null);
     try {
-      const res = await callApi(apiKey, '/api/code/analyze', { code, ...(language && { language }) });
+      if (!caller) return;
+      const res = await callApi(caller, '/api/code/analyze', { code, ...(language && { language }) });
       setResult((await res.json()) as AnalysisView);
     } catch (err) {
       setResult(null);
@@ -81,7 +82,7 @@ export function AnalyzePanel({ apiKey }: { apiKey: string }) {
             onChange={(e) => setCode(e.target.value)}
           />
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!apiKey || !code.trim() || pending}>
+        <button type="submit" className="btn btn-primary" disabled={!caller || !code.trim() || pending}>
           {pending ? 'Analysing…' : 'Analyse'}
         </button>
       </form>

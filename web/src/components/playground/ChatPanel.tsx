@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
-import { callApi } from '../../lib/api';
+import { type Caller, callApi } from '../../lib/api';
 import { chatDeltas } from '../../lib/sse';
 import { useTRPC } from '../../lib/trpc';
 
@@ -10,7 +10,7 @@ interface Turn {
 }
 
 /** A chat with a chosen model, streamed token by token; Stop aborts the request. */
-export function ChatPanel({ apiKey }: { apiKey: string }) {
+export function ChatPanel({ caller }: { caller: Caller | null }) {
   const trpc = useTRPC();
   const models = useQuery(trpc.models.list.queryOptions(undefined, { staleTime: 5 * 60_000 }));
   const [model, setModel] = useState('');
@@ -24,7 +24,7 @@ export function ChatPanel({ apiKey }: { apiKey: string }) {
   const send = async (e: FormEvent) => {
     e.preventDefault();
     const text = input.trim();
-    if (!text || !apiKey || !chosen) return;
+    if (!text || !caller || !chosen) return;
     const history: Turn[] = [...turns, { role: 'user', content: text }];
     setTurns([...history, { role: 'assistant', content: '' }]);
     setInput('');
@@ -34,7 +34,7 @@ export function ChatPanel({ apiKey }: { apiKey: string }) {
     abort.current = controller;
     try {
       const res = await callApi(
-        apiKey,
+        caller,
         '/v1/chat/completions',
         { model: chosen, messages: history, stream: true },
         controller.signal,
@@ -95,7 +95,7 @@ export function ChatPanel({ apiKey }: { apiKey: string }) {
           id="pg-message"
           rows={3}
           value={input}
-          placeholder={apiKey ? 'Ask something…' : 'Paste a key above first'}
+          placeholder={caller ? 'Ask something…' : 'Paste a key above first'}
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) e.currentTarget.form?.requestSubmit();
@@ -107,7 +107,7 @@ export function ChatPanel({ apiKey }: { apiKey: string }) {
               Stop
             </button>
           ) : (
-            <button type="submit" className="btn btn-primary" disabled={!apiKey || !input.trim()}>
+            <button type="submit" className="btn btn-primary" disabled={!caller || !input.trim()}>
               Send
             </button>
           )}
