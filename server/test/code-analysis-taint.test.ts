@@ -13,6 +13,8 @@ const js = (body: string) =>
 const java = (body: string) =>
   `class C {\n  void handle(HttpServletRequest request, HttpServletResponse response, Statement stmt) throws Exception {\n${body}\n  }\n}\n`;
 const php = (body: string) => `<?php\nfunction handle($pdo) {\n${body}\n}\n`;
+const rb = (body: string) =>
+  `class UsersController < ApplicationController\n  def show\n${body.replace(/^/gm, '    ')}\n  end\nend\n`;
 const go = (body: string) =>
   `package main\n\nfunc handle(w http.ResponseWriter, r *http.Request, db *sql.DB) {\n${body}\n}\n`;
 
@@ -249,6 +251,39 @@ const CASES: Case[] = [
     go('http.Redirect(w, r, r.FormValue("next"), 302)'),
     go('http.Redirect(w, r, "/home", 302)'),
   ],
+  [
+    'security/sql-injection',
+    'ruby',
+    rb('User.where("name = \'#{params[:name]}\'")'),
+    rb('User.where(name: params[:name])\nUser.where("name = ?", params[:name])'),
+  ],
+  [
+    'security/command-injection',
+    'ruby',
+    rb('system("ls #{params[:dir]}")'),
+    rb('system("ls", params[:dir])\nsystem("ls #{Shellwords.escape(params[:dir])}")'),
+  ],
+  ['security/code-injection', 'ruby', rb('eval(params[:code])'), rb('JSON.parse(params[:code])')],
+  ['security/xss', 'ruby', rb('render inline: "<p>#{params[:q]}</p>"'), rb('render plain: params[:q]')],
+  [
+    'security/unsafe-deserialization',
+    'ruby',
+    rb('obj = Marshal.load(cookies[:state])'),
+    rb('obj = JSON.parse(cookies[:state])'),
+  ],
+  [
+    'security/path-traversal',
+    'ruby',
+    rb('send_file "/srv/#{params[:f]}"'),
+    rb('send_file "/srv/#{File.basename(params[:f])}"'),
+  ],
+  [
+    'security/ssrf',
+    'ruby',
+    rb('Net::HTTP.get(URI(params[:url]))'),
+    rb('Net::HTTP.get(URI("https://api.example.com/"))'),
+  ],
+  ['security/open-redirect', 'ruby', rb('redirect_to params[:next]'), rb('redirect_to root_path')],
 ];
 
 async function ruleIds(code: string, language: CodeLanguage): Promise<string[]> {

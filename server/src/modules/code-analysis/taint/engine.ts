@@ -123,7 +123,8 @@ class UnitWalker {
     const { callee, args } = this.calleeAndArgs(call);
     for (const sink of this.lang.sinks) {
       if (!sink.callee.test(callee) || !this.conditionsHold(sink, call)) continue;
-      const candidates = sink.arg === 'any' ? args : args.slice(sink.arg, sink.arg + 1);
+      const positional = sink.arg === 'any' ? args : args.slice(sink.arg, sink.arg + 1);
+      const candidates = sink.argTypes ? positional.filter((a) => sink.argTypes?.test(a.type)) : positional;
       for (const arg of candidates) {
         const origin = this.taintOf(arg);
         if (origin) {

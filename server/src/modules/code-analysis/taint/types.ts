@@ -11,6 +11,8 @@ export interface SinkSpec {
   /** Only when the whole call's text also matches (`shell=True`, no SafeLoader). */
   when?: RegExp;
   unless?: RegExp;
+  /** Only arguments of these node types carry the danger (Ruby: a hash of conditions is bound, a string is not). */
+  argTypes?: RegExp;
 }
 
 export type TaintKind =
