@@ -224,10 +224,15 @@ describe('timeouts, failures, retries and fallback', () => {
     expect(spy.settled).toEqual([0, 0]);
   });
 
-  it('connection reset → 502 upstream_unreachable', async () => {
+  it('connection reset → 502 upstream_unreachable; a 200 that is not JSON → 502 upstream_error', async () => {
     const err = await live.chat.completions.create({ model: 'up-reset', messages }).catch((e: unknown) => e);
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
     expect((err as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_unreachable');
+    const garbage = await live.chat.completions
+      .create({ model: 'up-garbage', messages })
+      .catch((e: unknown) => e);
+    expect((garbage as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((garbage as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_error');
   });
 
   it('retries a transient failure before the first byte, then answers', async () => {

@@ -26,6 +26,7 @@ export function writeFakeCatalogue(): string {
     entry('up-429', 'openai', 'fail429'),
     entry('up-flaky', 'openai', 'flaky'),
     entry('up-reset', 'openai', 'reset'),
+    entry('up-garbage', 'openai', 'garbage'),
     entry('up-fallback', 'openai', 'fail500', { fallback: 'up-ok' }),
     entry('claude-ok', 'anthropic', 'ok'),
     entry('claude-stall', 'anthropic', 'stall'),

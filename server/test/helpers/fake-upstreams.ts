@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
  *   fail429   status 429 with retry-after: 1 every time
  *   flaky     status 503 on the first call for each distinct prompt, then ok
  *   reset     destroys the connection without an answer
+ *   garbage   status 200 with a body that is not JSON
  *   tools     (OpenAI only) answers with a tool call
  */
 export interface FakeUpstream {
@@ -83,6 +84,11 @@ async function failures(
   if (behaviour === 'flaky' && !seen.has(promptKey(body))) {
     seen.add(promptKey(body));
     json(res, 503, { error: { message: 'overloaded', type: 'server_error' } });
+    return true;
+  }
+  if (behaviour === 'garbage') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('<html>proxy error</html>');
     return true;
   }
   if (behaviour === 'reset') {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../../logger';
 import type { Principal } from '../keys';
 import type { ModelCatalogue, ModelEntry } from '../models';
 import { type ChatProvider, isRetryable, type ProviderRegistry } from '../providers';
@@ -48,6 +49,7 @@ export async function withRetries<T>(
     providers: ProviderRegistry;
     policy: RetryPolicy;
     signal: AbortSignal;
+    logger: Logger;
   },
   attempt: (target: AttemptTarget) => Promise<T>,
 ): Promise<{ value: T; target: AttemptTarget }> {
@@ -58,7 +60,18 @@ export async function withRetries<T>(
       try {
         return { value: await attempt(target), target };
       } catch (err) {
-        if (signal.aborted || !isRetryable(err)) throw err;
+        if (signal.aborted) throw err;
+        // Operators see every failed attempt; our messages carry no upstream secret.
+        options.logger.warn(
+          {
+            model: target.entry.id,
+            provider: target.provider.name,
+            attempt: i + 1,
+            err: (err as Error).message,
+          },
+          'model call failed',
+        );
+        if (!isRetryable(err)) throw err;
         last = err;
       }
       if (i < policy.retries) {

@@ -36,7 +36,7 @@ export class AnthropicProvider implements ChatProvider {
 
   async complete(call: ProviderCall): Promise<ProviderCompletion> {
     const res = await this.client.post('/v1/messages', anthropicBody(call, false), call.signal);
-    const body = (await res.body.json()) as MessagesResponse;
+    const body = await this.client.json<MessagesResponse>(res);
     const text = (body.content ?? []).map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
     const prompt = body.usage?.input_tokens ?? call.promptTokens;
     const completion = body.usage?.output_tokens ?? 0;

@@ -68,9 +68,10 @@ export function upstreamConnectionError(provider: string, cause: unknown): Servi
   });
 }
 
-export function upstreamStreamError(provider: string, message: string): ServiceError {
+export function upstreamStreamError(provider: string, message: string, cause?: unknown): ServiceError {
   return new ServiceError('upstream', `The upstream provider '${provider}' failed mid-answer: ${message}`, {
     code: 'upstream_error',
     headers: { 'x-should-retry': 'true' },
+    cause,
   });
 }

@@ -1,5 +1,5 @@
 import { type Dispatcher, Pool } from 'undici';
-import { upstreamConnectionError, upstreamStatusError } from './errors';
+import { upstreamConnectionError, upstreamStatusError, upstreamStreamError } from './errors';
 
 export interface UpstreamTarget {
   name: string;
@@ -44,6 +44,15 @@ export class UpstreamClient {
       message: messageOf(text),
       secret: this.target.apiKey,
     });
+  }
+
+  /** The JSON body of a 2xx answer; anything else is the upstream's failure, not a 500 of ours. */
+  async json<T>(res: Dispatcher.ResponseData): Promise<T> {
+    try {
+      return (await res.body.json()) as T;
+    } catch (err) {
+      throw upstreamStreamError(this.target.name, 'the answer was not valid JSON', err);
+    }
   }
 
   close(): Promise<void> {

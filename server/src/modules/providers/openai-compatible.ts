@@ -43,7 +43,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
 
   async complete(call: ProviderCall): Promise<ProviderCompletion> {
     const res = await this.client.post('/chat/completions', upstreamBody(call, false), call.signal);
-    const body = (await res.body.json()) as UpstreamCompletion;
+    const body = await this.client.json<UpstreamCompletion>(res);
     const choices = (body.choices ?? []).map((c, i) => ({
       index: c.index ?? i,
       message: {
