@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger';
-import { AnalysisPool, type AnalysisJob, DEFAULT_THRESHOLDS } from '../src/modules/code-analysis';
+import { type AnalysisJob, AnalysisPool, DEFAULT_THRESHOLDS } from '../src/modules/code-analysis';
 
 const pool = new AnalysisPool({ size: 1, timeoutMs: 20_000, maxQueue: 2, logger: createLogger('silent') });
 afterAll(() => pool.close());
@@ -29,7 +29,10 @@ describe('AnalysisPool', () => {
     const settled = await Promise.allSettled(jobs);
     const rejected = settled.filter((s) => s.status === 'rejected');
     expect(rejected.length).toBeGreaterThan(0);
-    expect((rejected[0] as PromiseRejectedResult).reason).toMatchObject({ kind: 'unavailable', code: 'analysis_busy' });
+    expect((rejected[0] as PromiseRejectedResult).reason).toMatchObject({
+      kind: 'unavailable',
+      code: 'analysis_busy',
+    });
     expect(settled.some((s) => s.status === 'fulfilled')).toBe(true);
   });
 });

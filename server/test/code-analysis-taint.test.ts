@@ -15,6 +15,8 @@ const java = (body: string) =>
 const php = (body: string) => `<?php\nfunction handle($pdo) {\n${body}\n}\n`;
 const rb = (body: string) =>
   `class UsersController < ApplicationController\n  def show\n${body.replace(/^/gm, '    ')}\n  end\nend\n`;
+const cs = (body: string) =>
+  `class UsersController : Controller {\n  public IActionResult Show() {\n${body.replace(/^/gm, '    ')}\n    return Ok();\n  }\n}\n`;
 const go = (body: string) =>
   `package main\n\nfunc handle(w http.ResponseWriter, r *http.Request, db *sql.DB) {\n${body}\n}\n`;
 
@@ -284,6 +286,50 @@ const CASES: Case[] = [
     rb('Net::HTTP.get(URI("https://api.example.com/"))'),
   ],
   ['security/open-redirect', 'ruby', rb('redirect_to params[:next]'), rb('redirect_to root_path')],
+  [
+    'security/sql-injection',
+    'csharp',
+    cs('var id = Request.Query["id"];\nvar cmd = new SqlCommand("SELECT * FROM t WHERE id = " + id, conn);'),
+    cs(
+      'var id = Request.Query["id"];\nvar cmd = new SqlCommand("SELECT * FROM t WHERE id = @id", conn);\ncmd.Parameters.AddWithValue("@id", id);',
+    ),
+  ],
+  [
+    'security/sql-injection',
+    'csharp',
+    cs('string q = "DELETE FROM t WHERE n = \'" + Request.Form["n"] + "\'";\ncmd.CommandText = q;'),
+    cs('cmd.CommandText = "DELETE FROM t WHERE n = @n";'),
+  ],
+  [
+    'security/command-injection',
+    'csharp',
+    cs('Process.Start("cmd.exe", "/c dir " + Request.Query["d"]);'),
+    cs('Process.Start("cmd.exe", "/c dir C:\\\\data");'),
+  ],
+  [
+    'security/xss',
+    'csharp',
+    cs('Response.Write("<p>" + Request.Query["q"] + "</p>");'),
+    cs('Response.Write("<p>" + HttpUtility.HtmlEncode(Request.Query["q"]) + "</p>");'),
+  ],
+  [
+    'security/path-traversal',
+    'csharp',
+    cs('var text = File.ReadAllText("/srv/" + Request.Query["f"]);'),
+    cs('var text = File.ReadAllText("/srv/" + Path.GetFileName(Request.Query["f"]));'),
+  ],
+  [
+    'security/ssrf',
+    'csharp',
+    cs('var body = await client.GetStringAsync(Request.Query["url"]);'),
+    cs('var body = await client.GetStringAsync("https://api.example.com/");'),
+  ],
+  [
+    'security/open-redirect',
+    'csharp',
+    cs('Response.Redirect(Request.Query["next"]);'),
+    cs('Response.Redirect("/home");'),
+  ],
 ];
 
 async function ruleIds(code: string, language: CodeLanguage): Promise<string[]> {

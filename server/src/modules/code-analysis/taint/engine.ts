@@ -75,7 +75,11 @@ class UnitWalker {
 
   private assign(node: SyntaxNode, targetField: string, valueField: string): void {
     const target = node.children.find((c) => c.field === targetField);
-    const value = node.children.find((c) => c.field === valueField);
+    // `*last`: grammars (C#) that leave the initialiser without a field name.
+    const value =
+      valueField === '*last'
+        ? [...node.children].reverse().find((c) => c.named && c !== target)
+        : node.children.find((c) => c.field === valueField);
     if (!target || !value) return;
     const origin = this.taintOf(value);
     const sink = this.lang.propertySinks?.find((p) => p.target.test(norm(this.source, target)));

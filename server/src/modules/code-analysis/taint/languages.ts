@@ -301,6 +301,46 @@ const ruby: TaintLanguage = {
   ],
 };
 
+const csharp: TaintLanguage = {
+  assignments: [
+    { type: 'variable_declarator', target: 'name', value: '*last' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['invocation_expression', 'object_creation_expression'],
+  propertySinks: [{ target: /\.CommandText$/, kind: 'sql-injection' }],
+  sources: [/^(HttpContext\.)?Request\.(Query|Form|QueryString|Headers|Cookies|Body|Path|RouteValues)\b/],
+  sourceCalls: [/^Console\.ReadLine$/, /^Environment\.GetEnvironmentVariable$/],
+  sanitizers: [
+    /^(int|long|Int32|Int64|Guid|decimal)\.Parse$/,
+    /^(HttpUtility|WebUtility)\.(HtmlEncode|UrlEncode)$|^HtmlEncoder\.Default\.Encode$/,
+    /^Path\.GetFileName$/,
+    /^Uri\.EscapeDataString$/,
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /^new(SqlCommand|SqliteCommand|NpgsqlCommand|MySqlCommand|OleDbCommand)$|\.(ExecuteSqlRaw|ExecuteSqlRawAsync|FromSqlRaw)$/,
+      arg: 0,
+    },
+    { kind: 'command-injection', callee: /^Process\.Start$|^newProcessStartInfo$/, arg: 'any' },
+    { kind: 'code-injection', callee: /^CSharpScript\.(EvaluateAsync|RunAsync)$/, arg: 0 },
+    { kind: 'xss', callee: /^(Response\.Write|Html\.Raw|newHtmlString)$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^(File\.(ReadAllText|ReadAllBytes|ReadAllLines|OpenRead|Open|Delete|WriteAllText)|PhysicalFile|newFileStream)$/,
+      arg: 0,
+    },
+    {
+      kind: 'ssrf',
+      callee: /\.(GetAsync|GetStringAsync|GetByteArrayAsync|PostAsync)$|^WebRequest\.Create$/,
+      arg: 0,
+    },
+    { kind: 'open-redirect', callee: /^(Redirect|Response\.Redirect)$/, arg: 0 },
+  ],
+};
+
 export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   python,
   javascript,
@@ -310,4 +350,5 @@ export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   php,
   go,
   ruby,
+  csharp,
 };

@@ -26,7 +26,7 @@ export type TaintKind =
   | 'open-redirect';
 
 export interface TaintLanguage {
-  /** Assignment-like nodes: the target and value fields. */
+  /** Assignment-like nodes: the target and value fields (`*last`: the last named child). */
   assignments: { type: string; target: string; value: string }[];
   /** Call-like node types; the callee is the text before the arguments. */
   calls: string[];
