@@ -1,6 +1,6 @@
 export * from './accounts';
-export * from './code-analysis';
 export * from './chat';
+export * from './code-analysis';
 export * from './errors';
 export * from './keys';
 export * from './models';

@@ -1,19 +1,25 @@
 import type { Express } from 'express';
 import type { Services } from '../services';
+import { codeAnalyzeRoutes } from './api/code-analyze';
+import { documentRoutes } from './api/documents';
+import { searchRoutes } from './api/search';
 import { authenticate } from './middleware/authenticate';
 import { jsonBody } from './middleware/json-body';
 import { meter } from './middleware/metering';
 import { rateLimit } from './middleware/rate-limit';
 import { type RestRoute, registerRoutes } from './routes';
-import { documentRoutes } from './api/documents';
-import { searchRoutes } from './api/search';
-import { codeAnalyzeRoutes } from './api/code-analyze';
 import { chatRoutes } from './v1/chat';
 import { modelRoutes } from './v1/models';
 
 /** Every authenticated REST route of the public API, under /v1 and /api. */
 export function restRoutes(services: Services): RestRoute[] {
-  return [...modelRoutes(services), ...chatRoutes(services), ...documentRoutes(services), ...searchRoutes(services), ...codeAnalyzeRoutes(services)];
+  return [
+    ...modelRoutes(services),
+    ...chatRoutes(services),
+    ...documentRoutes(services),
+    ...searchRoutes(services),
+    ...codeAnalyzeRoutes(services),
+  ];
 }
 
 export function mountRest(app: Express, services: Services): void {
