@@ -141,7 +141,7 @@ describe('Anthropic Messages API', () => {
     expect(sent?.body).toMatchObject({
       model: 'ok',
       system: 'Be brief.',
-      messages: [{ role: 'user', content: 'Say hello' }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }],
       stop_sequences: ['END'],
       temperature: 1,
       max_tokens: 2048,
@@ -163,6 +163,83 @@ describe('Anthropic Messages API', () => {
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe(FAKE_TEXT);
     expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe('stop');
     expect(chunks.at(-1)?.usage).toEqual({ prompt_tokens: 13, completion_tokens: 8, total_tokens: 21 });
+  });
+});
+
+describe('Anthropic tool use', () => {
+  const tools = [
+    {
+      type: 'function' as const,
+      function: {
+        name: 'lookup',
+        description: 'Looks up',
+        parameters: { type: 'object', properties: { q: { type: 'string' } } },
+      },
+    },
+  ];
+  const history = [
+    { role: 'user' as const, content: 'Find x' },
+    {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: [
+        { id: 'toolu_0', type: 'function' as const, function: { name: 'lookup', arguments: '{"q":"w"}' } },
+      ],
+    },
+    { role: 'tool' as const, tool_call_id: 'toolu_0', content: 'nothing for w' },
+  ];
+
+  it('translates tools, tool calls and tool results both ways', async () => {
+    const res = await live.chat.completions.create({
+      model: 'claude-tools',
+      messages: history,
+      tools,
+      tool_choice: 'required',
+    });
+    const sent = anthropic.requests[0]?.body;
+    expect(sent?.tools).toEqual([
+      {
+        name: 'lookup',
+        description: 'Looks up',
+        input_schema: { type: 'object', properties: { q: { type: 'string' } } },
+      },
+    ]);
+    expect(sent?.tool_choice).toEqual({ type: 'any' });
+    expect(sent?.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Find x' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_0', name: 'lookup', input: { q: 'w' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_0', content: 'nothing for w' }] },
+    ]);
+    const choice = res.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    expect(choice?.message.content).toBe('Let me look.');
+    expect(choice?.message.tool_calls).toEqual([
+      { id: 'toolu_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } },
+    ]);
+  });
+
+  it('streams tool calls as OpenAI tool_call deltas', async () => {
+    const stream = await live.chat.completions.create({
+      model: 'claude-tools',
+      messages: history,
+      tools,
+      stream: true,
+    });
+    let args = '';
+    let name = '';
+    let finish: string | null | undefined;
+    for await (const c of stream) {
+      const call = c.choices[0]?.delta.tool_calls?.[0];
+      if (call?.function?.name) name = call.function.name;
+      args += call?.function?.arguments ?? '';
+      finish = c.choices[0]?.finish_reason ?? finish;
+    }
+    expect(name).toBe('lookup');
+    expect(JSON.parse(args)).toEqual({ q: 'x' });
+    expect(finish).toBe('tool_calls');
   });
 });
 

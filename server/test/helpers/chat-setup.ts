@@ -30,6 +30,7 @@ export function writeFakeCatalogue(): string {
     entry('up-fallback', 'openai', 'fail500', { fallback: 'up-ok' }),
     entry('claude-ok', 'anthropic', 'ok'),
     entry('claude-stall', 'anthropic', 'stall'),
+    entry('claude-tools', 'anthropic', 'tools'),
   ];
   const dir = mkdtempSync(join(tmpdir(), 'tessera-models-'));
   const file = join(dir, 'models.json');

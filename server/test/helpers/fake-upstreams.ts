@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
  *   flaky     status 503 on the first call for each distinct prompt, then ok
  *   reset     destroys the connection without an answer
  *   garbage   status 200 with a body that is not JSON
- *   tools     (OpenAI only) answers with a tool call
+ *   tools     answers with a tool call (text first on Anthropic)
  */
 export interface FakeUpstream {
   url: string;
@@ -190,8 +190,49 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   res.end('data: [DONE]\n\n');
 };
 
+/** Anthropic answering with text and then a tool call, whole or as its stream events. */
+function anthropicToolAnswer(res: ServerResponse, body: Record<string, unknown>, stream: boolean): void {
+  const usage = { input_tokens: 20, output_tokens: 9 };
+  if (!stream) {
+    json(res, 200, {
+      id: 'msg_tools',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content: [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } },
+      ],
+      stop_reason: 'tool_use',
+      usage,
+    });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const event = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  event('message_start', { message: { id: 'msg_tools', usage: { input_tokens: 20, output_tokens: 1 } } });
+  event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+  event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Let me look.' } });
+  event('content_block_stop', { index: 0 });
+  event('content_block_start', {
+    index: 1,
+    content_block: { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {} },
+  });
+  event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"q":' } });
+  event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '"x"}' } });
+  event('content_block_stop', { index: 1 });
+  event('message_delta', { delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 9 } });
+  event('message_stop', {});
+  res.end();
+}
+
 const anthropicHandler: Handler = async ({ res, body, behaviour, stream, options }) => {
   const stopReason = body.max_tokens === 3 ? 'max_tokens' : 'end_turn';
+  if (behaviour === 'tools') {
+    anthropicToolAnswer(res, body, stream);
+    return;
+  }
   if (!stream) {
     if (behaviour === 'slow') await sleep(options.slowMs);
     json(res, 200, {

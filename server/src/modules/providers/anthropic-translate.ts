@@ -1,12 +1,8 @@
 import type { FinishReason } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import { contentText } from '../tokenizer';
+import { type AnthropicMessage, blocksOf, toolFields } from './anthropic-tools';
 import type { ProviderCall } from './types';
-
-interface AnthropicMessage {
-  role: 'user' | 'assistant';
-  content: string;
-}
 
 /** OpenAI's request as a Messages API request: system and developer messages become `system`. */
 export function anthropicBody(call: ProviderCall, stream: boolean): Record<string, unknown> {
@@ -28,12 +24,12 @@ export function anthropicBody(call: ProviderCall, stream: boolean): Record<strin
   const messages: AnthropicMessage[] = [];
   for (const m of request.messages) {
     if (m.role === 'system' || m.role === 'developer') continue;
-    // Tool results are given back as user text: the Messages API has no `tool` role.
+    // Tool results go back in a user turn: the Messages API has no `tool` role; same-role turns merge.
     const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const text = contentText(m.content);
+    const blocks = blocksOf(m);
     const last = messages.at(-1);
-    if (last && last.role === role) last.content += `\n\n${text}`;
-    else messages.push({ role, content: text });
+    if (last && last.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
   }
   const stop = request.stop;
   return {
@@ -46,6 +42,7 @@ export function anthropicBody(call: ProviderCall, stream: boolean): Record<strin
     ...(typeof request.temperature === 'number' && { temperature: Math.min(1, request.temperature) }),
     ...(typeof request.top_p === 'number' && { top_p: request.top_p }),
     ...(request.user && { metadata: { user_id: request.user } }),
+    ...toolFields(request),
     ...(stream && { stream: true }),
   };
 }

@@ -1,3 +1,4 @@
+import { toolCallsOf } from './anthropic-tools';
 import { anthropicBody, finishOfStopReason } from './anthropic-translate';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
@@ -5,15 +6,17 @@ import { parseSse } from './sse-parser';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
 
 interface MessagesResponse {
-  content?: { type: string; text?: string }[];
+  content?: { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
   stop_reason?: string | null;
   usage?: { input_tokens?: number; output_tokens?: number };
 }
 
 interface StreamEvent {
   type: string;
+  index?: number;
+  content_block?: { type: string; id?: string; name?: string };
   message?: { usage?: { input_tokens?: number; output_tokens?: number } };
-  delta?: { type?: string; text?: string; stop_reason?: string | null };
+  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
   usage?: { output_tokens?: number };
   error?: { message?: string };
 }
@@ -40,11 +43,17 @@ export class AnthropicProvider implements ChatProvider {
     const text = (body.content ?? []).map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
     const prompt = body.usage?.input_tokens ?? call.promptTokens;
     const completion = body.usage?.output_tokens ?? 0;
+    const toolCalls = toolCallsOf(body.content ?? []);
     return {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: text, refusal: null },
+          message: {
+            role: 'assistant',
+            content: text === '' && toolCalls.length > 0 ? null : text,
+            refusal: null,
+            ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+          },
           finish_reason: finishOfStopReason(body.stop_reason),
         },
       ],
@@ -58,6 +67,8 @@ export class AnthropicProvider implements ChatProvider {
     return (async function* translate(): AsyncGenerator<ProviderChunk> {
       let prompt = call.promptTokens;
       let completion = 0;
+      // Anthropic numbers content blocks; OpenAI numbers tool calls.
+      const toolIndex = new Map<number, number>();
       for await (const sse of parseSse(res.body)) {
         const event = JSON.parse(sse.data) as StreamEvent;
         switch (event.type) {
@@ -65,9 +76,24 @@ export class AnthropicProvider implements ChatProvider {
             prompt = event.message?.usage?.input_tokens ?? prompt;
             yield { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
             break;
+          case 'content_block_start':
+            if (event.content_block?.type === 'tool_use') {
+              const index = toolIndex.size;
+              toolIndex.set(event.index ?? 0, index);
+              const { id, name: fn } = event.content_block;
+              const call = { index, id, type: 'function', function: { name: fn, arguments: '' } };
+              yield { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] };
+            }
+            break;
           case 'content_block_delta':
             if (event.delta?.type === 'text_delta' && event.delta.text) {
               yield { choices: [{ index: 0, delta: { content: event.delta.text }, finish_reason: null }] };
+            } else if (event.delta?.type === 'input_json_delta' && event.delta.partial_json) {
+              const call = {
+                index: toolIndex.get(event.index ?? 0) ?? 0,
+                function: { arguments: event.delta.partial_json },
+              };
+              yield { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] };
             }
             break;
           case 'message_delta':
@@ -90,7 +116,7 @@ export class AnthropicProvider implements ChatProvider {
           case 'error':
             throw upstreamStreamError(name, event.error?.message ?? 'unknown error');
           default:
-            // ping, content_block_start and content_block_stop carry nothing OpenAI's chunks need.
+            // ping and content_block_stop carry nothing OpenAI's chunks need.
             break;
         }
       }
