@@ -138,3 +138,19 @@ describe('metrics on hand-checked fixtures', () => {
     expect(result.metrics.maintainability_index).toBeLessThanOrEqual(100);
   });
 });
+
+describe('language detection', () => {
+  it('recognises a 60-line file of every language without being told', async () => {
+    const { detectLanguage } = await import('../src/modules/code-analysis/parsing/detect');
+    const { generateFile } = await import('../../bench/code-analysis/generate');
+    const { CODE_LANGUAGES } = await import('@tessera/shared');
+    const detected: Record<string, string> = {};
+    for (const language of CODE_LANGUAGES)
+      detected[language] = await detectLanguage(generateFile(language, 60));
+    expect(detected).toEqual(Object.fromEntries(CODE_LANGUAGES.map((l) => [l, l])));
+    expect(await detectLanguage(fixture('SumOfPrimes.java'))).toBe('java');
+    expect(await detectLanguage(fixture('grades.py'))).toBe('python');
+    expect(await detectLanguage('x', 'main.rs')).toBe('rust');
+    expect(await detectLanguage('#!/usr/bin/env bash\necho hi\n')).toBe('bash');
+  });
+});

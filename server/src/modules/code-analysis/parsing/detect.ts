@@ -6,6 +6,9 @@ import { parseSource } from './parse';
  * Telltale tokens per language. They only rank candidates; the final choice parses the code with the best few
  * grammars and keeps the one that leaves the least code in error.
  */
+/** A function definition with a declared return type (`int f(int a) {`): C-family and Java. */
+const TYPED_FUNCTION = /^\s*(?:[\w:<>,[\]*&.]+\s+)+\**\w+\s*\([^)]*\)\s*\{/m;
+
 const SIGNALS: Record<CodeLanguage, RegExp[]> = {
   python: [
     /^\s*def \w+\(.*\)\s*(->[^:]+)?:\s*$/m,
@@ -33,6 +36,9 @@ const SIGNALS: Record<CodeLanguage, RegExp[]> = {
   ],
   tsx: [/<\/[A-Za-z]+>/, /:\s*(string|number|boolean|React\.\w+)\b/, /\breturn \(\s*</],
   java: [
+    TYPED_FUNCTION,
+    /\bjava\.(util|io|lang)\./,
+    /\bfor \(int /,
     /\bpublic (static )?(final )?class\b/,
     /\bSystem\.out\./,
     /^import java\./m,
@@ -40,8 +46,18 @@ const SIGNALS: Record<CodeLanguage, RegExp[]> = {
     /\bprivate (final )?\w+(<.*>)? \w+;/,
   ],
   go: [/^package \w+/m, /\bfunc (\(\w+ \*?\w+\) )?\w+\(/, /:=/, /\bfmt\.\w+\(/, /\berr != nil\b/],
-  c: [/#include <(stdio|stdlib|string)\.h>/, /\bprintf\(/, /\bint main\(/, /\bmalloc\(/, /->\w+/],
+  c: [
+    TYPED_FUNCTION,
+    /\bfor \(int /,
+    /\bconst \w+ \*\w+/,
+    /#include <(stdio|stdlib|string)\.h>/,
+    /\bprintf\(/,
+    /\bint main\(/,
+    /\bmalloc\(/,
+    /->\w+/,
+  ],
   cpp: [
+    TYPED_FUNCTION,
     /\bstd::/,
     /#include <(iostream|vector|string|memory)>/,
     /\btemplate\s*</,
@@ -50,6 +66,9 @@ const SIGNALS: Record<CodeLanguage, RegExp[]> = {
     /::\w+\(/,
   ],
   csharp: [
+    TYPED_FUNCTION,
+    /\bforeach \(var /,
+    /\bSystem\.Collections\./,
     /^using System/m,
     /\bnamespace [\w.]+/,
     /\bConsole\.Write/,
