@@ -1,4 +1,5 @@
 import type { ChunkChoice } from '@tessera/shared';
+import { ServiceError } from '../../errors';
 import type { ProviderChunk } from '../providers';
 import { withRetries } from './attempts';
 import { CallDeadline } from './deadline';
@@ -101,6 +102,8 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
       if (deadline.timedOut || deadline.clientGone) meter.charged = true;
       const cause = deadline.explain(err);
       if (!opened) throw cause;
+      if (!(cause instanceof ServiceError))
+        deps.logger.error({ err: cause }, 'stream failed after it started');
       if (!deadline.clientGone) sink.error(cause);
       sink.end();
     } finally {

@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest, FinishReason } from '@tessera/shared';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
-import { parseSse } from './sse-parser';
+import { parseEventJson, parseSse } from './sse-parser';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
 
 interface UpstreamCompletion {
@@ -68,7 +68,9 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     return (async function* relay(): AsyncGenerator<ProviderChunk> {
       for await (const event of parseSse(res.body)) {
         if (event.data === '[DONE]') return;
-        const chunk = JSON.parse(event.data) as ProviderChunk & { error?: { message?: string } };
+        const chunk = parseEventJson<ProviderChunk & { error?: { message?: string } }>(event, (m) =>
+          upstreamStreamError(name, m),
+        );
         if (chunk.error) throw upstreamStreamError(name, chunk.error.message ?? 'unknown error');
         yield {
           choices: (chunk.choices ?? []).map((c) => ({

@@ -29,3 +29,12 @@ export async function* parseSse(body: AsyncIterable<Uint8Array | string>): Async
   }
   if (data.length > 0) yield { event, data: data.join('\n') };
 }
+
+/** An event's JSON; a malformed one is the upstream's failure. */
+export function parseEventJson<T>(event: SseEvent, onError: (message: string) => Error): T {
+  try {
+    return JSON.parse(event.data) as T;
+  } catch {
+    throw onError('a stream event was not valid JSON');
+  }
+}
