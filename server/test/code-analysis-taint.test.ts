@@ -17,6 +17,8 @@ const rb = (body: string) =>
   `class UsersController < ApplicationController\n  def show\n${body.replace(/^/gm, '    ')}\n  end\nend\n`;
 const cs = (body: string) =>
   `class UsersController : Controller {\n  public IActionResult Show() {\n${body.replace(/^/gm, '    ')}\n    return Ok();\n  }\n}\n`;
+const cmain = (body: string) =>
+  `#include <stdio.h>\n#include <stdlib.h>\n\nint main(int argc, char **argv) {\n${body.replace(/^/gm, '  ')}\n  return 0;\n}\n`;
 const go = (body: string) =>
   `package main\n\nfunc handle(w http.ResponseWriter, r *http.Request, db *sql.DB) {\n${body}\n}\n`;
 
@@ -329,6 +331,32 @@ const CASES: Case[] = [
     'csharp',
     cs('Response.Redirect(Request.Query["next"]);'),
     cs('Response.Redirect("/home");'),
+  ],
+  [
+    'security/command-injection',
+    'c',
+    cmain('char cmd[256];\nsnprintf(cmd, sizeof cmd, "ls %s", argv[1]);\nsystem(cmd);'),
+    cmain('char cmd[256];\nsnprintf(cmd, sizeof cmd, "ls %d", atoi(argv[1]));\nsystem(cmd);'),
+  ],
+  [
+    'security/command-injection',
+    'cpp',
+    cmain('std::string cmd = std::string("ping ") + getenv("HOST");\nsystem(cmd.c_str());'),
+    cmain('std::string cmd = "ping localhost";\nsystem(cmd.c_str());'),
+  ],
+  [
+    'security/sql-injection',
+    'c',
+    cmain(
+      'char q[512];\nsprintf(q, "SELECT * FROM t WHERE n = \'%s\'", argv[1]);\nsqlite3_exec(db, q, 0, 0, 0);',
+    ),
+    cmain('sqlite3_exec(db, "SELECT * FROM t", 0, 0, 0);'),
+  ],
+  [
+    'security/path-traversal',
+    'c',
+    cmain('FILE *f = fopen(argv[1], "r");'),
+    cmain('FILE *f = fopen("/etc/app.conf", "r");'),
   ],
 ];
 

@@ -125,6 +125,17 @@ class UnitWalker {
 
   private checkCall(call: SyntaxNode): void {
     const { callee, args } = this.calleeAndArgs(call);
+    for (const p of this.lang.propagators ?? []) {
+      const target = args[p.into];
+      if (!target || !p.callee.test(callee)) continue;
+      for (const arg of args) {
+        const origin = arg === target ? undefined : this.taintOf(arg);
+        if (origin) {
+          for (const name of this.namesIn(target)) this.tainted.set(name, origin);
+          break;
+        }
+      }
+    }
     for (const sink of this.lang.sinks) {
       if (!sink.callee.test(callee) || !this.conditionsHold(sink, call)) continue;
       const positional = sink.arg === 'any' ? args : args.slice(sink.arg, sink.arg + 1);

@@ -341,6 +341,29 @@ const csharp: TaintLanguage = {
   ],
 };
 
+const c: TaintLanguage = {
+  assignments: [
+    { type: 'init_declarator', target: 'declarator', value: 'value' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['call_expression'],
+  sources: [/^argv\b/],
+  sourceCalls: [/^(getenv|secure_getenv|gets|readline)$/],
+  sanitizers: [/^(atoi|atol|atoll|strtol|strtoul|strtoll|strtod)$/],
+  propagators: [
+    { callee: /^(sprintf|snprintf|strcpy|strncpy|strcat|strncat|memcpy|fgets|read|recv)$/, into: 0 },
+  ],
+  sinks: [
+    {
+      kind: 'command-injection',
+      callee: /^(system|popen|execl|execlp|execle|execv|execvp|execvpe)$/,
+      arg: 0,
+    },
+    { kind: 'sql-injection', callee: /^(mysql_query|mysql_real_query|sqlite3_exec|PQexec)$/, arg: 1 },
+    { kind: 'path-traversal', callee: /^(fopen|open|freopen|remove|unlink)$/, arg: 0 },
+  ],
+};
+
 export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   python,
   javascript,
@@ -351,4 +374,6 @@ export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   go,
   ruby,
   csharp,
+  c,
+  cpp: c,
 };

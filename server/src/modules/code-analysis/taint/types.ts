@@ -39,6 +39,8 @@ export interface TaintLanguage {
   /** Calls whose result is safe whatever goes in. */
   sanitizers: RegExp[];
   sinks: SinkSpec[];
+  /** Calls that write their other arguments into one of them (C's sprintf/strcpy): taint flows into that one. */
+  propagators?: { callee: RegExp; into: number }[];
 }
 
 export interface TaintRuleMeta {
