@@ -85,7 +85,9 @@ export async function recentErrors({
       from usage_events e
       left join api_keys k on k.id = e.key_id and k.account_id = e.account_id
       where ${sql.join(parts, sql` and `)}
-      order by e.occurred_at desc, e.id desc
+      -- NULLS LAST as in the index's definition: otherwise Postgres cannot read the order from the index
+      -- and sorts every error of the period (seconds for a busy account) to return the first page.
+      order by e.occurred_at desc nulls last, e.id desc nulls last
       limit ${first + 1}`),
   );
   return {
