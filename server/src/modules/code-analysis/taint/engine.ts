@@ -153,7 +153,7 @@ class UnitWalker {
   private conditionsHold(sink: SinkSpec, call: SyntaxNode): boolean {
     if (!sink.when && !sink.unless) return true;
     const text = this.source.slice(call.startIndex, call.endIndex);
-    return (!sink.when || sink.when.test(text)) && (!sink.unless || !sink.unless.test(text));
+    return (!sink.when || sink.when.test(text)) && !sink.unless?.test(text);
   }
 
   /** Where an expression's untrusted data comes from, if it carries any. */

@@ -1,4 +1,5 @@
 import type { CodeLanguage } from '@tessera/shared';
+import { c, csharp, go, java } from './languages-compiled';
 import type { TaintLanguage } from './types';
 
 /**
@@ -134,42 +135,6 @@ const javascript: TaintLanguage = {
   ],
 };
 
-const java: TaintLanguage = {
-  assignments: [
-    { type: 'variable_declarator', target: 'name', value: 'value' },
-    { type: 'assignment_expression', target: 'left', value: 'right' },
-  ],
-  calls: ['method_invocation', 'object_creation_expression'],
-  sources: [/^System\.in\b/, /^args$/],
-  sourceCalls: [
-    /\.(getParameter|getParameterValues|getHeader|getQueryString|getCookies|getInputStream|getReader|readLine)$/,
-    /^System\.getenv$/,
-  ],
-  sanitizers: [
-    /^(Integer\.parseInt|Long\.parseLong|Integer\.valueOf|Long\.valueOf|UUID\.fromString|ESAPI\.encoder\(\)\.\w+|StringEscapeUtils\.escape\w+|Encode\.for\w+|HtmlUtils\.htmlEscape|FilenameUtils\.getName)$/,
-  ],
-  sinks: [
-    {
-      kind: 'sql-injection',
-      callee:
-        /\.(executeQuery|executeUpdate|execute|addBatch|prepareStatement|createQuery|createNativeQuery)$/,
-      arg: 0,
-    },
-    { kind: 'command-injection', callee: /\.exec$|^newProcessBuilder$/, arg: 'any' },
-    { kind: 'code-injection', callee: /(engine|Engine|scriptEngine)\.eval$/, arg: 0 },
-    { kind: 'xss', callee: /getWriter\(\)\.(print|println|write)$|^out\.(print|println|write)$/, arg: 0 },
-    { kind: 'unsafe-deserialization', callee: /^new(ObjectInputStream|XMLDecoder)$/, arg: 0 },
-    {
-      kind: 'path-traversal',
-      callee:
-        /^new(File|FileInputStream|FileOutputStream|FileReader|FileWriter)$|^(Paths\.get|Path\.of|Files\.(readAllBytes|readString|newInputStream|delete))$/,
-      arg: 0,
-    },
-    { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
-    { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
-  ],
-};
-
 const php: TaintLanguage = {
   assignments: [
     { type: 'assignment_expression', target: 'left', value: 'right' },
@@ -213,35 +178,6 @@ const php: TaintLanguage = {
     },
     { kind: 'ssrf', callee: /^curl_init$/, arg: 0 },
     { kind: 'open-redirect', callee: /^header$/, arg: 0, when: /Location/i },
-  ],
-};
-
-const go: TaintLanguage = {
-  assignments: [
-    { type: 'short_var_declaration', target: 'left', value: 'right' },
-    { type: 'assignment_statement', target: 'left', value: 'right' },
-    { type: 'var_spec', target: 'name', value: 'value' },
-  ],
-  calls: ['call_expression'],
-  sources: [/^os\.Args\b/, /^r\.(URL\.(Path|RawQuery)|Body|Form|PostForm)\b/],
-  sourceCalls: [/\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/, /^os\.Getenv$/, /\.URL\.Query$/],
-  sanitizers: [
-    /^(strconv\.(Atoi|ParseInt|ParseFloat|ParseBool)|html\.EscapeString|template\.HTMLEscapeString|filepath\.Base|path\.Base|url\.QueryEscape|url\.PathEscape)$/,
-  ],
-  sinks: [
-    { kind: 'sql-injection', callee: /\.(Query|QueryRow|Exec)$/, arg: 0 },
-    { kind: 'sql-injection', callee: /\.(QueryContext|ExecContext|QueryRowContext)$/, arg: 1 },
-    { kind: 'command-injection', callee: /^exec\.Command(Context)?$/, arg: 'any' },
-    { kind: 'xss', callee: /^template\.HTML$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/, arg: 'any' },
-    {
-      kind: 'path-traversal',
-      callee: /^(os\.(Open|OpenFile|ReadFile|Remove|RemoveAll|Create)|ioutil\.ReadFile)$/,
-      arg: 0,
-    },
-    { kind: 'path-traversal', callee: /^http\.ServeFile$/, arg: 2 },
-    { kind: 'ssrf', callee: /^http\.(Get|Post|Head)$/, arg: 0 },
-    { kind: 'ssrf', callee: /^http\.NewRequest(WithContext)?$/, arg: 1 },
-    { kind: 'open-redirect', callee: /^http\.Redirect$/, arg: 2 },
   ],
 };
 
@@ -298,69 +234,6 @@ const ruby: TaintLanguage = {
       arg: 0,
     },
     { kind: 'open-redirect', callee: /^redirect_to$/, arg: 0 },
-  ],
-};
-
-const csharp: TaintLanguage = {
-  assignments: [
-    { type: 'variable_declarator', target: 'name', value: '*last' },
-    { type: 'assignment_expression', target: 'left', value: 'right' },
-  ],
-  calls: ['invocation_expression', 'object_creation_expression'],
-  propertySinks: [{ target: /\.CommandText$/, kind: 'sql-injection' }],
-  sources: [/^(HttpContext\.)?Request\.(Query|Form|QueryString|Headers|Cookies|Body|Path|RouteValues)\b/],
-  sourceCalls: [/^Console\.ReadLine$/, /^Environment\.GetEnvironmentVariable$/],
-  sanitizers: [
-    /^(int|long|Int32|Int64|Guid|decimal)\.Parse$/,
-    /^(HttpUtility|WebUtility)\.(HtmlEncode|UrlEncode)$|^HtmlEncoder\.Default\.Encode$/,
-    /^Path\.GetFileName$/,
-    /^Uri\.EscapeDataString$/,
-  ],
-  sinks: [
-    {
-      kind: 'sql-injection',
-      callee:
-        /^new(SqlCommand|SqliteCommand|NpgsqlCommand|MySqlCommand|OleDbCommand)$|\.(ExecuteSqlRaw|ExecuteSqlRawAsync|FromSqlRaw)$/,
-      arg: 0,
-    },
-    { kind: 'command-injection', callee: /^Process\.Start$|^newProcessStartInfo$/, arg: 'any' },
-    { kind: 'code-injection', callee: /^CSharpScript\.(EvaluateAsync|RunAsync)$/, arg: 0 },
-    { kind: 'xss', callee: /^(Response\.Write|Html\.Raw|newHtmlString)$/, arg: 0 },
-    {
-      kind: 'path-traversal',
-      callee:
-        /^(File\.(ReadAllText|ReadAllBytes|ReadAllLines|OpenRead|Open|Delete|WriteAllText)|PhysicalFile|newFileStream)$/,
-      arg: 0,
-    },
-    {
-      kind: 'ssrf',
-      callee: /\.(GetAsync|GetStringAsync|GetByteArrayAsync|PostAsync)$|^WebRequest\.Create$/,
-      arg: 0,
-    },
-    { kind: 'open-redirect', callee: /^(Redirect|Response\.Redirect)$/, arg: 0 },
-  ],
-};
-
-const c: TaintLanguage = {
-  assignments: [
-    { type: 'init_declarator', target: 'declarator', value: 'value' },
-    { type: 'assignment_expression', target: 'left', value: 'right' },
-  ],
-  calls: ['call_expression'],
-  sources: [/^argv\b/],
-  sourceCalls: [/^(getenv|secure_getenv|gets|readline)$/],
-  sanitizers: [/^(atoi|atol|atoll|strtol|strtoul|strtoll|strtod)$/],
-  propagators: [
-    { callee: /^(sprintf|snprintf|strcpy|strncpy|strcat|strncat|memcpy|fgets|read|recv)$/, into: 0 },
-  ],
-  sinks: [
-    {
-      kind: 'command-injection',
-      callee: /^(system|popen|execl|execlp|execle|execv|execvp|execvpe)$/,
-      arg: 0,
-    },
-    { kind: 'sql-injection', callee: /^(mysql_query|mysql_real_query|sqlite3_exec|PQexec)$/, arg: 1 },
-    { kind: 'path-traversal', callee: /^(fopen|open|freopen|remove|unlink)$/, arg: 0 },
   ],
 };
 
