@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { bucketOf, emptyHistogram, quantile } from './histogram';
+import { rollupDeltas, statusClassOf } from './rollup';
+import type { UsageEvent } from './types';
+
+function event(overrides: Partial<UsageEvent>): UsageEvent {
+  return {
+    occurredAt: Date.parse('2026-03-15T10:37:12.000Z'),
+    requestId: 'req_1',
+    accountId: 'acc_1',
+    keyId: 'key_1',
+    mode: 'test',
+    method: 'GET',
+    route: '/v1/models',
+    status: 200,
+    latencyMs: 12,
+    model: null,
+    promptTokens: null,
+    completionTokens: null,
+    errorType: null,
+    errorCode: null,
+    errorMessage: null,
+    ...overrides,
+  };
+}
+
+describe('statusClassOf', () => {
+  it('keeps 429 and aborted apart from the other classes', () => {
+    expect([200, 204, 301, 400, 401, 404, 429, 499, 500, 504].map(statusClassOf)).toEqual([
+      '2xx',
+      '2xx',
+      '3xx',
+      '4xx',
+      '4xx',
+      '4xx',
+      '429',
+      'aborted',
+      '5xx',
+      '5xx',
+    ]);
+  });
+});
+
+describe('rollupDeltas', () => {
+  it('folds a batch into one row per minute, hour and day and key, with sums and a histogram', () => {
+    const deltas = rollupDeltas([
+      event({
+        latencyMs: 3,
+        promptTokens: 10,
+        completionTokens: 5,
+        route: '/v1/chat/completions',
+        method: 'POST',
+      }),
+      event({ latencyMs: 700, status: 500, route: '/v1/chat/completions', method: 'POST' }),
+      event({ occurredAt: Date.parse('2026-03-15T10:38:00.000Z'), latencyMs: 40 }),
+      event({ latencyMs: 60_000 }),
+    ]);
+    const minute = deltas.filter((d) => d.granularity === 'minute');
+    const hour = deltas.filter((d) => d.granularity === 'hour');
+    const day = deltas.filter((d) => d.granularity === 'day');
+    // Minute: the two /v1/models events at 10:37 and 10:38 differ; chat 2xx and 5xx are separate classes.
+    expect(minute).toHaveLength(4);
+    expect(hour).toHaveLength(3);
+    expect(day).toHaveLength(3);
+    const models = hour.find((d) => d.route === '/v1/models');
+    expect(models).toMatchObject({ requests: 2, errors: 0, latencySumMs: 60_040, tokenRequests: 0 });
+    expect(models?.bucketStart.toISOString()).toBe('2026-03-15T10:00:00.000Z');
+    expect(models?.latencyHistogram[bucketOf(40)]).toBe(1);
+    expect(models?.latencyHistogram.at(-1)).toBe(1);
+    const chatOk = day.find((d) => d.statusClass === '2xx' && d.method === 'POST');
+    expect(chatOk).toMatchObject({ tokenRequests: 1, promptTokens: 10, completionTokens: 5 });
+    expect(chatOk?.bucketStart.toISOString()).toBe('2026-03-15T00:00:00.000Z');
+    expect(day.find((d) => d.statusClass === '5xx')).toMatchObject({ requests: 1, errors: 1 });
+  });
+
+  it('orders rows by key, so that concurrent writers lock in the same order', () => {
+    const a = rollupDeltas([
+      event({ keyId: 'key_b' }),
+      event({ keyId: 'key_a' }),
+      event({ accountId: 'acc_0' }),
+    ]);
+    const b = rollupDeltas([
+      event({ accountId: 'acc_0' }),
+      event({ keyId: 'key_a' }),
+      event({ keyId: 'key_b' }),
+    ]);
+    expect(a).toEqual(b);
+    expect(a[0]?.accountId).toBe('acc_0');
+  });
+});
+
+describe('quantile', () => {
+  it('interpolates inside the bucket holding the rank; null when empty', () => {
+    const h = emptyHistogram();
+    expect(quantile(h, 0.95)).toBeNull();
+    h[bucketOf(20)] = 100; // 10 < x ≤ 25
+    expect(quantile(h, 0.5)).toBeCloseTo(17.5, 6);
+    expect(quantile(h, 1)).toBe(25);
+    h[bucketOf(100_000)] = 100; // the open last bucket reports its lower bound
+    expect(quantile(h, 0.99)).toBe(30_000);
+  });
+});
