@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageEvents, usageRollups } from '../src/db/schema';
 import { revokeKey } from '../src/modules/keys';
+import { PgUsageStore, UsageRecorder } from '../src/modules/usage';
 import { createAccountWithKey, createKey } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/server';
 import { metricValue } from './usage-helpers';
@@ -105,5 +106,47 @@ describe('metering of REST requests', () => {
       .where(and(eq(usageRollups.accountId, account.id), eq(usageRollups.granularity, 'hour')));
     expect(row?.requests).toBe(6);
     expect(row?.latencyHistogram.reduce((a, b) => a + b, 0)).toBe(6);
+  });
+
+  it('prunes raw events and minute rollups past their retention, keeping hour and day rollups', async () => {
+    const { account, key } = await createAccountWithKey(server);
+    const { ctx } = server.services;
+    const recorder = new UsageRecorder(
+      new PgUsageStore(ctx.db),
+      { clock: ctx.clock, logger: ctx.logger, metrics: server.services.metrics },
+      {
+        maxBuffered: 100,
+        batchSize: 100,
+        flushIntervalMs: 60_000,
+        eventRetentionDays: 30,
+        minuteRollupRetentionDays: 3,
+      },
+    );
+    const base = {
+      accountId: account.id,
+      keyId: key.id,
+      mode: 'test' as const,
+      method: 'GET',
+      route: '/v1/models',
+      status: 200,
+      latencyMs: 5,
+      model: null,
+      promptTokens: null,
+      completionTokens: null,
+      errorType: null,
+      errorCode: null,
+      errorMessage: null,
+    };
+    const day = 86_400_000;
+    recorder.record({ ...base, requestId: 'req_old', occurredAt: Date.now() - 40 * day });
+    recorder.record({ ...base, requestId: 'req_week', occurredAt: Date.now() - 7 * day });
+    recorder.record({ ...base, requestId: 'req_new', occurredAt: Date.now() });
+    await recorder.flush();
+    await recorder.stop();
+    const events = await ctx.db.select().from(usageEvents).where(eq(usageEvents.accountId, account.id));
+    expect(events.map((e) => e.requestId).sort()).toEqual(['req_new', 'req_week']);
+    const rollups = await ctx.db.select().from(usageRollups).where(eq(usageRollups.accountId, account.id));
+    const count = (g: string) => rollups.filter((r) => r.granularity === g).length;
+    expect([count('minute'), count('hour'), count('day')]).toEqual([1, 3, 3]);
   });
 });

@@ -32,6 +32,7 @@ export class UsageRecorder {
   private failures = 0;
   private retryAt = 0;
   private lastPruneAt = 0;
+  private pruning: Promise<void> | undefined;
   private droppedSinceLog = 0;
 
   constructor(
@@ -74,6 +75,7 @@ export class UsageRecorder {
   async stop(deadlineMs = 5_000): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.pruning;
     const until = Date.now() + deadlineMs;
     for (;;) {
       this.retryAt = 0;
@@ -118,7 +120,7 @@ export class UsageRecorder {
       }
       if (this.failures > 0) this.deps.logger.info({ after: this.failures }, 'usage writes recovered');
       this.failures = 0;
-      await this.pruneIfDue();
+      this.pruneIfDue();
     } catch (err) {
       // Put the batch back in front: order is kept and nothing is lost while the buffer holds.
       this.queue = this.inflight.concat(this.queue);
@@ -154,16 +156,26 @@ export class UsageRecorder {
     if (unattributed > 0) this.deps.metrics.unattributed(unattributed);
   }
 
-  private async pruneIfDue(): Promise<void> {
+  /** In the background: a long prune (after downtime) must never hold up the writes behind it. */
+  private pruneIfDue(): void {
     const now = this.deps.clock.now();
-    if (now - this.lastPruneAt < PRUNE_EVERY_MS) return;
+    if (this.pruning || now - this.lastPruneAt < PRUNE_EVERY_MS) return;
     this.lastPruneAt = now;
     const day = 86_400_000;
-    const deleted = await this.store.prune({
-      events: new Date(now - this.options.eventRetentionDays * day),
-      minuteRollups: new Date(now - this.options.minuteRollupRetentionDays * day),
-    });
-    if (deleted > 0) this.deps.logger.info({ deleted }, 'pruned usage events past retention');
+    this.pruning = this.store
+      .prune({
+        events: new Date(now - this.options.eventRetentionDays * day),
+        minuteRollups: new Date(now - this.options.minuteRollupRetentionDays * day),
+      })
+      .then((deleted) => {
+        if (deleted > 0) this.deps.logger.info({ deleted }, 'pruned usage events past retention');
+      })
+      .catch((err: unknown) => {
+        this.deps.logger.warn({ err: (err as Error).message }, 'usage pruning failed; will retry next hour');
+      })
+      .finally(() => {
+        this.pruning = undefined;
+      });
   }
 
   private drop(n: number, reason: 'buffer_full' | 'shutdown'): void {
