@@ -7,6 +7,7 @@ import { ServiceError } from './errors';
 import { mountGraphql } from './graphql';
 import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
+import { checkReadiness } from './readiness';
 import { mountRest } from './rest';
 import { accessLog } from './rest/middleware/access-log';
 import { locals } from './rest/middleware/locals';
@@ -46,12 +47,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    try {
-      await services.database.ping();
-      res.json({ status: 'ready', database: services.database.kind });
-    } catch {
-      res.status(503).json({ status: 'unavailable', database: 'unreachable' });
-    }
+    const readiness = await checkReadiness(services);
+    res.status(readiness.status === 'unavailable' ? 503 : 200).json(readiness);
   });
 
   app.get('/metrics', metricsHandler(services.metrics, config.metricsToken));
