@@ -64,12 +64,13 @@ export class AnthropicProvider implements ChatProvider {
   async stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
     const res = await this.client.post('/v1/messages', anthropicBody(call, true), call.signal);
     const name = this.name;
+    const client = this.client;
     return (async function* translate(): AsyncGenerator<ProviderChunk> {
       let prompt = call.promptTokens;
       let completion = 0;
       // Anthropic numbers content blocks; OpenAI numbers tool calls.
       const toolIndex = new Map<number, number>();
-      for await (const sse of parseSse(res.body)) {
+      for await (const sse of parseSse(client.body(res, call.signal))) {
         const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(name, m));
         switch (event.type) {
           case 'message_start':
@@ -120,6 +121,8 @@ export class AnthropicProvider implements ChatProvider {
             break;
         }
       }
+      // Without message_stop the answer was cut short (or the body was not SSE at all).
+      throw upstreamStreamError(name, 'the stream ended before the answer was complete');
     })();
   }
 

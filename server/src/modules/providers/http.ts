@@ -55,6 +55,19 @@ export class UpstreamClient {
     }
   }
 
+  /**
+   * The bytes of a 2xx answer's body. A connection lost mid-body (reset, closed early) is the upstream's
+   * failure (`upstream_error`), not our 500; our own abort (client gone, timeout) passes through unchanged.
+   */
+  async *body(res: Dispatcher.ResponseData, signal: AbortSignal): AsyncGenerator<Uint8Array | string> {
+    try {
+      for await (const bytes of res.body) yield bytes as Uint8Array | string;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      throw upstreamStreamError(this.target.name, 'the connection was lost', err);
+    }
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

@@ -65,13 +65,16 @@ export class OpenAiCompatibleProvider implements ChatProvider {
   async stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
     const res = await this.client.post('/chat/completions', upstreamBody(call, true), call.signal);
     const name = this.name;
+    const client = this.client;
     return (async function* relay(): AsyncGenerator<ProviderChunk> {
-      for await (const event of parseSse(res.body)) {
+      let finished = false;
+      for await (const event of parseSse(client.body(res, call.signal))) {
         if (event.data === '[DONE]') return;
         const chunk = parseEventJson<ProviderChunk & { error?: { message?: string } }>(event, (m) =>
           upstreamStreamError(name, m),
         );
         if (chunk.error) throw upstreamStreamError(name, chunk.error.message ?? 'unknown error');
+        if (chunk.choices?.some((c) => c.finish_reason)) finished = true;
         yield {
           choices: (chunk.choices ?? []).map((c) => ({
             index: c.index,
@@ -81,6 +84,8 @@ export class OpenAiCompatibleProvider implements ChatProvider {
           usage: chunk.usage ?? null,
         };
       }
+      // A body that ends with neither [DONE] nor a finish reason (cut short, or not SSE at all) is no answer.
+      if (!finished) throw upstreamStreamError(name, 'the stream ended before the answer was complete');
     })();
   }
 

@@ -1,0 +1,74 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageEvents } from '../../src/db/schema';
+import { usingPostgres } from '../helpers/database';
+import { createAccountWithKey } from '../helpers/fixtures';
+import { type ProxiedServer, startServerBehindDbProxy } from './proxied-server';
+
+// Postgres unreachable for ~3 s under load: requests by a known (cached) key keep being answered, the usage
+// events are buffered, and all of them are written once Postgres is back. Needs a real Postgres to cut off.
+const postgres = usingPostgres();
+if (!postgres)
+  console.warn('db-outage.test.ts skipped: set TEST_DATABASE_URL to run it against a real Postgres');
+
+let setup: ProxiedServer;
+
+beforeAll(async () => {
+  if (!postgres) return;
+  setup = await startServerBehindDbProxy({ USAGE_FLUSH_INTERVAL_MS: '100', PLAN_PRO_RPM: '100000' });
+});
+afterAll(async () => {
+  await setup?.close();
+});
+
+async function rowsOf(accountId: string): Promise<number> {
+  const [row] = await setup.direct.db
+    .select({ n: count() })
+    .from(usageEvents)
+    .where(eq(usageEvents.accountId, accountId));
+  return row?.n ?? 0;
+}
+
+describe.skipIf(!postgres)('Postgres unavailable for a while under load', () => {
+  it('answers every request by a known key, then writes every usage event when Postgres returns', async () => {
+    const { server, proxy } = setup;
+    const { key, account } = await createAccountWithKey(server, { plan: 'pro', kind: 'live' });
+    const get = async () => {
+      const res = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key.key}` } });
+      await res.arrayBuffer();
+      return { status: res.status, id: res.headers.get('x-request-id') };
+    };
+    // Warm the key cache (and everything else a request reads) while Postgres is there.
+    const warm = [await get(), await get()];
+    expect(warm.map((r) => r.status)).toEqual([200, 200]);
+
+    proxy.cut();
+    const during: { status: number; id: string | null }[] = [];
+    const until = Date.now() + 3_000;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (Date.now() < until) {
+          during.push(await get());
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      }),
+    );
+    // The server did try to reach Postgres (flushes, at least) and was turned away.
+    expect(proxy.refused).toBeGreaterThan(0);
+    expect(during.length).toBeGreaterThan(20);
+    expect(during.filter((r) => r.status !== 200)).toEqual([]);
+    expect(server.services.usage.depth).toBeGreaterThan(0);
+
+    proxy.restore();
+    const expected = warm.length + during.length;
+    const deadline = Date.now() + 10_000;
+    while ((await rowsOf(account.id)) < expected && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(await rowsOf(account.id)).toBe(expected);
+    const ids = await setup.direct.db
+      .select({ id: usageEvents.requestId })
+      .from(usageEvents)
+      .where(eq(usageEvents.accountId, account.id));
+    expect(new Set(ids.map((r) => r.id))).toEqual(new Set([...warm, ...during].map((r) => r.id)));
+  });
+});
