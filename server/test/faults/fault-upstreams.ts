@@ -113,7 +113,7 @@ export async function refusedUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-/** f-* models on the OpenAI provider (the fault upstream); f-refused on the Anthropic one (a refused port). */
+/** f-* models on the OpenAI provider, f-refused and a-* on the Anthropic one (a refused port or the fault upstream). */
 export function writeFaultCatalogue(): string {
   const entry = (id: string, provider: string, upstream: string) => ({
     id,
@@ -131,6 +131,8 @@ export function writeFaultCatalogue(): string {
     entry('f-slow', 'openai', 'slow'),
     entry('f-drip', 'openai', 'drip'),
     entry('f-refused', 'anthropic', 'ok'),
+    entry('a-garbage', 'anthropic', 'garbage'),
+    entry('a-reset', 'anthropic', 'reset-mid'),
   ];
   const file = join(mkdtempSync(join(tmpdir(), 'tessera-fault-models-')), 'models.json');
   writeFileSync(file, JSON.stringify({ models }));

@@ -163,3 +163,47 @@ describe('upstream faults through the real server', () => {
     await expectCleanAftermath(res.headers.get('x-request-id'), 200, 'upstream_error');
   });
 });
+
+describe('the same faults on the Anthropic provider', () => {
+  let claude: TestServer;
+  let claudeKey: string;
+  beforeAll(async () => {
+    // Anthropic pointed at the fault upstream: its answers are no Messages API stream at all.
+    claude = await startTestServer({
+      env: {
+        MODELS_FILE: writeFaultCatalogue(),
+        OPENAI_BASE_URL: await refusedUrl(),
+        ANTHROPIC_BASE_URL: upstream.url,
+        ANTHROPIC_API_KEY: SECRET,
+        UPSTREAM_RETRIES: '0',
+      },
+    });
+    claudeKey = (await createAccountWithKey(claude, { plan: 'pro', kind: 'live' })).key.key;
+  });
+  afterAll(async () => {
+    await claude?.close();
+  });
+
+  it.each([
+    ['garbage bytes', 'a-garbage'],
+    ['a reset after some bytes', 'a-reset'],
+  ])('%s in a stream → an upstream_error event, no [DONE]', async (_, model) => {
+    const res = await fetch(`${claude.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${claudeKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages, stream: true }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain('[DONE]');
+    expect(text).not.toContain(SECRET);
+    const last =
+      text
+        .split('\n\n')
+        .filter((e) => e.startsWith('data: '))
+        .at(-1) ?? '';
+    expect((JSON.parse(last.slice(6)) as ErrorBody).error.code).toBe('upstream_error');
+    const event = await usageEventOf(claude, String(res.headers.get('x-request-id')));
+    expect(event?.errorCode).toBe('upstream_error');
+  });
+});
