@@ -89,9 +89,13 @@ try {
     const sustainedFrom = Date.now();
     const load: number[] = [];
     const loadTimer = setInterval(() => load.push(loadavg()[0] ?? 0), 10_000);
+    const cpuAtSustained = process.cpuUsage();
     const sustained = await runPhase({ urls, key: database.key, rps, seconds, maxInFlight: 256 });
     const saturatedFrom = Date.now();
+    const sustainedCpu = process.cpuUsage(cpuAtSustained);
+    const cpuAtSaturation = process.cpuUsage();
     const saturated = await runClosed({ urls, key: database.key, seconds: saturateSeconds, concurrency });
+    const saturationCpu = process.cpuUsage(cpuAtSaturation);
     clearInterval(loadTimer);
     const ok = saturated.outcomes.filter((o) => o.status === 200).length;
     ceilings.push(`${n} instance${n > 1 ? 's' : ''}: ${(ok / saturated.elapsedS).toFixed(0)} req/s`);
@@ -109,6 +113,11 @@ try {
     const avg = load.reduce((a, b) => a + b, 0) / Math.max(1, load.length);
     out(
       `1-minute load average during the sustained phase: mean ${avg.toFixed(2)}, max ${Math.max(...load).toFixed(2)}\n`,
+    );
+    // The generator shares the 2 cores with the servers, Postgres and Redis: its own share, for the caveat.
+    const share = (c: NodeJS.CpuUsage, s: number) => `${(((c.user + c.system) / 1e6 / s) * 100).toFixed(0)}%`;
+    out(
+      `Load generator CPU (share of one core): sustained ${share(sustainedCpu, sustained.elapsedS)}, saturation ${share(saturationCpu, saturated.elapsedS)}\n`,
     );
     out(`### Sustained: ${rps} req/s offered for ${seconds} s\n`);
     out(endpointTable(sustained.outcomes, sustained.elapsedS, sustained.notSent));
