@@ -46,7 +46,12 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
+  app.get('/readyz', async (req, res) => {
+    // While shutting down, say so at once: the load balancer stops sending before in-flight work ends.
+    if (req.app.locals.draining === true) {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
     const readiness = await checkReadiness(services);
     res.status(readiness.status === 'unavailable' ? 503 : 200).json(readiness);
   });

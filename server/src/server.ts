@@ -34,6 +34,7 @@ export async function startServer(
     url: `http://${shownHost}:${address.port}`,
     close(graceMs = 10_000) {
       closing ??= (async () => {
+        app.locals.draining = true;
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);

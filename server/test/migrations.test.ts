@@ -20,3 +20,26 @@ describe(`migrations on ${usingPostgres() ? 'PostgreSQL' : 'PGlite'}`, () => {
     }
   });
 });
+
+describe.skipIf(!usingPostgres())('migrations from several instances at once (PostgreSQL)', () => {
+  it('apply once, whichever instance gets there first, and every instance starts', async () => {
+    const first = await openTestDatabase();
+    const url = first.url ?? '';
+    const { openDatabase } = await import('../src/db/client');
+    const others = [openDatabase({ url, maxConnections: 2 }), openDatabase({ url, maxConnections: 2 })];
+    try {
+      await Promise.all([first.migrate(), ...others.map((d) => d.migrate())]);
+      const result = await first.db.execute<{ n: string; distinct_hashes: string }>(
+        sql`select count(*) as n, count(distinct hash) as distinct_hashes from drizzle.__drizzle_migrations`,
+      );
+      const rows = Array.isArray(result)
+        ? result
+        : (result as { rows: { n: string; distinct_hashes: string }[] }).rows;
+      expect(Number(rows[0]?.n)).toBeGreaterThan(0);
+      expect(Number(rows[0]?.n)).toBe(Number(rows[0]?.distinct_hashes));
+    } finally {
+      for (const d of others) await d.close();
+      await first.close();
+    }
+  });
+});

@@ -45,4 +45,23 @@ describe('/healthz and /readyz', () => {
     }
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   });
+
+  it('answers 503 draining once shutdown has begun', async () => {
+    const other = await startTestServer();
+    const app = other.server.listeners('request')[0] as unknown as { locals: Record<string, unknown> };
+    try {
+      expect((await fetch(`${other.url}/readyz`)).status).toBe(200);
+      // The flag close() sets first; checked over HTTP here since a closing server refuses new connections.
+      app.locals.draining = true;
+      const res = await fetch(`${other.url}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'draining' });
+      app.locals.draining = false;
+      const closing = other.close();
+      expect(app.locals.draining).toBe(true);
+      await closing;
+    } finally {
+      await other.close();
+    }
+  });
 });

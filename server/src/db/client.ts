@@ -23,6 +23,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Arbitrary constant naming Tessera's migration lock among the database's advisory locks. */
+const MIGRATION_LOCK_ID = 7_253_140_042;
+
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 export interface DatabaseOptions {
@@ -44,7 +47,19 @@ function openPostgres(url: string, max: number): Database {
   return {
     db,
     kind: 'postgres',
-    migrate: () => migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: async () => {
+      // drizzle's migrator takes no lock: instances starting together would race to apply the same migration.
+      // A session advisory lock, held on one reserved connection, makes them apply it one after another;
+      // the later ones then find every migration recorded and do nothing.
+      const holder = await client.reserve();
+      try {
+        await holder`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await holder`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
+        holder.release();
+      }
+    },
     ping: async () => {
       await client`select 1`;
     },
