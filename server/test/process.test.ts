@@ -1,61 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exited, startServerProcess } from './helpers/process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-proc-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  demoKey: string | undefined;
-}
-
-/** The real entry point as an operator runs it, on a fresh embedded database. */
-async function startProcess(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: join(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const deadline = Date.now() + 45_000;
-  while (!/running at (http:\/\/\S+)/.test(out)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const url = /running at (http:\/\/\S+)/.exec(out)?.[1] ?? '';
-  await new Promise((r) => setTimeout(r, 300));
-  return { child, url, output: () => out, demoKey: /test key\s+(sk_test_\S+)/.exec(out)?.[1] };
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
+function startProcess(env: Record<string, string>, expectDemoKey = false) {
+  return startServerProcess(dataDir, env, { expectDemoKey });
 }
 
 describe('the server process', () => {
   it('first start: prints a demo key that works; SIGTERM under load finishes in-flight requests and exits 0', async () => {
-    const server = await startProcess({ LOG_LEVEL: 'info' });
+    const server = await startProcess({ LOG_LEVEL: 'info' }, true);
     try {
       expect(server.demoKey).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
       const headers = { authorization: `Bearer ${server.demoKey}` };
