@@ -1,12 +1,10 @@
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { allowancePeriods, usageEvents } from '../../src/db/schema';
+import { catalogueEntry, writeCatalogue } from '../helpers/chat-setup';
 import type { TestServer } from '../helpers/server';
 
 /**
@@ -115,16 +113,9 @@ export async function refusedUrl(): Promise<string> {
 
 /** f-* models on the OpenAI provider, f-refused and a-* on the Anthropic one (a refused port or the fault upstream). */
 export function writeFaultCatalogue(): string {
-  const entry = (id: string, provider: string, upstream: string) => ({
-    id,
-    provider,
-    upstream_model: upstream,
-    context_window: 8192,
-    max_output_tokens: 256,
-    description: `fault ${upstream}`,
-    created: 1767225600,
-  });
-  const models = [
+  const entry = (id: string, provider: string, upstream: string) =>
+    catalogueEntry(id, provider, upstream, { max_output_tokens: 256, description: `fault ${upstream}` });
+  return writeCatalogue([
     entry('f-ok', 'openai', 'ok'),
     entry('f-reset', 'openai', 'reset-mid'),
     entry('f-garbage', 'openai', 'garbage'),
@@ -133,10 +124,7 @@ export function writeFaultCatalogue(): string {
     entry('f-refused', 'anthropic', 'ok'),
     entry('a-garbage', 'anthropic', 'garbage'),
     entry('a-reset', 'anthropic', 'reset-mid'),
-  ];
-  const file = join(mkdtempSync(join(tmpdir(), 'tessera-fault-models-')), 'models.json');
-  writeFileSync(file, JSON.stringify({ models }));
-  return file;
+  ]);
 }
 
 /** Sockets and timers of this process (the server runs in it), by kind. */

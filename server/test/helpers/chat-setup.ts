@@ -4,9 +4,14 @@ import { join } from 'node:path';
 import type { Principal } from '../../src/modules/keys';
 import type { TestServer } from './server';
 
-/** A catalogue whose upstream model names select the fake upstreams' behaviours. */
-export function writeFakeCatalogue(): string {
-  const entry = (id: string, provider: string, upstream: string, extra: Record<string, unknown> = {}) => ({
+/** A catalogue entry whose upstream model name selects a fake upstream's behaviour. */
+export function catalogueEntry(
+  id: string,
+  provider: string,
+  upstream: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
     id,
     provider,
     upstream_model: upstream,
@@ -15,8 +20,20 @@ export function writeFakeCatalogue(): string {
     description: `fake ${upstream}`,
     created: 1767225600,
     ...extra,
-  });
-  const models = [
+  };
+}
+
+/** Writes a model catalogue to a temporary file, for `MODELS_FILE`. */
+export function writeCatalogue(models: Record<string, unknown>[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'tessera-models-')), 'models.json');
+  writeFileSync(file, JSON.stringify({ models }));
+  return file;
+}
+
+/** A catalogue whose upstream model names select the fake upstreams' behaviours. */
+export function writeFakeCatalogue(): string {
+  const entry = catalogueEntry;
+  return writeCatalogue([
     entry('up-ok', 'openai', 'ok'),
     entry('up-tools', 'openai', 'tools'),
     entry('up-slow', 'openai', 'slow'),
@@ -31,11 +48,7 @@ export function writeFakeCatalogue(): string {
     entry('claude-ok', 'anthropic', 'ok'),
     entry('claude-stall', 'anthropic', 'stall'),
     entry('claude-tools', 'anthropic', 'tools'),
-  ];
-  const dir = mkdtempSync(join(tmpdir(), 'tessera-models-'));
-  const file = join(dir, 'models.json');
-  writeFileSync(file, JSON.stringify({ models }));
-  return file;
+  ]);
 }
 
 export interface AllowanceSpy {
