@@ -27,7 +27,18 @@ export interface ServiceErrorOptions {
   type?: string;
   /** Extra response headers (rate limit, retry advice). */
   headers?: Record<string, string>;
+  /**
+   * For `not_found`: the account-scoped resource the caller named. Transports log such refusals as
+   * `tenant_isolation_denied` (lib/tenant-denial.ts); the answer itself stays a plain "not found".
+   */
+  resource?: ScopedResource;
   cause?: unknown;
+}
+
+/** A resource addressed by id inside an account (never a secret: key ids, document ids, collection names). */
+export interface ScopedResource {
+  kind: 'api_key' | 'document' | 'collection';
+  id: string;
 }
 
 export class ServiceError extends Error {
@@ -36,6 +47,7 @@ export class ServiceError extends Error {
   readonly code: string | null;
   readonly type: string | undefined;
   readonly headers: Record<string, string>;
+  readonly resource: ScopedResource | undefined;
 
   constructor(kind: ErrorKind, message: string, options: ServiceErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -45,6 +57,7 @@ export class ServiceError extends Error {
     this.code = options.code ?? null;
     this.type = options.type;
     this.headers = options.headers ?? {};
+    this.resource = options.resource;
   }
 }
 

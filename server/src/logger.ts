@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { pino } from 'pino';
 
 export type { Logger };
@@ -18,6 +18,8 @@ const REDACT = [
   '*.apiKey',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'tessera' } });
+/** JSON lines on stdout, or on `destination` (tests read the lines a server writes). */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'tessera' } };
+  return destination ? pino(options, destination) : pino(options);
 }

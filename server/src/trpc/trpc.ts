@@ -5,7 +5,9 @@ import { ZodError } from 'zod';
 import type { AccountRow } from '../db/schema';
 import { type ErrorKind, isServiceError } from '../errors';
 import { readCookie } from '../lib/cookies';
+import { deniedResource, logTenantDenial } from '../lib/tenant-denial';
 import { resolveSession } from '../modules/accounts';
+import { locals } from '../rest/middleware/locals';
 import type { Services } from '../services';
 
 export const SESSION_COOKIE = 'tessera_session';
@@ -93,7 +95,7 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-const mapErrors = t.middleware(async ({ next, type, ctx }) => {
+const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
   if (type === 'mutation' && ctx.req.get(CSRF_HEADER) !== '1') {
     throw new TRPCError({ code: 'FORBIDDEN', message: `Mutations require the ${CSRF_HEADER} header.` });
   }
@@ -101,6 +103,17 @@ const mapErrors = t.middleware(async ({ next, type, ctx }) => {
   if (!result.ok) {
     const cause = result.error.cause;
     const mapped = isServiceError(cause) ? toTRPCError(cause) : result.error;
+    const resource = deniedResource(cause);
+    if (resource && ctx.account) {
+      logTenantDenial(ctx.services.ctx.logger, {
+        transport: 'trpc',
+        actorAccount: ctx.account.id,
+        via: 'session',
+        resource,
+        requestId: locals(ctx.res).requestId,
+        operation: path,
+      });
+    }
     if (mapped.code === 'INTERNAL_SERVER_ERROR')
       ctx.services.ctx.logger.error({ err: result.error }, 'trpc error');
     throw mapped;

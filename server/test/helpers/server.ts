@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
 import { createServices, type Services } from '../../src/services';
 import { openTestDatabase } from './database';
+import type { LogCapture } from './log-capture';
 
 export interface TestServer extends RunningServer {
   services: Services;
@@ -17,6 +18,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   config?: Partial<AppConfig>;
   clock?: Clock;
+  /** Receives the server's log lines (set `LOG_LEVEL` in `env` to what the test needs). */
+  logs?: LogCapture;
 }
 
 /** The real server on a free loopback port, on its own fresh database. */
@@ -29,7 +32,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = await openTestDatabase();
   const services = createServices(env, {
     database,
-    logger: createLogger(env.LOG_LEVEL),
+    logger: createLogger(env.LOG_LEVEL, options.logs),
     ...(options.clock && { clock: options.clock }),
     ...(options.config && { config: options.config }),
   });

@@ -9,7 +9,9 @@ import {
   usageSummary,
   usageTimeseries,
 } from '../../modules/analytics';
+import { isAccountKey } from '../../modules/keys';
 import type { GraphqlContext } from '../context';
+import { logGraphqlDenial } from '../denial';
 import { toGraphQLError } from '../errors';
 
 interface UsageArgs {
@@ -49,6 +51,13 @@ export const usageResolvers = {
           clock.now(),
           config.usage.minuteRollupRetentionDays,
         );
+        if (
+          args.keyId &&
+          !(await isAccountKey({ ctx: ctx.services.ctx, accountId: ctx.account.id, keyId: args.keyId }))
+        ) {
+          // The answer stays the account-scoped one (no usage): only the log tells that the key is not theirs.
+          logGraphqlDenial(ctx, { kind: 'api_key', id: args.keyId }, 'usage');
+        }
         const scope: UsageScope = {
           accountId: ctx.account.id,
           mode: args.mode ? (args.mode === 'LIVE' ? 'live' : 'test') : undefined,

@@ -2,6 +2,7 @@ export { createKey } from './create';
 export { generateKey, hashKey, maskPresentedKey, parseKey } from './generate';
 export { LastUsedTracker } from './last-used';
 export { listKeys } from './list';
+export { isAccountKey } from './owned';
 export type { Principal } from './principal';
 export { revokeKey } from './revoke';
 export { ApiKeyVerifier } from './verify';

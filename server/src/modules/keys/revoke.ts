@@ -27,7 +27,10 @@ export async function revokeKey({
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId)))
     .returning();
   if (!row)
-    throw new ServiceError('not_found', `No API key with id '${keyId}' in this account.`, { param: 'id' });
+    throw new ServiceError('not_found', `No API key with id '${keyId}' in this account.`, {
+      param: 'id',
+      resource: { kind: 'api_key', id: keyId },
+    });
   onRevoked?.(row.keyHash);
   return toKeyView(row);
 }

@@ -70,6 +70,7 @@ export async function getCollection({
     throw new ServiceError('not_found', `No collection named '${scope.collection}'.`, {
       param: 'collection',
       code: 'collection_not_found',
+      resource: { kind: 'collection', id: scope.collection },
     });
   }
   return toObject(scope.collection, stats);
@@ -138,6 +139,7 @@ export async function deleteCollection({
     throw new ServiceError('not_found', `No collection named '${c}'.`, {
       param: 'collection',
       code: 'collection_not_found',
+      resource: { kind: 'collection', id: scope.collection },
     });
   }
 }

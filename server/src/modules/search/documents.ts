@@ -31,6 +31,7 @@ function notFound(scope: Scope, id: string): ServiceError {
   return new ServiceError('not_found', `No document '${id}' in collection '${scope.collection}'.`, {
     param: 'id',
     code: 'document_not_found',
+    resource: { kind: 'document', id: `${scope.collection}/${id}` },
   });
 }
 

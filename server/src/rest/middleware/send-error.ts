@@ -1,6 +1,8 @@
 import type { Response } from 'express';
+import { deniedResource, logTenantDenial } from '../../lib/tenant-denial';
 import type { Logger } from '../../logger';
 import { toHttpError } from '../errors';
+import { PLAYGROUND_KEY_ID } from '../playground';
 import { locals } from './locals';
 
 /** Writes an error in OpenAI's body, records it for logs and metering, and logs unknown errors in full. */
@@ -9,6 +11,19 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
   const http = toHttpError(err, l.requestId);
   if (http.status >= 500 && http.body.error.code === null) {
     logger.error({ requestId: l.requestId, err }, 'unhandled error');
+  }
+  const resource = deniedResource(err);
+  if (resource && l.principal) {
+    const bySession = l.principal.keyId === PLAYGROUND_KEY_ID;
+    logTenantDenial(logger, {
+      transport: 'rest',
+      actorAccount: l.principal.accountId,
+      via: bySession ? 'session' : 'api_key',
+      actorKeyId: bySession ? undefined : l.principal.keyId,
+      resource,
+      requestId: l.requestId,
+      operation: `${res.req.method} ${l.route ?? res.req.path}`,
+    });
   }
   l.errorType = http.body.error.type;
   l.errorCode = http.body.error.code;
