@@ -87,7 +87,7 @@ export function runRules(
     const captures: Captures = {};
     let at: (typeof match.captures)[number]['node'] | undefined;
     for (const { name, node } of match.captures) {
-      captures[name] = { text: node.text, type: node.type };
+      captures[name] = { text: parsed.source.slice(node.startIndex, node.endIndex), type: node.type };
       if (name === 'finding') at = node;
     }
     if (!at || (rule.check && !rule.check(captures))) continue;
