@@ -13,7 +13,15 @@ export const CreateKeyInput = z.object({
 });
 export type CreateKeyInput = z.input<typeof CreateKeyInput>;
 
-export const RevokeKeyInput = z.object({ id: z.string().min(1).max(64) });
+/** A key's id (`key_…`): printable ASCII, so that nothing a database cannot store (NUL) reaches a query. */
+export const KeyId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[!-~]+$/, { error: 'A key id is printable ASCII without spaces, such as key_…' });
+export type KeyId = z.infer<typeof KeyId>;
+
+export const RevokeKeyInput = z.object({ id: KeyId });
 export type RevokeKeyInput = z.infer<typeof RevokeKeyInput>;
 
 /** A key as listings show it: never the secret, only its masked form. */

@@ -8,7 +8,8 @@ import { meter } from '../rest/middleware/metering';
 import type { Services } from '../services';
 import { type GraphqlContext, graphqlContext } from './context';
 import { formatError } from './errors';
-import { DEFAULT_LIMITS, queryLimitsRule } from './limits';
+import { DEFAULT_LIMITS, MAX_TOKENS, queryLimitsRule, queryOnlyRule } from './limits';
+import { limitNesting } from './nesting';
 import { accountResolvers } from './resolvers/account';
 import { DateTime } from './resolvers/scalars';
 import { usageResolvers } from './resolvers/usage';
@@ -23,8 +24,11 @@ export function createGraphqlServer(services: Services): ApolloServer<GraphqlCon
     // Kept on: the dashboard ships a GraphiQL explorer. Only authenticated callers reach any of it.
     introspection: true,
     includeStacktraceInErrorResponses: false,
-    validationRules: [queryLimitsRule(DEFAULT_LIMITS)],
+    validationRules: [queryOnlyRule, queryLimitsRule(DEFAULT_LIMITS)],
     maxRecursiveSelections: true,
+    parseOptions: { maxTokens: MAX_TOKENS },
+    // No client sends persisted-query hashes; off, a hash is refused plainly instead of filling a cache.
+    persistedQueries: false,
     stopOnTerminationSignals: false,
     formatError: formatError(services.ctx.logger),
     plugins: [
@@ -63,6 +67,7 @@ export function mountGraphql(app: Express, services: Services): void {
     }),
     requireJsonPost,
     express.json({ limit: services.ctx.config.bodyLimitBytes }),
+    limitNesting,
     expressMiddleware(server, { context: graphqlContext(services) }),
     graphqlTransportError,
   );

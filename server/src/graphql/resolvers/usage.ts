@@ -1,3 +1,5 @@
+import { KeyId } from '@tessera/shared';
+import { ServiceError } from '../../errors';
 import {
   accountAllowance,
   type PeriodPreset,
@@ -37,6 +39,21 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+function parseKeyId(value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const parsed = KeyId.safeParse(value);
+  if (!parsed.success) {
+    throw new ServiceError(
+      'invalid_request',
+      '`keyId` must be a key id such as key_… (printable, at most 64).',
+      {
+        param: 'keyId',
+      },
+    );
+  }
+  return parsed.data;
+}
+
 export const usageResolvers = {
   Query: {
     usage: (_: unknown, args: UsageArgs, ctx: GraphqlContext): Promise<UsageParent> =>
@@ -51,17 +68,15 @@ export const usageResolvers = {
           clock.now(),
           config.usage.minuteRollupRetentionDays,
         );
-        if (
-          args.keyId &&
-          !(await isAccountKey({ ctx: ctx.services.ctx, accountId: ctx.account.id, keyId: args.keyId }))
-        ) {
+        const keyId = parseKeyId(args.keyId);
+        if (keyId && !(await isAccountKey({ ctx: ctx.services.ctx, accountId: ctx.account.id, keyId }))) {
           // The answer stays the account-scoped one (no usage): only the log tells that the key is not theirs.
-          logGraphqlDenial(ctx, { kind: 'api_key', id: args.keyId }, 'usage');
+          logGraphqlDenial(ctx, { kind: 'api_key', id: keyId }, 'usage');
         }
         const scope: UsageScope = {
           accountId: ctx.account.id,
           mode: args.mode ? (args.mode === 'LIVE' ? 'live' : 'test') : undefined,
-          keyId: args.keyId ?? undefined,
+          keyId,
         };
         return { ctx, scope, period };
       }),
