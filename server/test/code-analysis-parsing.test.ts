@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { CODE_LANGUAGES, type CodeLanguage } from '@tessera/shared';
 import { describe, expect, it } from 'vitest';
 import { generateFile } from '../../bench/code-analysis/generate';
+import { GRAMMAR_FILES } from '../src/modules/code-analysis/languages';
 import { parserFor } from '../src/modules/code-analysis/parsing/grammars';
 import { chunkReader, READ_CHUNK } from '../src/modules/code-analysis/parsing/parse';
 import { copyTree, type SyntaxNode, walk } from '../src/modules/code-analysis/parsing/tree';
+import { patchWasm, WASM_PATCHES } from '../src/modules/code-analysis/parsing/wasm-patch';
 
 /** Every node as `type field start-end`, pre-order: two trees are the same when these lists are. */
 function flatten(root: SyntaxNode): string[] {
@@ -58,5 +62,45 @@ describe('parser input read in short chunks', () => {
     const { whole, chunked } = await both(code, 'python');
     expect(chunked).toEqual(whole);
     expect(whole.filter((n) => n.startsWith('ERROR'))).toEqual([]);
+  });
+});
+
+describe('grammar fixes', () => {
+  const wasm = (file: string) => new Uint8Array(readFileSync(createRequire(import.meta.url).resolve(file)));
+
+  it('Swift: the scanner state is zeroed, so every parse reads the file about once', async () => {
+    const code = generateFile('swift');
+    const parser = await parserFor('swift');
+    const once = Math.ceil(code.length / READ_CHUNK);
+    // The bug showed from the second parse of a process on: the scanner's state came from reused memory.
+    for (let i = 0; i < 4; i += 1) {
+      let reads = 0;
+      const read = chunkReader(code);
+      const tree = parser.parse((index: number) => {
+        reads += 1;
+        return read(index);
+      });
+      expect(tree?.rootNode.hasError).toBe(false);
+      tree?.delete();
+      expect(reads, `parse ${i + 1}`).toBeLessThan(once * 3);
+    }
+  });
+
+  it('patches only the exact buggy function body', () => {
+    const swift = wasm(GRAMMAR_FILES.swift);
+    const patched = patchWasm(swift, WASM_PATCHES.swift as never);
+    expect(patched.applied).toBe(true);
+    const changed: number[] = [];
+    for (let i = 0; i < swift.length; i += 1) if (swift[i] !== patched.bytes[i]) changed.push(i);
+    expect(changed).toHaveLength(1);
+    expect(swift[changed[0] as number]).toBe(0x00);
+    expect(patched.bytes[changed[0] as number]).toBe(0x01);
+    // Applying it again finds calloc(1, 4): not the buggy body, so nothing changes.
+    expect(patchWasm(patched.bytes, WASM_PATCHES.swift as never).applied).toBe(false);
+    // Another grammar has no such export: left alone.
+    const kotlin = wasm(GRAMMAR_FILES.kotlin);
+    const untouched = patchWasm(kotlin, WASM_PATCHES.swift as never);
+    expect(untouched.applied).toBe(false);
+    expect(untouched.bytes).toBe(kotlin);
   });
 });

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { CodeLanguage } from '@tessera/shared';
 import { Language, Parser } from 'web-tree-sitter';
 import { GRAMMAR_FILES } from '../languages';
+import { patchWasm, WASM_PATCHES } from './wasm-patch';
 
 const require = createRequire(import.meta.url);
 let init: Promise<void> | undefined;
@@ -15,10 +17,12 @@ export async function loadLanguage(lang: CodeLanguage): Promise<Language> {
   await init;
   let loading = languages.get(lang);
   if (!loading) {
-    loading = Language.load(require.resolve(GRAMMAR_FILES[lang])).then((language) => {
-      loaded.set(lang, language);
-      return language;
-    });
+    loading = grammarBytes(lang)
+      .then((bytes) => Language.load(bytes))
+      .then((language) => {
+        loaded.set(lang, language);
+        return language;
+      });
     languages.set(lang, loading);
   }
   return loading;
@@ -37,4 +41,11 @@ export async function parserFor(lang: CodeLanguage): Promise<Parser> {
 /** A grammar already loaded by loadLanguage (queries need the Language synchronously). */
 export function loadedLanguage(lang: CodeLanguage): Language | undefined {
   return loaded.get(lang);
+}
+
+/** The grammar's .wasm, with its fix applied where wasm-patch.ts has one. */
+async function grammarBytes(lang: CodeLanguage): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await readFile(require.resolve(GRAMMAR_FILES[lang])));
+  const patch = WASM_PATCHES[lang];
+  return patch ? patchWasm(bytes, patch).bytes : bytes;
 }
