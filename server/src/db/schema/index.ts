@@ -4,6 +4,7 @@ export * from './allowance-reservations';
 export * from './api-keys';
 export * from './search-collections';
 export * from './search-documents';
+export * from './search-postings';
 export * from './search-terms';
 export * from './sessions';
 export * from './usage-events';

@@ -1,4 +1,4 @@
-import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { timestamps } from './columns';
 
@@ -19,6 +19,13 @@ export const searchCollections = pgTable(
     docCount: bigint('doc_count', { mode: 'number' }).notNull().default(0),
     titleLenSum: bigint('title_len_sum', { mode: 'number' }).notNull().default(0),
     bodyLenSum: bigint('body_len_sum', { mode: 'number' }).notNull().default(0),
+    /**
+     * The average title and body lengths the postings' impacts were computed with (null until the
+     * collection has postings). Rebased, with every posting recomputed, when the live averages
+     * drift too far from them (modules/search/postings.ts).
+     */
+    impactTitleAvg: doublePrecision('impact_title_avg'),
+    impactBodyAvg: doublePrecision('impact_body_avg'),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.accountId, t.name] })],

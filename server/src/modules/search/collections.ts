@@ -4,6 +4,7 @@ import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { analysedRows } from './analyse';
+import { rebuildPostings } from './postings';
 import { queryRows, type Scope } from './sql';
 
 export interface CollectionStats {
@@ -78,7 +79,7 @@ export async function getCollection({
 
 /**
  * Sets a collection's language. Changing it re-analyses every document and rebuilds the
- * vocabulary and statistics in the same transaction.
+ * vocabulary, statistics and postings in the same transaction.
  */
 export async function configureCollection({
   ctx,
@@ -113,11 +114,12 @@ export async function configureCollection({
       from (select count(*) as n, coalesce(sum(title_len), 0) as tl, coalesce(sum(body_len), 0) as bl
             from search_documents where account_id = ${a} and collection = ${c}) x
       where s.account_id = ${a} and s.name = ${c}`);
+    await rebuildPostings(tx, scope);
   });
   return getCollection({ ctx, scope });
 }
 
-/** Deletes a collection with its documents and vocabulary; 404 when it does not exist. */
+/** Deletes a collection with its documents, vocabulary and postings; 404 when it does not exist. */
 export async function deleteCollection({
   ctx,
   scope,
@@ -133,6 +135,7 @@ export async function deleteCollection({
     );
     await tx.execute(sql`delete from search_documents where account_id = ${a} and collection = ${c}`);
     await tx.execute(sql`delete from search_terms where account_id = ${a} and collection = ${c}`);
+    await tx.execute(sql`delete from search_postings where account_id = ${a} and collection = ${c}`);
     return rows.length > 0;
   });
   if (!deleted) {

@@ -3,4 +3,6 @@ export interface SearchLimits {
   maxBatchDocuments: number;
   /** UTF-8 bytes of title + text + metadata JSON of one document. */
   maxDocumentBytes: number;
+  /** Estimated matches from which search tries top-k first (search.ts TOPK_MIN_MATCHES when unset). */
+  topKMinMatches?: number;
 }

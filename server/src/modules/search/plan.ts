@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { readCollection } from './collections';
 import { expandFuzzy } from './fuzzy';
+import { type References, readReferences } from './postings';
 import { queryRows, type Scope } from './sql';
 
 /** Terms beyond this many still filter (they are in the tsquery) but do not add to the score. */
@@ -23,6 +24,10 @@ export interface QueryPlan {
   /** tsquery text; null when nothing can match (only stop words, or a word like nothing indexed). */
   tsquery: string | null;
   terms: ScoredTerm[];
+  /** True when the query has more lexemes than MAX_SCORED_TERMS (top-k then does not apply). */
+  truncated: boolean;
+  /** The collection's postings references (postings.ts); undefined while it has no postings. */
+  refs: References | undefined;
 }
 
 function statistics(docCount: number, titleLenSum: number, bodyLenSum: number) {
@@ -41,11 +46,13 @@ export async function planKeyword(db: Db, scope: Scope, query: string): Promise<
     bl: number;
     tsquery: string;
     dfs: Record<string, number>;
+    rt: number | null;
+    rb: number | null;
   }>(
     db,
     sql`
     select c.language, c.doc_count::float8 as n, c.title_len_sum::float8 as tl, c.body_len_sum::float8 as bl,
-      q.tsq::text as tsquery,
+      c.impact_title_avg as rt, c.impact_body_avg as rb, q.tsq::text as tsquery,
       coalesce((
         select jsonb_object_agg(st.term, st.df) from search_terms st
         where st.account_id = c.account_id and st.collection = c.name
@@ -65,6 +72,8 @@ export async function planKeyword(db: Db, scope: Scope, query: string): Promise<
     terms: Object.entries(row.dfs)
       .slice(0, MAX_SCORED_TERMS)
       .map(([term, df]) => ({ term, weight: 1, df })),
+    truncated: Object.keys(row.dfs).length > MAX_SCORED_TERMS,
+    refs: row.rt === null || row.rb === null ? undefined : { title: row.rt, body: row.rb },
   };
 }
 
@@ -78,5 +87,7 @@ export async function planFuzzy(db: Db, scope: Scope, query: string): Promise<Qu
     ...statistics(stats.docCount, stats.titleLenSum, stats.bodyLenSum),
     tsquery: expansion.tsquery,
     terms: expansion.terms.slice(0, MAX_SCORED_TERMS),
+    truncated: expansion.terms.length > MAX_SCORED_TERMS,
+    refs: await readReferences(db, scope),
   };
 }

@@ -3,9 +3,27 @@ import type { Ctx } from '../../context';
 import { ServiceError } from '../../errors';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 import { planFuzzy, planKeyword } from './plan';
-import { type RankQuery, rankDocuments } from './query';
+import { type RankedRow, type RankQuery, rankDocuments } from './query';
 import { markSnippet } from './snippet';
 import type { Scope } from './sql';
+import { estimateMatches, rankTopK, type TopKStart } from './topk';
+
+/**
+ * Below this many (estimated) matches every match is scored; above it, top-k over the impact-ordered
+ * postings is tried first (topk.ts).
+ */
+export const TOPK_MIN_MATCHES = 3_000;
+
+export interface SearchOptions {
+  /** Overrides TOPK_MIN_MATCHES (0: always try top-k; Infinity: never). */
+  topKMinMatches?: number | undefined;
+  /** Initial top-k list depth and verification budget (tests start small to exercise the rounds). */
+  topKStart?: TopKStart;
+  /** Told which path produced the page: full scoring, or top-k after how many rounds. */
+  onStrategy?: (
+    strategy: { kind: 'full' } | { kind: 'topk'; rounds: number } | { kind: 'fallback'; rounds: number },
+  ) => void;
+}
 
 const empty: SearchResponse = { object: 'list', data: [], has_more: false, next_cursor: null };
 
@@ -23,10 +41,12 @@ export async function searchDocuments({
   ctx,
   accountId,
   input,
+  options = {},
 }: {
   ctx: Pick<Ctx, 'db'>;
   accountId: string;
   input: SearchRequest;
+  options?: SearchOptions;
 }): Promise<SearchResponse> {
   if (input.cursor !== undefined && input.offset !== undefined) {
     throw new ServiceError('invalid_request', 'Pass either `cursor` or `offset`, not both.', {
@@ -51,7 +71,25 @@ export async function searchDocuments({
     limit: input.limit,
   };
 
-  const rows = await rankDocuments(ctx.db, query);
+  const estimate = estimateMatches(
+    query.plan.tsquery,
+    new Map(plan.terms.map((t) => [t.term, t.df])),
+    plan.n,
+  );
+  let rows: RankedRow[] | undefined;
+  if (
+    plan.refs &&
+    !plan.truncated &&
+    plan.terms.length > 0 &&
+    estimate >= (options.topKMinMatches ?? TOPK_MIN_MATCHES)
+  ) {
+    const outcome = await rankTopK(ctx.db, query, plan.refs, options.topKStart);
+    rows = outcome.rows;
+    options.onStrategy?.({ kind: rows ? 'topk' : 'fallback', rounds: outcome.rounds });
+  } else {
+    options.onStrategy?.({ kind: 'full' });
+  }
+  rows ??= await rankDocuments(ctx.db, query);
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   const hasMore = rows.length > input.limit;

@@ -4,12 +4,22 @@ import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { analysedRows } from './analyse';
 import { lockCollection } from './collections';
+import {
+  deletePostingsSql,
+  liveAverages,
+  needsRebase,
+  POSTING_COLUMNS,
+  postingRows,
+  type References,
+  readReferences,
+  rebuildPostings,
+} from './postings';
 import { queryRows, type Scope } from './sql';
 import type { CleanDocument } from './validate';
 
 /**
- * Removes documents by id and takes them out of the statistics: document frequencies, count and
- * summed lengths. Returns the ids that existed.
+ * Removes documents by id with their postings, and takes them out of the statistics: document
+ * frequencies, count and summed lengths. Returns the ids that existed.
  */
 export async function removeDocuments(db: Db, scope: Scope, ids: string[]): Promise<string[]> {
   const { accountId: a, collection: c } = scope;
@@ -21,6 +31,13 @@ export async function removeDocuments(db: Db, scope: Scope, ids: string[]): Prom
       where account_id = ${a} and collection = ${c}
         and id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
       returning id, tf, title_len, body_len
+    ),
+    postings as (
+      ${deletePostingsSql(scope, sql`select id, tf, title_len, body_len from old`, {
+        title: sql`(select impact_title_avg from search_collections where account_id = ${a} and name = ${c})`,
+        body: sql`(select impact_body_avg from search_collections where account_id = ${a} and name = ${c})`,
+      })}
+      returning 1
     ),
     dec as (
       update search_terms t set df = t.df - d.n
@@ -46,18 +63,38 @@ export async function removeDocuments(db: Db, scope: Scope, ids: string[]): Prom
   return rows.map((r) => r.id);
 }
 
-async function insertDocuments(db: Db, scope: Scope, language: string, docs: CleanDocument[]): Promise<void> {
+/**
+ * Inserts documents, their postings (when the collection has reference averages) and their share of
+ * the statistics; returns the collection's new statistics.
+ */
+async function insertDocuments(
+  db: Db,
+  scope: Scope,
+  language: string,
+  docs: CleanDocument[],
+  refs: References | undefined,
+): Promise<{ n: number; tl: number; bl: number }> {
   const { accountId: a, collection: c } = scope;
   const source = sql`
     select x.id, coalesce(x.title, '') as title, x.body, coalesce(x.metadata, '{}'::jsonb) as metadata
     from jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) as x(id text, title text, body text, metadata jsonb)`;
-  await db.execute(sql`
+  const postings = refs
+    ? sql`postings as (
+        insert into search_postings (${POSTING_COLUMNS})
+        ${postingRows(scope, sql`select id, tf, title_len, body_len from ins`, refs)}
+        returning 1
+      ),`
+    : sql``;
+  const rows = await queryRows<{ n: number; tl: number; bl: number }>(
+    db,
+    sql`
     with ins as (
       insert into search_documents (account_id, collection, id, title, body, metadata, tsv, tf, title_len, body_len)
       select ${a}, ${c}, r.id, r.title, r.body, r.metadata, r.tsv, r.tf, r.title_len, r.body_len
       from (${analysedRows(source, language)}) r
-      returning tf, title_len, body_len
+      returning id, tf, title_len, body_len
     ),
+    ${postings}
     terms as (
       insert into search_terms (account_id, collection, term, df)
       select ${a}, ${c}, k, count(*)::int from ins, jsonb_object_keys(ins.tf) k group by k order by k
@@ -69,7 +106,12 @@ async function insertDocuments(db: Db, scope: Scope, language: string, docs: Cle
       title_len_sum = title_len_sum + (select coalesce(sum(title_len), 0) from ins),
       body_len_sum = body_len_sum + (select coalesce(sum(body_len), 0) from ins),
       updated_at = now()
-    where account_id = ${a} and name = ${c}`);
+    where account_id = ${a} and name = ${c}
+    returning doc_count::float8 as n, title_len_sum::float8 as tl, body_len_sum::float8 as bl`,
+  );
+  const row = rows[0];
+  if (!row) throw new Error('collection statistics update returned no row');
+  return row;
 }
 
 /**
@@ -92,7 +134,10 @@ export async function indexDocuments({
       scope,
       documents.map((d) => d.id),
     );
-    await insertDocuments(tx, scope, language, documents);
+    const refs = await readReferences(tx, scope);
+    const stats = await insertDocuments(tx, scope, language, documents, refs);
+    // A new collection gets its postings here; an old one when its averages have drifted.
+    if (needsRebase(refs, liveAverages(stats.n, stats.tl, stats.bl))) await rebuildPostings(tx, scope);
     return new Set(existing);
   });
   return {

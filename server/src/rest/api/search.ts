@@ -12,7 +12,14 @@ export function searchRoutes(services: Services): RestRoute[] {
       body: true,
       handler: async (req, res, principal) => {
         const input = parseOrThrow(SearchRequest, req.body ?? {});
-        res.json(await searchDocuments({ ctx, accountId: principal.accountId, input }));
+        res.json(
+          await searchDocuments({
+            ctx,
+            accountId: principal.accountId,
+            input,
+            options: { topKMinMatches: ctx.config.searchLimits.topKMinMatches },
+          }),
+        );
       },
     },
   ];
