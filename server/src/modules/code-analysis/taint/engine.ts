@@ -16,6 +16,8 @@ const PATH_LIKE =
   /identifier|member|attribute|subscript|field_access|selector|variable_name|element_reference|scoped|call|invocation|index|^name$/;
 const NAME_LIKE = /^(identifier|variable_name|name|simple_identifier|shorthand_property_identifier_pattern)$/;
 
+const ARGUMENT_LISTS = /^(arguments|argument_list|value_arguments)$/;
+
 const norm = (source: string, node: SyntaxNode): string =>
   source.slice(node.startIndex, node.endIndex).replace(/\s+/g, '');
 
@@ -43,9 +45,97 @@ export function taintFindings(parsed: ParsedSource): Finding[] {
       if (reported.has(at)) return;
       reported.add(at);
       findings.push(f);
-    }).run(unit, profile.functions);
+    }).run(unit, profile.functions, unit === parsed.root ? [] : parameterSources(parsed, lang, unit));
   }
   return findings;
+}
+
+/** The first child the selector names: a field, `*first` / `*last` named child, or `type:<node type>`. */
+function select(node: SyntaxNode, selector: string, not?: SyntaxNode): SyntaxNode | undefined {
+  if (selector === '*last') {
+    for (let i = node.children.length - 1; i >= 0; i -= 1) {
+      const c = node.children[i] as SyntaxNode;
+      if (c.named && c !== not && !/comment/.test(c.type)) return c;
+    }
+    return undefined;
+  }
+  if (selector === '*first')
+    return node.children.find((c) => c.named && c !== not && !/comment/.test(c.type));
+  if (selector.startsWith('type:')) {
+    const type = selector.slice(5);
+    return node.children.find((c) => c.type === type);
+  }
+  return node.children.find((c) => c.field === selector);
+}
+
+/** Names a parameter declares: its name or pattern field, a direct name child, or the names in a pattern. */
+function parameterNames(source: string, param: SyntaxNode): string[] {
+  if (NAME_LIKE.test(param.type)) return [norm(source, param)];
+  const fields = param.children.filter((c) => c.field === 'name' || c.field === 'pattern');
+  const named = fields.length > 0 ? fields : param.children.filter((c) => NAME_LIKE.test(c.type)).slice(0, 1);
+  const names: string[] = [];
+  const walk = (n: SyntaxNode): void => {
+    if (NAME_LIKE.test(n.type)) names.push(norm(source, n));
+    else for (const c of n.children) if (c.field !== 'type' && c.field !== 'value') walk(c);
+  };
+  for (const n of named.length > 0 ? named : [param]) walk(n);
+  return names;
+}
+
+/** The parameter declarations of a function, in order. */
+function parametersOf(unit: SyntaxNode, lang: TaintLanguage, containers: string[]): SyntaxNode[] {
+  const types = lang.parameterTypes ?? [];
+  const list =
+    unit.children.find((c) => c.field === 'parameters') ??
+    unit.children.find((c) => containers.includes(c.type));
+  // Swift lists its parameters directly under the function.
+  const holder = list ?? unit;
+  return holder.children.filter((c) => c.named && types.includes(c.type));
+}
+
+/** Parameters that bring untrusted data into the function, with where they come from. */
+function parameterSources(parsed: ParsedSource, lang: TaintLanguage, unit: SyntaxNode): [string, Origin][] {
+  if (!lang.parameterSources && !lang.handler) return [];
+  const { source } = parsed;
+  const params = parametersOf(unit, lang, PROFILES[parsed.language].parameterContainers);
+  if (params.length === 0) return [];
+  const nameNode = unit.children.find((c) => c.field === 'name' || NAME_LIKE.test(c.type));
+  const fnName = nameNode ? norm(source, nameNode) : '';
+  const handler = lang.handler;
+  const first = params[0] ? parameterNames(source, params[0])[0] : undefined;
+  const decorators =
+    unit.parent?.type === 'decorated_definition' ? source.slice(unit.parent.startIndex, unit.startIndex) : '';
+  const modifiers = unit.children
+    .filter((c) => /modifiers|annotation|attribute_list/.test(c.type))
+    .map((c) => norm(source, c))
+    .join(' ');
+  // The request object itself is not a capture: its members are sources of their own.
+  const requestParameter =
+    first !== undefined && handler?.firstParameter?.test(first) === true ? first : undefined;
+  const isHandler =
+    handler?.decorator?.test(`${decorators} ${modifiers}`) === true || requestParameter !== undefined;
+  const out: [string, Origin][] = [];
+  for (const param of params) {
+    // Kotlin keeps a parameter's annotations in a parameter_modifiers node just before it.
+    const siblings = param.parent?.children ?? [];
+    const before = siblings[siblings.indexOf(param) - 1];
+    const start = before?.type === 'parameter_modifiers' ? before.startIndex : param.startIndex;
+    const text = source.slice(start, param.endIndex);
+    if (lang.safeParameter?.test(text)) continue;
+    const names = parameterNames(source, param);
+    const untrusted =
+      (isHandler && names[0] !== requestParameter && !/^(self|cls|this)$/.test(names[0] ?? '')) ||
+      (lang.parameterSources ?? []).some(
+        (p) =>
+          (!p.name || names.some((n) => p.name?.test(n))) &&
+          (!p.text || p.text.test(text)) &&
+          (!p.function || p.function.test(fnName)),
+      );
+    if (!untrusted) continue;
+    const origin = { text: `parameter ${text.replace(/\s+/g, ' ').slice(0, 50)}`, line: param.startRow + 1 };
+    for (const name of names) out.push([name, origin]);
+  }
+  return out;
 }
 
 class UnitWalker {
@@ -60,7 +150,8 @@ class UnitWalker {
     this.source = parsed.source;
   }
 
-  run(unit: SyntaxNode, functions: Record<string, string>): void {
+  run(unit: SyntaxNode, functions: Record<string, string>, parameters: [string, Origin][]): void {
+    for (const [name, origin] of parameters) this.tainted.set(name, origin);
     const visit = (node: SyntaxNode): void => {
       for (const child of node.children) {
         if (child.named && functions[child.type]) continue; // analysed as its own unit
@@ -68,26 +159,31 @@ class UnitWalker {
       }
       if (this.lang.calls.includes(node.type)) this.checkCall(node);
       const assignment = this.lang.assignments.find((a) => a.type === node.type);
-      if (assignment) this.assign(node, assignment.target, assignment.value);
+      if (assignment) this.assign(node, assignment);
+      for (const m of this.lang.memberSinks ?? []) if (m.type === node.type) this.checkMember(node, m);
     };
     for (const child of unit.children) visit(child);
   }
 
-  private assign(node: SyntaxNode, targetField: string, valueField: string): void {
-    const target = node.children.find((c) => c.field === targetField);
-    // `*last`: grammars (C#) that leave the initialiser without a field name.
-    const value =
-      valueField === '*last'
-        ? [...node.children].reverse().find((c) => c.named && c !== target)
-        : node.children.find((c) => c.field === valueField);
-    if (!target || !value) return;
+  private checkMember(node: SyntaxNode, sink: NonNullable<TaintLanguage['memberSinks']>[number]): void {
+    const member = node.children.find((c) => c.field === sink.member);
+    const receiver = node.children.find((c) => c.field === sink.receiver);
+    if (!member || !receiver || !sink.name.test(norm(this.source, member))) return;
+    const origin = this.taintOf(receiver);
+    if (origin) this.flag(sink.kind, node, norm(this.source, node), origin);
+  }
+
+  private assign(node: SyntaxNode, spec: TaintLanguage['assignments'][number]): void {
+    const target = select(node, spec.target);
+    const value = select(node, spec.value, target);
+    if (!target || !value || value === target) return;
     const origin = this.taintOf(value);
     const sink = this.lang.propertySinks?.find((p) => p.target.test(norm(this.source, target)));
     if (sink && origin) this.flag(sink.kind, node, norm(this.source, target), origin);
     const names = this.namesIn(target);
     for (const name of names) {
       if (origin) this.tainted.set(name, origin);
-      else if (!node.type.startsWith('augmented')) this.tainted.delete(name);
+      else if (!spec.keeps && !node.type.startsWith('augmented')) this.tainted.delete(name);
     }
   }
 
@@ -105,14 +201,20 @@ class UnitWalker {
   }
 
   private calleeAndArgs(call: SyntaxNode): { callee: string; args: SyntaxNode[] } {
-    const argsNode = call.children.find(
-      (c) => c.field === 'arguments' || /^(arguments|argument_list)$/.test(c.type),
-    );
+    const isList = (c: SyntaxNode) => c.field === 'arguments' || ARGUMENT_LISTS.test(c.type);
+    // Kotlin and Swift: `f(x)` is a call_expression holding a call_suffix holding the value_arguments.
+    const suffix = call.children.find((c) => c.type === 'call_suffix');
+    const argsNode = call.children.find(isList) ?? suffix?.children.find(isList);
     if (argsNode) {
       const callee = this.source.slice(call.startIndex, argsNode.startIndex).replace(/\s+/g, '');
+      const wrappers = this.lang.argumentWrappers ?? [];
       const args = argsNode.children
         .filter((c) => c.named && !/comment/.test(c.type))
-        .map((a) => (a.type === 'argument' && a.children.length === 1 ? (a.children[0] as SyntaxNode) : a));
+        .map((a) => {
+          if (a.type === 'argument' && a.children.length === 1) return a.children[0] as SyntaxNode;
+          if (wrappers.includes(a.type)) return select(a, 'value') ?? select(a, '*last') ?? a;
+          return a;
+        });
       return { callee, args };
     }
     // Statements such as PHP's echo/include: the keyword, then the operands.
@@ -125,6 +227,12 @@ class UnitWalker {
 
   private checkCall(call: SyntaxNode): void {
     const { callee, args } = this.calleeAndArgs(call);
+    for (const s of this.lang.sourceArguments ?? []) {
+      if (!s.callee.test(callee)) continue;
+      const targets = s.into === 'all' ? args : args.slice(s.into, s.into + 1);
+      const origin = this.originOf(call);
+      for (const target of targets) for (const name of this.namesIn(target)) this.tainted.set(name, origin);
+    }
     for (const p of this.lang.propagators ?? []) {
       const target = args[p.into];
       if (!target || !p.callee.test(callee)) continue;
@@ -159,12 +267,18 @@ class UnitWalker {
   /** Where an expression's untrusted data comes from, if it carries any. */
   private taintOf(node: SyntaxNode): Origin | undefined {
     if (node.endIndex - node.startIndex > 4000) return this.taintOfChildren(node);
+    const clean = this.lang.cleanMembers;
+    if (clean?.types.includes(node.type) && clean.pattern.test(norm(this.source, node))) return undefined;
     if (this.lang.calls.includes(node.type)) {
       const { callee } = this.calleeAndArgs(node);
       if (this.lang.sanitizers.some((re) => re.test(callee))) return undefined;
       if (this.lang.sourceCalls.some((re) => re.test(callee))) return this.originOf(node);
     }
-    if (PATH_LIKE.test(node.type) || node.children.length === 0) {
+    if (
+      PATH_LIKE.test(node.type) ||
+      node.children.length === 0 ||
+      this.lang.sourceNodes?.includes(node.type)
+    ) {
       const text = norm(this.source, node);
       const known = this.tainted.get(text);
       if (known) return known;

@@ -1,4 +1,8 @@
+import { INPUT_NAMES } from './languages-more';
 import type { TaintLanguage } from './types';
+
+const JVM_BINDINGS =
+  /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam|HeaderParam|CookieParam)\b/;
 
 /** Sources, sinks and sanitizers of Java, Go, C# and C/C++ (see languages.ts). */
 export const java: TaintLanguage = {
@@ -8,6 +12,10 @@ export const java: TaintLanguage = {
   ],
   calls: ['method_invocation', 'object_creation_expression'],
   sources: [/^System\.in\b/, /^args$/],
+  parameterTypes: ['formal_parameter', 'spread_parameter'],
+  parameterSources: [{ name: INPUT_NAMES }, { text: JVM_BINDINGS }],
+  safeParameter:
+    /\b(int|long|short|byte|boolean|double|float|Integer|Long|Short|Boolean|Double|Float|UUID)\s+\w+\s*$/,
   sourceCalls: [
     /\.(getParameter|getParameterValues|getHeader|getQueryString|getCookies|getInputStream|getReader|readLine)$/,
     /^System\.getenv$/,
@@ -45,6 +53,9 @@ export const go: TaintLanguage = {
   ],
   calls: ['call_expression'],
   sources: [/^os\.Args\b/, /^r\.(URL\.(Path|RawQuery)|Body|Form|PostForm)\b/],
+  parameterTypes: ['parameter_declaration'],
+  parameterSources: [{ name: INPUT_NAMES }],
+  safeParameter: /\s(int|int32|int64|uint|uint32|uint64|bool|float64)\s*$/,
   sourceCalls: [/\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/, /^os\.Getenv$/, /\.URL\.Query$/],
   sanitizers: [
     /^(strconv\.(Atoi|ParseInt|ParseFloat|ParseBool)|html\.EscapeString|template\.HTMLEscapeString|filepath\.Base|path\.Base|url\.QueryEscape|url\.PathEscape)$/,
@@ -74,6 +85,9 @@ export const csharp: TaintLanguage = {
   calls: ['invocation_expression', 'object_creation_expression'],
   propertySinks: [{ target: /\.CommandText$/, kind: 'sql-injection' }],
   sources: [/^(HttpContext\.)?Request\.(Query|Form|QueryString|Headers|Cookies|Body|Path|RouteValues)\b/],
+  parameterTypes: ['parameter'],
+  parameterSources: [{ name: INPUT_NAMES }, { text: /\[From(Query|Route|Body|Form|Header)\b/ }],
+  safeParameter: /\b(int|long|short|bool|double|float|decimal|Guid)\??\s+\w+\s*(=.*)?$/,
   sourceCalls: [/^Console\.ReadLine$/, /^Environment\.GetEnvironmentVariable$/],
   sanitizers: [
     /^(int|long|Int32|Int64|Guid|decimal)\.Parse$/,

@@ -1,5 +1,6 @@
 import type { CodeLanguage } from '@tessera/shared';
 import { c, csharp, go, java } from './languages-compiled';
+import { bash, INPUT_NAMES, kotlin, rust, scala, swift } from './languages-more';
 import type { TaintLanguage } from './types';
 
 /**
@@ -37,6 +38,21 @@ const python: TaintLanguage = {
     /^(urllib\.parse\.quote|quote|quote_plus)$/,
     /^uuid\.UUID$/,
   ],
+  parameterTypes: [
+    'identifier',
+    'typed_parameter',
+    'default_parameter',
+    'typed_default_parameter',
+    'list_splat_pattern',
+    'dictionary_splat_pattern',
+  ],
+  parameterSources: [{ name: INPUT_NAMES }],
+  // Flask/FastAPI routes: the parameters are URL captures; Django views take the request first, then the captures.
+  handler: {
+    decorator: /@\w+\.(route|get|post|put|patch|delete|api_route)\(/,
+    firstParameter: /^request$/,
+  },
+  safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
   sinks: [
     { kind: 'sql-injection', callee: /\.(execute|executemany|executescript|raw)$/, arg: 0 },
     {
@@ -101,6 +117,16 @@ const javascript: TaintLanguage = {
     /^(fs\.)?readFileSync$/,
     /^URLSearchParams\.get$|searchParams\.get$/,
   ],
+  parameterTypes: [
+    'identifier',
+    'required_parameter',
+    'optional_parameter',
+    'assignment_pattern',
+    'object_pattern',
+  ],
+  // NestJS binds parameters to the request with decorators.
+  parameterSources: [{ name: INPUT_NAMES }, { text: /@(Query|Param|Body|Headers)\(/ }],
+  safeParameter: /:\s*(number|boolean)\s*(=.*)?$/,
   sanitizers: [
     /^(parseInt|parseFloat|Number|Boolean|encodeURIComponent|encodeURI|escape|escapeHtml|sanitize\w*|validator\.\w+|DOMPurify\.sanitize|he\.encode|_\.escape|path\.basename|shellescape|shellEscape|mysql\.escape|\w+\.escape)$/,
   ],
@@ -152,6 +178,9 @@ const php: TaintLanguage = {
     'print_intrinsic',
   ],
   sources: [/^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/],
+  parameterTypes: ['simple_parameter'],
+  parameterSources: [{ name: INPUT_NAMES }],
+  safeParameter: /^\s*\??(int|float|bool)\s/,
   sourceCalls: [/^(file_get_contents\('php:\/\/input'\)|getenv|fgets|readline)$/],
   sanitizers: [
     /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
@@ -249,4 +278,9 @@ export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   csharp,
   c,
   cpp: c,
+  kotlin,
+  swift,
+  scala,
+  rust,
+  bash,
 };

@@ -25,15 +25,43 @@ export type TaintKind =
   | 'ssrf'
   | 'open-redirect';
 
+/**
+ * Where an assignment's target or value sits: a field name, `*first` / `*last` (the first / last named child), or
+ * `type:<node type>` (the first child of that type), for grammars without field names (Kotlin).
+ */
+export type ChildSelector = string;
+
+/** Parameters that carry untrusted data into a function. */
+export interface ParameterSource {
+  /** The parameter's name. */
+  name?: RegExp;
+  /** The parameter's whole text (annotations, type): `@RequestParam`, `web::Query<…>`. */
+  text?: RegExp;
+  /** Only in functions with this name (`main` for `args`). */
+  function?: RegExp;
+}
+
+/** Functions that are HTTP handlers: all their parameters but the request object are untrusted (URL captures). */
+export interface HandlerSpec {
+  /** Text of the decorators or annotations before the function (`@app.route(...)`). */
+  decorator?: RegExp;
+  /** The first parameter's name marks a handler (Django views take `request` first). */
+  firstParameter?: RegExp;
+}
+
 export interface TaintLanguage {
-  /** Assignment-like nodes: the target and value fields (`*last`: the last named child). */
-  assignments: { type: string; target: string; value: string }[];
+  /** Assignment-like nodes; `keeps`: compound assignments (`+=`) that never clear the target's taint. */
+  assignments: { type: string; target: ChildSelector; value: ChildSelector; keeps?: boolean }[];
   /** Call-like node types; the callee is the text before the arguments. */
   calls: string[];
+  /** Nodes wrapping one argument (`value_argument`): the argument is their `value` field or last named child. */
+  argumentWrappers?: string[];
   /** Property assignments that are sinks (`el.innerHTML = x`). */
   propertySinks?: { target: RegExp; kind: TaintKind }[];
   /** Expressions (member paths, identifiers) that are untrusted, matched on normalised text. */
   sources: RegExp[];
+  /** Further node types whose text is matched against `sources` (Bash's `$1`, `${QUERY_STRING}`). */
+  sourceNodes?: string[];
   /** Calls whose result is untrusted (`input()`, `os.getenv`). */
   sourceCalls: RegExp[];
   /** Calls whose result is safe whatever goes in. */
@@ -41,6 +69,21 @@ export interface TaintLanguage {
   sinks: SinkSpec[];
   /** Calls that write their other arguments into one of them (C's sprintf/strcpy): taint flows into that one. */
   propagators?: { callee: RegExp; into: number }[];
+  /** Calls that store untrusted input into their arguments (Bash `read line`, Rust `read_line(&mut buf)`). */
+  sourceArguments?: { callee: RegExp; into: number | 'all' }[];
+  /**
+   * Member accesses that run their receiver (Scala's `cmd.!`): a node of `type` whose `member` field matches, with
+   * the receiver in the `receiver` field.
+   */
+  memberSinks?: { type: string; member: string; receiver: string; name: RegExp; kind: TaintKind }[];
+  /** Member accesses whose value is safe whatever the receiver (Scala's `s.toInt`), on the normalised text. */
+  cleanMembers?: { types: string[]; pattern: RegExp };
+  /** Node types of parameter declarations, inside the function's parameter list. */
+  parameterTypes?: string[];
+  parameterSources?: ParameterSource[];
+  /** Parameters whose declared type makes them harmless whatever their name (`id: int`, `@PathVariable long id`). */
+  safeParameter?: RegExp;
+  handler?: HandlerSpec;
 }
 
 export interface TaintRuleMeta {
