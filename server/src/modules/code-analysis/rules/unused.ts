@@ -6,20 +6,33 @@ import type { SyntaxNode } from '../parsing/tree';
 
 /**
  * Unused local variables, where scoping makes it certain: a name declared inside a function (JS/TS `const`/`let`,
- * Python assignment to a plain name) that no other identifier in the function, nested functions included, reads.
- * Functions that use eval/locals/exec (which can read any name) are skipped.
+ * Python assignment to a plain name, Go `:=`/`var`, Rust `let`, Java/C# local declarations, Kotlin/Swift/Scala
+ * local `val`/`var`/`let`) that no other identifier in the function, nested functions included, reads.
+ * Functions that use eval/locals/exec (which can read any name) are skipped. C/C++ (the preprocessor can read any
+ * name), PHP (`compact`, `$$name`) and Ruby (`binding`) are left out.
  */
 interface UnusedSpec {
-  /** [declaration node type, field holding the declared name] */
+  /** [declaration node type, where its name is: a field, or `type:<node type>`] */
   declarations: [string, string][];
   identifier: string;
+  /** Node types holding several declared names (Go's `a, b := …`). */
+  lists?: string[];
   /** Node types whose text reads a name (the identifier, plus shorthand forms such as `{ x }`). */
   reads: string[];
+  /** Names read inside string literals (Rust's `format!("{x}")`): a pattern whose group 1 is the name. */
+  stringReads?: { types: string[]; pattern: RegExp };
   /** Calls that can read names dynamically. */
   dynamic: RegExp;
   /** Declarations to skip (module scope markers, ignored names). */
   ignored: RegExp;
+  /** True when the declaration node is a local declaration statement (not a field or a module-level name). */
+  local: (decl: SyntaxNode) => boolean;
 }
+
+const parentIs =
+  (...types: string[]) =>
+  (node: SyntaxNode): boolean =>
+    node.parent !== null && types.includes(node.parent.type);
 
 const JS: UnusedSpec = {
   declarations: [['variable_declarator', 'name']],
@@ -27,6 +40,8 @@ const JS: UnusedSpec = {
   reads: ['identifier', 'shorthand_property_identifier'],
   dynamic: /\beval\s*\(|\bwith\s*\(/,
   ignored: /^_/,
+  // `let`/`const` (block-scoped, certain); `var` too inside a function.
+  local: parentIs('lexical_declaration', 'variable_declaration'),
 };
 
 const SPECS: Partial<Record<CodeLanguage, UnusedSpec>> = {
@@ -39,8 +54,92 @@ const SPECS: Partial<Record<CodeLanguage, UnusedSpec>> = {
     reads: ['identifier'],
     dynamic: /\b(locals|vars|eval|exec)\s*\(|\b(global|nonlocal)\s/,
     ignored: /^_/,
+    local: parentIs('expression_statement'),
+  },
+  go: {
+    declarations: [
+      ['short_var_declaration', 'left'],
+      ['var_spec', 'name'],
+    ],
+    identifier: 'identifier',
+    lists: ['expression_list'],
+    reads: ['identifier'],
+    dynamic: /$^/,
+    ignored: /^_$/,
+    // A var_spec inside a function body (package-level ones have no enclosing function).
+    local: (n) => n.type === 'short_var_declaration' || n.parent?.type === 'var_declaration',
+  },
+  rust: {
+    declarations: [['let_declaration', 'pattern']],
+    identifier: 'identifier',
+    reads: ['identifier'],
+    stringReads: { types: ['string_literal', 'raw_string_literal'], pattern: /\{(\w+)(?::[^}]*)?\}/g },
+    dynamic: /$^/,
+    ignored: /^_/,
+    local: () => true,
+  },
+  java: {
+    declarations: [['variable_declarator', 'name']],
+    identifier: 'identifier',
+    reads: ['identifier'],
+    dynamic: /$^/,
+    ignored: /^_$/,
+    local: parentIs('local_variable_declaration'),
+  },
+  csharp: {
+    declarations: [['variable_declarator', 'name']],
+    identifier: 'identifier',
+    reads: ['identifier'],
+    dynamic: /$^/,
+    ignored: /^_$/,
+    local: (n) =>
+      n.parent?.type === 'variable_declaration' && n.parent.parent?.type === 'local_declaration_statement',
+  },
+  kotlin: {
+    declarations: [['property_declaration', 'type:variable_declaration']],
+    identifier: 'simple_identifier',
+    reads: ['simple_identifier', 'interpolated_identifier'],
+    dynamic: /$^/,
+    ignored: /^_$/,
+    local: parentIs('statements'),
+  },
+  swift: {
+    declarations: [['property_declaration', 'name']],
+    identifier: 'simple_identifier',
+    reads: ['simple_identifier'],
+    dynamic: /$^/,
+    ignored: /^_$/,
+    local: parentIs('statements'),
+  },
+  scala: {
+    declarations: [
+      ['val_definition', 'pattern'],
+      ['var_definition', 'pattern'],
+    ],
+    identifier: 'identifier',
+    reads: ['identifier'],
+    dynamic: /$^/,
+    ignored: /^_$/,
+    local: parentIs('block', 'indented_block'),
   },
 };
+
+/** The plain names a declaration's target declares; none for destructuring, attributes and other patterns. */
+function declaredNames(target: SyntaxNode, spec: UnusedSpec): SyntaxNode[] {
+  if (target.type === spec.identifier) return [target];
+  if (spec.lists?.includes(target.type)) return target.children.filter((c) => c.type === spec.identifier);
+  // Kotlin's variable_declaration and Swift's pattern wrap the name (and maybe a type annotation).
+  const named = target.children.filter((c) => c.named);
+  const first = named[0];
+  if (first?.type === spec.identifier && named.every((c, i) => i === 0 || /type/.test(c.type)))
+    return [first];
+  return [];
+}
+
+function selectChild(node: SyntaxNode, selector: string): SyntaxNode | undefined {
+  if (selector.startsWith('type:')) return node.children.find((c) => c.type === selector.slice(5));
+  return node.children.find((c) => c.field === selector);
+}
 
 export const UNUSED_RULE_ID = 'bug/unused-variable';
 
@@ -61,12 +160,17 @@ export function unusedVariables(parsed: ParsedSource): Finding[] {
         const name = source.slice(node.startIndex, node.endIndex);
         uses.set(name, (uses.get(name) ?? 0) + 1);
       }
+      if (spec.stringReads?.types.includes(node.type)) {
+        for (const m of source.slice(node.startIndex, node.endIndex).matchAll(spec.stringReads.pattern)) {
+          const name = m[1] as string;
+          uses.set(name, (uses.get(name) ?? 0) + 1);
+        }
+      }
       const decl = spec.declarations.find(([type]) => type === node.type);
-      if (decl && ownFunction(node, profile.functions) === fn) {
-        const target = node.children.find((c) => c.field === decl[1]);
+      if (decl && spec.local(node) && ownFunction(node, profile.functions) === fn) {
+        const target = selectChild(node, decl[1]);
         // Only plain names: destructuring and attributes have other readers.
-        if (target && target.type === spec.identifier && isLocalDeclaration(node, parsed.language))
-          declared.push(target);
+        if (target) declared.push(...declaredNames(target, spec));
       }
       for (const child of node.children) stack.push(child);
     }
@@ -102,10 +206,4 @@ function ownFunction(node: SyntaxNode, functions: Record<string, string>): Synta
   let p = node.parent;
   while (p && !(p.named && functions[p.type])) p = p.parent;
   return p ?? undefined;
-}
-
-/** JS: `let`/`const` (block-scoped, certain); `var` too inside a function. Python: any assignment in a function. */
-function isLocalDeclaration(node: SyntaxNode, language: CodeLanguage): boolean {
-  if (language === 'python') return node.parent?.type === 'expression_statement';
-  return node.parent?.type === 'lexical_declaration' || node.parent?.type === 'variable_declaration';
 }
