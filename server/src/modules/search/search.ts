@@ -12,7 +12,7 @@ import { estimateMatches, rankTopK, type TopKStart } from './topk';
  * Below this many (estimated) matches every match is scored; above it, top-k over the impact-ordered
  * postings is tried first (topk.ts).
  */
-export const TOPK_MIN_MATCHES = 3_000;
+export const TOPK_MIN_MATCHES = 1_000;
 
 export interface SearchOptions {
   /** Overrides TOPK_MIN_MATCHES (0: always try top-k; Infinity: never). */

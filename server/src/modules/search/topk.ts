@@ -81,8 +81,10 @@ export async function rankTopK(
 
   // Several terms need deeper lists before the sum of their bounds drops below the k-th score.
   const several = plan.terms.length > 1;
-  let m = start.depth ?? Math.max(several ? 2048 : 128, 8 * need);
-  let v = start.verify ?? Math.max(several ? 512 : 32, 3 * need);
+  const depth = several ? Math.min(2048, Math.max(512, Math.floor(4096 / plan.terms.length))) : 256;
+  let m = start.depth ?? Math.max(depth, 16 * need);
+  const budget = several ? Math.min(512, Math.max(128, Math.floor(1024 / plan.terms.length))) : 64;
+  let v = start.verify ?? Math.max(budget, 6 * need);
   // A lower bound on the (offset+limit+1)-th score, from the previous round's verified hits:
   // candidates whose upper bound is below it need no verification.
   let theta = Number.NEGATIVE_INFINITY;
@@ -182,9 +184,10 @@ export async function rankTopK(
       };
     }
     if (kth !== null) theta = Math.max(theta, kth);
-    const unverifiedBlock = nextUpper !== null && (kth === null || nextUpper >= kth);
-    const boundBlocks = kth === null ? nextUpper === null : ub >= kth;
-    if (!unverifiedBlock && !boundBlocks) return { rows: undefined, rounds };
+    // What keeps the page from being proven (both may): an unverified candidate that could rank
+    // before or tie with the k-th hit, or the bound on everything unread.
+    const unverifiedBlock = nextUpper !== null && (kth === null || margin(nextUpper) >= kth);
+    const boundBlocks = kth === null ? nextUpper === null : margin(ub) >= kth;
     if (boundBlocks) {
       // Reading deeper lowers the bounds; nothing else can.
       if (meta?.exhausted) return { rows: undefined, rounds };
