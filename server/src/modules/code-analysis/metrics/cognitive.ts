@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '../parsing/tree';
 import { isLogical } from './cyclomatic';
-import { type LanguageProfile, matches } from './profile';
+import { indexOf, type LanguageProfile, matchesAny, type ProfileIndex } from './profile';
 
 export interface CognitiveResult {
   cognitive: number;
@@ -9,6 +9,7 @@ export interface CognitiveResult {
 
 interface Walk {
   profile: LanguageProfile;
+  index: ProfileIndex;
   source: string;
   name: string | undefined;
   total: number;
@@ -27,7 +28,7 @@ export function cognitive(
   source: string,
   name?: string,
 ): CognitiveResult {
-  const state: Walk = { profile, source, name, total: 0, maxNesting: 0 };
+  const state: Walk = { profile, index: indexOf(profile), source, name, total: 0, maxNesting: 0 };
   for (const child of root.children) visit(child, 0, 0, state);
   return { cognitive: state.total, maxNesting: state.maxNesting };
 }
@@ -39,22 +40,22 @@ function visit(node: SyntaxNode, nesting: number, depth: number, s: Walk): void 
     for (const child of node.children) visit(child, nesting + 1, depth, s);
     return;
   }
-  if (isLogical(node, profile, s.source)) {
+  if (isLogical(node, s.index, s.source)) {
     if (!isLogicalParent(node.parent, s)) s.total += operatorSequences(node, s);
-  } else if (profile.jumps.some((m) => matches(m, node, s.source))) {
+  } else if (matchesAny(s.index.jumps, node, s.source)) {
     s.total += 1;
   } else if (isCall(node, s) && isRecursive(node, s)) {
     s.total += 1;
   }
-  if (profile.ifs.includes(node.type)) {
+  if (s.index.ifs.has(node.type)) {
     visitIf(node, nesting, depth, s, isElseIf(node, s));
     return;
   }
-  if (profile.elses.includes(node.type)) {
+  if (s.index.elses.has(node.type)) {
     visitElse(node, nesting, depth, s);
     return;
   }
-  if (profile.nesting.includes(node.type)) {
+  if (s.index.nesting.has(node.type)) {
     s.total += 1 + nesting;
     s.maxNesting = Math.max(s.maxNesting, depth + 1);
     for (const child of node.children) visit(child, nesting + 1, depth + 1, s);
@@ -74,7 +75,7 @@ function visitIf(node: SyntaxNode, nesting: number, depth: number, s: Walk, else
   for (const child of node.children) {
     if (child.field === 'condition') visit(child, nesting, depth, s);
     else if (!child.named && child.type === 'else') afterElse = true;
-    else if (s.profile.elses.includes(child.type)) visit(child, nesting, depth, s);
+    else if (s.index.elses.has(child.type)) visit(child, nesting, depth, s);
     else if (afterElse || child.field === 'alternative') {
       // Grammars without an else node: what follows `else` is either an else-if or the else body.
       const chained = onlyIf(child, s);
@@ -96,7 +97,7 @@ function visitElse(node: SyntaxNode, nesting: number, depth: number, s: Walk): v
   s.total += 1;
   for (const child of node.children) {
     // A following elsif/else (Ruby nests them) continues the same chain.
-    if (child.field === 'condition' || s.profile.elses.includes(child.type)) visit(child, nesting, depth, s);
+    if (child.field === 'condition' || s.index.elses.has(child.type)) visit(child, nesting, depth, s);
     else visit(child, nesting + 1, depth + 1, s);
   }
   s.maxNesting = Math.max(s.maxNesting, depth + 1);
@@ -104,13 +105,13 @@ function visitElse(node: SyntaxNode, nesting: number, depth: number, s: Walk): v
 
 /** The `if` that is the sole statement of an else branch, if any. */
 function onlyIf(node: SyntaxNode, s: Walk): SyntaxNode | undefined {
-  if (s.profile.ifs.includes(node.type)) return node;
+  if (s.index.ifs.has(node.type)) return node;
   // `else { if … }` written with braces is an else holding an if, not an else-if.
-  if (!s.profile.elses.includes(node.type) && node.type !== 'control_structure_body') return undefined;
-  const named = node.children.filter((c) => c.named && !s.profile.comments.includes(c.type));
+  if (!s.index.elses.has(node.type) && node.type !== 'control_structure_body') return undefined;
+  const named = node.children.filter((c) => c.named && !s.index.comments.has(c.type));
   if (named.length !== 1) return undefined;
   const only = named[0] as SyntaxNode;
-  if (s.profile.ifs.includes(only.type)) return only;
+  if (s.index.ifs.has(only.type)) return only;
   // Kotlin wraps the branch in a control_structure_body.
   if (only.type === 'control_structure_body') return onlyIf(only, s);
   return undefined;
@@ -119,13 +120,13 @@ function onlyIf(node: SyntaxNode, s: Walk): SyntaxNode | undefined {
 function isElseIf(node: SyntaxNode, s: Walk): boolean {
   const parent = node.parent;
   if (!parent) return false;
-  return s.profile.elses.includes(parent.type) && onlyIf(parent, s) === node;
+  return s.index.elses.has(parent.type) && onlyIf(parent, s) === node;
 }
 
 function isLogicalParent(parent: SyntaxNode | null, s: Walk): boolean {
   let p = parent;
   while (p && p.type === 'parenthesized_expression') p = p.parent;
-  return p !== null && isLogical(p, s.profile, s.source);
+  return p !== null && isLogical(p, s.index, s.source);
 }
 
 /** Operators of a flattened boolean expression in source order; each change of operator starts a new sequence. */
@@ -136,12 +137,12 @@ function operatorSequences(node: SyntaxNode, s: Walk): number {
       for (const c of n.children) if (c.named) collect(c);
       return;
     }
-    if (!isLogical(n, s.profile, s.source)) return;
+    if (!isLogical(n, s.index, s.source)) return;
     for (const c of n.children) {
       if (c.named) collect(c);
       else {
         const op = s.source.slice(c.startIndex, c.endIndex);
-        if (s.profile.logicalOperators.includes(op)) ops.push(op);
+        if (s.index.logicalOperators.has(op)) ops.push(op);
       }
     }
   };
@@ -156,7 +157,7 @@ function operatorSequences(node: SyntaxNode, s: Walk): number {
 }
 
 function isCall(node: SyntaxNode, s: Walk): boolean {
-  return s.profile.callTypes.includes(node.type);
+  return s.index.callTypes.has(node.type);
 }
 
 function isRecursive(node: SyntaxNode, s: Walk): boolean {

@@ -1,6 +1,6 @@
 import type { Halstead } from '@tessera/shared';
 import type { SyntaxNode } from '../parsing/tree';
-import type { LanguageProfile } from './profile';
+import { indexOf, type LanguageProfile } from './profile';
 
 const OPERAND =
   /identifier|literal|^number$|^integer$|^float$|^true$|^false$|^null$|^nil$|^none$|^undefined$|^this$|^self$|^constant$|^word$|^variable_name$|^name$|^char$|^rune$/;
@@ -14,14 +14,36 @@ export interface HalsteadCounts {
 }
 
 /** Operators and operands of a subtree: operands are names and literals, operators every other token. */
+/** Per node type: 1 skipped (comment, ERROR), 2 string, 4 operand when a named leaf, 8 skipped closing token. */
+const kinds = new WeakMap<LanguageProfile, Map<string, number>>();
+
+function kindOf(profile: LanguageProfile, type: string): number {
+  let byType = kinds.get(profile);
+  if (!byType) {
+    byType = new Map();
+    kinds.set(profile, byType);
+  }
+  let kind = byType.get(type);
+  if (kind === undefined) {
+    kind =
+      (indexOf(profile).comments.has(type) || type === 'ERROR' ? 1 : 0) |
+      (STRING.test(type) ? 2 : 0) |
+      (OPERAND.test(type) ? 4 : 0) |
+      (SKIPPED.has(type) ? 8 : 0);
+    byType.set(type, kind);
+  }
+  return kind;
+}
+
 export function halsteadCounts(root: SyntaxNode, profile: LanguageProfile, source: string): HalsteadCounts {
   const operators = new Map<string, number>();
   const operands = new Map<string, number>();
   const stack: SyntaxNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as SyntaxNode;
-    if (profile.comments.includes(node.type) || node.type === 'ERROR') continue;
-    if (node.named && STRING.test(node.type)) {
+    const kind = kindOf(profile, node.type);
+    if (kind & 1) continue;
+    if (node.named && kind & 2) {
       const value = source.slice(node.startIndex, node.endIndex);
       operands.set(value, (operands.get(value) ?? 0) + 1);
       continue;
@@ -29,8 +51,8 @@ export function halsteadCounts(root: SyntaxNode, profile: LanguageProfile, sourc
     if (node.children.length === 0) {
       if (node.endIndex === node.startIndex) continue;
       const value = source.slice(node.startIndex, node.endIndex);
-      if (node.named && OPERAND.test(node.type)) operands.set(value, (operands.get(value) ?? 0) + 1);
-      else if (!SKIPPED.has(node.type)) operators.set(node.type, (operators.get(node.type) ?? 0) + 1);
+      if (node.named && kind & 4) operands.set(value, (operands.get(value) ?? 0) + 1);
+      else if (!(kind & 8)) operators.set(node.type, (operators.get(node.type) ?? 0) + 1);
       continue;
     }
     for (const child of node.children) stack.push(child);

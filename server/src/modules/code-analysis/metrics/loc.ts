@@ -1,6 +1,6 @@
 import type { LinesOfCode } from '@tessera/shared';
 import type { SyntaxNode } from '../parsing/tree';
-import type { LanguageProfile } from './profile';
+import { indexOf, type LanguageProfile } from './profile';
 
 /** Per line of the file: whether it holds code and whether it holds a comment. */
 export interface LineMap {
@@ -15,10 +15,11 @@ export function lineMap(root: SyntaxNode, profile: LanguageProfile, source: stri
   if (source.endsWith('\n')) lines -= 1;
   const code = new Uint8Array(lines + 1);
   const comment = new Uint8Array(lines + 1);
+  const comments = indexOf(profile).comments;
   const stack: SyntaxNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as SyntaxNode;
-    if (profile.comments.includes(node.type)) {
+    if (comments.has(node.type)) {
       for (let r = node.startRow; r <= node.endRow && r < lines; r += 1) comment[r] = 1;
       continue;
     }

@@ -53,3 +53,60 @@ export function matches(matcher: NodeMatcher, node: SyntaxNode, source: string):
   if (typeof matcher === 'string') return matcher === node.type;
   return matcher.type === node.type && matcher.when(node, source);
 }
+
+/** A profile's lists as sets and its matchers by node type, built once per profile: the walkers test every node. */
+export interface ProfileIndex {
+  decisions: Map<string, NodeMatcher[]>;
+  jumps: Map<string, NodeMatcher[]>;
+  boundaries: Set<string>;
+  logicalNodes: Set<string>;
+  logicalOperators: Set<string>;
+  ifs: Set<string>;
+  elses: Set<string>;
+  nesting: Set<string>;
+  callTypes: Set<string>;
+  comments: Set<string>;
+}
+
+const indexes = new WeakMap<LanguageProfile, ProfileIndex>();
+
+const byType = (matchers: NodeMatcher[]): Map<string, NodeMatcher[]> => {
+  const map = new Map<string, NodeMatcher[]>();
+  for (const m of matchers) {
+    const type = typeof m === 'string' ? m : m.type;
+    map.set(type, [...(map.get(type) ?? []), m]);
+  }
+  return map;
+};
+
+export function indexOf(profile: LanguageProfile): ProfileIndex {
+  let index = indexes.get(profile);
+  if (!index) {
+    index = {
+      decisions: byType(profile.decisions),
+      jumps: byType(profile.jumps),
+      boundaries: new Set(profile.boundaries),
+      logicalNodes: new Set(profile.logicalNodes),
+      logicalOperators: new Set(profile.logicalOperators),
+      ifs: new Set(profile.ifs),
+      elses: new Set(profile.elses),
+      nesting: new Set(profile.nesting),
+      callTypes: new Set(profile.callTypes),
+      comments: new Set(profile.comments),
+    };
+    indexes.set(profile, index);
+  }
+  return index;
+}
+
+/** True when one of the matchers for the node's type matches it. */
+export function matchesAny(
+  byNodeType: Map<string, NodeMatcher[]>,
+  node: SyntaxNode,
+  source: string,
+): boolean {
+  const candidates = byNodeType.get(node.type);
+  if (!candidates) return false;
+  for (const m of candidates) if (typeof m === 'string' || m.when(node, source)) return true;
+  return false;
+}
