@@ -1,0 +1,41 @@
+import postgres from 'postgres';
+import { afterAll, describe, expect, it } from 'vitest';
+import { usingPostgres } from '../helpers/database';
+
+// postgres.js 3.4.9 wrote to a connection's socket after it had closed, from a setImmediate, so the TypeError
+// escaped every caller and crashed the process (porsager/postgres#1154, #1208; the outage test hit it about one
+// run in three). patches/postgres@3.4.9.patch makes such a write fail its queries with CONNECTION_CLOSED. A
+// reserved connection (our migration lock holds one) whose backend is terminated reproduces it every time.
+const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+const clients: postgres.Sql[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.end({ timeout: 1 })));
+});
+
+describe.skipIf(!usingPostgres())('the Postgres driver when a connection dies under it', () => {
+  it('rejects the next query on a reserved connection whose backend was terminated, without crashing', async () => {
+    const uncaught: unknown[] = [];
+    const record = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', record);
+    try {
+      const sql = postgres(url ?? '', { max: 1, onnotice: () => {} });
+      const admin = postgres(url ?? '', { max: 1, onnotice: () => {} });
+      clients.push(sql, admin);
+      const reserved = await sql.reserve();
+      const [row] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      await admin`select pg_terminate_backend(${row?.pid ?? 0})`;
+      await new Promise((r) => setTimeout(r, 300));
+      const outcome = await reserved`select 1`.then(
+        () => 'answered',
+        (err: { code?: string }) => err.code,
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      expect(uncaught).toEqual([]);
+      expect(outcome).toBe('CONNECTION_CLOSED');
+      // The pool itself is fine afterwards.
+      expect(await sql`select 2 as two`).toEqual([{ two: 2 }]);
+    } finally {
+      process.off('uncaughtException', record);
+    }
+  });
+});
