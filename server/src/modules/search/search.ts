@@ -83,7 +83,7 @@ export async function searchDocuments({
     plan.terms.length > 0 &&
     estimate >= (options.topKMinMatches ?? TOPK_MIN_MATCHES)
   ) {
-    const outcome = await rankTopK(ctx.db, query, plan.refs, options.topKStart);
+    const outcome = await rankTopK(ctx.db, query, options.topKStart);
     rows = outcome.rows;
     options.onStrategy?.({ kind: rows ? 'topk' : 'fallback', rounds: outcome.rounds });
   } else {

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { filterSql } from './filter';
-import type { References } from './postings';
 import type { RankedRow, RankQuery } from './query';
 import { B, idf, K1, SCORE_DIGITS, scoreExpression, scoringColumns, W_BODY, W_TITLE } from './rank';
 import { headlineSql } from './snippet';
@@ -60,16 +59,16 @@ export interface TopKStart {
   verify?: number | undefined;
 }
 
-export async function rankTopK(
-  db: Db,
-  rq: RankQuery,
-  refs: References,
-  start: TopKStart = {},
-): Promise<TopKOutcome> {
+export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Promise<TopKOutcome> {
   const { accountId: a, collection: c } = rq.scope;
   const { plan, after } = rq;
   const need = rq.offset + rq.limit + 1;
-  const ratio = Math.max(1, plan.avgTitle / refs.title, plan.avgBody / refs.body) * (1 + EPSILON);
+  // R, from the references the postings were written with, read in the same snapshot as the
+  // postings (a rebase may have happened since the plan was read); 1e6 if the collection vanished,
+  // which still bounds (sat never exceeds k1 + 1).
+  const ratio = sql`(select coalesce(greatest(1::float8, ${f8(plan.avgTitle)} / c.impact_title_avg,
+      ${f8(plan.avgBody)} / c.impact_body_avg), 1e6::float8) * ${f8(1 + EPSILON)}
+    from search_collections c where c.account_id = ${a} and c.name = ${c})`;
   const terms = textArrayLiteral(plan.terms.map((t) => t.term));
   const coefs = `{${plan.terms.map((t) => String(t.weight * idf(plan.n, t.df))).join(',')}}`;
   const tsquery = sql`${plan.tsquery}::tsquery`;
@@ -111,7 +110,7 @@ export async function rankTopK(
       bounds as (
         select t.i, count(l.i) < ${m} as exhausted,
           case when count(l.i) < ${m} then 0::float8
-            else t.coef * ${sat(sql`${f8(ratio)} * min(l.impact)::float8`)} end as b
+            else t.coef * ${sat(sql`coalesce(${ratio}, 1e6::float8) * min(l.impact)::float8`)} end as b
         from t left join lists l on l.i = t.i
         group by t.i, t.coef
       ),
