@@ -106,9 +106,6 @@ describe.skipIf(!postgres)('Postgres unavailable for a while under load', () => 
         ? r.text.trimEnd().endsWith('data: [DONE]') && r.text.includes('"content":')
         : (JSON.parse(r.text) as { choices: { message: { content: string } }[] }).choices[0]?.message
             .content !== '';
-    // A just-created account is "changed" for the key cache's sync during its 2 s overlap, which drops its
-    // keys on every poll (keys/verify.ts): wait that out, so that the key is known as a steady one is.
-    await new Promise((r) => setTimeout(r, 2_600));
     // Warm the key cache (and the account's allowance view the headers show) while Postgres is there.
     const warm = [await chat(false), await chat(true)];
     expect(warm.map((r) => r.status)).toEqual([200, 200]);

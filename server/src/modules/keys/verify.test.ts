@@ -78,6 +78,38 @@ describe('ApiKeyVerifier', () => {
     expect(after.limits.requestsPerMinute).toBe(5_000);
   });
 
+  it('updates the cached keys of a changed account in place, without reading the key again', async () => {
+    const { account, key } = await createAccountWithKey(server);
+    const here = new ApiKeyVerifier(server.services.ctx);
+    await here.verify(`Bearer ${key.key}`);
+    await here.sync();
+    // Gone from the database: only a cache that kept the key can still answer for it.
+    await server.services.ctx.db.delete(apiKeys).where(eq(apiKeys.id, key.id));
+    await setPlan({ ctx: server.services.ctx, accountId: account.id, input: { plan: 'pro' } });
+    for (let poll = 0; poll < 3; poll++) await here.sync();
+    expect(await here.verify(`Bearer ${key.key}`)).toMatchObject({ keyId: key.id, plan: 'pro' });
+  });
+
+  it('with the database unreachable: serves an expired entry, and refuses an unseen key with 503', async () => {
+    const { key } = await createAccountWithKey(server);
+    const other = await createAccountWithKey(server);
+    const ctx = { ...server.services.ctx };
+    const here = new ApiKeyVerifier(ctx, { ttlMs: 1 });
+    await here.verify(`Bearer ${key.key}`);
+    await new Promise((r) => setTimeout(r, 5));
+    ctx.db = new Proxy(server.services.ctx.db, {
+      get: () => () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      },
+    });
+    expect((await here.verify(`Bearer ${key.key}`)).keyId).toBe(key.id);
+    await expect(here.verify(`Bearer ${other.key.key}`)).rejects.toMatchObject({
+      kind: 'unavailable',
+      code: 'service_unavailable',
+      headers: { 'retry-after': '1', 'x-should-retry': 'true' },
+    });
+  });
+
   it('refuses missing, mis-schemed, malformed and unknown keys with specific codes', async () => {
     const v = new ApiKeyVerifier(server.services.ctx);
     await expect(v.verify(undefined)).rejects.toMatchObject({

@@ -1,6 +1,6 @@
 import { eq, gte, sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { accounts, apiKeys } from '../../db/schema';
+import { type AccountRow, type ApiKeyRow, accounts, apiKeys } from '../../db/schema';
 import { ServiceError } from '../../errors';
 import { constantTimeEqual } from '../../lib/hash';
 import { resolveLimits } from '../plans';
@@ -61,12 +61,24 @@ export class ApiKeyVerifier {
     const unknownAt = this.unknown.get(keyHash);
     if (unknownAt !== undefined && now - unknownAt < 2_000) throw invalidKey(key);
 
-    const [row] = await this.ctx.db
-      .select({ key: apiKeys, account: accounts })
-      .from(apiKeys)
-      .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-      .where(eq(apiKeys.keyHash, keyHash))
-      .limit(1);
+    let row: { key: ApiKeyRow; account: AccountRow } | undefined;
+    try {
+      [row] = await this.ctx.db
+        .select({ key: apiKeys, account: accounts })
+        .from(apiKeys)
+        .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+        .where(eq(apiKeys.keyHash, keyHash))
+        .limit(1);
+    } catch (err) {
+      // The database is unreachable: an entry past its TTL is still the best answer (no revocation can be
+      // committed meanwhile); a key never seen cannot be checked, which is a 503 to retry, not a 500.
+      if (cached && constantTimeEqual(cached.keyHash, keyHash)) return cached.principal;
+      throw new ServiceError('unavailable', 'API keys cannot be verified right now. Please retry shortly.', {
+        code: 'service_unavailable',
+        headers: { 'retry-after': '1', 'x-should-retry': 'true' },
+        cause: err,
+      });
+    }
     if (!row || !constantTimeEqual(row.key.keyHash, keyHash)) {
       this.remember(this.unknown, keyHash, now);
       throw invalidKey(key);
@@ -101,6 +113,22 @@ export class ApiKeyVerifier {
     }
   }
 
+  /**
+   * Updates the cached keys of an account that changed (plan, limits) in place. Dropping them instead made
+   * every poll within the 2 s overlap drop them again, so a just-changed account's keys needed the database
+   * on their next request, and failed while it was down.
+   */
+  private applyAccount(account: AccountRow): void {
+    for (const entry of this.cache.values()) {
+      if (entry.principal.accountId !== account.id) continue;
+      entry.principal = {
+        ...entry.principal,
+        plan: account.plan,
+        limits: resolveLimits(account, this.ctx.config.planDefaults),
+      };
+    }
+  }
+
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => void this.sync(), this.syncIntervalMs);
@@ -128,11 +156,8 @@ export class ApiKeyVerifier {
         .from(apiKeys)
         .where(gte(apiKeys.revokedAt, since));
       for (const r of revoked) this.forget(r.keyHash);
-      const changed = await this.ctx.db
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(gte(accounts.updatedAt, since));
-      for (const a of changed) this.forgetAccount(a.id);
+      const changed = await this.ctx.db.select().from(accounts).where(gte(accounts.updatedAt, since));
+      for (const account of changed) this.applyAccount(account);
       this.syncedUntil = dbNow;
     } catch (err) {
       this.ctx.logger.warn({ err: (err as Error).message }, 'key sync failed; will retry');
