@@ -1,4 +1,6 @@
+import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { usageEvents, usageRollups } from '../src/db/schema';
 import { createAccountWithKey } from './helpers/fixtures';
 import type { TestServer } from './helpers/server';
 import { type FlakyUsageStore, metricValue, startServerWithFlakyUsage } from './usage-helpers';
@@ -73,6 +75,35 @@ describe('usage durability', () => {
       await new Promise((r) => setTimeout(r, 100));
     expect(new Set(store.written.map((e) => e.requestId))).toEqual(new Set(ids));
     expect(await dropped(server)).toBe(0);
+  });
+
+  it('a write committed whose answer was lost is not written again: no request counted twice', async () => {
+    let store: FlakyUsageStore;
+    ({ server, store } = await startServerWithFlakyUsage({ USAGE_FLUSH_INTERVAL_MS: '60000' }));
+    const { account, key } = await createAccountWithKey(server);
+    // A client-chosen request id that repeats must not be mistaken for a stored event either.
+    const repeated = async () => {
+      const res = await fetch(`${(server as TestServer).url}/v1/models`, {
+        headers: { authorization: `Bearer ${key.key}`, 'x-request-id': 'same-id' },
+      });
+      await res.arrayBuffer();
+    };
+    for (let i = 0; i < 5; i++) await call(server.url, key.key);
+    await repeated();
+    store.lostCommitAnswers = 1;
+    await server.services.usage.flush(); // commits, then "fails"
+    await repeated();
+    for (let i = 0; i < 4; i++) await call(server.url, key.key);
+    await server.services.usage.stop(5_000); // the retry, with the four new events and the repeated id
+    const db = server.services.ctx.db;
+    const events = await db.select().from(usageEvents).where(eq(usageEvents.accountId, account.id));
+    expect(events).toHaveLength(11);
+    expect(events.filter((e) => e.requestId === 'same-id')).toHaveLength(2);
+    const [rollup] = await db
+      .select({ requests: sql<number>`sum(${usageRollups.requests})::int` })
+      .from(usageRollups)
+      .where(and(eq(usageRollups.accountId, account.id), eq(usageRollups.granularity, 'minute')));
+    expect(rollup?.requests).toBe(11);
   });
 
   it('beyond the buffer bound, counts and reports the drops', async () => {

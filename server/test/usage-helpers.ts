@@ -14,13 +14,20 @@ export class FlakyUsageStore implements UsageStore {
 
   constructor(private readonly inner: UsageStore) {}
 
-  async write(events: readonly UsageEvent[]): Promise<void> {
+  /** Writes that commit and then fail as if the answer to COMMIT was lost with the connection. */
+  lostCommitAnswers = 0;
+
+  async write(events: readonly UsageEvent[], maybeWritten?: (event: UsageEvent) => boolean): Promise<void> {
     if (this.failing) {
       this.failedWrites += 1;
       throw new Error('simulated database outage');
     }
-    await this.inner.write(events);
+    await this.inner.write(events, maybeWritten);
     this.written.push(...events);
+    if (this.lostCommitAnswers > 0) {
+      this.lostCommitAnswers -= 1;
+      throw new Error('simulated connection loss after COMMIT');
+    }
   }
 
   async resolveKeys(keyHashes: readonly string[]): Promise<Map<string, KeyOwner>> {

@@ -34,6 +34,8 @@ export class UsageRecorder {
   private lastPruneAt = 0;
   private pruning: Promise<void> | undefined;
   private droppedSinceLog = 0;
+  /** Events of failed writes: they may have been committed anyway, so the retry checks for them. */
+  private readonly maybeWritten = new WeakSet<UsageEvent>();
 
   constructor(
     private readonly store: UsageStore,
@@ -114,7 +116,7 @@ export class UsageRecorder {
       await this.resolvePending();
       while (this.queue.length > 0) {
         this.inflight = this.queue.splice(0, this.options.batchSize);
-        await this.store.write(this.inflight);
+        await this.store.write(this.inflight, (e) => this.maybeWritten.has(e));
         this.deps.metrics.written(this.inflight.length);
         this.inflight = [];
       }
@@ -122,7 +124,9 @@ export class UsageRecorder {
       this.failures = 0;
       this.pruneIfDue();
     } catch (err) {
-      // Put the batch back in front: order is kept and nothing is lost while the buffer holds.
+      // Put the batch back in front: order is kept and nothing is lost while the buffer holds. It may have
+      // been committed all the same (the answer to COMMIT lost): the retry checks before writing these again.
+      for (const e of this.inflight) this.maybeWritten.add(e);
       this.queue = this.inflight.concat(this.queue);
       this.inflight = [];
       this.failures += 1;

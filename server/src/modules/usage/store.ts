@@ -11,10 +11,15 @@ const CHUNK = 1_000;
 export class PgUsageStore implements UsageStore {
   constructor(private readonly db: Db) {}
 
-  async write(events: readonly UsageEvent[]): Promise<void> {
+  async write(
+    events: readonly UsageEvent[],
+    maybeWritten: (event: UsageEvent) => boolean = () => false,
+  ): Promise<void> {
     if (events.length === 0) return;
-    const deltas = rollupDeltas(events);
     await this.db.transaction(async (tx) => {
+      const stored = await storedAlready(tx, events.filter(maybeWritten));
+      if (stored.size > 0) events = events.filter((e) => !stored.has(identity(e)));
+      const deltas = rollupDeltas(events);
       for (let i = 0; i < events.length; i += CHUNK) {
         await tx.insert(usageEvents).values(
           events.slice(i, i + CHUNK).map((e) => ({
@@ -102,6 +107,58 @@ export class PgUsageStore implements UsageStore {
       .where(and(eq(usageRollups.granularity, 'minute'), lt(usageRollups.bucketStart, before.minuteRollups)));
     return total;
   }
+}
+
+/**
+ * What tells one stored event from another: the request id alone may be the client's and repeat. The time is
+ * stored to the millisecond (a Date truncates), so it is compared truncated.
+ */
+function identity(e: {
+  requestId: string;
+  occurredAt: number;
+  accountId: string;
+  route: string;
+  status: number;
+}) {
+  return `${e.requestId}\u0000${Math.trunc(e.occurredAt)}\u0000${e.accountId}\u0000${e.route}\u0000${e.status}`;
+}
+
+/** Which of these events (from writes that failed, maybe after committing) are stored already. */
+async function storedAlready(db: Pick<Db, 'execute'>, events: readonly UsageEvent[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < events.length; i += CHUNK) {
+    const slice = events.slice(i, i + CHUNK);
+    const times = slice.map((e) => e.occurredAt);
+    const rows = rowsOf<{
+      request_id: string;
+      ms: string | number;
+      account_id: string;
+      route: string;
+      status: number;
+    }>(
+      await db.execute(sql`
+        select request_id, (extract(epoch from occurred_at) * 1000)::bigint as ms, account_id, route, status
+        from usage_events
+        where occurred_at between ${new Date(Math.min(...times)).toISOString()}::timestamptz
+                              and ${new Date(Math.max(...times)).toISOString()}::timestamptz
+          and request_id in (${sql.join(
+            slice.map((e) => sql`${e.requestId}`),
+            sql`, `,
+          )})`),
+    );
+    for (const r of rows) {
+      found.add(
+        identity({
+          requestId: r.request_id,
+          occurredAt: Number(r.ms),
+          accountId: r.account_id,
+          route: r.route,
+          status: Number(r.status),
+        }),
+      );
+    }
+  }
+  return found;
 }
 
 /** postgres.js returns the rows as the result; PGlite wraps them in `{ rows }`. */

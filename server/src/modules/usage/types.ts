@@ -35,8 +35,12 @@ export interface KeyOwner {
 
 /** Where events go; the Postgres one in production, a failing wrapper in outage tests. */
 export interface UsageStore {
-  /** Writes the events and their rollups in one transaction: all or nothing. */
-  write(events: readonly UsageEvent[]): Promise<void>;
+  /**
+   * Writes the events and their rollups in one transaction: all or nothing. Events for which `maybeWritten`
+   * is true were in a write that failed, possibly after its commit (the connection died before the answer):
+   * those already stored are skipped, so that a retry never counts a request twice.
+   */
+  write(events: readonly UsageEvent[], maybeWritten?: (event: UsageEvent) => boolean): Promise<void>;
   /** Owners of stored keys by the SHA-256 of their text (revoked keys included). */
   resolveKeys(keyHashes: readonly string[]): Promise<Map<string, KeyOwner>>;
   /** Deletes raw events and minute rollups older than their retention; returns the events deleted. */
