@@ -106,13 +106,6 @@ export class ApiKeyVerifier {
     this.cache.delete(keyHash);
   }
 
-  /** Drops every cached key of an account, so that a plan change applies on the next request. */
-  forgetAccount(accountId: string): void {
-    for (const [hash, entry] of this.cache) {
-      if (entry.principal.accountId === accountId) this.cache.delete(hash);
-    }
-  }
-
   /**
    * Updates the cached keys of an account that changed (plan, limits) in place. Dropping them instead made
    * every poll within the 2 s overlap drop them again, so a just-changed account's keys needed the database
