@@ -218,6 +218,12 @@ const PARAMETER_CASES: Case[] = [
     'def download(path_name):\n    return open("/srv/" + path_name).read()\n',
   ],
   [
+    'security/sql-injection',
+    'python',
+    'class UserView(APIView):\n    def get(self, request, slug):\n        return User.objects.raw("SELECT * FROM u WHERE slug = \'%s\'" % slug)\n',
+    'class UserView(APIView):\n    def get(self, request, pk: int):\n        return User.objects.raw("SELECT * FROM u WHERE id = %s" % pk)\n',
+  ],
+  [
     'security/code-injection',
     'javascript',
     'function calc(input) {\n  return eval(input);\n}\n',

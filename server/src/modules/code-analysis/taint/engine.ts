@@ -102,7 +102,11 @@ function parameterSources(parsed: ParsedSource, lang: TaintLanguage, unit: Synta
   const nameNode = unit.children.find((c) => c.field === 'name' || NAME_LIKE.test(c.type));
   const fnName = nameNode ? norm(source, nameNode) : '';
   const handler = lang.handler;
-  const first = params[0] ? parameterNames(source, params[0])[0] : undefined;
+  // The first parameter after the receiver (`def get(self, request, pk)` in a class-based view).
+  const firstNames = params
+    .map((p) => parameterNames(source, p)[0])
+    .filter((n) => !/^(self|cls|this)$/.test(n ?? ''));
+  const first = firstNames[0];
   const decorators =
     unit.parent?.type === 'decorated_definition' ? source.slice(unit.parent.startIndex, unit.startIndex) : '';
   const modifiers = unit.children
