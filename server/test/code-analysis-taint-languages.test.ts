@@ -231,6 +231,12 @@ const PARAMETER_CASES: Case[] = [
   ],
   [
     'security/sql-injection',
+    'javascript',
+    'function save({ id, body }) {\n  return db.query("UPDATE t SET v = \'" + body + "\' WHERE id = 1");\n}\n',
+    'function save({ id, body }) {\n  return db.query("UPDATE t SET v = 1 WHERE id = " + id);\n}\n',
+  ],
+  [
+    'security/sql-injection',
     'typescript',
     'class C {\n  find(@Query("name") name: string) {\n    return this.db.query("SELECT * FROM t WHERE n = \'" + name + "\'");\n  }\n}\n',
     'class C {\n  find(@Query("id") id: number) {\n    return this.db.query("SELECT * FROM t WHERE id = " + id);\n  }\n}\n',

@@ -72,7 +72,9 @@ function select(node: SyntaxNode, selector: string, not?: SyntaxNode): SyntaxNod
 function parameterNames(source: string, param: SyntaxNode): string[] {
   if (NAME_LIKE.test(param.type)) return [norm(source, param)];
   const fields = param.children.filter((c) => c.field === 'name' || c.field === 'pattern');
-  const named = fields.length > 0 ? fields : param.children.filter((c) => NAME_LIKE.test(c.type)).slice(0, 1);
+  // A typed parameter has one name child (the rest is its type); a destructuring pattern has several.
+  const direct = param.children.filter((c) => NAME_LIKE.test(c.type));
+  const named = fields.length > 0 ? fields : /pattern/.test(param.type) ? direct : direct.slice(0, 1);
   const names: string[] = [];
   const walk = (n: SyntaxNode): void => {
     if (NAME_LIKE.test(n.type)) names.push(norm(source, n));
@@ -127,17 +129,24 @@ function parameterSources(parsed: ParsedSource, lang: TaintLanguage, unit: Synta
     const text = source.slice(start, param.endIndex);
     if (lang.safeParameter?.test(text)) continue;
     const names = parameterNames(source, param);
-    const untrusted =
+    const wholeParameter =
       (isHandler && names[0] !== requestParameter && !/^(self|cls|this)$/.test(names[0] ?? '')) ||
       (lang.parameterSources ?? []).some(
-        (p) =>
-          (!p.name || names.some((n) => p.name?.test(n))) &&
-          (!p.text || p.text.test(text)) &&
-          (!p.function || p.function.test(fnName)),
+        (p) => !p.name && (!p.text || p.text.test(text)) && (!p.function || p.function.test(fnName)),
       );
-    if (!untrusted) continue;
+    // A name-matched source taints the matching names only (`{ id, body }`: `body`, not `id`).
+    const tainted = wholeParameter
+      ? names
+      : names.filter((n) =>
+          (lang.parameterSources ?? []).some(
+            (p) =>
+              p.name?.test(n) === true &&
+              (!p.text || p.text.test(text)) &&
+              (!p.function || p.function.test(fnName)),
+          ),
+        );
     const origin = { text: `parameter ${text.replace(/\s+/g, ' ').slice(0, 50)}`, line: param.startRow + 1 };
-    for (const name of names) out.push([name, origin]);
+    for (const name of tainted) out.push([name, origin]);
   }
   return out;
 }
