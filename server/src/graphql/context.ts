@@ -36,6 +36,8 @@ export function graphqlContext(services: Services) {
       try {
         principal = await services.keys.verify(req.get('authorization'));
       } catch (err) {
+        // Keys that cannot be checked now (the database is down) are not a credentials problem: 503.
+        if (isServiceError(err) && err.kind === 'unavailable') throw toGraphQLError(err);
         const mapped = toGraphQLError(err);
         locals(res).errorType = 'authentication_error';
         locals(res).errorCode = isServiceError(err) ? err.code : 'invalid_api_key';

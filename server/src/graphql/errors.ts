@@ -41,7 +41,11 @@ function codeOf(kind: ErrorKind): GraphqlCode {
   }
 }
 
-const HTTP_STATUS: Partial<Record<GraphqlCode, number>> = { UNAUTHENTICATED: 401, RATE_LIMITED: 429 };
+const HTTP_STATUS: Partial<Record<GraphqlCode, number>> = {
+  UNAUTHENTICATED: 401,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+};
 
 /**
  * Duck-typed on purpose: under a bundler graphql's ESM and CommonJS builds can both be loaded (Apollo gets

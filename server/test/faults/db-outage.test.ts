@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageEvents } from '../../src/db/schema';
 import { usingPostgres } from '../helpers/database';
-import { createAccountWithKey } from '../helpers/fixtures';
+import { createAccountWithKey, createKey } from '../helpers/fixtures';
 import { type ProxiedServer, startServerBehindDbProxy } from './proxied-server';
 
 // Postgres unreachable for ~3 s under load: requests by a known (cached) key keep being answered, the usage
@@ -45,6 +45,7 @@ describe.skipIf(!postgres)('Postgres unavailable for a while under load', () => 
   it('answers every request by a known key, then writes every usage event when Postgres returns', async () => {
     const { server, proxy } = setup;
     const { key, account } = await createAccountWithKey(server, { plan: 'pro', kind: 'live' });
+    const fresh = await createKey(server, account.id, 'test', 'never used before the outage');
     const get = async () => {
       const res = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key.key}` } });
       await res.arrayBuffer();
@@ -65,6 +66,22 @@ describe.skipIf(!postgres)('Postgres unavailable for a while under load', () => 
         }
       }),
     );
+    // A key this instance never saw cannot be checked: 503 to retry, on REST and GraphQL alike.
+    const unseen = await fetch(`${server.url}/v1/models`, {
+      headers: { authorization: `Bearer ${fresh.key}` },
+    });
+    expect(unseen.status).toBe(503);
+    expect(unseen.headers.get('retry-after')).toBe('1');
+    expect(((await unseen.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
+    const unseenGraphql = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fresh.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ viewer { plan } }' }),
+    });
+    expect(unseenGraphql.status).toBe(503);
+    expect(await unseenGraphql.json()).toMatchObject({
+      errors: [{ extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+    });
     // The server did try to reach Postgres (flushes, at least) and was turned away.
     expect(proxy.refused).toBeGreaterThan(0);
     expect(during.length).toBeGreaterThan(20);
@@ -72,7 +89,9 @@ describe.skipIf(!postgres)('Postgres unavailable for a while under load', () => 
     expect(server.services.usage.depth).toBeGreaterThan(0);
 
     proxy.restore();
-    const expected = warm.length + during.length;
+    // Refusals are metered too: the two 503s belong to the account (attributed by the key's hash on write).
+    const refusals = [unseen, unseenGraphql].map((r) => ({ id: r.headers.get('x-request-id') }));
+    const expected = warm.length + during.length + refusals.length;
     const deadline = Date.now() + 10_000;
     while ((await rowsOf(account.id)) < expected && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 200));
@@ -81,7 +100,9 @@ describe.skipIf(!postgres)('Postgres unavailable for a while under load', () => 
       .select({ id: usageEvents.requestId })
       .from(usageEvents)
       .where(eq(usageEvents.accountId, account.id));
-    expect(new Set(ids.map((r) => r.id))).toEqual(new Set([...warm, ...during].map((r) => r.id)));
+    expect(new Set(ids.map((r) => r.id))).toEqual(
+      new Set([...warm, ...during, ...refusals].map((r) => r.id)),
+    );
   });
 
   it('serves chat completions by a known test key, streamed and not, and meters every one when it returns', async () => {
