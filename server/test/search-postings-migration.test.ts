@@ -92,7 +92,7 @@ describe(`migration 0008 backfills search postings (${usingPostgres() ? 'Postgre
           input,
           options: {
             topKMinMatches: 0,
-            topKStart: { depth: 4, verify: 2 },
+            topKStart: { depth: 4, verify: 8, firstStep: 6 },
             onStrategy: (s) => strategies.push(s.kind),
           },
         });

@@ -99,7 +99,7 @@ async function topK(body: Record<string, unknown>) {
     input: { collection: 'gen', mode: 'keyword', limit: 10, ...body } as never,
     options: {
       topKMinMatches: 0,
-      topKStart: { depth: 8, verify: 4 },
+      topKStart: { depth: 8, verify: 16, firstStep: 12 },
       onStrategy: (s) => strategies.push(s.kind),
     },
   });

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { filterSql } from './filter';
 import type { RankedRow, RankQuery } from './query';
@@ -53,10 +53,12 @@ interface RoundRow {
 
 const f8 = (value: number) => sql.raw(`${Number.isFinite(value) ? String(value) : '0'}::float8`);
 
-/** Where the rounds start: list depth m and verification budget v (defaults below; tests start small). */
+/** Where the rounds start: list depth m, verification budget v, first step (defaults below; tests start small). */
 export interface TopKStart {
   depth?: number | undefined;
   verify?: number | undefined;
+  /** Candidates verified before the first step's k-th score filters the rest of the budget. */
+  firstStep?: number | undefined;
 }
 
 export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Promise<TopKOutcome> {
@@ -88,7 +90,22 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   // candidates whose upper bound is below it need no verification.
   let theta = Number.NEGATIVE_INFINITY;
   for (let rounds = 1; ; rounds++) {
-    const floor = Number.isFinite(theta) ? theta - EPSILON * Math.max(1, Math.abs(theta)) : -1e308;
+    const floor = Number.isFinite(theta) ? theta - EPSILON * Math.max(1, Math.abs(theta)) : -1e300;
+    // Verification in two steps within the statement: the va best candidates by upper bound, then
+    // the rest of the budget only where the upper bound reaches the k-th score found in the first.
+    const va = Math.min(v, start.firstStep ?? Math.max(128, 4 * need));
+    const verified = (where: SQL) => sql`
+      select m.id, round((${scoreExpression(plan)})::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score
+      from (
+        select d.id, ${scoringColumns(plan)}
+        from ranked x
+        cross join lateral (
+          select * from search_documents d
+          where d.account_id = ${a} and d.collection = ${c} and d.id = x.doc_id
+        ) d
+        where ${where} and d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}
+        offset 0
+      ) m`;
     const rows = await queryRows<RoundRow>(
       db,
       sql`
@@ -122,20 +139,15 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       ranked as (
         select doc_id, upper, row_number() over (order by upper desc, doc_id) as rn from cand
       ),
-      matched as (
-        select d.id, ${scoringColumns(plan)}
-        from ranked x
-        cross join lateral (
-          select * from search_documents d
-          where d.account_id = ${a} and d.collection = ${c} and d.id = x.doc_id
-        ) d
-        where x.rn <= ${v} and x.upper >= ${f8(floor)} and d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}
-        offset 0
+      scored_a as (${verified(sql`x.rn <= ${va} and x.upper >= ${f8(floor)}`)}),
+      floor_b as (
+        select greatest(${f8(floor)}, th - ${f8(EPSILON)} * greatest(1::float8, abs(th))) as fb
+        from (select coalesce((
+          select s.score from scored_a s where ${keyset} order by s.score desc, s.id offset ${need - 1} limit 1
+        ), -1e300::float8) as th) t
       ),
-      scored as (
-        select m.id, round((${scoreExpression(plan)})::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score
-        from matched m
-      ),
+      scored_b as (${verified(sql`x.rn > ${va} and x.rn <= ${v} and x.upper >= (select fb from floor_b)`)}),
+      scored as (select * from scored_a union all select * from scored_b),
       hits as materialized (
         select s.id, s.score, row_number() over (order by s.score desc, s.id) as rn
         from scored s where ${keyset}
@@ -154,10 +166,12 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       union all
       select 'm', null, null, null, null, null,
         (select coalesce(sum(b), 0) from bounds),
-        (select max(upper) from ranked where rn > ${v} or upper < ${f8(floor)}),
+        (select max(upper) from ranked
+          where rn > ${v} or upper < ${f8(floor)} or (rn > ${va} and upper < (select fb from floor_b))),
         (select bool_and(exhausted) from bounds),
         (select count(*)::int from ranked where upper >= (select score from hits where rn = ${need})),
-        (select count(*)::int from ranked where rn <= ${v} and upper >= ${f8(floor)})`,
+        (select count(*)::int from ranked where rn <= ${v} and upper >= ${f8(floor)}
+          and (rn <= ${va} or upper >= (select fb from floor_b)))`,
     );
     const meta = rows.find((r) => r.kind === 'm');
     const hits = rows
