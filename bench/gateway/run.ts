@@ -16,15 +16,20 @@ import { percentile, runPhase, type Target } from './load';
 const args = process.argv.slice(2);
 const seconds = Number(args.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 5);
 const noAllowance = args.includes('--no-allowance');
+/** --cpu-prof=<dir>: writes a V8 CPU profile of the Tessera process into <dir> when it exits. */
+/** --floor: measures the minimal relay of floor.ts in Tessera's place (what Node.js itself costs here). */
+const floor = args.includes('--floor');
+const profileDir = args.find((a) => a.startsWith('--cpu-prof='))?.split('=')[1];
 const loads = args.filter((a) => !a.startsWith('--')).map(Number);
 if (loads.length === 0) loads.push(500);
 
 function start(
   script: string,
   extra: string[] = [],
+  nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; info: Record<string, string> }> {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', path, ...extra], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path, ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -35,10 +40,11 @@ function start(
 }
 
 const upstream = await start('./upstream.ts');
-const tessera = await start('./tessera.ts', [
-  upstream.info.url ?? '',
-  ...(noAllowance ? ['--no-allowance'] : []),
-]);
+const tessera = await start(
+  floor ? './floor.ts' : './tessera.ts',
+  [upstream.info.url ?? '', ...(noAllowance ? ['--no-allowance'] : [])],
+  profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+);
 const direct: Target = {
   url: `${upstream.info.url}/v1/chat/completions`,
   headers: {},

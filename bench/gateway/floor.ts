@@ -1,0 +1,46 @@
+/**
+ * Child process: the floor, a minimal Node.js relay with nothing of Tessera in it (no auth, limits, metering,
+ * validation or tokenizer): node:http in, an undici pool with keep-alive out, the body and answer passed through.
+ * It shows what any Node.js gateway pays on this machine. Prints its URL (and an unused key, as tessera.ts does).
+ */
+import { createServer } from 'node:http';
+import { Pool } from 'undici';
+
+const upstreamUrl = process.argv[2];
+if (!upstreamUrl) throw new Error('usage: floor.ts <upstream url>');
+const pool = new Pool(upstreamUrl, { connections: 128, pipelining: 1 });
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', async () => {
+    try {
+      const body = Buffer.concat(chunks);
+      const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+      json.model = 'ok';
+      const upstream = await pool.request({
+        path: '/v1/chat/completions',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-floor' },
+        body: JSON.stringify(json),
+      });
+      res.writeHead(upstream.statusCode, {
+        'content-type': String(upstream.headers['content-type'] ?? 'application/json'),
+      });
+      for await (const chunk of upstream.body) res.write(chunk);
+      res.end();
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, key: 'unused' })}\n`);
+});
+process.on('SIGTERM', () => {
+  server.close();
+  void pool.close().finally(() => process.exit(0));
+});
