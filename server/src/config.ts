@@ -24,6 +24,8 @@ export interface AppConfig {
     minuteRollupRetentionDays: number;
   };
   searchLimits: SearchLimits;
+  /** Tokens an instance leases from an account's allowance at a time (0: a database write per call). */
+  allowanceLeaseTokens: number;
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
   redisCommandTimeoutMs: number;
@@ -65,6 +67,7 @@ export function configFromEnv(env: Env): AppConfig {
       maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,
       maxDocumentBytes: env.SEARCH_MAX_DOCUMENT_BYTES,
     },
+    allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
     redisUrl: env.REDIS_URL,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
   };

@@ -54,6 +54,12 @@ export const EnvSchema = z.object({
   /** Enterprise defaults, used until an operator sets the account's custom limits. */
   PLAN_ENTERPRISE_RPM: positiveInt.default(10_000),
   PLAN_ENTERPRISE_MONTHLY_TOKENS: positiveInt.default(100_000_000),
+  /**
+   * Token allowance leases: an instance holds up to this many of an account's tokens at a time and admits
+   * calls against them in memory, while the account has at least 16 leases' worth left; 0 reserves every
+   * call in the database.
+   */
+  ALLOWANCE_LEASE_TOKENS: z.coerce.number().int().min(0).default(100_000),
   /** Search indexing: documents per POST /api/documents, and bytes per document. */
   SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
   SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),

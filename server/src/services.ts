@@ -100,7 +100,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     'Usage events waiting in memory to be written.',
     () => usage.depth,
   );
-  const allowance = new MonthlyTokenAllowance(ctx);
+  const allowance = new MonthlyTokenAllowance(ctx, { leaseTokens: config.allowanceLeaseTokens });
   metrics.externalCounter(
     'tessera_ratelimit_fallback_decisions_total',
     'Rate-limit decisions taken in process because Redis was unreachable.',
@@ -143,7 +143,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await lastUsed.stop();
       await providers.close();
       await rateLimiter.stop();
-      allowance.stop();
+      // Gives back leased tokens and writes what they served.
+      await allowance.stop();
       // After the HTTP server has drained: every request's event is in the buffer by now.
       await usage.stop();
       await database.close();

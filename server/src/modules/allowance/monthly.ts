@@ -5,6 +5,7 @@ import { ServiceError } from '../../errors';
 import { newId } from '../../lib/ids';
 import type { Principal } from '../keys';
 import { insufficientQuota } from './errors';
+import { LeaseBook } from './leases';
 import { type AllowancePeriod, periodOf } from './period';
 import { type Counters, releaseExpired, reserveTokens, settleReservation } from './statements';
 import type { AllowanceStatus, Reservation, TokenAllowance } from './types';
@@ -17,6 +18,10 @@ export interface MonthlyAllowanceOptions {
   /** A reservation not settled after this long is taken for lost (its process died) and given back. */
   reservationTtlMs?: number;
   sweepIntervalMs?: number;
+  /** Tokens an instance leases at a time for calls admitted in memory (0, the default here: never). */
+  leaseTokens?: number;
+  leaseMaxAgeMs?: number;
+  leaseFlushMs?: number;
 }
 
 /**
@@ -29,6 +34,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
   private readonly views: AllowanceViews;
   private readonly reservationTtlMs: number;
   private readonly sweepIntervalMs: number;
+  private readonly leases: LeaseBook;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -42,6 +48,16 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     // Far beyond any model call (MODEL_TIMEOUT_MS is per call; long streams take minutes, not a quarter hour).
     this.reservationTtlMs = options.reservationTtlMs ?? 15 * 60_000;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+    this.leases = new LeaseBook(
+      ctx,
+      {
+        tokens: options.leaseTokens ?? 0,
+        maxAgeMs: options.leaseMaxAgeMs ?? 2_000,
+        flushMs: options.leaseFlushMs ?? 250,
+        ttlMs: this.reservationTtlMs,
+      },
+      (accountId, period, row) => this.views.remember(accountId, period, row),
+    );
   }
 
   /** Starts the sweep that gives back reservations of calls whose process died. */
@@ -49,11 +65,27 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     if (this.timer) return;
     this.timer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
     this.timer.unref();
+    this.leases.start();
   }
 
-  stop(): void {
+  /** Stops the sweep, gives back leased tokens and writes the usage they served. */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.leases.stop();
+  }
+
+  /**
+   * Closes every lease now: those whose calls are all settled give their tokens back at once (the others as
+   * their calls end). What shutdown does; also lets a test see reservations return to zero.
+   */
+  closeLeases(): Promise<void> {
+    return this.leases.flush(true);
+  }
+
+  /** Writes the usage served by leases now (normally every `leaseFlushMs`); closes expired leases. */
+  flushLeases(): Promise<void> {
+    return this.leases.flush(false);
   }
 
   /** One sweep; safe on every instance at once (row locks make each release happen once). */
@@ -79,6 +111,27 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     const nowMs = this.ctx.clock.now();
     const period = periodOf(nowMs);
     const limit = principal.limits.monthlyTokens;
+    if (this.leases.enabled && n <= limit) {
+      const view = await this.views.get(principal.accountId, period.start);
+      const lease = await this.leases.draw({
+        accountId: principal.accountId,
+        period: period.start,
+        tokens: n,
+        limit,
+        remaining: limit - view.used - view.reserved,
+      });
+      if (lease) {
+        let settled = false;
+        return {
+          tokens: n,
+          settle: (usedTokens: number) => {
+            if (!settled) this.leases.settle(lease, n, Math.max(0, Math.ceil(usedTokens) || 0));
+            settled = true;
+            return Promise.resolve();
+          },
+        };
+      }
+    }
     const id = newId('rsv');
     const row =
       n <= limit
@@ -113,9 +166,13 @@ export class MonthlyTokenAllowance implements TokenAllowance {
   async accountStatus(accountId: string, monthlyTokens: number): Promise<AllowanceStatus> {
     const nowMs = this.ctx.clock.now();
     const period = periodOf(nowMs);
-    const { used, reserved } = await this.views.get(accountId, period.start);
+    const view = await this.views.get(accountId, period.start);
+    // This instance's leases: usage not written yet, and leased tokens it has not handed to a call.
+    const own = this.leases.adjustment(accountId, period.start);
+    const used = view.used + own.consumed;
     const limit = monthlyTokens;
-    return { limit, used, remaining: Math.max(0, limit - used - reserved), resetsAt: period.resetsAt };
+    const remaining = Math.min(limit - used, limit - view.used - view.reserved + own.free);
+    return { limit, used, remaining: Math.max(0, remaining), resetsAt: period.resetsAt };
   }
 
   private reservation(id: string, accountId: string, period: AllowancePeriod, tokens: number): Reservation {

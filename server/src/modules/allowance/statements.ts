@@ -96,3 +96,58 @@ export async function releaseExpired(db: Db): Promise<number> {
   );
   return Number(row?.n ?? 0);
 }
+
+/**
+ * Writes what a lease has served so far without closing it: `used` tokens become usage and the lease's held
+ * tokens go from `heldBefore` to `heldAfter` (the difference leaves `reserved`). A compare-and-set on the lease
+ * row makes it idempotent: repeated after a lost reply, it finds the row already at `heldAfter` and changes
+ * nothing (undefined; the caller then reads the row to learn which it was).
+ */
+export async function drainLease(
+  db: Db,
+  input: {
+    id: string;
+    accountId: string;
+    period: string;
+    used: number;
+    heldBefore: number;
+    heldAfter: number;
+  },
+): Promise<Counters | undefined> {
+  const { id, accountId, period, used, heldBefore, heldAfter } = input;
+  return counters(
+    await db.execute(sql`
+      with held as (
+        update allowance_reservations set tokens = ${heldAfter}
+        where id = ${id} and tokens = ${heldBefore} and not released
+        returning ${heldBefore - heldAfter}::bigint as tokens
+      )
+      update allowance_periods p
+        set used = p.used + ${used}, reserved = p.reserved - held.tokens, updated_at = now()
+        from held
+        where p.account_id = ${accountId} and p.period_start = ${period}
+        returning p.used, p.reserved`),
+  );
+}
+
+/** The tokens a lease row holds now; undefined when it is gone or was released by the sweep. */
+export async function leaseTokens(db: Db, id: string): Promise<number | undefined> {
+  const [row] = rowsOf<{ tokens: string | number }>(
+    await db.execute(sql`select tokens from allowance_reservations where id = ${id} and not released`),
+  );
+  return row ? Number(row.tokens) : undefined;
+}
+
+/** Adds usage to a period directly (a lease that was lost: its tokens were already given back). */
+export async function addUsage(
+  db: Db,
+  input: { accountId: string; period: string; used: number },
+): Promise<Counters | undefined> {
+  const { accountId, period, used } = input;
+  return counters(
+    await db.execute(sql`
+      update allowance_periods set used = used + ${used}, updated_at = now()
+      where account_id = ${accountId} and period_start = ${period}
+      returning used, reserved`),
+  );
+}
