@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import { ServiceError } from './errors';
 import { mountGraphql } from './graphql';
 import { metricsHandler } from './metrics/endpoint';
@@ -12,6 +11,7 @@ import { mountRest } from './rest';
 import { accessLog } from './rest/middleware/access-log';
 import { locals } from './rest/middleware/locals';
 import { requestId } from './rest/middleware/request-id';
+import { securityHeaders } from './rest/middleware/security-headers';
 import { sendError } from './rest/middleware/send-error';
 import { mountPlayground } from './rest/playground';
 import type { Services } from './services';
@@ -35,7 +35,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(requestId);
   app.use(accessLog(logger));
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         directives: { 'script-src': ["'self'"], 'connect-src': ["'self'"], 'img-src': ["'self'", 'data:'] },
       },
