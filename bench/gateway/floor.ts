@@ -1,14 +1,20 @@
 /**
  * Child process: the floor, a minimal Node.js relay with nothing of Tessera in it (no auth, limits, metering,
- * validation or tokenizer): node:http in, an undici pool with keep-alive out, the body and answer passed through.
+ * validation or tokenizer): node:http in, Tessera's own upstream client (an undici pool with keep-alive) out, the
+ * body and answer passed through.
  * It shows what any Node.js gateway pays on this machine. Prints its URL (and an unused key, as tessera.ts does).
  */
 import { createServer } from 'node:http';
-import { Pool } from 'undici';
+import { UpstreamClient } from '../../server/src/modules/providers/http';
 
 const upstreamUrl = process.argv[2];
 if (!upstreamUrl) throw new Error('usage: floor.ts <upstream url>');
-const pool = new Pool(upstreamUrl, { connections: 128, pipelining: 1 });
+const upstream = new UpstreamClient(
+  { name: 'floor', baseUrl: `${upstreamUrl}/v1`, apiKey: 'sk-floor' },
+  {
+    authorization: 'Bearer sk-floor',
+  },
+);
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -18,16 +24,11 @@ const server = createServer((req, res) => {
       const body = Buffer.concat(chunks);
       const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
       json.model = 'ok';
-      const upstream = await pool.request({
-        path: '/v1/chat/completions',
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-floor' },
-        body: JSON.stringify(json),
+      const answer = await upstream.post('/chat/completions', json, new AbortController().signal);
+      res.writeHead(answer.statusCode, {
+        'content-type': String(answer.headers['content-type'] ?? 'application/json'),
       });
-      res.writeHead(upstream.statusCode, {
-        'content-type': String(upstream.headers['content-type'] ?? 'application/json'),
-      });
-      for await (const chunk of upstream.body) res.write(chunk);
+      for await (const chunk of answer.body) res.write(chunk);
       res.end();
     } catch {
       res.writeHead(502).end();
@@ -42,5 +43,5 @@ server.listen(0, '127.0.0.1', () => {
 });
 process.on('SIGTERM', () => {
   server.close();
-  void pool.close().finally(() => process.exit(0));
+  void upstream.close().finally(() => process.exit(0));
 });

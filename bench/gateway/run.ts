@@ -40,6 +40,12 @@ function start(
 }
 
 const upstream = await start('./upstream.ts');
+// A child that fails to start must not leave the others running (they would keep this process alive).
+process.on('unhandledRejection', (err) => {
+  console.error(err);
+  upstream.child.kill('SIGTERM');
+  process.exit(1);
+});
 const tessera = await start(
   floor ? './floor.ts' : './tessera.ts',
   [upstream.info.url ?? '', ...(noAllowance ? ['--no-allowance'] : [])],

@@ -20,27 +20,7 @@ export class PgUsageStore implements UsageStore {
       const stored = await storedAlready(tx, events.filter(maybeWritten));
       if (stored.size > 0) events = events.filter((e) => !stored.has(identity(e)));
       const deltas = rollupDeltas(events);
-      for (let i = 0; i < events.length; i += CHUNK) {
-        await tx.insert(usageEvents).values(
-          events.slice(i, i + CHUNK).map((e) => ({
-            occurredAt: new Date(e.occurredAt),
-            requestId: e.requestId,
-            accountId: e.accountId,
-            keyId: e.keyId,
-            mode: e.mode,
-            method: e.method,
-            route: e.route,
-            status: e.status,
-            latencyMs: e.latencyMs,
-            model: e.model,
-            promptTokens: e.promptTokens,
-            completionTokens: e.completionTokens,
-            errorType: e.errorType,
-            errorCode: e.errorCode,
-            errorMessage: e.errorMessage,
-          })),
-        );
-      }
+      for (let i = 0; i < events.length; i += CHUNK) await insertEvents(tx, events.slice(i, i + CHUNK));
       for (let i = 0; i < deltas.length; i += CHUNK) {
         await tx
           .insert(usageRollups)
@@ -165,4 +145,43 @@ async function storedAlready(db: Pick<Db, 'execute'>, events: readonly UsageEven
 export function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];
   return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+/** Postgres text cannot hold NUL; JSON's \u0000 would be refused by jsonb. */
+function withoutNul(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? value.replaceAll('\0', '') : value;
+}
+
+/**
+ * One INSERT for a batch, its rows passed as a single JSON parameter. Building a multi-row VALUES list through
+ * the query builder cost ~75 µs of synchronous CPU per event (a 500-event batch blocked the event loop for
+ * ~35 ms, the p99 of every request around it); serialising the batch is native JSON.stringify.
+ */
+async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent[]): Promise<void> {
+  const rows = events.map((e) => ({
+    occurred_at: new Date(e.occurredAt).toISOString(),
+    request_id: e.requestId,
+    account_id: e.accountId,
+    key_id: e.keyId,
+    mode: e.mode,
+    method: e.method,
+    route: e.route,
+    status: e.status,
+    latency_ms: e.latencyMs,
+    model: e.model ?? null,
+    prompt_tokens: e.promptTokens ?? null,
+    completion_tokens: e.completionTokens ?? null,
+    error_type: e.errorType ?? null,
+    error_code: e.errorCode ?? null,
+    error_message: e.errorMessage ?? null,
+  }));
+  await db.execute(sql`
+    insert into ${usageEvents} (occurred_at, request_id, account_id, key_id, mode, method, route, status,
+      latency_ms, model, prompt_tokens, completion_tokens, error_type, error_code, error_message)
+    select occurred_at, request_id, account_id, key_id, mode, method, route, status,
+      latency_ms, model, prompt_tokens, completion_tokens, error_type, error_code, error_message
+    from jsonb_to_recordset(${JSON.stringify(rows, withoutNul)}::jsonb) as r(
+      occurred_at timestamptz, request_id text, account_id text, key_id text, mode text, method text,
+      route text, status smallint, latency_ms real, model text, prompt_tokens integer,
+      completion_tokens integer, error_type text, error_code text, error_message text)`);
 }
