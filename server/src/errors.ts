@@ -64,3 +64,45 @@ export class ServiceError extends Error {
 export function isServiceError(value: unknown): value is ServiceError {
   return value instanceof ServiceError;
 }
+
+/** Socket errors, postgres.js's connection errors, and Postgres' connection-exception and shutdown codes. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+/**
+ * A dependency that cannot be reached (the database is down or restarting), found anywhere in the cause chain,
+ * as a 503 with retry advice: the client's request was fine and may be repeated, so it is not a 500.
+ */
+export function asUnavailable(err: unknown): ServiceError | undefined {
+  if (isServiceError(err)) return undefined;
+  let current: unknown = err;
+  for (let depth = 0; current !== null && typeof current === 'object' && depth < 6; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) {
+      return new ServiceError(
+        'unavailable',
+        'The service is temporarily unavailable. Please retry shortly.',
+        {
+          code: 'service_unavailable',
+          headers: { 'retry-after': '1', 'x-should-retry': 'true' },
+          cause: err,
+        },
+      );
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

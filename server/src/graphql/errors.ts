@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { type ErrorKind, isServiceError } from '../errors';
+import { asUnavailable, type ErrorKind, isServiceError } from '../errors';
 import type { Logger } from '../logger';
 
 export type GraphqlCode =
@@ -61,8 +61,9 @@ function isGraphQLErrorLike(value: unknown): value is GraphQLError {
 }
 
 /** A module error as GraphQL reports it: its message, `extensions.code` and the parameter at fault. */
-export function toGraphQLError(err: unknown): GraphQLError {
-  if (isGraphQLErrorLike(err)) return err;
+export function toGraphQLError(thrown: unknown): GraphQLError {
+  if (isGraphQLErrorLike(thrown)) return thrown;
+  const err = asUnavailable(thrown) ?? thrown;
   if (isServiceError(err)) {
     const code = codeOf(err.kind);
     const status = HTTP_STATUS[code];
@@ -97,7 +98,14 @@ export function formatError(logger: Logger) {
       ...(formatted.path && { path: formatted.path }),
     };
     const inner = innermost(error);
-    const known = isServiceError(inner) ? toGraphQLError(inner) : isGraphQLErrorLike(inner) ? inner : null;
+    const unavailable = asUnavailable(inner);
+    const known = unavailable
+      ? toGraphQLError(unavailable)
+      : isServiceError(inner)
+        ? toGraphQLError(inner)
+        : isGraphQLErrorLike(inner)
+          ? inner
+          : null;
     if (!known) {
       logger.error({ err: inner, path: formatted.path }, 'graphql request failed');
       return { message: 'Internal server error', ...where, extensions: { code: 'INTERNAL_SERVER_ERROR' } };

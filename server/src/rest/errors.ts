@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@tessera/shared';
 import type { ErrorKind } from '../errors';
-import { isServiceError } from '../errors';
+import { asUnavailable, isServiceError } from '../errors';
 
 export interface HttpError {
   status: number;
@@ -46,7 +46,8 @@ function statusOf(kind: ErrorKind): { status: number; type: string } {
 }
 
 /** Maps any thrown value to OpenAI's error body; unknown errors become a generic 500 that names the request. */
-export function toHttpError(err: unknown, requestId: string): HttpError {
+export function toHttpError(thrown: unknown, requestId: string): HttpError {
+  const err = asUnavailable(thrown) ?? thrown;
   if (isServiceError(err)) {
     const { status, type } = statusOf(err.kind);
     return {

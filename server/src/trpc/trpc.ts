@@ -3,7 +3,7 @@ import type { CreateExpressContextOptions } from '@trpc/server/adapters/express'
 import type { Request, Response } from 'express';
 import { ZodError } from 'zod';
 import type { AccountRow } from '../db/schema';
-import { type ErrorKind, isServiceError } from '../errors';
+import { asUnavailable, type ErrorKind, isServiceError } from '../errors';
 import { readCookie } from '../lib/cookies';
 import { deniedResource, logTenantDenial } from '../lib/tenant-denial';
 import { resolveSession } from '../modules/accounts';
@@ -54,8 +54,9 @@ function trpcCodeOf(kind: ErrorKind): TrpcCode {
       return 'TOO_MANY_REQUESTS';
     case 'timeout':
       return 'TIMEOUT';
-    case 'upstream':
     case 'unavailable':
+      return 'SERVICE_UNAVAILABLE';
+    case 'upstream':
     case 'internal':
       return 'INTERNAL_SERVER_ERROR';
     default: {
@@ -101,7 +102,7 @@ const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
   }
   const result = await next();
   if (!result.ok) {
-    const cause = result.error.cause;
+    const cause = asUnavailable(result.error.cause) ?? result.error.cause;
     const mapped = isServiceError(cause) ? toTRPCError(cause) : result.error;
     const resource = deniedResource(cause);
     if (resource && ctx.account) {
