@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -8,6 +9,7 @@ import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
 import { checkReadiness } from './readiness';
 import { mountRest } from './rest';
+import { directDispatch } from './rest/direct';
 import { accessLog } from './rest/middleware/access-log';
 import { locals } from './rest/middleware/locals';
 import { requestId } from './rest/middleware/request-id';
@@ -25,23 +27,31 @@ export interface AppOptions {
   webDist?: string;
 }
 
-export function createApp(services: Services, options: AppOptions = {}): Express {
+export interface App {
+  app: Express;
+  /** What the HTTP server calls: the direct dispatch for the public API's fixed paths, Express for the rest. */
+  listener: RequestListener;
+}
+
+export function createApp(services: Services, options: AppOptions = {}): App {
   const { logger, config } = services.ctx;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
-  app.use(requestId);
-  app.use(accessLog(logger));
-  app.use(
+  // Every request passes these first, through Express or the direct dispatch.
+  const prelude = [
+    requestId,
+    accessLog(logger),
     securityHeaders({
       contentSecurityPolicy: {
         directives: { 'script-src': ["'self'"], 'connect-src': ["'self'"], 'img-src': ["'self'", 'data:'] },
       },
       crossOriginEmbedderPolicy: false,
     }),
-  );
+  ];
+  for (const handler of prelude) app.use(handler);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -58,7 +68,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
 
   app.get('/metrics', metricsHandler(services.metrics, config.metricsToken));
   mountOpenApi(app);
-  mountRest(app, services);
+  const direct = mountRest(app, services);
   mountPlayground(app, services);
   mountGraphql(app, services);
 
@@ -83,9 +93,18 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     });
   }
 
+  const onError = errorHandler(services);
   app.use(notFound);
-  app.use(errorHandler(services));
-  return app;
+  app.use(onError);
+  const dispatch = directDispatch(
+    app,
+    direct.map((route) => ({ ...route, chain: [...prelude, ...route.chain] })),
+    onError,
+  );
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (!dispatch(req, res)) app(req, res);
+  };
+  return { app, listener };
 }
 
 const notFound: RequestHandler = (req, _res, next) => {

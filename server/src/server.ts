@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppOptions, createApp } from './app';
 import type { Services } from './services';
@@ -15,8 +15,9 @@ export async function startServer(
   services: Services,
   { port, host, ...appOptions }: { port: number; host: string } & AppOptions,
 ): Promise<RunningServer> {
-  const app = createApp(services, appOptions);
-  const server = app.listen(port, host);
+  const { app, listener } = createApp(services, appOptions);
+  const server = createServer(listener);
+  server.listen(port, host);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 5 * 60_000;

@@ -3,6 +3,7 @@ import type { Services } from '../services';
 import { codeAnalyzeRoutes } from './api/code-analyze';
 import { documentRoutes } from './api/documents';
 import { searchRoutes } from './api/search';
+import type { DirectRoute } from './direct';
 import { authenticate } from './middleware/authenticate';
 import { jsonBody } from './middleware/json-body';
 import { meter } from './middleware/metering';
@@ -22,8 +23,9 @@ export function restRoutes(services: Services): RestRoute[] {
   ];
 }
 
-export function mountRest(app: Express, services: Services): void {
-  registerRoutes(app, restRoutes(services), {
+/** Mounts the REST routes on the app; returns those the direct dispatch serves (see direct.ts). */
+export function mountRest(app: Express, services: Services): DirectRoute[] {
+  return registerRoutes(app, restRoutes(services), {
     meter: meter({ usage: services.usage, metrics: services.metrics, clock: services.ctx.clock }),
     authenticate: authenticate({
       keys: services.keys,

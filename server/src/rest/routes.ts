@@ -1,6 +1,7 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { ServiceError } from '../errors';
 import type { Principal } from '../modules/keys';
+import type { DirectRoute } from './direct';
 import { locals } from './middleware/locals';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -24,9 +25,13 @@ export interface Pipeline {
   jsonBody: RequestHandler;
 }
 
-/** Registers authenticated REST routes, each with the same pipeline, and a 405 for the wrong method. */
-export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipeline): void {
+/**
+ * Registers authenticated REST routes, each with the same pipeline, and a 405 for the wrong method. Returns the
+ * routes without path parameters with their handler chains, for the direct dispatch of the same chains.
+ */
+export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipeline): DirectRoute[] {
   const methodsByPath = new Map<string, Set<string>>();
+  const direct: DirectRoute[] = [];
   for (const route of routes) {
     const tag: RequestHandler = (_req, res, next) => {
       locals(res).route = route.path;
@@ -53,6 +58,8 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
     ];
     if (route.body) chain.push(pipeline.jsonBody);
     app[route.method](route.path, ...chain, run);
+    if (!route.path.includes(':'))
+      direct.push({ method: route.method, path: route.path, chain: [...chain, run] });
     const set = methodsByPath.get(route.path) ?? new Set<string>();
     set.add(route.method.toUpperCase());
     methodsByPath.set(route.path, set);
@@ -73,4 +80,5 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
       );
     });
   }
+  return direct;
 }

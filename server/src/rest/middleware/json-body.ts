@@ -48,6 +48,9 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** `application/json` in UTF-8 (stated or implied), with no other parameter: what nearly every client sends. */
+const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
 /** Parses a JSON body; any other content type is a 415 and a bad body a 400 or 413, all in our error body. */
 export function jsonBody(limit: number): RequestHandler {
   const parse = express.json({ limit, strict: true, type: () => true });
@@ -55,6 +58,17 @@ export function jsonBody(limit: number): RequestHandler {
     if (!hasBody(req)) {
       req.body = undefined;
       next();
+      return;
+    }
+    const encoding = req.headers['content-encoding'];
+    if (PLAIN_JSON.test(req.headers['content-type'] ?? '') && (!encoding || encoding === 'identity')) {
+      readPlainJson(req, limit).then(
+        (body) => {
+          req.body = body;
+          next();
+        },
+        (err: unknown) => next(err),
+      );
       return;
     }
     if (!req.is(['application/json', 'application/*+json'])) {
@@ -73,4 +87,61 @@ export function jsonBody(limit: number): RequestHandler {
       else next();
     });
   };
+}
+
+/**
+ * The common case without body-parser's machinery (stream piping, charset decoding, content-encoding): plain
+ * UTF-8 JSON read into one buffer and parsed, with body-parser's rules and our same errors: the declared and
+ * the received length checked against the limit, an empty body read as {}, a byte-order mark skipped, only
+ * an object or an array at the top.
+ */
+function readPlainJson(req: Parameters<RequestHandler>[0], limit: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit) {
+      reject(bodyParserError({ type: 'entity.too.large', length: declared }, limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const fail = (err: BodyParserError) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      reject(bodyParserError(err, limit));
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) fail({ type: 'entity.too.large' });
+      else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      if (settled) return;
+      settled = true;
+      let text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      try {
+        resolve(parseStrictJson(text));
+      } catch (err) {
+        reject(bodyParserError({ type: 'entity.parse.failed', message: (err as Error).message }, limit));
+      }
+    });
+    req.on('error', () => fail({ type: 'request.aborted' }));
+    req.once('close', () => {
+      if (!req.complete) fail({ type: 'request.aborted' });
+    });
+  });
+}
+
+function parseStrictJson(text: string): unknown {
+  if (text.length === 0) return {};
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== 'object' || value === null) {
+    throw new SyntaxError(
+      `expected an object at the top level, received ${value === null ? 'null' : `a ${typeof value}`}`,
+    );
+  }
+  return value;
 }
