@@ -254,6 +254,31 @@ describe('timeouts, failures, retries and fallback', () => {
     expect(e.message).toContain('1000 ms');
   });
 
+  it('a stream that keeps coming is not cut by the timeout: it measures silence, not length', async () => {
+    // A word every 30 ms for 12 s against a 1000 ms timeout: read for 1.8 s, well past one timeout.
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'up-drip', messages, stream: true }),
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const started = performance.now();
+    let text = '';
+    while (performance.now() - started < 1_800) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_800);
+    expect(text).not.toContain('model_timeout');
+    expect(text).toContain('"content":" w40"');
+  });
+
   it('a stream that stalls after starting ends with an error event and no [DONE]', async () => {
     const res = await rawStream('up-stall');
     expect(res.status).toBe(200);

@@ -8,6 +8,8 @@ export class CallDeadline {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private expired = false;
+  /** When the model was last heard from (performance.now()); the timer checks it rather than being re-set. */
+  private lastHeard = 0;
 
   constructor(
     private readonly timeoutMs: number,
@@ -30,17 +32,31 @@ export class CallDeadline {
     return this.client.aborted;
   }
 
+  /**
+   * Restarts the silence allowance. Called on every chunk of a stream, so it only notes the time: the one
+   * timer, when it fires early, waits for the rest of the allowance instead of a timer being made per chunk.
+   */
   arm(): void {
-    clearTimeout(this.timer);
+    this.lastHeard = performance.now();
+    if (this.timer === undefined) this.schedule(this.timeoutMs);
+  }
+
+  private schedule(ms: number): void {
     this.timer = setTimeout(() => {
+      const silent = performance.now() - this.lastHeard;
+      if (silent < this.timeoutMs) {
+        this.schedule(this.timeoutMs - silent);
+        return;
+      }
       this.expired = true;
       this.controller.abort(this.timeoutError());
-    }, this.timeoutMs);
+    }, ms);
     this.timer.unref();
   }
 
   clear(): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   timeoutError(): ServiceError {
