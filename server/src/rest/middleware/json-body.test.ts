@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../logger';
@@ -63,5 +64,51 @@ describe('jsonBody', () => {
   it('no body: passes through with an undefined body', async () => {
     const res = await fetch(url, { method: 'POST' });
     expect(await res.json()).toEqual({ got: null });
+  });
+
+  it('plain JSON: a byte-order mark is skipped, white space alone is refused', async () => {
+    expect(await post('\uFEFF{"a":1}')).toEqual({ status: 200, body: { got: { a: 1 } } });
+    const blank = await post('   ');
+    expect(blank.status).toBe(400);
+    expect(blank.body.error?.code).toBe('invalid_json');
+  });
+
+  it('plain JSON: a chunked body past the limit is a 413 without a declared length', async () => {
+    const big = new TextEncoder().encode(JSON.stringify({ a: 'x'.repeat(5_000) }));
+    const body = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < big.length; i += 512) c.enqueue(big.subarray(i, i + 512));
+        c.close();
+      },
+    });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+  });
+
+  it('other charsets and encodings still parse through body-parser', async () => {
+    const utf16 = Buffer.from('{"a":"é"}', 'utf16le');
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-16le' },
+      body: utf16,
+    });
+    expect(await res.json()).toEqual({ got: { a: 'é' } });
+    const gz = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync('{"a":2}'),
+    });
+    expect(await gz.json()).toEqual({ got: { a: 2 } });
+  });
+
+  it('a primitive at the top says what it received', async () => {
+    const r = await post('42');
+    expect(r.status).toBe(400);
+    expect(r.body.error?.message).toContain('received a number');
   });
 });
