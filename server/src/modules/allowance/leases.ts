@@ -1,37 +1,6 @@
 import type { Ctx } from '../../context';
-import { newId } from '../../lib/ids';
-import {
-  addUsage,
-  type Counters,
-  drainLease,
-  leaseTokens,
-  reserveTokens,
-  settleReservation,
-} from './statements';
-
-/**
- * A block of an account's allowance held by this instance: one reservation row in the database, from which
- * calls are admitted in memory. The database never gives out more than the limit (the lease is taken by the
- * same conditional upsert as a single call's reservation), so leasing keeps the allowance exact across
- * instances; what it changes is when usage reaches the database (within `flushMs`) and that tokens leased by
- * one instance are not available to another until the lease is drained or closed (within `maxAgeMs` when idle).
- */
-export interface Lease {
-  readonly id: string;
-  readonly key: string;
-  readonly accountId: string;
-  readonly period: string;
-  readonly openedAt: number;
-  /** Tokens the lease row holds in the database. */
-  held: number;
-  /** Tokens of calls admitted against the lease and not settled yet. */
-  drawn: number;
-  /** Real usage of settled calls, not written yet. */
-  consumed: number;
-  /** Whether new calls may draw on it. */
-  open: boolean;
-  writing: boolean;
-}
+import { free, type Lease, LeaseRows } from './lease-rows';
+import type { Counters } from './statements';
 
 export interface LeaseOptions {
   /** Tokens per lease (a call larger than half of it gets a lease of twice its size); 0 disables leasing. */
@@ -47,20 +16,26 @@ export interface LeaseOptions {
 /** Leases are taken only while an account has at least this many leases' worth of tokens left. */
 export const LEASE_HEADROOM = 16;
 
-const free = (lease: Lease) => lease.held - lease.drawn - lease.consumed;
-
+/**
+ * This instance's leases (lease-rows.ts), by account and period: admits calls against them in memory and
+ * writes what they served every `flushMs`. A lease takes new calls for `maxAgeMs`, then closes once they are
+ * done, unless the database cannot be reached: it is then kept and drawn on (see `Lease`).
+ */
 export class LeaseBook {
   private readonly open = new Map<string, Lease>();
   private readonly byKey = new Map<string, Set<Lease>>();
   private readonly acquiring = new Map<string, Promise<Lease | undefined>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  private readonly rows: LeaseRows;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly options: LeaseOptions,
-    private readonly onCounters: (accountId: string, period: string, counters: Counters) => void,
-  ) {}
+    onCounters: (accountId: string, period: string, counters: Counters) => void,
+  ) {
+    this.rows = new LeaseRows(ctx, options.ttlMs, onCounters);
+  }
 
   get enabled(): boolean {
     return this.options.tokens > 0;
@@ -106,6 +81,8 @@ export class LeaseBook {
         current.drawn += tokens;
         return current;
       }
+      const kept = this.rows.reachable ? undefined : this.kept(key, tokens);
+      if (kept) return kept;
       if (input.remaining + (current ? free(current) : 0) < LEASE_HEADROOM * size) return undefined;
       let pending = this.acquiring.get(key);
       if (!pending) {
@@ -114,7 +91,29 @@ export class LeaseBook {
         );
         this.acquiring.set(key, pending);
       }
-      if (!(await pending)) return undefined;
+      try {
+        if (!(await pending)) return undefined;
+      } catch (err) {
+        // No new lease: a kept one still serves, else the error (a 503 when the database is unreachable).
+        const held = this.kept(key, tokens);
+        if (held) return held;
+        throw err;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Draws on a lease kept through an outage: past its age, but its tokens are still held in the database and
+   * no sweep can release them before half its expiry has passed.
+   */
+  private kept(key: string, tokens: number): Lease | undefined {
+    const now = this.ctx.clock.now();
+    for (const lease of this.byKey.get(key) ?? []) {
+      if (lease.closing || lease.held <= 0 || free(lease) < tokens) continue;
+      if (now >= lease.expiresAt - this.options.ttlMs / 2) continue;
+      lease.drawn += tokens;
+      return lease;
     }
     return undefined;
   }
@@ -143,35 +142,14 @@ export class LeaseBook {
     size: number,
     limit: number,
   ): Promise<Lease | undefined> {
-    const id = newId('lease');
-    const row = await reserveTokens(this.ctx.db, {
-      id,
-      accountId,
-      period,
-      tokens: size,
-      limit,
-      ttlMs: this.options.ttlMs,
-    });
-    if (!row) return undefined;
-    const lease: Lease = {
-      id,
-      key,
-      accountId,
-      period,
-      openedAt: this.ctx.clock.now(),
-      held: size,
-      drawn: 0,
-      consumed: 0,
-      open: true,
-      writing: false,
-    };
+    const lease = await this.rows.take(key, accountId, period, size, limit);
+    if (!lease) return undefined;
     const previous = this.open.get(key);
     if (previous) previous.open = false;
     this.open.set(key, lease);
     const set = this.byKey.get(key) ?? new Set<Lease>();
     set.add(lease);
     this.byKey.set(key, set);
-    this.onCounters(accountId, period, row);
     return lease;
   }
 
@@ -192,83 +170,21 @@ export class LeaseBook {
         if (lease.writing) continue;
         if (closing || now - lease.openedAt >= this.options.maxAgeMs) lease.open = false;
         if (!lease.open && this.open.get(key) === lease) this.open.delete(key);
-        let write: Promise<void> | undefined;
-        if (!lease.open && lease.drawn === 0) write = this.close(lease, set);
-        else if (lease.consumed > 0 && lease.held > 0) write = this.drain(lease);
-        if (!write) continue;
         lease.writing = true;
         work.push(
-          write.finally(() => {
-            lease.writing = false;
-          }),
+          this.rows
+            .write(lease, closing)
+            .then((closed) => {
+              if (!closed) return;
+              set.delete(lease);
+              if (set.size === 0) this.byKey.delete(key);
+            })
+            .finally(() => {
+              lease.writing = false;
+            }),
         );
       }
     }
     await Promise.all(work);
-  }
-
-  /** Settles the lease row like a call's reservation: its usage added, its tokens given back, row deleted. */
-  private async close(lease: Lease, set: Set<Lease>): Promise<void> {
-    const used = lease.consumed;
-    try {
-      const row = await settleReservation(this.ctx.db, {
-        id: lease.id,
-        accountId: lease.accountId,
-        period: lease.period,
-        used,
-      });
-      set.delete(lease);
-      if (set.size === 0) this.byKey.delete(lease.key);
-      // No row: an earlier attempt committed (its reply was lost), and counted the usage then.
-      if (row) this.onCounters(lease.accountId, lease.period, row);
-    } catch (err) {
-      // Idempotent (the row is deleted by the statement that counts it): repeated on the next pass.
-      this.ctx.logger.warn({ err: (err as Error).message }, 'closing a token lease failed; will retry');
-    }
-  }
-
-  /** Writes the usage served so far and shrinks the lease row by it, keeping the lease open. */
-  private async drain(lease: Lease): Promise<void> {
-    const used = lease.consumed;
-    const heldBefore = lease.held;
-    const heldAfter = Math.max(0, heldBefore - used);
-    const input = {
-      id: lease.id,
-      accountId: lease.accountId,
-      period: lease.period,
-      used,
-      heldBefore,
-      heldAfter,
-    };
-    try {
-      const row = await drainLease(this.ctx.db, input);
-      if (row) this.onCounters(lease.accountId, lease.period, row);
-      else {
-        // Either an earlier attempt committed without its reply reaching us, or the row is gone.
-        const tokens = await leaseTokens(this.ctx.db, lease.id);
-        if (tokens === undefined) {
-          await this.lost(lease, used);
-          lease.consumed -= used;
-          lease.held = 0;
-          lease.open = false;
-          return;
-        }
-        if (tokens !== heldAfter) {
-          lease.held = tokens;
-          return;
-        }
-      }
-      lease.consumed -= used;
-      lease.held = heldAfter;
-    } catch (err) {
-      this.ctx.logger.warn({ err: (err as Error).message }, 'writing a token lease failed; will retry');
-    }
-  }
-
-  /** A lease row the sweep released (this instance stalled past its expiry): its usage still counts. */
-  private async lost(lease: Lease, used: number): Promise<void> {
-    this.ctx.logger.warn({ accountId: lease.accountId }, 'a token lease expired before it was closed');
-    const row = await addUsage(this.ctx.db, { accountId: lease.accountId, period: lease.period, used });
-    if (row) this.onCounters(lease.accountId, lease.period, row);
   }
 }

@@ -101,7 +101,8 @@ export async function releaseExpired(db: Db): Promise<number> {
  * Writes what a lease has served so far without closing it: `used` tokens become usage and the lease's held
  * tokens go from `heldBefore` to `heldAfter` (the difference leaves `reserved`). A compare-and-set on the lease
  * row makes it idempotent: repeated after a lost reply, it finds the row already at `heldAfter` and changes
- * nothing (undefined; the caller then reads the row to learn which it was).
+ * nothing (undefined; the caller then reads the row to learn which it was). It also moves the row's expiry to
+ * `ttlMs` from now, so the sweep never takes back the lease of an instance that keeps writing.
  */
 export async function drainLease(
   db: Db,
@@ -112,13 +113,15 @@ export async function drainLease(
     used: number;
     heldBefore: number;
     heldAfter: number;
+    ttlMs: number;
   },
 ): Promise<Counters | undefined> {
-  const { id, accountId, period, used, heldBefore, heldAfter } = input;
+  const { id, accountId, period, used, heldBefore, heldAfter, ttlMs } = input;
   return counters(
     await db.execute(sql`
       with held as (
-        update allowance_reservations set tokens = ${heldAfter}
+        update allowance_reservations
+        set tokens = ${heldAfter}, expires_at = now() + ${ttlMs} * interval '1 millisecond'
         where id = ${id} and tokens = ${heldBefore} and not released
         returning ${heldBefore - heldAfter}::bigint as tokens
       )
@@ -130,12 +133,15 @@ export async function drainLease(
   );
 }
 
-/** The tokens a lease row holds now; undefined when it is gone or was released by the sweep. */
-export async function leaseTokens(db: Db, id: string): Promise<number | undefined> {
-  const [row] = rowsOf<{ tokens: string | number }>(
-    await db.execute(sql`select tokens from allowance_reservations where id = ${id} and not released`),
+/** The tokens a lease row holds now and whether the sweep released it; undefined when it is gone. */
+export async function leaseRow(
+  db: Db,
+  id: string,
+): Promise<{ tokens: number; released: boolean } | undefined> {
+  const [row] = rowsOf<{ tokens: string | number; released: boolean }>(
+    await db.execute(sql`select tokens, released from allowance_reservations where id = ${id}`),
   );
-  return row ? Number(row.tokens) : undefined;
+  return row ? { tokens: Number(row.tokens), released: Boolean(row.released) } : undefined;
 }
 
 /** Adds usage to a period directly (a lease that was lost: its tokens were already given back). */
