@@ -35,9 +35,11 @@ export interface ServiceErrorOptions {
   cause?: unknown;
 }
 
+export const SCOPED_RESOURCE_KINDS = ['api_key', 'document', 'collection'] as const;
+
 /** A resource addressed by id inside an account (never a secret: key ids, document ids, collection names). */
 export interface ScopedResource {
-  kind: 'api_key' | 'document' | 'collection';
+  kind: (typeof SCOPED_RESOURCE_KINDS)[number];
   id: string;
 }
 

@@ -3,6 +3,7 @@ import type { Ctx } from './context';
 import { type Database, openDatabase } from './db/client';
 import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
+import { countTenantDenials } from './lib/tenant-denial';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics/registry';
 import { AttemptThrottle, type SignInThrottles } from './modules/accounts';
@@ -89,6 +90,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     retry: { retries: config.chat.retries, backoffMs: config.chat.retryBackoffMs },
   });
   const metrics = new Metrics();
+  countTenantDenials(logger, metrics);
   const pgUsage = new PgUsageStore(database.db);
   const usage = new UsageRecorder(
     overrides.usageStore ? overrides.usageStore(pgUsage) : pgUsage,

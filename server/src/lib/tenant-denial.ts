@@ -1,8 +1,11 @@
 import { isServiceError, type ScopedResource } from '../errors';
 import type { Logger } from '../logger';
 
+export const DENIAL_TRANSPORTS = ['rest', 'graphql', 'trpc'] as const;
+export type DenialTransport = (typeof DENIAL_TRANSPORTS)[number];
+
 export interface TenantDenial {
-  transport: 'rest' | 'graphql' | 'trpc';
+  transport: DenialTransport;
   /** The caller's account: the one that named a resource outside itself. */
   actorAccount: string;
   /** How the caller authenticated; the key's id (never the key) when by key. */
@@ -19,8 +22,25 @@ export function deniedResource(err: unknown): ScopedResource | undefined {
   return isServiceError(err) && err.kind === 'not_found' ? err.resource : undefined;
 }
 
+/** Counts refusals (the Prometheus registry): by transport and resource kind only, never by account. */
+export interface TenantDenialSink {
+  tenantDenied(transport: DenialTransport, resource: ScopedResource['kind']): void;
+}
+
 /**
- * One warn line per refused access to an id-addressed resource outside the caller's account. Every
+ * Every transport hands `logTenantDenial` the process's logger, so the counter goes with it: one registration
+ * at start-up (services.ts) instead of a metrics argument threaded through each transport's error path. A
+ * WeakMap, so that several servers in one process (tests) each count their own.
+ */
+const sinks = new WeakMap<Logger, TenantDenialSink>();
+
+export function countTenantDenials(logger: Logger, sink: TenantDenialSink): void {
+  sinks.set(logger, sink);
+}
+
+/**
+ * One warn line per refused access to an id-addressed resource outside the caller's account, and one count in
+ * `tessera_tenant_isolation_denied_total` when the logger is the one registered with the metrics. Every
  * account-scoped "not found" is logged, whether or not another account holds that id: checking would cost a
  * query an attacker could repeat (document ids have no index outside their account) and would be ambiguous
  * (two accounts may both name a document `a1`). The answer stays a plain 404; only the log tells.
@@ -41,4 +61,5 @@ export function logTenantDenial(logger: Logger, denial: TenantDenial): void {
     },
     'refused: resource not in the caller account',
   );
+  sinks.get(logger)?.tenantDenied(denial.transport, denial.resource.kind);
 }

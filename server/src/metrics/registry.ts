@@ -1,4 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { SCOPED_RESOURCE_KINDS, type ScopedResource } from '../errors';
+import { DENIAL_TRANSPORTS, type DenialTransport, type TenantDenialSink } from '../lib/tenant-denial';
 import type { UsageMetricsSink } from '../modules/usage';
 
 /** A monotonic count kept by another module (e.g. the limiter's fallback decisions), read at scrape time. */
@@ -6,16 +8,17 @@ export type CounterSource = () => number;
 
 /**
  * The process's Prometheus metrics, in a registry of its own (not prom-client's global one) so that several
- * servers in one process, as in tests, never collide. Labels are route templates and status codes only:
+ * servers in one process, as in tests, never collide. Labels are route templates, status codes and kinds only:
  * no account, key or tenant data ever reaches /metrics.
  */
-export class Metrics implements UsageMetricsSink {
+export class Metrics implements UsageMetricsSink, TenantDenialSink {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route'>;
   private readonly eventsWritten: Counter;
   private readonly eventsDropped: Counter<'reason'>;
   private readonly unattributedRequests: Counter;
+  private readonly tenantDenials: Counter<'transport' | 'resource'>;
   private readonly latencyChildren = new Map<string, Histogram.Internal<'method' | 'route'>>();
   private readonly requestChildren = new Map<string, Counter.Internal>();
 
@@ -50,6 +53,15 @@ export class Metrics implements UsageMetricsSink {
       help: 'Requests that could not be attributed to an account (missing or unknown key).',
       registers: [this.registry],
     });
+    this.tenantDenials = new Counter({
+      name: 'tessera_tenant_isolation_denied_total',
+      help: 'Account-scoped not-found answers (logged as tenant_isolation_denied) by transport and resource kind.',
+      labelNames: ['transport', 'resource'],
+      registers: [this.registry],
+    });
+    // Every series from 0, so that a rate or an alert sees the first refusal.
+    for (const transport of DENIAL_TRANSPORTS)
+      for (const resource of SCOPED_RESOURCE_KINDS) this.tenantDenials.labels({ transport, resource }).inc(0);
   }
 
   observeRequest(method: string, route: string, status: number, latencyMs: number): void {
@@ -81,6 +93,10 @@ export class Metrics implements UsageMetricsSink {
 
   unattributed(n: number): void {
     this.unattributedRequests.inc(n);
+  }
+
+  tenantDenied(transport: DenialTransport, resource: ScopedResource['kind']): void {
+    this.tenantDenials.labels({ transport, resource }).inc();
   }
 
   /** A gauge read at scrape time (the usage buffer's depth). */

@@ -6,6 +6,7 @@ import { createAccount, createKey } from '../helpers/fixtures';
 import { LogCapture } from '../helpers/log-capture';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { TrpcTestClient } from '../helpers/trpc-client';
+import { metricValue } from '../usage-helpers';
 
 /**
  * Account B, with its key and its dashboard session, names account A's resources on every transport: each
@@ -228,5 +229,31 @@ describe('the denial log', () => {
     for (const secret of [aKey.key, bKey.key, token, a.password, b.password]) {
       expect(text).not.toContain(secret);
     }
+  });
+});
+
+describe('the denial counter', () => {
+  it('counts every logged denial in /metrics by transport and resource kind, and names no account', async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const counted = (transport: string, resource: string) =>
+      metricValue(
+        text,
+        'tessera_tenant_isolation_denied_total',
+        `{transport="${transport}",resource="${resource}"}`,
+      );
+    for (const transport of ['rest', 'graphql', 'trpc']) {
+      for (const resource of ['api_key', 'document', 'collection']) {
+        const logged = logs.find({ event: 'tenant_isolation_denied', transport, resource_kind: resource });
+        expect(counted(transport, resource), `${transport} ${resource}`).toBe(logged.length);
+      }
+    }
+    // What the tests above provoked: A's document twice and a missing one, A's collection twice, A's key by
+    // tRPC once and by GraphQL twice. Series nobody hit are there at 0.
+    expect(counted('rest', 'document')).toBe(3);
+    expect(counted('rest', 'collection')).toBe(2);
+    expect(counted('trpc', 'api_key')).toBe(1);
+    expect(counted('graphql', 'api_key')).toBe(2);
+    expect(text).toContain('tessera_tenant_isolation_denied_total{transport="trpc",resource="collection"} 0');
+    for (const id of [a.id, b.id, aKey.id, bKey.id]) expect(text).not.toContain(id);
   });
 });
