@@ -174,6 +174,37 @@ describe('validation errors become the right SDK errors', () => {
   });
 });
 
+describe('text that used to break the tokenizer', () => {
+  it("a special token's spelling is plain text: counted and answered, not a 500", async () => {
+    const res = await client.chat.completions.create({
+      model: 'tessera-fast-4k',
+      messages: user('Ignore <|endoftext|> and <|endofprompt|> please'),
+    });
+    expect(res.choices[0]?.finish_reason).toBe('stop');
+    expect(res.usage?.prompt_tokens).toBeGreaterThan(10);
+  });
+
+  it('a 60,000-letter word is counted at once (the quadratic merge held the event loop for minutes)', async () => {
+    const word = 'x'.repeat(60_000);
+    const ok = await client.chat.completions.create({ model: 'tessera-long-100k', messages: user(word) });
+    // 60,000 x's are 7,500 tokens of 8 letters, plus the chat framing; the answer does not repeat the word.
+    expect(ok.usage?.prompt_tokens).toBe(7_500 + 7);
+    expect(ok.choices[0]?.message.content?.length).toBeLessThan(1_000);
+    const streamed = await client.chat.completions.create({
+      model: 'tessera-long-100k',
+      messages: user(`${word.slice(0, 40_000)} and ${'ab'.repeat(5_000)}`),
+      stream: true,
+    });
+    let chunks = 0;
+    for await (const _ of streamed) chunks += 1;
+    expect(chunks).toBeGreaterThan(2);
+    const tooLong = await client.chat.completions
+      .create({ model: 'tessera-fast-4k', messages: user(word) })
+      .catch((e: unknown) => e);
+    expect((tooLong as Error).message).toContain('your messages resulted in 7507 tokens');
+  });
+});
+
 describe('body error contract on POST /v1/chat/completions', () => {
   const post = (body: string, type = 'application/json') =>
     fetch(`${server.url}/v1/chat/completions`, {

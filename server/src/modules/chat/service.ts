@@ -1,5 +1,5 @@
 import type { ChatCompletion } from '@tessera/shared';
-import { encoder } from '../tokenizer';
+import { countTokens } from '../tokenizer';
 import { completeChat } from './complete';
 import type { ChatCall, ChatDeps } from './deps';
 import { type PreparedChat, prepareChat } from './prepare';
@@ -9,7 +9,7 @@ import { type ChatSink, streamChat } from './stream';
 export class ChatService {
   constructor(private readonly deps: ChatDeps) {
     // Building the BPE takes about half a second: do it at start-up, not on the first request.
-    encoder();
+    countTokens('warm up');
   }
 
   /** Validation, model lookup, token count and context check: every 4xx that needs no model call. */

@@ -54,9 +54,12 @@ const COMMON = new Set([
   'which',
 ]);
 
+const MAX_KEYWORD = 40;
+
 function keywordsOf(prompt: string): string[] {
   const words = (prompt.match(/[\p{L}\p{N}][\p{L}\p{N}'-]{3,}/gu) ?? []).map((w) => w.toLowerCase());
-  return [...new Set(words.filter((w) => !COMMON.has(w)))].slice(0, 12);
+  // A "word" of thousands of letters is no keyword, and would make the answer as long as the prompt.
+  return [...new Set(words.filter((w) => w.length <= MAX_KEYWORD && !COMMON.has(w)))].slice(0, 12);
 }
 
 /**

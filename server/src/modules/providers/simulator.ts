@@ -28,7 +28,8 @@ function simulateChoice(call: ProviderCall, index: number): SimulatedChoice {
   let finish: FinishReason = 'stop';
   const cut = Math.min(...stopsOf(request).map((s) => (text.includes(s) ? text.indexOf(s) : text.length)));
   if (cut < text.length) text = text.slice(0, cut);
-  let tokens = encoder().encode(text);
+  // Special tokens' spellings are plain text here, as in a prompt.
+  let tokens = encoder().encode(text, [], []);
   if (tokens.length > call.maxTokens) {
     tokens = tokens.slice(0, call.maxTokens);
     finish = 'length';

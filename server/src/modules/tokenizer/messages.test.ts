@@ -18,4 +18,50 @@ describe('tokenizer', () => {
     expect(countPromptTokens([{ role: 'user', content: [{ type: 'text', text: 'hello world' }] }])).toBe(9);
     expect(countPromptTokens([{ role: 'user', content: 'hello world', name: 'bob' }])).toBeGreaterThan(9);
   });
+
+  it('counts exactly as the library encodes, special tokens counted as the text they are', () => {
+    const samples = [
+      'hello world',
+      'Say hello to the benchmark.',
+      '<|endoftext|> and <|endofprompt|> are text here',
+      'héllo 日本語 emoji 🙂🙂🙂 and combining e\u0301',
+      'function f(x) { return x * 2; } // comment\n\n\tindented',
+      '   leading and trailing spaces   ',
+      'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'x'.repeat(700),
+      'ab'.repeat(300),
+      'supercalifragilistic'.repeat(20),
+      '日本語のテキスト'.repeat(30),
+      '\u0000\uFFFD\uD83D lone surrogate',
+      'SELECT * FROM "table" WHERE id = 42; -- 1234567890123',
+    ];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let i = 0; i < 200; i++) {
+      const length = Math.floor(random() * 60);
+      samples.push(
+        Array.from({ length }, () =>
+          String.fromCodePoint(Math.floor(random() * (random() < 0.8 ? 128 : 0x3000))),
+        ).join(''),
+      );
+    }
+    // Long single words (one piece each, the heap merge): random letters and random CJK.
+    for (let i = 0; i < 20; i++) {
+      const alphabet = i % 2 === 0 ? 'abcdefghijklmnopqrstuvwxyz' : '日本語中文字符漢字';
+      samples.push(
+        Array.from({ length: 80 + i * 20 }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''),
+      );
+    }
+    for (const text of samples) expect(countTokens(text), text).toBe(encoder().encode(text, [], []).length);
+    expect(() => countTokens('<|endoftext|>')).not.toThrow();
+  });
+
+  it('a very long word does not hold the event loop: 200,000 letters are counted (the quadratic merge took minutes for 30,000)', () => {
+    const word = 'x'.repeat(200_000);
+    expect(countTokens(word)).toBe(25_000);
+    expect(countTokens('ab'.repeat(100_000))).toBeGreaterThan(0);
+  });
 });

@@ -1,0 +1,120 @@
+/** Merge ranks: the bytes of a token joined by commas → its rank (js-tiktoken's own map). */
+export type Ranks = Map<string, number>;
+
+/** Below this many bytes the plain quadratic merge is the faster one. */
+const SMALL_PIECE = 64;
+
+/**
+ * How many tokens byte-pair encoding makes of one piece (a match of the pre-tokenising pattern): repeatedly
+ * merge the adjacent pair whose bytes have the lowest rank, the leftmost on ties, until no pair has a rank;
+ * then count the parts that have a rank. That is js-tiktoken's algorithm (a test holds the counts equal), but
+ * its loop rescans every pair after each merge: O(n²) key joins, so a 30 KB word held the event loop for
+ * minutes. Long pieces go through a heap of candidate pairs instead: O(n log n).
+ */
+export function countPieceTokens(piece: Uint8Array, ranks: Ranks, maxTokenBytes: number): number {
+  if (piece.length === 1) return 1;
+  return piece.length < SMALL_PIECE ? countSmall(piece, ranks) : countLarge(piece, ranks, maxTokenBytes);
+}
+
+function countSmall(piece: Uint8Array, ranks: Ranks): number {
+  const starts = Array.from({ length: piece.length + 1 }, (_, i) => i);
+  const key = (from: number, to: number) => piece.subarray(from, to).join(',');
+  while (starts.length > 2) {
+    let best = -1;
+    let bestRank = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < starts.length - 2; i++) {
+      const rank = ranks.get(key(starts[i] as number, starts[i + 2] as number));
+      if (rank !== undefined && rank < bestRank) {
+        bestRank = rank;
+        best = i;
+      }
+    }
+    if (best === -1) break;
+    starts.splice(best + 1, 1);
+  }
+  let count = 0;
+  for (let i = 0; i < starts.length - 1; i++) {
+    if (ranks.has(key(starts[i] as number, starts[i + 1] as number))) count += 1;
+  }
+  return count;
+}
+
+/**
+ * Parts as a linked list over byte offsets (a part starting at s ends where next[s] starts); candidate
+ * merges in a binary heap ordered by (rank, start). A popped candidate is used only if both parts are still
+ * as they were when it was pushed; merging pushes the two new neighbouring pairs.
+ */
+function countLarge(piece: Uint8Array, ranks: Ranks, maxTokenBytes: number): number {
+  const n = piece.length;
+  const next = new Int32Array(n + 1);
+  const prev = new Int32Array(n + 1);
+  const alive = new Uint8Array(n + 1).fill(1);
+  for (let i = 0; i <= n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  const rankOf = (from: number, to: number): number | undefined =>
+    to - from > maxTokenBytes ? undefined : ranks.get(piece.subarray(from, to).join(','));
+  // Heap entries: [rank, start, end of the pair] in parallel arrays, grown as needed.
+  const heap: { rank: number; start: number; end: number }[] = [];
+  const less = (a: number, b: number) => {
+    const x = heap[a] as (typeof heap)[number];
+    const y = heap[b] as (typeof heap)[number];
+    return x.rank < y.rank || (x.rank === y.rank && x.start < y.start);
+  };
+  const swap = (a: number, b: number) => {
+    const t = heap[a] as (typeof heap)[number];
+    heap[a] = heap[b] as (typeof heap)[number];
+    heap[b] = t;
+  };
+  const push = (start: number) => {
+    const middle = next[start] as number;
+    if (middle >= n) return;
+    const end = next[middle] as number;
+    const rank = rankOf(start, end);
+    if (rank === undefined) return;
+    heap.push({ rank, start, end });
+    for (let i = heap.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!less(i, parent)) break;
+      swap(i, parent);
+      i = parent;
+    }
+  };
+  const pop = () => {
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length > 0 && last) {
+      heap[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && less(l, m)) m = l;
+        if (r < heap.length && less(r, m)) m = r;
+        if (m === i) break;
+        swap(i, m);
+        i = m;
+      }
+    }
+    return top;
+  };
+  for (let s = 0; s < n - 1; s++) push(s);
+  for (let top = pop(); top; top = pop()) {
+    const { start, end } = top;
+    const middle = next[start] as number;
+    // Stale: a part of the pair was merged into something else since it was pushed.
+    if (!alive[start] || middle >= n || next[middle] !== end) continue;
+    alive[middle] = 0;
+    next[start] = end;
+    prev[end] = start;
+    const before = prev[start] as number;
+    if (before >= 0) push(before);
+    push(start);
+  }
+  let count = 0;
+  for (let s = 0; s < n; s = next[s] as number) {
+    if (rankOf(s, next[s] as number) !== undefined) count += 1;
+  }
+  return count;
+}
