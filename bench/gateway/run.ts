@@ -33,8 +33,20 @@ function start(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
+    // The first line with a URL; the rest of stdout (Tessera's request log) is read and dropped.
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    lines.once('line', (line) => resolve({ child, info: JSON.parse(line) as Record<string, string> }));
+    const onLine = (line: string) => {
+      let info: Record<string, string>;
+      try {
+        info = JSON.parse(line) as Record<string, string>;
+      } catch {
+        return;
+      }
+      if (typeof info.url !== 'string') return;
+      lines.off('line', onLine);
+      resolve({ child, info });
+    };
+    lines.on('line', onLine);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
 }

@@ -36,7 +36,8 @@ writeFileSync(
 );
 const env = parseEnv({
   NODE_ENV: 'production',
-  LOG_LEVEL: 'warn',
+  // The production default: one access-log line per request, as a deployment writes it.
+  LOG_LEVEL: 'info',
   DATA_DIR: join(dir, 'data'),
   MODELS_FILE: models,
   OPENAI_BASE_URL: `${upstreamUrl}/v1`,
