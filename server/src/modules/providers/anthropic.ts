@@ -70,7 +70,7 @@ export class AnthropicProvider implements ChatProvider {
       let completion = 0;
       // Anthropic numbers content blocks; OpenAI numbers tool calls.
       const toolIndex = new Map<number, number>();
-      for await (const sse of parseSse(client.body(res, call.signal))) {
+      for await (const sse of parseSse(client.body(res, call.signal), (m) => upstreamStreamError(name, m))) {
         const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(name, m));
         switch (event.type) {
           case 'message_start':

@@ -68,7 +68,9 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     const client = this.client;
     return (async function* relay(): AsyncGenerator<ProviderChunk> {
       let finished = false;
-      for await (const event of parseSse(client.body(res, call.signal))) {
+      for await (const event of parseSse(client.body(res, call.signal), (m) =>
+        upstreamStreamError(name, m),
+      )) {
         if (event.data === '[DONE]') return;
         const chunk = parseEventJson<ProviderChunk & { error?: { message?: string } }>(event, (m) =>
           upstreamStreamError(name, m),

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_SSE_LINE, parseSse } from './sse-parser';
+
+async function* reads(...parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
+  for (const part of parts) yield part;
+}
+
+async function collect(body: AsyncIterable<string | Uint8Array>) {
+  const events: { event: string | undefined; data: string }[] = [];
+  for await (const e of parseSse(body, (m) => new Error(`upstream: ${m}`))) events.push(e);
+  return events;
+}
+
+describe('parseSse', () => {
+  it('reads events split anywhere across reads, CRLF or LF, multi-line data and event names', async () => {
+    const text =
+      'event: delta\r\ndata: {"a":1}\r\n\r\ndata: line one\ndata: line two\n\n: comment\n\ndata: last\n\n';
+    const bytes = new TextEncoder().encode(text);
+    // Every split point, including inside the CRLF pairs.
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const events = await collect(reads(bytes.subarray(0, cut), bytes.subarray(cut)));
+      expect(events).toEqual([
+        { event: 'delta', data: '{"a":1}' },
+        { event: undefined, data: 'line one\nline two' },
+        { event: undefined, data: 'last' },
+      ]);
+    }
+  });
+
+  it('a multi-byte character split between reads arrives whole', async () => {
+    const bytes = new TextEncoder().encode('data: héllo 日本\n\n');
+    const events = await collect(reads(bytes.subarray(0, 9), bytes.subarray(9, 15), bytes.subarray(15)));
+    expect(events).toEqual([{ event: undefined, data: 'héllo 日本' }]);
+  });
+
+  it('a line with no end is an error once it passes the bound, not a buffer that grows forever', async () => {
+    const chunk = 'x'.repeat(64 * 1024);
+    async function* endless() {
+      yield 'data: ';
+      for (let i = 0; i < (MAX_SSE_LINE / chunk.length) * 2; i++) yield chunk;
+    }
+    await expect(collect(endless())).rejects.toThrow(/upstream: a stream line was longer than/);
+  });
+
+  it('an event of endless data lines is an error too', async () => {
+    const line = `data: ${'y'.repeat(1024 * 1024)}\n`;
+    async function* endless() {
+      for (let i = 0; i < 20; i++) yield line;
+    }
+    await expect(collect(endless())).rejects.toThrow(/upstream: a stream event was longer than/);
+  });
+});
