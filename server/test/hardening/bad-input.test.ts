@@ -11,7 +11,9 @@ let key: string;
 let routes: RestRoute[];
 beforeAll(async () => {
   // A generous limit keeps the rate limiter out of the way: this suite is about input, not quotas.
-  server = await startTestServer({ env: { PLAN_FREE_RPM: '1000000', BODY_LIMIT_BYTES: '65536' } });
+  server = await startTestServer({
+    env: { PLAN_FREE_RPM: '1000000', BODY_LIMIT_BYTES: '65536', SIMULATOR_TOKEN_DELAY_MS: '0' },
+  });
   key = (await createAccountWithKey(server)).key.key;
   routes = restRoutes(server.services);
 });
@@ -116,6 +118,38 @@ describe('bad input on every REST endpoint', () => {
         { numRuns: RUNS },
       );
     }
+  });
+
+  it('well-formed chat requests whose text is anything: odd Unicode, special-token spellings, endless words', async () => {
+    const chat = routes.find((r) => r.path === '/v1/chat/completions');
+    if (!chat) throw new Error('no chat route');
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.string({ unit: 'grapheme', maxLength: 200 }),
+      fc.constantFrom('<|endoftext|>', '<|endofprompt|>', '<|im_start|>user', '<|fim_prefix|>'),
+      // One piece for the BPE: the merge that once took minutes for 30,000 letters.
+      fc
+        .tuple(fc.constantFrom('x', 'ab', 'é', '日', '9', ' '), fc.integer({ min: 1, max: 8_000 }))
+        .map(([unit, n]) => unit.repeat(n)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom('tessera-fast-4k', 'tessera-long-100k'),
+        fc.boolean(),
+        async (parts, model, stream) => {
+          const body = JSON.stringify({
+            model,
+            messages: parts.map((content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content })),
+            stop: parts[0]?.slice(0, 8) || undefined,
+            max_tokens: 16,
+            stream,
+          });
+          await expectHandled(await send(chat, body), `${chat.path} ${body.slice(0, 300)}`);
+        },
+      ),
+      { numRuns: RUNS * 2 },
+    );
   });
 
   it('truncated, non-UTF-8, deeply nested and oddly typed bodies', async () => {
