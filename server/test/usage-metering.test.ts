@@ -149,4 +149,20 @@ describe('metering of REST requests', () => {
     const count = (g: string) => rollups.filter((r) => r.granularity === g).length;
     expect([count('minute'), count('hour'), count('day')]).toEqual([1, 3, 3]);
   });
+
+  it('writes events whose text holds a NUL (Postgres text cannot), without the NUL', async () => {
+    const { account } = await createAccountWithKey(server);
+    const res = await get(
+      `/v1/models/${encodeURIComponent('a\u0000b')}`,
+      `Bearer ${(await createKey(server, account.id, 'test', 'nul')).key}`,
+    );
+    expect(res.status).toBe(404);
+    await server.services.usage.flush();
+    const rows = await server.services.ctx.db
+      .select()
+      .from(usageEvents)
+      .where(eq(usageEvents.accountId, account.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.errorMessage).toContain("'ab'");
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketOf, emptyHistogram, quantile } from './histogram';
-import { rollupDeltas, statusClassOf } from './rollup';
+import { GRANULARITY_MS, isErrorStatus, type RollupDelta, rollupDeltas, statusClassOf } from './rollup';
 import type { UsageEvent } from './types';
 
 function event(overrides: Partial<UsageEvent>): UsageEvent {
@@ -98,5 +98,82 @@ describe('quantile', () => {
     expect(quantile(h, 1)).toBe(25);
     h[bucketOf(100_000)] = 100; // the open last bucket reports its lower bound
     expect(quantile(h, 0.99)).toBe(30_000);
+  });
+});
+
+/** The plain fold (three keys per event), kept as the reference the faster one must equal. */
+function referenceDeltas(events: readonly UsageEvent[]): RollupDelta[] {
+  const byKey = new Map<string, RollupDelta>();
+  for (const e of events) {
+    const statusClass = statusClassOf(e.status);
+    for (const granularity of ['minute', 'hour', 'day'] as const) {
+      const width = GRANULARITY_MS[granularity];
+      const bucketMs = Math.floor(e.occurredAt / width) * width;
+      const key = [e.accountId, granularity, bucketMs, e.mode, e.keyId, e.method, e.route, statusClass].join(
+        '\u0000',
+      );
+      let d = byKey.get(key);
+      if (!d) {
+        d = {
+          accountId: e.accountId,
+          granularity,
+          bucketStart: new Date(bucketMs),
+          mode: e.mode,
+          keyId: e.keyId,
+          method: e.method,
+          route: e.route,
+          statusClass,
+          requests: 0,
+          errors: 0,
+          latencySumMs: 0,
+          latencyHistogram: emptyHistogram(),
+          tokenRequests: 0,
+          promptTokens: 0,
+          completionTokens: 0,
+        };
+        byKey.set(key, d);
+      }
+      d.requests += 1;
+      if (isErrorStatus(e.status)) d.errors += 1;
+      d.latencySumMs += e.latencyMs;
+      const b = bucketOf(e.latencyMs);
+      d.latencyHistogram[b] = (d.latencyHistogram[b] ?? 0) + 1;
+      if (e.promptTokens !== null || e.completionTokens !== null) {
+        d.tokenRequests += 1;
+        d.promptTokens += e.promptTokens ?? 0;
+        d.completionTokens += e.completionTokens ?? 0;
+      }
+    }
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
+}
+
+describe('rollupDeltas against the plain fold', () => {
+  it('equals it row for row, in the same lock order, on random batches across minute, hour and day edges', () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)] as T;
+    const midnight = Date.parse('2026-03-15T23:58:30.000Z');
+    for (let batch = 0; batch < 30; batch++) {
+      const events = Array.from({ length: 1 + Math.floor(random() * 400) }, (_, i) =>
+        event({
+          requestId: `req_${i}`,
+          occurredAt: midnight + Math.floor(random() * 4 * 60_000),
+          accountId: pick(['acc_1', 'acc_2']),
+          keyId: pick(['key_1', 'key_2', 'key_3']),
+          mode: pick(['live', 'test'] as const),
+          method: pick(['GET', 'POST']),
+          route: pick(['/v1/models', '/v1/chat/completions']),
+          status: pick([200, 201, 400, 429, 499, 500]),
+          latencyMs: random() * 3_000,
+          promptTokens: random() < 0.5 ? null : Math.floor(random() * 100),
+          completionTokens: random() < 0.5 ? null : Math.floor(random() * 100),
+        }),
+      );
+      expect(rollupDeltas(events)).toEqual(referenceDeltas(events));
+    }
   });
 });
