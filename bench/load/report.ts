@@ -1,5 +1,7 @@
 /** Markdown tables for BENCHMARKS.md from a phase's outcomes and the servers' samples. */
 import { readFileSync } from 'node:fs';
+import type { Throttling } from './cgroup';
+import type { CpuShares } from './cpu-usage';
 import { percentile } from './generator';
 import { type Kind, LABELS, type Outcome } from './workload';
 
@@ -67,4 +69,34 @@ export function memoryTable(samples: Sample[], since: number, phaseOf: (at: numb
     );
   }
   return rows.join('\n');
+}
+
+export interface ScalingRow {
+  n: number;
+  /** The CPU quota of each instance, in cores; undefined when unlimited. */
+  cores: number | undefined;
+  outcomes: Outcome[];
+  elapsedS: number;
+  cpu: CpuShares;
+  throttling: Throttling[];
+}
+
+/** One row per instance count: throughput and latency of the closed loop, and where the CPU went meanwhile. */
+export function scalingTable(rows: ScalingRow[]): string {
+  const pct = (share: number) => (share * 100).toFixed(0);
+  const lines = [
+    '| Instances | CPU limit each | Throughput (req/s) | p50 ms | p99 ms | CPU per instance (% of a core) | Periods throttled | Postgres | Redis | Generator | Idle (cores) | Errors |',
+    '|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const { n, cores, outcomes, elapsedS, cpu, throttling } of rows) {
+    const ok = outcomes.filter((o) => o.status === 200);
+    const ms = ok.map((o) => o.ms).sort((a, b) => a - b);
+    const throttled = throttling
+      .map((t) => `${pct(t.throttledPeriods / Math.max(1, t.periods))}%`)
+      .join(', ');
+    lines.push(
+      `| ${n} | ${cores ?? 'none'} | ${f(ok.length / elapsedS, 0)} | ${f(percentile(ms, 50))} | ${f(percentile(ms, 99))} | ${cpu.instances.map(pct).join(', ')} | ${throttled || '–'} | ${pct(cpu.postgres)}% | ${pct(cpu.redis)}% | ${pct(cpu.generator)}% | ${f(cpu.idleCores, 2)} | ${outcomes.length - ok.length} |`,
+    );
+  }
+  return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 /** Tessera instances as separate processes: the production entry point, with the bench's sampler preloaded. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { CpuBudget } from './cgroup';
 
 export interface Instance {
   url: string;
@@ -11,8 +12,20 @@ export interface Instance {
 const MAIN = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
 const SAMPLER = new URL('./sampler.ts', import.meta.url).href;
 
-export function startInstance(env: Record<string, string>, sampleFile: string): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', SAMPLER, MAIN], {
+/**
+ * With a budget, a shell writes its own pid into the group and then execs node, so the server runs every
+ * instruction (start-up included) inside the group, and nothing else ever enters it.
+ */
+export function startInstance(
+  env: Record<string, string>,
+  sampleFile: string,
+  budget?: CpuBudget,
+): Promise<Instance> {
+  const node = [process.execPath, '--import', 'tsx', '--import', SAMPLER, MAIN];
+  const [command, ...args] = budget
+    ? ['/bin/sh', '-c', 'echo $$ > "$1" && shift && exec "$@"', 'sh', budget.procsFile, ...node]
+    : node;
+  const child = spawn(command as string, args, {
     cwd: fileURLToPath(new URL('../../server/', import.meta.url)),
     env: {
       ...process.env,
