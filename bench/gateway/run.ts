@@ -19,6 +19,8 @@ const noAllowance = args.includes('--no-allowance');
 /** --cpu-prof=<dir>: writes a V8 CPU profile of the Tessera process into <dir> when it exits. */
 /** --floor: measures the minimal relay of floor.ts in Tessera's place (what Node.js itself costs here). */
 const floor = args.includes('--floor');
+/** --log-level=<level>: Tessera's log level (default info, the production default: one line per request). */
+const logLevel = args.find((a) => a.startsWith('--log-level='))?.split('=')[1];
 const profileDir = args.find((a) => a.startsWith('--cpu-prof='))?.split('=')[1];
 const loads = args.filter((a) => !a.startsWith('--')).map(Number);
 if (loads.length === 0) loads.push(500);
@@ -60,7 +62,11 @@ process.on('unhandledRejection', (err) => {
 });
 const tessera = await start(
   floor ? './floor.ts' : './tessera.ts',
-  [upstream.info.url ?? '', ...(noAllowance ? ['--no-allowance'] : [])],
+  [
+    upstream.info.url ?? '',
+    ...(noAllowance ? ['--no-allowance'] : []),
+    ...(logLevel ? [`--log-level=${logLevel}`] : []),
+  ],
   profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
 );
 const direct: Target = {

@@ -15,6 +15,7 @@ import { openTestDatabase } from '../../server/test/helpers/database';
 
 const upstreamUrl = process.argv[2];
 const withoutAllowance = process.argv.includes('--no-allowance');
+const logLevel = process.argv.find((a) => a.startsWith('--log-level='))?.split('=')[1] ?? 'info';
 if (!upstreamUrl) throw new Error('usage: tessera.ts <upstream url>');
 const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
 const models = join(dir, 'models.json');
@@ -37,7 +38,7 @@ writeFileSync(
 const env = parseEnv({
   NODE_ENV: 'production',
   // The production default: one access-log line per request, as a deployment writes it.
-  LOG_LEVEL: 'info',
+  LOG_LEVEL: logLevel,
   DATA_DIR: join(dir, 'data'),
   MODELS_FILE: models,
   OPENAI_BASE_URL: `${upstreamUrl}/v1`,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -9,7 +9,7 @@ import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
 import { checkReadiness } from './readiness';
 import { mountRest } from './rest';
-import { directDispatch } from './rest/direct';
+import { directDispatch, expressServerClasses } from './rest/direct';
 import { accessLog } from './rest/middleware/access-log';
 import { locals } from './rest/middleware/locals';
 import { requestId } from './rest/middleware/request-id';
@@ -31,6 +31,8 @@ export interface App {
   app: Express;
   /** What the HTTP server calls: the direct dispatch for the public API's fixed paths, Express for the rest. */
   listener: RequestListener;
+  /** Options for the HTTP server: request and response classes with Express's prototypes. */
+  serverOptions: ServerOptions;
 }
 
 export function createApp(services: Services, options: AppOptions = {}): App {
@@ -104,7 +106,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (!dispatch(req, res)) app(req, res);
   };
-  return { app, listener };
+  return { app, listener, serverOptions: expressServerClasses(app) };
 }
 
 const notFound: RequestHandler = (req, _res, next) => {

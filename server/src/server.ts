@@ -15,8 +15,8 @@ export async function startServer(
   services: Services,
   { port, host, ...appOptions }: { port: number; host: string } & AppOptions,
 ): Promise<RunningServer> {
-  const { app, listener } = createApp(services, appOptions);
-  const server = createServer(listener);
+  const { app, listener, serverOptions } = createApp(services, appOptions);
+  const server = createServer(serverOptions, listener);
   server.listen(port, host);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** A route whose path has no parameters, with every handler a request to it passes through, in order. */
@@ -33,6 +33,26 @@ export function directDispatch(
   };
 }
 
+/**
+ * Request and response classes for the HTTP server whose instances are born with Express's prototypes (the
+ * app's `request` and `response` objects) in their chain. Express swaps the prototype of every request and
+ * response it handles; changing an object's prototype after it is made is slow in V8 and makes the code
+ * that touches the object slower, so the direct dispatch needs no swap.
+ */
+export function expressServerClasses(app: Express): {
+  IncomingMessage: typeof IncomingMessage;
+  ServerResponse: typeof ServerResponse;
+} {
+  class ExpressIncomingMessage extends IncomingMessage {}
+  Object.setPrototypeOf(ExpressIncomingMessage.prototype, app.request);
+  class ExpressServerResponse extends ServerResponse {}
+  Object.setPrototypeOf(ExpressServerResponse.prototype, app.response);
+  return {
+    IncomingMessage: ExpressIncomingMessage,
+    ServerResponse: ExpressServerResponse as typeof ServerResponse,
+  };
+}
+
 function run(
   app: Express,
   chain: RequestHandler[],
@@ -40,9 +60,10 @@ function run(
   rawReq: IncomingMessage,
   rawRes: ServerResponse,
 ): void {
-  // What Express's app.handle and router do before the first handler.
-  Object.setPrototypeOf(rawReq, app.request);
-  Object.setPrototypeOf(rawRes, app.response);
+  // What Express's app.handle and router do before the first handler (the prototypes only if the server
+  // did not make the objects with them already).
+  if ((rawReq as { app?: unknown }).app !== app) Object.setPrototypeOf(rawReq, app.request);
+  if ((rawRes as { app?: unknown }).app !== app) Object.setPrototypeOf(rawRes, app.response);
   const req = rawReq as Request;
   const res = rawRes as Response;
   req.res = res;
