@@ -8,7 +8,7 @@ import { withAllowance } from './meter';
 /** A non-streamed completion: one answer, with retries and the fallback while nothing has been sent. */
 export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<ChatCompletion> {
   return withAllowance(deps, call, async (meter) => {
-    const deadline = new CallDeadline(deps.timeoutMs, call.signal);
+    const deadline = new CallDeadline(deps.timeoutMs, call.abort);
     try {
       const { value, target } = await withRetries(
         {

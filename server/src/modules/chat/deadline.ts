@@ -1,27 +1,25 @@
 import { ServiceError } from '../../errors';
 
 /**
- * One model call's abort signal: fires when the client leaves or when the model stays silent past the timeout.
+ * One model call's abort: fired by the transport when the client leaves, or here when the model stays silent past the timeout.
  * Non-streamed calls arm it once; streams re-arm it on every chunk, so a long answer that keeps coming is not cut.
  */
 export class CallDeadline {
-  private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private expired = false;
   /** When the model was last heard from (performance.now()); the timer checks it rather than being re-set. */
   private lastHeard = 0;
 
+  /** `call` is aborted by the transport when the client leaves; the deadline aborts it on silence. */
   constructor(
     private readonly timeoutMs: number,
-    private readonly client: AbortSignal,
+    private readonly call: AbortController,
   ) {
-    if (client.aborted) this.controller.abort(client.reason);
-    else client.addEventListener('abort', () => this.controller.abort(client.reason), { once: true });
     this.arm();
   }
 
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.call.signal;
   }
 
   get timedOut(): boolean {
@@ -29,7 +27,7 @@ export class CallDeadline {
   }
 
   get clientGone(): boolean {
-    return this.client.aborted;
+    return this.call.signal.aborted && !this.expired;
   }
 
   /**
@@ -48,8 +46,9 @@ export class CallDeadline {
         this.schedule(this.timeoutMs - silent);
         return;
       }
+      if (this.call.signal.aborted) return;
       this.expired = true;
-      this.controller.abort(this.timeoutError());
+      this.call.abort(this.timeoutError());
     }, ms);
     this.timer.unref();
   }

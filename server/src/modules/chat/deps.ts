@@ -24,8 +24,11 @@ export interface ChatCall {
   /** The allowance in force (read from the services at call time: issue 4 replaces the placeholder). */
   allowance: TokenAllowance;
   prepared: PreparedChat;
-  /** Aborts when the client goes away. */
-  signal: AbortSignal;
+  /**
+   * The call's abort: the transport aborts it when the client goes away, and the call's deadline aborts it
+   * when the model stays silent too long (one controller a call, not one each).
+   */
+  abort: AbortController;
   /** Receives the usage once the call is over, however it ended. */
   onUsage: (usage: MeteredUsage) => void;
 }

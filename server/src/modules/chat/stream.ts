@@ -50,7 +50,7 @@ class ChunkRelay {
 export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink): Promise<void> {
   await withAllowance(deps, call, async (meter) => {
     const { prepared } = call;
-    const deadline = new CallDeadline(deps.timeoutMs, call.signal);
+    const deadline = new CallDeadline(deps.timeoutMs, call.abort);
     let opened = false;
     let lastWrite = Date.now();
     const keepAlive = setInterval(

@@ -74,15 +74,15 @@ export function chatRoutes(services: Services): RestRoute[] {
         l.promptTokens = prepared.promptTokens;
         l.completionTokens = 0;
         // The client leaving (before the response is complete) aborts the model call at once.
-        const client = new AbortController();
+        const abort = new AbortController();
         res.on('close', () => {
-          if (!res.writableFinished) client.abort(new Error('client closed the connection'));
+          if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
         });
         const call = {
           principal,
           allowance: services.allowance,
           prepared,
-          signal: client.signal,
+          abort,
           onUsage: (usage: { model: string; promptTokens: number; completionTokens: number }) => {
             l.model = usage.model;
             l.promptTokens = usage.promptTokens;
