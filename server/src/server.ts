@@ -1,10 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { type AppOptions, createApp } from './app';
 import type { Services } from './services';
 
 export interface RunningServer {
   server: Server;
+  /** The Express app behind the server's listener (its `locals.draining` is what /readyz reads). */
+  app: Express;
   url: string;
   port: number;
   /** Stops accepting, lets in-flight requests finish within the grace period, then stops the services. */
@@ -31,6 +34,7 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   return {
     server,
+    app,
     port: address.port,
     url: `http://${shownHost}:${address.port}`,
     close(graceMs = 10_000) {

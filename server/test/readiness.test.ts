@@ -48,7 +48,7 @@ describe('/healthz and /readyz', () => {
 
   it('answers 503 draining once shutdown has begun', async () => {
     const other = await startTestServer();
-    const app = other.server.listeners('request')[0] as unknown as { locals: Record<string, unknown> };
+    const { app } = other;
     try {
       expect((await fetch(`${other.url}/readyz`)).status).toBe(200);
       // The flag close() sets first; checked over HTTP here since a closing server refuses new connections.
