@@ -6,23 +6,18 @@ export interface AllowancePeriod {
   resetsAt: Date;
 }
 
-/** The last period worked out and when it began: every call of a month gets the same frozen answer. */
-let last: { fromMs: number; period: AllowancePeriod } | undefined;
+/** The last period worked out, with its first instant: every call of a month gets the same frozen answer. */
+let last: { startMs: number; period: AllowancePeriod } | undefined;
 
 export function periodOf(nowMs: number): AllowancePeriod {
-  if (last && nowMs >= last.fromMs && nowMs < last.period.resetsAt.getTime()) return last.period;
-  const period = computePeriod(nowMs);
-  const start = new Date(`${period.start}T00:00:00Z`).getTime();
-  last = { fromMs: start, period: Object.freeze(period) };
-  return period;
-}
-
-function computePeriod(nowMs: number): AllowancePeriod {
+  if (last && nowMs >= last.startMs && nowMs < last.period.resetsAt.getTime()) return last.period;
   const now = new Date(nowMs);
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth();
-  return {
+  const period = Object.freeze({
     start: `${year}-${String(month + 1).padStart(2, '0')}-01`,
     resetsAt: new Date(Date.UTC(year, month + 1, 1)),
-  };
+  });
+  last = { startMs: Date.UTC(year, month, 1), period };
+  return period;
 }

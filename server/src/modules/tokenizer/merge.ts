@@ -55,7 +55,7 @@ function countLarge(piece: Uint8Array, ranks: Ranks, maxTokenBytes: number): num
   }
   const rankOf = (from: number, to: number): number | undefined =>
     to - from > maxTokenBytes ? undefined : ranks.get(piece.subarray(from, to).join(','));
-  // Heap entries: [rank, start, end of the pair] in parallel arrays, grown as needed.
+  // Candidate merges: the pair starting at `start` and ending at `end`, with the rank of its bytes.
   const heap: { rank: number; start: number; end: number }[] = [];
   const less = (a: number, b: number) => {
     const x = heap[a] as (typeof heap)[number];
