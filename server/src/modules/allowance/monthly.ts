@@ -107,7 +107,8 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     }
     const n = Math.ceil(tokens);
     // Test keys are served by the simulator and never consume the allowance.
-    if (principal.mode === 'test') return { tokens: n, settle: async () => {} };
+    // (Methods rather than arrow functions here: tsx renames every arrow function assigned to a name, per call.)
+    if (principal.mode === 'test') return { tokens: n, async settle() {} };
     const nowMs = this.ctx.clock.now();
     const period = periodOf(nowMs);
     const limit = principal.limits.monthlyTokens;
@@ -122,10 +123,11 @@ export class MonthlyTokenAllowance implements TokenAllowance {
       });
       if (lease) {
         let settled = false;
+        const leases = this.leases;
         return {
           tokens: n,
-          settle: (usedTokens: number) => {
-            if (!settled) this.leases.settle(lease, n, Math.max(0, Math.ceil(usedTokens) || 0));
+          settle(usedTokens: number) {
+            if (!settled) leases.settle(lease, n, Math.max(0, Math.ceil(usedTokens) || 0));
             settled = true;
             return Promise.resolve();
           },

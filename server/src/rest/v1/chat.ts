@@ -11,54 +11,66 @@ import { sendJson } from '../send-json';
  * from one upstream read, or the last chunk, the usage and [DONE]) leaves in one write: a write each cost a
  * system call and a TCP segment per event.
  */
-function sseSink(res: Response): ChatSink {
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
-  const write = (text: string) => {
+class SseSink implements ChatSink {
+  private corked = false;
+  // Bound once: a closure per call would be renamed by tsx's transform each time it is made.
+  private readonly uncork = this.flush.bind(this);
+
+  constructor(private readonly res: Response) {}
+
+  private flush(): void {
+    this.corked = false;
+    this.res.uncork();
+  }
+
+  private write(text: string): void {
+    const res = this.res;
     if (res.writableEnded || res.destroyed) return;
-    if (!corked) {
-      corked = true;
+    if (!this.corked) {
+      this.corked = true;
       res.cork();
-      process.nextTick(uncork);
+      process.nextTick(this.uncork);
     }
     res.write(text);
-  };
-  return {
-    open() {
-      res.status(200);
-      res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-      res.setHeader('cache-control', 'no-cache');
-      res.setHeader('connection', 'keep-alive');
-      // Proxies such as nginx would otherwise buffer the stream.
-      res.setHeader('x-accel-buffering', 'no');
-      res.flushHeaders();
-      res.socket?.setNoDelay(true);
-    },
-    send(data) {
-      write(`data: ${JSON.stringify(data)}\n\n`);
-    },
-    comment(text) {
-      write(`: ${text}\n\n`);
-    },
-    error(err) {
-      const http = toHttpError(err, locals(res).requestId);
-      const l = locals(res);
-      l.errorType = http.body.error.type;
-      l.errorCode = http.body.error.code;
-      l.errorMessage = http.body.error.message;
-      write(`data: ${JSON.stringify(http.body)}\n\n`);
-    },
-    done() {
-      write('data: [DONE]\n\n');
-      if (!res.writableEnded) res.end();
-    },
-    end() {
-      if (!res.writableEnded) res.end();
-    },
-  };
+  }
+
+  open(): void {
+    const res = this.res;
+    res.status(200);
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache');
+    res.setHeader('connection', 'keep-alive');
+    // Proxies such as nginx would otherwise buffer the stream.
+    res.setHeader('x-accel-buffering', 'no');
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+  }
+
+  send(data: unknown): void {
+    this.write(`data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  comment(text: string): void {
+    this.write(`: ${text}\n\n`);
+  }
+
+  error(err: unknown): void {
+    const l = locals(this.res);
+    const http = toHttpError(err, l.requestId);
+    l.errorType = http.body.error.type;
+    l.errorCode = http.body.error.code;
+    l.errorMessage = http.body.error.message;
+    this.write(`data: ${JSON.stringify(http.body)}\n\n`);
+  }
+
+  done(): void {
+    this.write('data: [DONE]\n\n');
+    if (!this.res.writableEnded) this.res.end();
+  }
+
+  end(): void {
+    if (!this.res.writableEnded) this.res.end();
+  }
 }
 
 export function chatRoutes(services: Services): RestRoute[] {
@@ -83,13 +95,13 @@ export function chatRoutes(services: Services): RestRoute[] {
           allowance: services.allowance,
           prepared,
           abort,
-          onUsage: (usage: { model: string; promptTokens: number; completionTokens: number }) => {
+          onUsage(usage: { model: string; promptTokens: number; completionTokens: number }) {
             l.model = usage.model;
             l.promptTokens = usage.promptTokens;
             l.completionTokens = usage.completionTokens;
           },
         };
-        if (prepared.request.stream) await services.chat.stream(call, sseSink(res));
+        if (prepared.request.stream) await services.chat.stream(call, new SseSink(res));
         else sendJson(res, 200, await services.chat.complete(call));
       },
     },
