@@ -1,7 +1,13 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AllowanceSpy, eventually, spyOnAllowance, writeFakeCatalogue } from './helpers/chat-setup';
-import { FAKE_TEXT, type FakeUpstream, startFakeAnthropic, startFakeOpenAi } from './helpers/fake-upstreams';
+import {
+  FAKE_TEXT,
+  type FakeUpstream,
+  LINGER_MS,
+  startFakeAnthropic,
+  startFakeOpenAi,
+} from './helpers/fake-upstreams';
 import { createAccountWithKey } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -99,6 +105,24 @@ describe('OpenAI-compatible upstream', () => {
     expect(chunks.at(-2)?.choices[0]?.finish_reason).toBe('stop');
     expect(chunks.at(-1)?.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
     expect(openai.requests[0]?.body.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('ends the stream at the upstream [DONE], and keeps the connection when the upstream ends late', async () => {
+    // The upstream holds its response open after [DONE]: the client gets the end at once, and the rest of the
+    // body is read in the background, so the connection serves the next call instead of being closed.
+    await live.chat.completions.create({ model: 'up-linger', messages });
+    await new Promise((r) => setTimeout(r, LINGER_MS + 100));
+    const before = openai.connections;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const stream = await live.chat.completions.create({ model: 'up-linger', messages, stream: true });
+      let text = '';
+      for await (const c of stream) text += c.choices[0]?.delta.content ?? '';
+      expect(text).toBe(FAKE_TEXT);
+      expect(performance.now() - started).toBeLessThan(LINGER_MS);
+      await new Promise((r) => setTimeout(r, LINGER_MS + 100));
+    }
+    expect(openai.connections).toBe(before);
   });
 
   it('passes tool calls through', async () => {

@@ -35,6 +35,7 @@ export function writeFakeCatalogue(): string {
   const entry = catalogueEntry;
   return writeCatalogue([
     entry('up-ok', 'openai', 'ok'),
+    entry('up-linger', 'openai', 'linger'),
     entry('up-tools', 'openai', 'tools'),
     entry('up-slow', 'openai', 'slow'),
     entry('up-stall', 'openai', 'stall'),

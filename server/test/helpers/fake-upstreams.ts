@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
  *   reset     destroys the connection without an answer
  *   garbage   status 200 with a body that is not JSON
  *   tools     answers with a tool call (text first on Anthropic)
+ *   linger    (OpenAI, streamed) ends the response `LINGER_MS` after its [DONE]
  */
 export interface FakeUpstream {
   url: string;
@@ -22,9 +23,12 @@ export interface FakeUpstream {
   requests: { path: string; headers: IncomingMessage['headers']; body: Record<string, unknown> }[];
   /** Times (performance.now) at which a client connection closed before its answer was complete. */
   aborts: number[];
+  /** TCP connections accepted so far (a client that keeps its connections alive opens few). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
+export const LINGER_MS = 200;
 export const FAKE_TEXT = 'Hello from the fake upstream.';
 export const FAKE_WORDS = ['Hello', ' from', ' the', ' fake', ' upstream.'];
 
@@ -119,6 +123,10 @@ async function startFake(handler: Handler, options: Options): Promise<FakeUpstre
         else res.destroy();
       });
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -127,6 +135,9 @@ async function startFake(handler: Handler, options: Options): Promise<FakeUpstre
     url: `http://127.0.0.1:${port}`,
     requests,
     aborts,
+    get connections() {
+      return connections;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
@@ -187,6 +198,12 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   if (!finished) return;
   chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]);
   chunk([], { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+  if (behaviour === 'linger') {
+    res.write('data: [DONE]\n\n');
+    await sleep(LINGER_MS);
+    res.end();
+    return;
+  }
   res.end('data: [DONE]\n\n');
 };
 

@@ -2,7 +2,7 @@ import { toolCallsOf } from './anthropic-tools';
 import { anthropicBody, finishOfStopReason } from './anthropic-translate';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
-import { parseEventJson, parseSse } from './sse-parser';
+import { parseEventJson } from './sse-parser';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
 
 interface MessagesResponse {
@@ -70,7 +70,7 @@ export class AnthropicProvider implements ChatProvider {
       let completion = 0;
       // Anthropic numbers content blocks; OpenAI numbers tool calls.
       const toolIndex = new Map<number, number>();
-      for await (const sse of parseSse(client.body(res, call.signal), (m) => upstreamStreamError(name, m))) {
+      for await (const sse of client.events(res, call.signal)) {
         const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(name, m));
         switch (event.type) {
           case 'message_start':

@@ -1,5 +1,7 @@
 import { type Dispatcher, Pool } from 'undici';
+import { ServiceError } from '../../errors';
 import { upstreamConnectionError, upstreamStatusError, upstreamStreamError } from './errors';
+import { type SseEvent, SseParser } from './sse-parser';
 
 export interface UpstreamTarget {
   name: string;
@@ -56,15 +58,29 @@ export class UpstreamClient {
   }
 
   /**
-   * The bytes of a 2xx answer's body. A connection lost mid-body (reset, closed early) is the upstream's
-   * failure (`upstream_error`), not our 500; our own abort (client gone, timeout) passes through unchanged.
+   * The Server-Sent Events of a 2xx answer's body, parsed as its bytes arrive. A connection lost mid-body
+   * (reset, closed early) or a body that is no event stream is the upstream's failure (`upstream_error`), not
+   * our 500; our own abort (client gone, timeout) passes through unchanged.
+   * A reader that stops early (the answer's last event seen, or a failure of its own) leaves the rest of the
+   * body to be read and dropped, up to a bound, so that the connection can serve the next call: destroying an
+   * unfinished body costs the connection, and Node.js makes an error with a stack trace for it every time.
    */
-  async *body(res: Dispatcher.ResponseData, signal: AbortSignal): AsyncGenerator<Uint8Array | string> {
+  async *events(res: Dispatcher.ResponseData, signal: AbortSignal): AsyncGenerator<SseEvent> {
+    const parser = new SseParser((m) => upstreamStreamError(this.target.name, m));
+    let ended = false;
     try {
-      for await (const bytes of res.body) yield bytes as Uint8Array | string;
+      for await (const bytes of res.body.iterator({ destroyOnReturn: false })) {
+        for (const event of parser.push(bytes as Uint8Array)) yield event;
+      }
+      ended = true;
+      for (const event of parser.end()) yield event;
     } catch (err) {
-      if (signal.aborted) throw err;
+      if (signal.aborted || err instanceof ServiceError) throw err;
       throw upstreamStreamError(this.target.name, 'the connection was lost', err);
+    } finally {
+      if (!ended && !signal.aborted && !res.body.destroyed) {
+        res.body.dump({ limit: DRAIN_LIMIT }).catch(() => {});
+      }
     }
   }
 
@@ -72,6 +88,9 @@ export class UpstreamClient {
     return this.pool.close();
   }
 }
+
+/** How much of a body a reader left unread is read and dropped to keep its connection; past it, it is closed. */
+const DRAIN_LIMIT = 64 * 1024;
 
 function headerOf(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

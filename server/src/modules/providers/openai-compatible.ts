@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest, FinishReason } from '@tessera/shared';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
-import { parseEventJson, parseSse } from './sse-parser';
+import { parseEventJson } from './sse-parser';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
 
 interface UpstreamCompletion {
@@ -68,9 +68,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     const client = this.client;
     return (async function* relay(): AsyncGenerator<ProviderChunk> {
       let finished = false;
-      for await (const event of parseSse(client.body(res, call.signal), (m) =>
-        upstreamStreamError(name, m),
-      )) {
+      for await (const event of client.events(res, call.signal)) {
         if (event.data === '[DONE]') return;
         const chunk = parseEventJson<ProviderChunk & { error?: { message?: string } }>(event, (m) =>
           upstreamStreamError(name, m),

@@ -7,45 +7,71 @@ export interface SseEvent {
 export const MAX_SSE_LINE = 8 * 1024 * 1024;
 
 /**
- * Reads Server-Sent Events from a byte stream (lines `event:` and `data:`, blank line between events). Each
- * byte is searched for a line end once: a long line arriving in many reads costs no rescans.
+ * Server-Sent Events from bytes as they arrive (lines `event:` and `data:`, blank line between events): `push`
+ * each read, `end` after the last. Each byte is searched for a line end once: a long line arriving in many
+ * reads costs no rescans. Synchronous, so that a read's events cost no promise each.
  */
+export class SseParser {
+  private readonly decoder = new TextDecoder();
+  private buffer = '';
+  private scanned = 0;
+  private event: string | undefined;
+  private data: string[] = [];
+  private pending = 0;
+
+  constructor(private readonly onTooLong: (message: string) => Error = (m) => new Error(m)) {}
+
+  /** The events a read completes (often none or one, several when the upstream's writes were merged). */
+  push(bytes: Uint8Array | string): SseEvent[] {
+    const events: SseEvent[] = [];
+    let buffer =
+      this.buffer + (typeof bytes === 'string' ? bytes : this.decoder.decode(bytes, { stream: true }));
+    let start = 0;
+    let newline = buffer.indexOf('\n', this.scanned);
+    while (newline >= 0) {
+      const end = newline > start && buffer.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+      const line = buffer.slice(start, end);
+      start = newline + 1;
+      newline = buffer.indexOf('\n', start);
+      if (line === '') {
+        if (this.data.length > 0) events.push({ event: this.event, data: this.data.join('\n') });
+        this.event = undefined;
+        this.data = [];
+        this.pending = 0;
+      } else if (line.startsWith('data:')) {
+        this.data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+        this.pending += line.length;
+        if (this.pending > MAX_SSE_LINE)
+          throw this.onTooLong(`a stream event was longer than ${MAX_SSE_LINE} bytes`);
+      } else if (line.startsWith('event:')) {
+        this.event = line.slice(6).trim();
+      }
+    }
+    buffer = start === 0 ? buffer : buffer.slice(start);
+    this.buffer = buffer;
+    this.scanned = buffer.length;
+    if (this.scanned > MAX_SSE_LINE)
+      throw this.onTooLong(`a stream line was longer than ${MAX_SSE_LINE} bytes`);
+    return events;
+  }
+
+  /** An event the body ended in without its blank line. */
+  end(): SseEvent[] {
+    if (this.data.length === 0) return [];
+    const last = { event: this.event, data: this.data.join('\n') };
+    this.data = [];
+    return [last];
+  }
+}
+
+/** Server-Sent Events from a byte stream (see `SseParser`). */
 export async function* parseSse(
   body: AsyncIterable<Uint8Array | string>,
   onTooLong: (message: string) => Error = (m) => new Error(m),
 ): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let scanned = 0;
-  let event: string | undefined;
-  let data: string[] = [];
-  let pending = 0;
-  for await (const bytes of body) {
-    buffer += typeof bytes === 'string' ? bytes : decoder.decode(bytes, { stream: true });
-    let start = 0;
-    let newline = buffer.indexOf('\n', scanned);
-    while (newline >= 0) {
-      const line = buffer.slice(start, newline).replace(/\r$/, '');
-      start = newline + 1;
-      newline = buffer.indexOf('\n', start);
-      if (line === '') {
-        if (data.length > 0) yield { event, data: data.join('\n') };
-        event = undefined;
-        data = [];
-        pending = 0;
-      } else if (line.startsWith('data:')) {
-        data.push(line.slice(5).replace(/^ /, ''));
-        pending += line.length;
-        if (pending > MAX_SSE_LINE) throw onTooLong(`a stream event was longer than ${MAX_SSE_LINE} bytes`);
-      } else if (line.startsWith('event:')) {
-        event = line.slice(6).trim();
-      }
-    }
-    buffer = buffer.slice(start);
-    scanned = buffer.length;
-    if (scanned > MAX_SSE_LINE) throw onTooLong(`a stream line was longer than ${MAX_SSE_LINE} bytes`);
-  }
-  if (data.length > 0) yield { event, data: data.join('\n') };
+  const parser = new SseParser(onTooLong);
+  for await (const bytes of body) yield* parser.push(bytes);
+  yield* parser.end();
 }
 
 /** An event's JSON; a malformed one is the upstream's failure. */
