@@ -3,7 +3,9 @@ import { pino } from 'pino';
 
 export type { Logger };
 
-/** Paths that may hold a secret; pino replaces them before a line is written. */
+const CENSOR = '[redacted]';
+
+/** Paths that may hold a secret; pino replaces them before a line is written (only when the line has the key). */
 const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -12,11 +14,43 @@ const REDACT = [
   'password',
   'key',
   'token',
-  '*.password',
-  '*.key',
-  '*.token',
-  '*.apiKey',
+  'apiKey',
 ];
+
+/** Fields that may hold a secret one level down, in any object a line carries (`err.key`, `input.password`…). */
+const NESTED_SECRETS = ['password', 'key', 'token', 'apiKey'];
+
+/**
+ * Replaces `*.password`, `*.key`, `*.token` and `*.apiKey` in a line's object without touching the caller's
+ * objects (a replaced object is copied, an Error with its own properties and prototype). pino's own `*.x` paths
+ * would do it too, but they make it run its redaction over every value of every line: a clone and a parse of
+ * each path each time, a tenth of all the memory a proxied chat call allocated.
+ */
+export function redactNested(obj: Record<string, unknown>): Record<string, unknown> {
+  let out = obj;
+  for (const name in obj) {
+    const value = obj[name];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    let copy: Record<string, unknown> | undefined;
+    for (const secret of NESTED_SECRETS) {
+      if (!Object.hasOwn(value, secret)) continue;
+      copy ??= Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) as Record<
+        string,
+        unknown
+      >;
+      Object.defineProperty(copy, secret, {
+        value: CENSOR,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    if (!copy) continue;
+    if (out === obj) out = { ...obj };
+    out[name] = copy;
+  }
+  return out;
+}
 
 /**
  * JSON lines on stdout, or on `destination` (tests read the lines a server writes). Stdout is written
@@ -25,6 +59,12 @@ const REDACT = [
  * held back (no minimum length), and pino flushes what is left when the process exits.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const options = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: { service: 'tessera' } };
+  const options = {
+    level,
+    redact: { paths: REDACT, censor: CENSOR },
+    // The nested rule sees each line's object; pino gives child loggers' bindings no formatter (none are made).
+    formatters: { log: redactNested },
+    base: { service: 'tessera' },
+  };
   return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }

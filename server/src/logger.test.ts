@@ -1,0 +1,56 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger, redactNested } from './logger';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: createLogger('info', destination), lines };
+}
+
+describe('log redaction', () => {
+  it('replaces secrets at the top, one level down in any object, and in request headers', () => {
+    const { logger, lines } = capture();
+    logger.info({ password: 'p1', key: 'sk_live_1', token: 't1', apiKey: 'a1', keyId: 'key_1' }, 'top');
+    logger.info(
+      { input: { password: 'p2', email: 'a@b.c' }, upstream: { apiKey: 'a2', name: 'openai' } },
+      'nested',
+    );
+    logger.info(
+      { req: { headers: { authorization: 'Bearer sk_live_2', cookie: 'sid=1', accept: '*/*' } } },
+      'req',
+    );
+    logger.info({ headers: { authorization: 'Bearer sk_live_3' } }, 'headers');
+    const text = lines.map((l) => JSON.stringify(l)).join('\n');
+    for (const secret of ['p1', 'sk_live_1', 't1', 'a1', 'p2', 'a2', 'sk_live_2', 'sid=1', 'sk_live_3']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(lines[0]).toMatchObject({ password: '[redacted]', key: '[redacted]', keyId: 'key_1' });
+    expect(lines[1]).toMatchObject({
+      input: { password: '[redacted]', email: 'a@b.c' },
+      upstream: { name: 'openai' },
+    });
+    expect(lines[2]).toMatchObject({ req: { headers: { authorization: '[redacted]', accept: '*/*' } } });
+  });
+
+  it("an error's own secret field is replaced and its message and stack kept", () => {
+    const { logger, lines } = capture();
+    const err = Object.assign(new Error('upstream refused'), { key: 'sk-upstream-secret' });
+    logger.error({ err }, 'failed');
+    expect(JSON.stringify(lines[0])).not.toContain('sk-upstream-secret');
+    expect(lines[0]?.err).toMatchObject({ message: 'upstream refused', key: '[redacted]', type: 'Error' });
+    expect(String((lines[0]?.err as { stack?: string }).stack)).toContain('upstream refused');
+    // The caller's objects are left as they were.
+    expect(err.key).toBe('sk-upstream-secret');
+  });
+
+  it("a line without secrets is the caller's own object, not a copy", () => {
+    const line = { requestId: 'req_1', status: 200, principal: { accountId: 'acc_1' } };
+    expect(redactNested(line)).toBe(line);
+  });
+});
