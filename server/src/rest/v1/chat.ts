@@ -7,9 +7,10 @@ import type { RestRoute } from '../routes';
 import { sendJson } from '../send-json';
 
 /**
- * Server-Sent Events on an Express response. What is written in one turn of the event loop (the events parsed
- * from one upstream read, or the last chunk, the usage and [DONE]) leaves in one write: a write each cost a
- * system call and a TCP segment per event.
+ * Server-Sent Events on an Express response. What is written in one turn of the event loop (the headers and the
+ * events parsed from the upstream's reads, or the last chunk, the usage and [DONE]) leaves in one write, when
+ * the turn's I/O is done: a write each cost a system call and a TCP segment per event. The headers never wait
+ * for a token: they leave at the end of the turn in which the provider accepted the call.
  */
 class SseSink implements ChatSink {
   private corked = false;
@@ -23,14 +24,18 @@ class SseSink implements ChatSink {
     this.res.uncork();
   }
 
+  /** Holds writes until the end of this turn of the event loop. */
+  private hold(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.res.cork();
+    setImmediate(this.uncork);
+  }
+
   private write(text: string): void {
     const res = this.res;
     if (res.writableEnded || res.destroyed) return;
-    if (!this.corked) {
-      this.corked = true;
-      res.cork();
-      process.nextTick(this.uncork);
-    }
+    this.hold();
     res.write(text);
   }
 
@@ -42,6 +47,7 @@ class SseSink implements ChatSink {
     res.setHeader('connection', 'keep-alive');
     // Proxies such as nginx would otherwise buffer the stream.
     res.setHeader('x-accel-buffering', 'no');
+    this.hold();
     res.flushHeaders();
     res.socket?.setNoDelay(true);
   }
