@@ -13,7 +13,11 @@ import { directDispatch, expressServerClasses } from './rest/direct';
 import { accessLog } from './rest/middleware/access-log';
 import { locals } from './rest/middleware/locals';
 import { requestId } from './rest/middleware/request-id';
-import { securityHeaders } from './rest/middleware/security-headers';
+import {
+  apiSecurityHeaders,
+  securityHeaders,
+  securityHeadersByPath,
+} from './rest/middleware/security-headers';
 import { sendError } from './rest/middleware/send-error';
 import { mountPlayground } from './rest/playground';
 import type { Services } from './services';
@@ -42,18 +46,17 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
-  // Every request passes these first, through Express or the direct dispatch.
-  const prelude = [
-    requestId,
-    accessLog(logger),
-    securityHeaders({
-      contentSecurityPolicy: {
-        directives: { 'script-src': ["'self'"], 'connect-src': ["'self'"], 'img-src': ["'self'", 'data:'] },
-      },
-      crossOriginEmbedderPolicy: false,
-    }),
-  ];
+  // Every request passes these first, through Express or the direct dispatch (whose routes are all the API's).
+  const prelude = [requestId, accessLog(logger)];
+  const apiHeaders = apiSecurityHeaders();
+  const documentHeaders = securityHeaders({
+    contentSecurityPolicy: {
+      directives: { 'script-src': ["'self'"], 'connect-src': ["'self'"], 'img-src': ["'self'", 'data:'] },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
   for (const handler of prelude) app.use(handler);
+  app.use(securityHeadersByPath(documentHeaders, apiHeaders));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -100,7 +103,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   app.use(onError);
   const dispatch = directDispatch(
     app,
-    direct.map((route) => ({ ...route, chain: [...prelude, ...route.chain] })),
+    direct.map((route) => ({ ...route, chain: [...prelude, apiHeaders, ...route.chain] })),
     onError,
   );
   const listener = (req: IncomingMessage, res: ServerResponse) => {

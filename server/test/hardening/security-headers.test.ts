@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_SECURITY_HEADERS } from '../../src/rest/middleware/security-headers';
+import { createAccountWithKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -17,6 +19,32 @@ describe('security headers, CORS and cookies', () => {
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(res.headers.get('strict-transport-security')).toBeTruthy();
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  });
+
+  it('the public API answers with the strict API set, through the direct dispatch and through Express alike', async () => {
+    const { key } = await createAccountWithKey(server, { plan: 'pro', kind: 'test' });
+    const answers = [
+      await fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'tessera-fast-4k', messages: [{ role: 'user', content: 'hi' }] }),
+      }),
+      await fetch(`${server.url}/v1/models/tessera-fast-4k`, {
+        headers: { authorization: `Bearer ${key.key}` },
+      }),
+      await fetch(`${server.url}/v1/no-such-thing`),
+      await fetch(`${server.url}/api/search`, { method: 'POST' }),
+    ];
+    for (const res of answers) {
+      const seen = Object.fromEntries(API_SECURITY_HEADERS.map(([name]) => [name, res.headers.get(name)]));
+      expect(seen, res.url).toEqual(Object.fromEntries(API_SECURITY_HEADERS));
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      // Headers that only mean something to a rendered page are not sent with JSON.
+      expect(res.headers.get('x-dns-prefetch-control')).toBeNull();
+      expect(res.headers.get('x-powered-by')).toBeNull();
+    }
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 404, 401]);
   });
 
   it('grants no cross-origin access to the dashboard procedures', async () => {
