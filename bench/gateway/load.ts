@@ -13,6 +13,12 @@ export interface PhaseResult {
   errors: number;
 }
 
+/** Why calls failed, by reason (printed by the runner when a phase had errors). */
+export const failures = new Map<string, number>();
+function failure(reason: string): void {
+  failures.set(reason, (failures.get(reason) ?? 0) + 1);
+}
+
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 
 /** One call; resolves with the latency that matters for its mode, or undefined on an error. */
@@ -39,13 +45,20 @@ function call(target: Target, stream: boolean): Promise<number | undefined> {
           if (seen.includes('"content":"Hello"')) firstToken = performance.now() - started;
         });
         res.on('end', () => {
+          if (res.statusCode !== 200) failure(`status ${res.statusCode}`);
           if (res.statusCode !== 200) resolve(undefined);
           else resolve(stream ? firstToken : performance.now() - started);
         });
-        res.on('error', () => resolve(undefined));
+        res.on('error', (err) => {
+          failure(`response ${(err as NodeJS.ErrnoException).code ?? err.message}`);
+          resolve(undefined);
+        });
       },
     );
-    req.on('error', () => resolve(undefined));
+    req.on('error', (err) => {
+      failure(`request ${(err as NodeJS.ErrnoException).code ?? err.message}`);
+      resolve(undefined);
+    });
     req.end(body);
   });
 }
@@ -71,6 +84,13 @@ export async function runPhase(
     await new Promise((r) => setTimeout(r, 1));
   }
   const results = await Promise.all(pending);
+  if (process.env.GATEWAY_BENCH_DUMP) {
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(
+      process.env.GATEWAY_BENCH_DUMP,
+      `${JSON.stringify({ url: target.url, stream, interval, lat: results })}\n`,
+    );
+  }
   const latencies = results.filter((r): r is number => r !== undefined).sort((a, b) => a - b);
   return { latencies, errors: results.length - latencies.length };
 }

@@ -1,17 +1,21 @@
 /**
  * Added latency of Tessera over calling the same fake upstream directly, in the same run: p50/p99 of whole
  * non-streamed responses and of time to first token for streams, at fixed offered loads.
- *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--no-allowance]
+ *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--modes=plain,stream] [--no-allowance]
  * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database; --no-allowance replaces the live
  * allowance's reserve/settle, two database writes per call, by a no-op to show the gateway's own cost.)
+ * Diagnostics: --diagnose (Tessera's GC pauses and event-loop delays at exit), --cpu-prof=<dir> (a V8 CPU
+ * profile), --alloc-prof=<file> (a sampled allocation profile), --node-arg=<flag> (a Node.js/V8 option for
+ * Tessera), GATEWAY_BENCH_DUMP=<file> (every call's latency in order, one JSON line per phase) and
+ * GATEWAY_BENCH_LOG=<file> (Tessera's warnings, errors and non-2xx request lines).
  * Tessera runs in its own process as in production (auth, rate limits, usage metering, live-key allowance);
  * the fake upstream in another; this process only generates load.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { percentile, runPhase, type Target } from './load';
+import { failures, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
 const seconds = Number(args.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 5);
@@ -22,6 +26,12 @@ const floor = args.includes('--floor');
 /** --log-level=<level>: Tessera's log level (default info, the production default: one line per request). */
 const logLevel = args.find((a) => a.startsWith('--log-level='))?.split('=')[1];
 const profileDir = args.find((a) => a.startsWith('--cpu-prof='))?.split('=')[1];
+/** --warmup=<s>: seconds of load on each path before measuring (the JIT keeps optimising for a few seconds). */
+const warmup = Number(args.find((a) => a.startsWith('--warmup='))?.split('=')[1] ?? 3);
+/** --modes=plain|stream|plain,stream: which calls to measure (default both). */
+const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'plain,stream')
+  .split(',')
+  .map((m) => m === 'stream');
 const loads = args.filter((a) => !a.startsWith('--')).map(Number);
 if (loads.length === 0) loads.push(500);
 
@@ -46,6 +56,13 @@ function start(
       }
       if (typeof info.url !== 'string') return;
       lines.off('line', onLine);
+      // GATEWAY_BENCH_LOG=<file>: keeps the child's warnings, errors and non-2xx request lines.
+      const keep = process.env.GATEWAY_BENCH_LOG;
+      if (keep) {
+        lines.on('line', (l) => {
+          if (/"level":[4-6]0|"status":[3-5]\d\d/.test(l)) appendFileSync(keep, `${l}\n`);
+        });
+      }
       resolve({ child, info });
     };
     lines.on('line', onLine);
@@ -66,8 +83,14 @@ const tessera = await start(
     upstream.info.url ?? '',
     ...(noAllowance ? ['--no-allowance'] : []),
     ...(logLevel ? [`--log-level=${logLevel}`] : []),
+    ...(args.includes('--diagnose') ? ['--diagnose'] : []),
+    ...args.filter((a) => a.startsWith('--alloc-prof=')),
   ],
-  profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  [
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    // --node-arg=<flag>: a Node.js/V8 option for Tessera's process (repeatable), e.g. --node-arg=--max-semi-space-size=32
+    ...args.filter((a) => a.startsWith('--node-arg=')).map((a) => a.slice('--node-arg='.length)),
+  ],
 );
 const direct: Target = {
   url: `${upstream.info.url}/v1/chat/completions`,
@@ -94,10 +117,10 @@ console.log(
 console.log('|---|---|---|---|---|---|---|');
 try {
   for (const rps of loads) {
-    for (const stream of [false, true]) {
+    for (const stream of modes) {
       // Warm both paths (connections, JIT, key cache) before measuring.
-      await runPhase(direct, stream, rps, 1);
-      await runPhase(gateway, stream, rps, 1);
+      await runPhase(direct, stream, rps, warmup);
+      await runPhase(gateway, stream, rps, warmup);
       const d = await runPhase(direct, stream, rps, seconds);
       const cpuBefore = cpuMs(tessera.child);
       const t = await runPhase(gateway, stream, rps, seconds);
@@ -113,6 +136,7 @@ try {
       );
     }
   }
+  if (failures.size > 0) console.log(`failures: ${JSON.stringify(Object.fromEntries(failures))}`);
 } finally {
   tessera.child.kill('SIGTERM');
   upstream.child.kill('SIGTERM');

@@ -4,8 +4,10 @@
  * Prints its URL and a live key.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { parseEnv } from '../../server/src/env';
 import { createAccount, setPlan } from '../../server/src/modules/accounts';
 import { createKey } from '../../server/src/modules/keys';
@@ -68,8 +70,39 @@ if (withoutAllowance) {
     status: (principal) => real.status(principal),
   };
 }
+// --diagnose: at exit, GC pauses and event-loop delays on stderr (what stalls every call in flight at once).
+const gcPauses: number[] = [];
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+if (process.argv.includes('--diagnose')) {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+  }).observe({ entryTypes: ['gc'] });
+  loopDelay.enable();
+}
+function diagnosis(): string {
+  const long = gcPauses.filter((d) => d >= 2);
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  return `gc: ${gcPauses.length} pauses, ${gcPauses.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, ${long.length} of 2 ms or more (max ${Math.max(0, ...gcPauses).toFixed(1)} ms); event-loop delay p50 ${ms(loopDelay.percentile(50))} / p99 ${ms(loopDelay.percentile(99))} / max ${ms(loopDelay.max)} ms`;
+}
+// --alloc-prof=<file>: where the process allocates (sampled, objects already collected included), written at exit.
+const allocProfile = process.argv.find((a) => a.startsWith('--alloc-prof='))?.split('=')[1];
+const inspector = allocProfile ? new Session() : undefined;
+if (inspector) {
+  inspector.connect();
+  inspector.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+}
 const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
 process.stdout.write(`${JSON.stringify({ url: running.url, key: key.key })}\n`);
 process.on('SIGTERM', () => {
+  if (process.argv.includes('--diagnose')) process.stderr.write(`tessera ${diagnosis()}\n`);
+  if (inspector && allocProfile) {
+    inspector.post('HeapProfiler.stopSampling', (err, result) => {
+      if (!err) writeFileSync(allocProfile, JSON.stringify(result.profile));
+    });
+  }
   running.close(2_000).finally(() => process.exit(0));
 });
