@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SSE_LINE, parseSse } from './sse-parser';
+import { MAX_SSE_LINE, SseParser } from './sse-parser';
 
 async function* reads(...parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
   for (const part of parts) yield part;
@@ -7,11 +7,13 @@ async function* reads(...parts: (string | Uint8Array)[]): AsyncGenerator<string 
 
 async function collect(body: AsyncIterable<string | Uint8Array>) {
   const events: { event: string | undefined; data: string }[] = [];
-  for await (const e of parseSse(body, (m) => new Error(`upstream: ${m}`))) events.push(e);
+  const parser = new SseParser((m) => new Error(`upstream: ${m}`));
+  for await (const bytes of body) events.push(...parser.push(bytes));
+  events.push(...parser.end());
   return events;
 }
 
-describe('parseSse', () => {
+describe('SseParser', () => {
   it('reads events split anywhere across reads, CRLF or LF, multi-line data and event names', async () => {
     const text =
       'event: delta\r\ndata: {"a":1}\r\n\r\ndata: line one\ndata: line two\n\n: comment\n\ndata: last\n\n';

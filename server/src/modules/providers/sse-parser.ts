@@ -64,16 +64,6 @@ export class SseParser {
   }
 }
 
-/** Server-Sent Events from a byte stream (see `SseParser`). */
-export async function* parseSse(
-  body: AsyncIterable<Uint8Array | string>,
-  onTooLong: (message: string) => Error = (m) => new Error(m),
-): AsyncGenerator<SseEvent> {
-  const parser = new SseParser(onTooLong);
-  for await (const bytes of body) yield* parser.push(bytes);
-  yield* parser.end();
-}
-
 /** An event's JSON; a malformed one is the upstream's failure. */
 export function parseEventJson<T>(event: SseEvent, onError: (message: string) => Error): T {
   try {
