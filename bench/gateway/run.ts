@@ -6,8 +6,10 @@
  * allowance's reserve/settle, two database writes per call, by a no-op to show the gateway's own cost.)
  * Diagnostics: --diagnose (Tessera's GC pauses and event-loop delays at exit), --cpu-prof=<dir> (a V8 CPU
  * profile), --alloc-prof=<file> (a sampled allocation profile), --node-arg=<flag> (a Node.js/V8 option for
- * Tessera), GATEWAY_BENCH_DUMP=<file> (every call's latency in order, one JSON line per phase) and
- * GATEWAY_BENCH_LOG=<file> (Tessera's warnings, errors and non-2xx request lines).
+ * Tessera), --alloc-survivors (with --alloc-prof: only what survives the young generation's scavenges),
+ * --env=NAME=value (any other Tessera setting), GATEWAY_BENCH_DUMP=<file> (every call's latency in order, one
+ * JSON line per phase) and GATEWAY_BENCH_LOG=<file> (Tessera's warnings, errors and non-2xx request lines, and
+ * Node.js's own non-JSON output, e.g. of --node-arg=--trace-gc-nvp).
  * Tessera runs in its own process as in production (auth, rate limits, usage metering, live-key allowance);
  * the fake upstream in another; this process only generates load.
  */
@@ -60,7 +62,9 @@ function start(
       const keep = process.env.GATEWAY_BENCH_LOG;
       if (keep) {
         lines.on('line', (l) => {
-          if (/"level":[4-6]0|"status":[3-5]\d\d/.test(l)) appendFileSync(keep, `${l}\n`);
+          // Node.js/V8's own diagnostics (e.g. --node-arg=--trace-gc) are the lines that are not JSON.
+          if (!l.startsWith('{') || /"level":[4-6]0|"status":[3-5]\d\d/.test(l))
+            appendFileSync(keep, `${l}\n`);
         });
       }
       resolve({ child, info });
@@ -84,7 +88,9 @@ const tessera = await start(
     ...(noAllowance ? ['--no-allowance'] : []),
     ...(logLevel ? [`--log-level=${logLevel}`] : []),
     ...(args.includes('--diagnose') ? ['--diagnose'] : []),
-    ...args.filter((a) => a.startsWith('--alloc-prof=')),
+    ...args.filter(
+      (a) => a.startsWith('--alloc-prof=') || a.startsWith('--env=') || a === '--alloc-survivors',
+    ),
   ],
   [
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),

@@ -47,6 +47,15 @@ const env = parseEnv({
   OPENAI_API_KEY: 'sk-bench-upstream',
   PLAN_ENTERPRISE_RPM: '10000000',
   PLAN_ENTERPRISE_MONTHLY_TOKENS: '1000000000',
+  // --env=NAME=value (repeatable): any other setting, e.g. --env=USAGE_BATCH_SIZE=100.
+  ...Object.fromEntries(
+    process.argv
+      .filter((a) => a.startsWith('--env='))
+      .map((a) => {
+        const [name, ...value] = a.slice('--env='.length).split('=');
+        return [name, value.join('=')];
+      }),
+  ),
 });
 // A fresh Postgres database when TEST_DATABASE_URL is set (dropped at exit), else embedded PGlite.
 const database = await openTestDatabase();
@@ -92,7 +101,9 @@ if (inspector) {
   inspector.post('HeapProfiler.startSampling', {
     samplingInterval: 4096,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    // --alloc-survivors: leaves out what the young generation's scavenges collect, so the profile shows what
+    // survives them (copied, then promoted: the work that makes a scavenge long).
+    includeObjectsCollectedByMinorGC: !process.argv.includes('--alloc-survivors'),
   });
 }
 const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
