@@ -38,6 +38,14 @@ export function securityHeaders(options: HelmetOptions): RequestHandler {
     synchronous = false;
   }
   if (!synchronous) return real as RequestHandler;
+  return fixedHeaders(headers, removed);
+}
+
+/** Sets the same headers on every response (and removes `removed`), whatever the request. */
+function fixedHeaders(
+  headers: readonly (readonly [string, string])[],
+  removed: readonly string[] = [],
+): RequestHandler {
   return (_req, res, next) => {
     for (const [name, value] of headers) res.setHeader(name, value);
     for (const name of removed) res.removeHeader(name);
@@ -62,10 +70,7 @@ export const API_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
 ];
 
 export function apiSecurityHeaders(): RequestHandler {
-  return (_req, res, next) => {
-    for (const [name, value] of API_SECURITY_HEADERS) res.setHeader(name, value);
-    next();
-  };
+  return fixedHeaders(API_SECURITY_HEADERS);
 }
 
 const API_PATH = /^\/(?:v1|api)(?:[/?]|$)/i;
