@@ -1,75 +1,21 @@
+/** GraphQL usage against the requests that made it: summary, time series, endpoints, recent errors and filters. */
 import { maskKey } from '@tessera/shared';
 import { asc, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { usageEvents } from '../src/db/schema';
 import { revokeKey } from '../src/modules/keys';
 import { bucketOf, emptyHistogram, quantile } from '../src/modules/usage/histogram';
 import { gql, settleUsage, USAGE_QUERY } from './graphql-helpers';
 import { createAccount, createKey } from './helpers/fixtures';
-import { startTestServer, type TestServer } from './helpers/server';
+import { chatBody, type Sent, type UsageData, useGraphqlUsageSuite } from './helpers/graphql-usage-suite';
+import type { TestServer } from './helpers/server';
 
+const suite = useGraphqlUsageSuite();
+const { send } = suite;
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ env: { SIMULATOR_TOKEN_DELAY_MS: '40' } });
+beforeAll(() => {
+  server = suite.server;
 });
-afterAll(async () => {
-  await server?.close();
-});
-
-interface Sent {
-  requestId: string;
-  method: string;
-  route: string;
-  status: number;
-  message: string | null;
-  tokens: number | null;
-  masked: string;
-}
-
-const chatBody = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    model: 'tessera-fast-4k',
-    messages: [{ role: 'user', content: 'Count to ten.' }],
-    ...extra,
-  });
-
-async function send(
-  key: { key: string; kind: 'live' | 'test'; masked: string },
-  method: string,
-  path: string,
-  route: string,
-  body?: string,
-): Promise<Sent> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
-    ...(body && { body }),
-  });
-  const text = await res.text();
-  let message: string | null = null;
-  let tokens: number | null = null;
-  if (res.headers.get('content-type')?.includes('json')) {
-    const json = JSON.parse(text) as { error?: { message: string }; usage?: { total_tokens: number } };
-    message = json.error?.message ?? null;
-    if (json.usage) tokens = json.usage.total_tokens;
-  } else {
-    // A stream: the last chunk with usage (include_usage) carries the totals.
-    for (const line of text.split('\n')) {
-      if (!line.startsWith('data: {')) continue;
-      const chunk = JSON.parse(line.slice(6)) as { usage?: { total_tokens: number } | null };
-      if (chunk.usage) tokens = chunk.usage.total_tokens;
-    }
-  }
-  return {
-    requestId: String(res.headers.get('x-request-id')),
-    method,
-    route,
-    status: res.status,
-    message,
-    tokens,
-    masked: key.masked,
-  };
-}
 
 describe('GraphQL usage reflects exactly what was sent', () => {
   it('summary, time series, endpoints and recent errors', async () => {
@@ -277,46 +223,3 @@ describe('GraphQL usage reflects exactly what was sent', () => {
     expect(oneKey.data?.usage.bucketSeconds).toBe(3 * 3600);
   });
 });
-
-interface UsageData {
-  bucketSeconds: number;
-  summary: {
-    totalRequests: number;
-    successRate: number | null;
-    averageLatencyMs: number | null;
-    p95LatencyMs: number | null;
-    totalTokens: number;
-    tokensRemaining: number;
-  };
-  timeseries: {
-    requests: number;
-    status2xx: number;
-    status4xx: number;
-    status429: number;
-    status5xx: number;
-    aborted: number;
-    tokens: number;
-  }[];
-  endpoints: {
-    method: string;
-    path: string;
-    requests: number;
-    averageLatencyMs: number;
-    successRate: number;
-    tokens: number | null;
-  }[];
-  recentErrors: {
-    edges: {
-      cursor: string;
-      node: {
-        requestId: string;
-        status: number;
-        method: string;
-        path: string;
-        message: string | null;
-        maskedKey: string | null;
-      };
-    }[];
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-  };
-}

@@ -1,3 +1,4 @@
+/** Generated bad input against POST /graphql: random operations over the real schema, variables, bodies and raw bytes; the server stays healthy. */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import {
@@ -5,95 +6,24 @@ import {
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputType,
-  getIntrospectionQuery,
   getNamedType,
   isEnumType,
   isObjectType,
   isScalarType,
 } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { SCHEMA_FILE } from '../../src/graphql';
-import { sessionCookie } from '../graphql-helpers';
-import { createAccountWithKey } from '../helpers/fixtures';
-import { LogCapture } from '../helpers/log-capture';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { useGraphqlBadInputSuite } from '../helpers/graphql-bad-input-suite';
 
 /**
- * Generated bad input against POST /graphql: random operations over the real schema (wrong argument types,
- * huge numbers, long strings, deep nesting, unknown fields, aliases past the cost limit), random variables,
- * random request bodies and raw bytes. Every answer must be a GraphQL error body with a documented
- * `extensions.code` (or data), never a 5xx or an internal error, and the server must stay healthy.
+ * The operations have wrong argument types, huge numbers, long strings, deep nesting, unknown fields and aliases
+ * past the cost limit; what every answer must be is in helpers/graphql-bad-input-suite.ts.
  */
-const logs = new LogCapture();
-let server: TestServer;
-let key: string;
-let cookie: string;
-beforeAll(async () => {
-  server = await startTestServer({ env: { PLAN_FREE_RPM: '1000000', LOG_LEVEL: 'error' }, logs });
-  const created = await createAccountWithKey(server);
-  key = created.key.key;
-  cookie = await sessionCookie(server, created.account.id);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const suite = useGraphqlBadInputSuite();
+const { post, expectHandled } = suite;
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 const schema = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
-
-/** The codes ARCHITECTURE.md documents for /graphql; INTERNAL_SERVER_ERROR is deliberately absent. */
-const DOCUMENTED_CODES = new Set([
-  'BAD_REQUEST',
-  'BAD_USER_INPUT',
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'OPERATION_RESOLUTION_FAILURE',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
-  'PAYLOAD_TOO_LARGE',
-  'UNAUTHENTICATED',
-  'NOT_FOUND',
-  'RATE_LIMITED',
-]);
-
-interface Sent {
-  status: number;
-  body: { data?: unknown; errors?: { message?: unknown; extensions?: { code?: unknown } }[] };
-}
-
-async function post(
-  body: string | Uint8Array,
-  headers: Record<string, string> = {},
-  auth: Record<string, string> = { authorization: `Bearer ${key}` },
-): Promise<Response> {
-  return fetch(`${server.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...auth, ...headers },
-    body,
-    signal: AbortSignal.timeout(20_000),
-  });
-}
-
-/** A documented answer: a 4xx or 200 with `errors` of documented codes (or `data`), no stack, no 5xx. */
-async function expectHandled(res: Response, context: string): Promise<Sent> {
-  const text = await res.text();
-  const where = `${context.slice(0, 400)} → ${res.status} ${text.slice(0, 300)}`;
-  expect(res.status, where).toBeLessThan(500);
-  expect([200, 400, 401, 413, 415], where).toContain(res.status);
-  expect(res.headers.get('x-request-id'), where).toBeTruthy();
-  expect(text, where).not.toMatch(/\bat .+\.(ts|js):\d+|stacktrace/i);
-  const body = JSON.parse(text) as Sent['body'];
-  if (body.errors !== undefined) {
-    expect(body.errors.length, where).toBeGreaterThan(0);
-    for (const e of body.errors) {
-      expect(typeof e.message, where).toBe('string');
-      expect(DOCUMENTED_CODES.has(String(e.extensions?.code)), where).toBe(true);
-    }
-  } else {
-    expect(res.status, where).toBe(200);
-    expect(typeof body.data, where).toBe('object');
-  }
-  return { status: res.status, body };
-}
 
 // ---- values: right, wrong and extreme, as GraphQL literals --------------------------------------------------
 
@@ -307,111 +237,8 @@ describe('GraphQL bad input (property-based)', () => {
   });
 });
 
-describe('GraphQL bad input (hand-written)', () => {
-  const q = (query: string, variables: Record<string, unknown> = {}) => JSON.stringify({ query, variables });
-
-  it('deep nesting is refused before parsing (the parser would overflow the stack)', async () => {
-    for (const [document, label] of [
-      [`{${'viewer{'.repeat(5000)}plan${'}'.repeat(5001)}`, 'selections'],
-      [`{ usage(keyId: ${'['.repeat(50_000)}${']'.repeat(50_000)}) { from } }`, 'list literal'],
-      [`query($v: ${'['.repeat(3000)}ID${']'.repeat(3000)}) { viewer { plan } }`, 'type reference'],
-    ] as const) {
-      const r = await expectHandled(await post(q(document)), label);
-      expect(r.status, label).toBe(400);
-      expect(r.body.errors?.[0]?.extensions?.code, label).toBe('GRAPHQL_PARSE_FAILED');
-    }
-    // Brackets inside strings and comments are not nesting.
-    const fine = await expectHandled(
-      await post(q(`# ${'{'.repeat(500)}\n{ viewer { plan } __type(name: "${'['.repeat(500)}") { name } }`)),
-      'brackets in a comment and a string',
-    );
-    expect(fine.body.errors).toBeUndefined();
-  });
-
-  it('mutations and subscriptions are bad input on this read-only schema', async () => {
-    for (const op of ['mutation { viewer { plan } }', 'subscription { viewer { plan } }']) {
-      const r = await expectHandled(await post(q(op)), op);
-      expect(r.status).toBe(400);
-      expect(r.body.errors?.[0]?.message).toMatch(/read-only/);
-    }
-  });
-
-  it('key ids that no database column can hold are BAD_USER_INPUT, not a failed query', async () => {
-    for (const keyId of ['a\u0000b', 'k'.repeat(500_000), '\uD800', '', 'key with spaces']) {
-      const r = await expectHandled(
-        await post(q('query($k: ID) { usage(keyId: $k) { summary { totalRequests } } }', { k: keyId })),
-        `keyId ${JSON.stringify(keyId.slice(0, 20))}`,
-      );
-      expect(r.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    }
-  });
-
-  it('batching, persisted-query hashes and too many tokens are refused plainly', async () => {
-    const batch = await expectHandled(
-      await post(JSON.stringify([{ query: '{ viewer { plan } }' }])),
-      'batch',
-    );
-    expect(batch.status).toBe(400);
-    const apq = await expectHandled(
-      await post(JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: 'ab' } } })),
-      'persisted query',
-    );
-    expect(apq.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_SUPPORTED');
-    const many = await expectHandled(await post(q(`{ ${'__typename '.repeat(6000)}}`)), 'tokens');
-    expect(many.body.errors?.[0]?.message).toMatch(/more th.t 5000 tokens/);
-  });
-
-  it('introspection: the explorer full query passes, amplification by aliases does not', async () => {
-    const full = await expectHandled(
-      await post(
-        q(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, inputValueDeprecation: true })),
-        {},
-        { cookie },
-      ),
-      'GraphiQL introspection',
-    );
-    expect(full.body.errors).toBeUndefined();
-    expect(JSON.stringify(full.body.data)).toContain('"name":"Usage"');
-    const aliases = Array.from(
-      { length: 50 },
-      (_, i) => `s${i}: __schema { types { fields { name } } }`,
-    ).join(' ');
-    const amplified = await expectHandled(await post(q(`{ ${aliases} }`)), 'introspection aliases');
-    expect(amplified.status).toBe(400);
-    expect(amplified.body.errors?.[0]?.message).toMatch(/__schema or __type 50 times/);
-    const cycle = `{ __type(name: "Query") { fields { type { fields { type { fields { type { fields { type { fields { type { name } } } } } } } } } } } }`;
-    const deep = await expectHandled(await post(q(cycle)), 'type cycle');
-    // graphql-js's own rule (MaxIntrospectionDepthRule) or ours, whichever sees it first.
-    expect(deep.body.errors?.[0]?.message).toMatch(/levels deep|introspection depth/);
-  });
-
-  it('other methods and GET without the preflight header get a GraphQL error body', async () => {
-    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
-      const res = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ viewer { plan } }')}`, {
-        method,
-        headers: { authorization: `Bearer ${key}` },
-      });
-      await expectHandled(res, method);
-    }
-    const deepGet = await fetch(
-      `${server.url}/graphql?query=${encodeURIComponent(`{${'viewer{'.repeat(300)}${'}'.repeat(301)}`)}`,
-      { headers: { authorization: `Bearer ${key}`, 'apollo-require-preflight': '1' } },
-    );
-    expect((await expectHandled(deepGet, 'deep GET')).body.errors?.[0]?.extensions?.code).toBe(
-      'GRAPHQL_PARSE_FAILED',
-    );
-  });
-});
-
 describe('after the GraphQL fuzz', () => {
   it('the server is healthy, answers a normal query, and logged no internal error', async () => {
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    const ok = await expectHandled(
-      await post(JSON.stringify({ query: '{ viewer { plan } }' })),
-      'normal query',
-    );
-    expect(ok.body).toEqual({ data: { viewer: { plan: 'FREE' } } });
-    // Unknown errors are logged at error level (graphql/errors.ts): none may have happened.
-    expect(logs.entries().filter((e) => Number(e.level) >= 50)).toEqual([]);
+    await suite.expectHealthy();
   });
 });
