@@ -1,0 +1,92 @@
+import { PROFILES } from '../metrics/profiles';
+import type { ParsedSource } from '../parsing/parse';
+import type { SyntaxNode } from '../parsing/tree';
+import { NAME_LIKE, norm, type Origin } from './syntax';
+import type { TaintLanguage } from './types';
+
+/** Names a parameter declares: its name or pattern field, a direct name child, or the names in a pattern. */
+function parameterNames(source: string, param: SyntaxNode): string[] {
+  if (NAME_LIKE.test(param.type)) return [norm(source, param)];
+  const fields = param.children.filter((c) => c.field === 'name' || c.field === 'pattern');
+  // A typed parameter has one name child (the rest is its type); a destructuring pattern has several.
+  const direct = param.children.filter((c) => NAME_LIKE.test(c.type));
+  const named = fields.length > 0 ? fields : /pattern/.test(param.type) ? direct : direct.slice(0, 1);
+  const names: string[] = [];
+  const walk = (n: SyntaxNode): void => {
+    if (NAME_LIKE.test(n.type)) names.push(norm(source, n));
+    else for (const c of n.children) if (c.field !== 'type' && c.field !== 'value') walk(c);
+  };
+  for (const n of named.length > 0 ? named : [param]) walk(n);
+  return names;
+}
+
+/** The parameter declarations of a function, in order. */
+function parametersOf(unit: SyntaxNode, lang: TaintLanguage, containers: string[]): SyntaxNode[] {
+  const types = lang.parameterTypes ?? [];
+  const list =
+    unit.children.find((c) => c.field === 'parameters') ??
+    unit.children.find((c) => containers.includes(c.type));
+  // Swift lists its parameters directly under the function.
+  const holder = list ?? unit;
+  return holder.children.filter((c) => c.named && types.includes(c.type));
+}
+
+/** Parameters that bring untrusted data into the function, with where they come from. */
+export function parameterSources(
+  parsed: ParsedSource,
+  lang: TaintLanguage,
+  unit: SyntaxNode,
+): [string, Origin][] {
+  if (!lang.parameterSources && !lang.handler) return [];
+  const { source } = parsed;
+  const params = parametersOf(unit, lang, PROFILES[parsed.language].parameterContainers);
+  if (params.length === 0) return [];
+  const nameNode = unit.children.find((c) => c.field === 'name' || NAME_LIKE.test(c.type));
+  const fnName = nameNode ? norm(source, nameNode) : '';
+  const handler = lang.handler;
+  // The first parameter after the receiver (`def get(self, request, pk)` in a class-based view).
+  const firstNames = params
+    .map((p) => parameterNames(source, p)[0])
+    .filter((n) => !/^(self|cls|this)$/.test(n ?? ''));
+  const first = firstNames[0];
+  const decorators =
+    unit.parent?.type === 'decorated_definition' ? source.slice(unit.parent.startIndex, unit.startIndex) : '';
+  const modifiers = unit.children
+    .filter((c) => /modifiers|annotation|attribute_list/.test(c.type))
+    .map((c) => norm(source, c))
+    .join(' ');
+  // The request object itself is not a capture: its members are sources of their own.
+  const requestParameter =
+    first !== undefined && handler?.firstParameter?.test(first) === true ? first : undefined;
+  const isHandler =
+    handler?.decorator?.test(`${decorators} ${modifiers}`) === true || requestParameter !== undefined;
+  const out: [string, Origin][] = [];
+  for (const param of params) {
+    // Kotlin keeps a parameter's annotations in a parameter_modifiers node just before it.
+    const siblings = param.parent?.children ?? [];
+    const before = siblings[siblings.indexOf(param) - 1];
+    const start = before?.type === 'parameter_modifiers' ? before.startIndex : param.startIndex;
+    const text = source.slice(start, param.endIndex);
+    if (lang.safeParameter?.test(text)) continue;
+    const names = parameterNames(source, param);
+    const wholeParameter =
+      (isHandler && names[0] !== requestParameter && !/^(self|cls|this)$/.test(names[0] ?? '')) ||
+      (lang.parameterSources ?? []).some(
+        (p) => !p.name && (!p.text || p.text.test(text)) && (!p.function || p.function.test(fnName)),
+      );
+    // A name-matched source taints the matching names only (`{ id, body }`: `body`, not `id`).
+    const tainted = wholeParameter
+      ? names
+      : names.filter((n) =>
+          (lang.parameterSources ?? []).some(
+            (p) =>
+              p.name?.test(n) === true &&
+              (!p.text || p.text.test(text)) &&
+              (!p.function || p.function.test(fnName)),
+          ),
+        );
+    const origin = { text: `parameter ${text.replace(/\s+/g, ' ').slice(0, 50)}`, line: param.startRow + 1 };
+    for (const name of tainted) out.push([name, origin]);
+  }
+  return out;
+}
