@@ -37,20 +37,23 @@ function targetsOf(
   return targets;
 }
 
+/** What withRetries needs of a call (built by `attemptOptions` in deps.ts). */
+export interface AttemptOptions {
+  prepared: PreparedChat;
+  principal: Principal;
+  catalogue: ModelCatalogue;
+  providers: ProviderRegistry;
+  policy: RetryPolicy;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
 /**
  * Runs `attempt` until it succeeds, retrying retryable failures with backoff and then moving to the fallback model.
  * Callers only use it before anything reached the client, so a retry can never duplicate output.
  */
 export async function withRetries<T>(
-  options: {
-    prepared: PreparedChat;
-    principal: Principal;
-    catalogue: ModelCatalogue;
-    providers: ProviderRegistry;
-    policy: RetryPolicy;
-    signal: AbortSignal;
-    logger: Logger;
-  },
+  options: AttemptOptions,
   attempt: (target: AttemptTarget) => Promise<T>,
 ): Promise<{ value: T; target: AttemptTarget }> {
   const { policy, signal } = options;

@@ -1,7 +1,7 @@
 import type { ChatCompletion } from '@tessera/shared';
 import { withRetries } from './attempts';
 import { CallDeadline } from './deadline';
-import { type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
+import { attemptOptions, type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
 import { completionId } from './envelope';
 import { withAllowance } from './meter';
 
@@ -10,15 +10,8 @@ export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<Chat
   return withAllowance(deps, call, async (meter) => {
     const deadline = new CallDeadline(deps.timeoutMs, call.abort);
     try {
-      const { value, target } = await withRetries(
-        {
-          ...deps,
-          prepared: call.prepared,
-          principal: call.principal,
-          policy: deps.retry,
-          signal: deadline.signal,
-        },
-        (t) => t.provider.complete(providerCall(call.prepared, t, deadline.signal)),
+      const { value, target } = await withRetries(attemptOptions(deps, call, deadline.signal), (t) =>
+        t.provider.complete(providerCall(call.prepared, t, deadline.signal)),
       );
       meter.model = target.entry.id;
       meter.report(value.usage);

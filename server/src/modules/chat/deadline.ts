@@ -1,4 +1,5 @@
 import { ServiceError } from '../../errors';
+import type { CallAbort } from './deps';
 
 /**
  * One model call's abort: fired by the transport when the client leaves, or here when the model stays silent past the timeout.
@@ -13,7 +14,7 @@ export class CallDeadline {
   /** `call` is aborted by the transport when the client leaves; the deadline aborts it on silence. */
   constructor(
     private readonly timeoutMs: number,
-    private readonly call: AbortController,
+    private readonly call: CallAbort,
   ) {
     this.arm();
   }

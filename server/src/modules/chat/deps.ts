@@ -4,7 +4,7 @@ import type { TokenAllowance } from '../allowance';
 import type { Principal } from '../keys';
 import type { ModelCatalogue } from '../models';
 import type { ProviderCall, ProviderRegistry } from '../providers';
-import type { AttemptTarget, RetryPolicy } from './attempts';
+import type { AttemptOptions, AttemptTarget, RetryPolicy } from './attempts';
 import type { MeteredUsage } from './meter';
 import type { PreparedChat } from './prepare';
 
@@ -18,6 +18,12 @@ export interface ChatDeps {
   retry: RetryPolicy;
 }
 
+/** What a call's abort offers: AbortController's shape. */
+export interface CallAbort {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}
+
 /** One chat call from one authenticated client. */
 export interface ChatCall {
   principal: Principal;
@@ -26,9 +32,10 @@ export interface ChatCall {
   prepared: PreparedChat;
   /**
    * The call's abort: the transport aborts it when the client goes away, and the call's deadline aborts it
-   * when the model stays silent too long (one controller a call, not one each).
+   * when the model stays silent too long (one controller a call, not one each). The REST route passes a
+   * CallAbortController (lib/call-abort.ts), which Node's AbortController would also satisfy.
    */
-  abort: AbortController;
+  abort: CallAbort;
   /** Receives the usage once the call is over, however it ended. */
   onUsage: (usage: MeteredUsage) => void;
 }
@@ -44,6 +51,24 @@ export function providerCall(
     promptTokens: prepared.promptTokens,
     maxTokens: prepared.maxTokens,
     signal,
+  };
+}
+
+/**
+ * withRetries' options for one call, written out field by field. Not `{ ...deps, prepared, … }`: on Node.js 20
+ * an object made by a leading spread has a hidden class outside V8's transition tree, so every property added
+ * after the spread makes a new hidden class and descriptor array, for every call (five per call here, found
+ * with --log-maps), which also left the property loads that see them megamorphic.
+ */
+export function attemptOptions(deps: ChatDeps, call: ChatCall, signal: AbortSignal): AttemptOptions {
+  return {
+    prepared: call.prepared,
+    principal: call.principal,
+    catalogue: deps.catalogue,
+    providers: deps.providers,
+    policy: deps.retry,
+    signal,
+    logger: deps.logger,
   };
 }
 

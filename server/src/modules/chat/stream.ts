@@ -3,7 +3,7 @@ import { ServiceError } from '../../errors';
 import type { ProviderChunk } from '../providers';
 import { withRetries } from './attempts';
 import { CallDeadline } from './deadline';
-import { type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
+import { attemptOptions, type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
 import { ChunkEnvelope } from './envelope';
 import { type UsageMeter, withAllowance } from './meter';
 
@@ -64,9 +64,8 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
     );
     keepAlive.unref();
     try {
-      const { value: chunks, target } = await withRetries(
-        { ...deps, prepared, principal: call.principal, policy: deps.retry, signal: deadline.signal },
-        (t) => t.provider.stream(providerCall(prepared, t, deadline.signal)),
+      const { value: chunks, target } = await withRetries(attemptOptions(deps, call, deadline.signal), (t) =>
+        t.provider.stream(providerCall(prepared, t, deadline.signal)),
       );
       meter.model = target.entry.id;
       meter.charged = true;

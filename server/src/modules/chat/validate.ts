@@ -73,6 +73,13 @@ function toInvalidRequest(issue: z.core.$ZodIssue): ServiceError {
   });
 }
 
+/**
+ * zod copies the context as `{ ...ctx, async: false }`. With `async` already in it that copy adds no property:
+ * on Node.js 20 a property added after a leading spread makes a new hidden class on every call (see
+ * `attemptOptions` in deps.ts).
+ */
+const PARSE_CONTEXT = { reportInput: true, async: false };
+
 /** Parses a chat request as OpenAI does; unknown fields are ignored. */
 export function parseChatRequest(body: unknown): ChatCompletionRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -82,7 +89,7 @@ export function parseChatRequest(body: unknown): ChatCompletionRequest {
       { code: 'invalid_request_body' },
     );
   }
-  const result = ChatCompletionRequest.safeParse(body, { reportInput: true });
+  const result = ChatCompletionRequest.safeParse(body, PARSE_CONTEXT);
   const issue = result.error?.issues[0];
   if (issue) throw toInvalidRequest(issue);
   if (!result.success) throw new ServiceError('invalid_request', 'The request is invalid.');

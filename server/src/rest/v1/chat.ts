@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { CallAbortController } from '../../lib/call-abort';
 import type { ChatSink } from '../../modules/chat';
 import type { Services } from '../../services';
 import { toHttpError } from '../errors';
@@ -92,7 +93,7 @@ export function chatRoutes(services: Services): RestRoute[] {
         l.promptTokens = prepared.promptTokens;
         l.completionTokens = 0;
         // The client leaving (before the response is complete) aborts the model call at once.
-        const abort = new AbortController();
+        const abort = new CallAbortController();
         res.on('close', () => {
           if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
         });
