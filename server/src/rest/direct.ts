@@ -34,23 +34,37 @@ export function directDispatch(
 }
 
 /**
- * Request and response classes for the HTTP server whose instances are born with Express's prototypes (the
- * app's `request` and `response` objects) in their chain. Express swaps the prototype of every request and
- * response it handles; changing an object's prototype after it is made is slow in V8 and makes the code
- * that touches the object slower, so the direct dispatch needs no swap.
+ * Request and response classes for the HTTP server whose instances are born with Express's prototypes, and
+ * which become the app's `request` and `response`. Express sets those prototypes on every request it handles;
+ * with them in place already that is a no-op. Changing an object's prototype after it is made is slow in V8,
+ * and afterwards every property Express adds to the object made a new hidden class: 11 per request on the
+ * routes Express serves, while the prototypes were subclasses of the app's objects rather than the app's
+ * objects themselves (bench/gateway/maps.ts). A constructor reached through Reflect.construct with another
+ * new-target is no way out: V8 then rebuilds ~26 maps for every IncomingMessage.
  */
 export function expressServerClasses(app: Express): {
   IncomingMessage: typeof IncomingMessage;
   ServerResponse: typeof ServerResponse;
 } {
   class ExpressIncomingMessage extends IncomingMessage {}
-  Object.setPrototypeOf(ExpressIncomingMessage.prototype, app.request);
+  adopt(ExpressIncomingMessage.prototype, app.request);
+  app.request = ExpressIncomingMessage.prototype as typeof app.request;
   class ExpressServerResponse extends ServerResponse {}
-  Object.setPrototypeOf(ExpressServerResponse.prototype, app.response);
+  adopt(ExpressServerResponse.prototype, app.response);
+  app.response = ExpressServerResponse.prototype as unknown as typeof app.response;
   return {
     IncomingMessage: ExpressIncomingMessage,
     ServerResponse: ExpressServerResponse as typeof ServerResponse,
   };
+}
+
+/** Makes `target` stand in for `source`: the same prototype and the same own properties (Express's `app`). */
+function adopt(target: object, source: object): void {
+  Object.setPrototypeOf(target, Object.getPrototypeOf(source));
+  for (const key of Reflect.ownKeys(source)) {
+    const descriptor = Object.getOwnPropertyDescriptor(source, key);
+    if (descriptor) Object.defineProperty(target, key, descriptor);
+  }
 }
 
 function run(

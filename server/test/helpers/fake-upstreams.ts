@@ -164,7 +164,11 @@ async function streamWords(
 }
 
 const openAiHandler: Handler = async ({ res, body, behaviour, stream, options }) => {
-  const base = { id: 'chatcmpl-upstream', created: 1_700_000_000, model: body.model };
+  // Written out in each answer rather than spread into it: on Node.js 20 properties added after a leading
+  // spread make new hidden classes on every call, which would load this fake (and so the benchmarks) needlessly.
+  const id = 'chatcmpl-upstream';
+  const created = 1_700_000_000;
+  const model = body.model;
   if (!stream) {
     if (behaviour === 'slow') await sleep(options.slowMs);
     if (behaviour === 'stall' || behaviour === 'drip') await sleep(60_000);
@@ -179,8 +183,10 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
           }
         : { role: 'assistant', content: FAKE_TEXT, refusal: null };
     json(res, 200, {
-      ...base,
+      id,
       object: 'chat.completion',
+      created,
+      model,
       choices: [
         { index: 0, message, logprobs: null, finish_reason: behaviour === 'tools' ? 'tool_calls' : 'stop' },
       ],
@@ -190,7 +196,9 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const chunk = (choices: unknown[], usage: unknown = null) =>
-    res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, usage })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, usage })}\n\n`,
+    );
   chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   const finished = await streamWords(res, behaviour, options, (word) =>
     chunk([{ index: 0, delta: { content: word }, finish_reason: null }]),
