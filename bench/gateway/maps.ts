@@ -229,7 +229,8 @@ const windows: Window[] = [];
 const mark = calibrate();
 await sleep(200);
 const calls = Number(process.env.MAPS_CALLS ?? 300);
-for (const kind of kinds) {
+// MAPS_ONLY=<text>: only the kinds whose name contains it.
+for (const kind of kinds.filter((k) => k.name.includes(process.env.MAPS_ONLY ?? ''))) {
   for (let i = 0; i < Math.min(200, calls); i++) await send(kind);
   await sleep(100);
   const from = performance.now();
@@ -271,6 +272,8 @@ async function report(log: string, { mark, windows }: { mark: number; windows: W
       .map(([k, n]) => `${k} (${n})`)
       .join('; ');
     console.log(`| ${w.name} | ${(inside.length / w.calls).toFixed(2)} | ${top} |`);
+    // MAPS_RAW=1: the events themselves (type, time, maps, code address and position, reason, property).
+    if (process.env.MAPS_RAW) for (const e of inside.slice(0, 40)) console.log(`    ${e.join(',')}`);
   }
   return true;
 }

@@ -20,6 +20,13 @@ function ranksOf(tiktoken: Tiktoken): Map<string, number> | undefined {
 }
 
 const utf8 = new TextEncoder();
+/**
+ * Pieces remembered with their token counts, and the longest piece remembered (in UTF-16 units). Under 13
+ * units V8 copies a substring; from 13 on it may keep a view into the whole text, and a remembered piece would
+ * hold a whole prompt in memory.
+ */
+const MAX_KNOWN = 50_000;
+const MAX_KNOWN_LENGTH = 12;
 let counter: ((text: string) => number) | undefined;
 
 /**
@@ -41,20 +48,34 @@ function makeCounter(tiktoken: Tiktoken): (text: string) => number {
   // No token is longer than this many bytes: longer spans need no look-up.
   let maxTokenBytes = 1;
   for (const key of ranks.keys()) maxTokenBytes = Math.max(maxTokenBytes, key.split(',').length);
+  // Pieces (words, mostly) already counted: text repeats them, and a hit skips the UTF-8 encoding, the key
+  // string and the merge. Bounded; emptied when full.
+  const known = new Map<string, number>();
   return (text) => {
     let count = 0;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      if (match[0].length === 0) {
+      const word = match[0];
+      if (word.length === 0) {
         // Never with o200k's pattern; guards the loop should another pattern match the empty string.
         pattern.lastIndex += 1;
         continue;
       }
-      const piece = utf8.encode(match[0]);
-      count +=
+      const seen = known.get(word);
+      if (seen !== undefined) {
+        count += seen;
+        continue;
+      }
+      const piece = utf8.encode(word);
+      const tokens =
         piece.length <= maxTokenBytes && ranks.has(piece.join(','))
           ? 1
           : countPieceTokens(piece, ranks, maxTokenBytes);
+      if (word.length <= MAX_KNOWN_LENGTH) {
+        if (known.size >= MAX_KNOWN) known.clear();
+        known.set(word, tokens);
+      }
+      count += tokens;
     }
     return count;
   };

@@ -56,6 +56,10 @@ describe('tokenizer', () => {
       );
     }
     for (const text of samples) expect(countTokens(text), text).toBe(encoder().encode(text, [], []).length);
+    // Again, with the pieces remembered from the first pass, and all of them in one text.
+    for (const text of samples) expect(countTokens(text), text).toBe(encoder().encode(text, [], []).length);
+    const all = samples.join(' ');
+    expect(countTokens(all)).toBe(encoder().encode(all, [], []).length);
     expect(() => countTokens('<|endoftext|>')).not.toThrow();
   });
 
