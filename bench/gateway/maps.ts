@@ -9,19 +9,15 @@
  * as warm as the server's; the same client runs the /healthz row, which shows their floor.
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseEnv } from '../../server/src/env';
-import { createAccount, setPlan } from '../../server/src/modules/accounts';
-import { createKey } from '../../server/src/modules/keys';
 import { startServer } from '../../server/src/server';
-import { createServices } from '../../server/src/services';
-import { openTestDatabase } from '../../server/test/helpers/database';
 import { startFakeOpenAi } from '../../server/test/helpers/fake-upstreams';
+import { benchKey, benchServices } from './setup';
 
 interface Window {
   name: string;
@@ -56,52 +52,9 @@ if (!process.argv.includes('--child')) {
 }
 
 const upstream = await startFakeOpenAi();
-const dir = mkdtempSync(join(tmpdir(), 'tessera-maps-'));
-const models = join(dir, 'models.json');
-writeFileSync(
-  models,
-  JSON.stringify({
-    models: [
-      {
-        id: 'bench-model',
-        provider: 'openai',
-        upstream_model: 'ok',
-        context_window: 8192,
-        max_output_tokens: 512,
-        description: 'fake upstream',
-        created: 1767225600,
-      },
-    ],
-  }),
-);
-const env = parseEnv({
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'warn',
-  DATA_DIR: join(dir, 'data'),
-  MODELS_FILE: models,
-  OPENAI_BASE_URL: `${upstream.url}/v1`,
-  OPENAI_API_KEY: 'sk-bench-upstream',
-  PLAN_ENTERPRISE_RPM: '10000000',
-  PLAN_ENTERPRISE_MONTHLY_TOKENS: '1000000000',
-});
-const database = await openTestDatabase();
-const services = createServices(env, { database });
-await database.migrate();
-const account = await createAccount({
-  ctx: services.ctx,
-  input: { email: 'maps@tessera.local', password: 'maps-password-123', name: 'Maps' },
-});
-await setPlan({ ctx: services.ctx, accountId: account.id, input: { plan: 'enterprise' } });
-const live = await createKey({
-  ctx: services.ctx,
-  accountId: account.id,
-  input: { name: 'maps', kind: 'live' },
-});
-const test = await createKey({
-  ctx: services.ctx,
-  accountId: account.id,
-  input: { name: 'sim', kind: 'test' },
-});
+const { services, accountId } = await benchServices(upstream.url, { LOG_LEVEL: 'warn' });
+const live = { key: await benchKey(services, accountId, 'live') };
+const test = { key: await benchKey(services, accountId, 'test') };
 const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 

@@ -3,50 +3,20 @@
  * fake upstream, on a fresh Postgres database when TEST_DATABASE_URL is set, else on in-memory PGlite.
  * Prints its URL and a live key.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { parseEnv } from '../../server/src/env';
-import { createAccount, setPlan } from '../../server/src/modules/accounts';
-import { createKey } from '../../server/src/modules/keys';
 import { startServer } from '../../server/src/server';
-import { createServices } from '../../server/src/services';
-import { openTestDatabase } from '../../server/test/helpers/database';
+import { benchKey, benchServices } from './setup';
 
 const upstreamUrl = process.argv[2];
 const withoutAllowance = process.argv.includes('--no-allowance');
 const logLevel = process.argv.find((a) => a.startsWith('--log-level='))?.split('=')[1] ?? 'info';
 if (!upstreamUrl) throw new Error('usage: tessera.ts <upstream url>');
-const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
-const models = join(dir, 'models.json');
-writeFileSync(
-  models,
-  JSON.stringify({
-    models: [
-      {
-        id: 'bench-model',
-        provider: 'openai',
-        upstream_model: 'ok',
-        context_window: 8192,
-        max_output_tokens: 512,
-        description: 'fake upstream',
-        created: 1767225600,
-      },
-    ],
-  }),
-);
-const env = parseEnv({
-  NODE_ENV: 'production',
+// A fresh Postgres database when TEST_DATABASE_URL is set (dropped at exit), else embedded PGlite.
+const { services, accountId } = await benchServices(upstreamUrl, {
   // The production default: one access-log line per request, as a deployment writes it.
   LOG_LEVEL: logLevel,
-  DATA_DIR: join(dir, 'data'),
-  MODELS_FILE: models,
-  OPENAI_BASE_URL: `${upstreamUrl}/v1`,
-  OPENAI_API_KEY: 'sk-bench-upstream',
-  PLAN_ENTERPRISE_RPM: '10000000',
-  PLAN_ENTERPRISE_MONTHLY_TOKENS: '1000000000',
   // --env=NAME=value (repeatable): any other setting, e.g. --env=USAGE_BATCH_SIZE=100.
   ...Object.fromEntries(
     process.argv
@@ -57,20 +27,7 @@ const env = parseEnv({
       }),
   ),
 });
-// A fresh Postgres database when TEST_DATABASE_URL is set (dropped at exit), else embedded PGlite.
-const database = await openTestDatabase();
-const services = createServices(env, { database });
-await database.migrate();
-const account = await createAccount({
-  ctx: services.ctx,
-  input: { email: 'bench@tessera.local', password: 'bench-password-123', name: 'Bench' },
-});
-await setPlan({ ctx: services.ctx, accountId: account.id, input: { plan: 'enterprise' } });
-const key = await createKey({
-  ctx: services.ctx,
-  accountId: account.id,
-  input: { name: 'bench', kind: 'live' },
-});
+const key = await benchKey(services, accountId, 'live');
 if (withoutAllowance) {
   // Isolates the gateway's own cost from the allowance's database round trips (reported separately).
   const real = services.allowance;
@@ -107,7 +64,7 @@ if (inspector) {
   });
 }
 const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
-process.stdout.write(`${JSON.stringify({ url: running.url, key: key.key })}\n`);
+process.stdout.write(`${JSON.stringify({ url: running.url, key })}\n`);
 process.on('SIGTERM', () => {
   if (process.argv.includes('--diagnose')) process.stderr.write(`tessera ${diagnosis()}\n`);
   if (inspector && allocProfile) {

@@ -1,0 +1,66 @@
+/**
+ * Tessera set up for the gateway benchmarks: one model (`bench-model`) routed to a fake OpenAI upstream, an
+ * enterprise account with room for any load, on a fresh Postgres database when TEST_DATABASE_URL is set
+ * (dropped at exit), else embedded PGlite. Used by tessera.ts (the benchmark's server) and maps.ts.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEnv } from '../../server/src/env';
+import { createAccount, setPlan } from '../../server/src/modules/accounts';
+import { createKey } from '../../server/src/modules/keys';
+import { createServices, type Services } from '../../server/src/services';
+import { openTestDatabase } from '../../server/test/helpers/database';
+
+export async function benchServices(
+  upstreamUrl: string,
+  settings: Record<string, string | undefined>,
+): Promise<{ services: Services; accountId: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
+  const models = join(dir, 'models.json');
+  writeFileSync(
+    models,
+    JSON.stringify({
+      models: [
+        {
+          id: 'bench-model',
+          provider: 'openai',
+          upstream_model: 'ok',
+          context_window: 8192,
+          max_output_tokens: 512,
+          description: 'fake upstream',
+          created: 1767225600,
+        },
+      ],
+    }),
+  );
+  const env = parseEnv({
+    NODE_ENV: 'production',
+    DATA_DIR: join(dir, 'data'),
+    MODELS_FILE: models,
+    OPENAI_BASE_URL: `${upstreamUrl}/v1`,
+    OPENAI_API_KEY: 'sk-bench-upstream',
+    PLAN_ENTERPRISE_RPM: '10000000',
+    PLAN_ENTERPRISE_MONTHLY_TOKENS: '1000000000',
+    ...settings,
+  });
+  const database = await openTestDatabase();
+  const services = createServices(env, { database });
+  await database.migrate();
+  const account = await createAccount({
+    ctx: services.ctx,
+    input: { email: 'bench@tessera.local', password: 'bench-password-123', name: 'Bench' },
+  });
+  await setPlan({ ctx: services.ctx, accountId: account.id, input: { plan: 'enterprise' } });
+  return { services, accountId: account.id };
+}
+
+/** A new key of the bench account: `live` goes through the allowance and the upstream, `test` to the simulator. */
+export async function benchKey(
+  services: Services,
+  accountId: string,
+  kind: 'live' | 'test',
+): Promise<string> {
+  const key = await createKey({ ctx: services.ctx, accountId, input: { name: `bench ${kind}`, kind } });
+  return key.key;
+}
