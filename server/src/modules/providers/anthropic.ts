@@ -67,19 +67,13 @@ export class AnthropicProvider implements ChatProvider {
     return this.translate(res, call);
   }
 
-  /**
-   * A method rather than a generator function made inside `stream`: V8 gives every new generator function its
-   * own prototype and hidden classes, four new maps per streamed call (found with --log-maps).
-   */
   private async *translate(res: Dispatcher.ResponseData, call: ProviderCall): AsyncGenerator<ProviderChunk> {
-    const name = this.name;
-    const client = this.client;
     let prompt = call.promptTokens;
     let completion = 0;
     // Anthropic numbers content blocks; OpenAI numbers tool calls.
     const toolIndex = new Map<number, number>();
-    for await (const sse of client.events(res, call.signal)) {
-      const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(name, m));
+    for await (const sse of this.client.events(res, call.signal)) {
+      const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(this.name, m));
       switch (event.type) {
         case 'message_start':
           prompt = event.message?.usage?.input_tokens ?? prompt;
@@ -123,14 +117,14 @@ export class AnthropicProvider implements ChatProvider {
           };
           return;
         case 'error':
-          throw upstreamStreamError(name, event.error?.message ?? 'unknown error');
+          throw upstreamStreamError(this.name, event.error?.message ?? 'unknown error');
         default:
           // ping and content_block_stop carry nothing OpenAI's chunks need.
           break;
       }
     }
     // Without message_stop the answer was cut short (or the body was not SSE at all).
-    throw upstreamStreamError(name, 'the stream ended before the answer was complete');
+    throw upstreamStreamError(this.name, 'the stream ended before the answer was complete');
   }
 
   close(): Promise<void> {

@@ -69,20 +69,14 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     return this.relay(res, call);
   }
 
-  /**
-   * A method rather than a generator function made inside `stream`: V8 gives every new generator function its
-   * own prototype and hidden classes, four new maps per streamed call (found with --log-maps).
-   */
   private async *relay(res: Dispatcher.ResponseData, call: ProviderCall): AsyncGenerator<ProviderChunk> {
-    const name = this.name;
-    const client = this.client;
     let finished = false;
-    for await (const event of client.events(res, call.signal)) {
+    for await (const event of this.client.events(res, call.signal)) {
       if (event.data === '[DONE]') return;
       const chunk = parseEventJson<ProviderChunk & { error?: { message?: string } }>(event, (m) =>
-        upstreamStreamError(name, m),
+        upstreamStreamError(this.name, m),
       );
-      if (chunk.error) throw upstreamStreamError(name, chunk.error.message ?? 'unknown error');
+      if (chunk.error) throw upstreamStreamError(this.name, chunk.error.message ?? 'unknown error');
       if (chunk.choices?.some((c) => c.finish_reason)) finished = true;
       yield {
         choices: (chunk.choices ?? []).map((c) => ({
@@ -94,7 +88,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
       };
     }
     // A body that ends with neither [DONE] nor a finish reason (cut short, or not SSE at all) is no answer.
-    if (!finished) throw upstreamStreamError(name, 'the stream ended before the answer was complete');
+    if (!finished) throw upstreamStreamError(this.name, 'the stream ended before the answer was complete');
   }
 
   close(): Promise<void> {

@@ -76,10 +76,6 @@ export class SimulatorProvider implements ChatProvider {
     return this.chunks(simulate(call), call);
   }
 
-  /**
-   * A method rather than a generator function made inside `stream`: V8 gives every new generator function its
-   * own prototype and hidden classes, four new maps per streamed call (found with --log-maps).
-   */
   private async *chunks(choices: SimulatedChoice[], call: ProviderCall): AsyncGenerator<ProviderChunk> {
     const delay = this.tokenDelayMs;
     yield {

@@ -43,5 +43,9 @@ export interface ProviderChunk {
 export interface ChatProvider {
   readonly name: string;
   complete(call: ProviderCall): Promise<ProviderCompletion>;
+  /**
+   * The chunks come from a generator method of the provider, not a generator function made per call: V8 gives
+   * every new generator function its own prototype and hidden classes (four new maps per streamed call).
+   */
   stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>>;
 }
