@@ -5,6 +5,8 @@ export interface Target {
   url: string;
   headers: Record<string, string>;
   model: string;
+  /** The user message (default a short sentence). */
+  content?: string;
 }
 
 export interface PhaseResult {
@@ -22,10 +24,10 @@ function failure(reason: string): void {
 const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 
 /** One call; resolves with the latency that matters for its mode, or undefined on an error. */
-function call(target: Target, stream: boolean): Promise<number | undefined> {
+export function call(target: Target, stream: boolean): Promise<number | undefined> {
   const body = JSON.stringify({
     model: target.model,
-    messages: [{ role: 'user', content: 'Say hello to the benchmark.' }],
+    messages: [{ role: 'user', content: target.content ?? 'Say hello to the benchmark.' }],
     max_tokens: 16,
     ...(stream && { stream: true }),
   });

@@ -13,10 +13,9 @@
  * Tessera runs in its own process as in production (auth, rate limits, usage metering, live-key allowance);
  * the fake upstream in another; this process only generates load.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { start } from './children';
 import { failures, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
@@ -36,43 +35,6 @@ const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'pla
   .map((m) => m === 'stream');
 const loads = args.filter((a) => !a.startsWith('--')).map(Number);
 if (loads.length === 0) loads.push(500);
-
-function start(
-  script: string,
-  extra: string[] = [],
-  nodeArgs: string[] = [],
-): Promise<{ child: ChildProcess; info: Record<string, string> }> {
-  const path = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path, ...extra], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    // The first line with a URL; the rest of stdout (Tessera's request log) is read and dropped.
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    const onLine = (line: string) => {
-      let info: Record<string, string>;
-      try {
-        info = JSON.parse(line) as Record<string, string>;
-      } catch {
-        return;
-      }
-      if (typeof info.url !== 'string') return;
-      lines.off('line', onLine);
-      // GATEWAY_BENCH_LOG=<file>: keeps the child's warnings, errors and non-2xx request lines.
-      const keep = process.env.GATEWAY_BENCH_LOG;
-      if (keep) {
-        lines.on('line', (l) => {
-          // Node.js/V8's own diagnostics (e.g. --node-arg=--trace-gc) are the lines that are not JSON.
-          if (!l.startsWith('{') || /"level":[4-6]0|"status":[3-5]\d\d/.test(l))
-            appendFileSync(keep, `${l}\n`);
-        });
-      }
-      resolve({ child, info });
-    };
-    lines.on('line', onLine);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
 
 const upstream = await start('./upstream.ts');
 // A child that fails to start must not leave the others running (they would keep this process alive).

@@ -1,7 +1,8 @@
 /**
- * Tessera set up for the gateway benchmarks: one model (`bench-model`) routed to a fake OpenAI upstream, an
- * enterprise account with room for any load, on a fresh Postgres database when TEST_DATABASE_URL is set
- * (dropped at exit), else embedded PGlite. Used by tessera.ts (the benchmark's server) and maps.ts.
+ * Tessera set up for the gateway benchmarks: two models (`bench-model`, and `bench-long` with a context of 1M
+ * tokens) routed to a fake OpenAI upstream, an enterprise account with room for any load, on a fresh Postgres
+ * database when TEST_DATABASE_URL is set (dropped at exit), else embedded PGlite. Used by tessera.ts (the
+ * benchmark's server) and maps.ts.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,16 @@ export async function benchServices(
           context_window: 8192,
           max_output_tokens: 512,
           description: 'fake upstream',
+          created: 1767225600,
+        },
+        {
+          // For long prompts (long-prompts.ts).
+          id: 'bench-long',
+          provider: 'openai',
+          upstream_model: 'ok',
+          context_window: 1_048_576,
+          max_output_tokens: 512,
+          description: 'fake upstream, long context',
           created: 1767225600,
         },
       ],

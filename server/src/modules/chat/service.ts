@@ -12,8 +12,11 @@ export class ChatService {
     countTokens('warm up');
   }
 
-  /** Validation, model lookup, token count and context check: every 4xx that needs no model call. */
-  prepare(body: unknown): PreparedChat {
+  /**
+   * Validation, model lookup, token count and context check: every 4xx that needs no model call. A promise only
+   * for a long prompt, counted off the event loop.
+   */
+  prepare(body: unknown): PreparedChat | Promise<PreparedChat> {
     return prepareChat({ catalogue: this.deps.catalogue, body });
   }
 

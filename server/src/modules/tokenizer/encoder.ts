@@ -27,7 +27,7 @@ const utf8 = new TextEncoder();
  */
 const MAX_KNOWN = 50_000;
 const MAX_KNOWN_LENGTH = 12;
-let counter: ((text: string) => number) | undefined;
+let counter: PieceCounter | undefined;
 
 /**
  * How many tokens a text is. The text is all ordinary text: a special token's spelling in a message
@@ -37,23 +37,53 @@ let counter: ((text: string) => number) | undefined;
  */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  counter ??= makeCounter(encoder());
-  return counter(text);
+  counter ??= new PieceCounter(encoder());
+  return counter.count(text, 0, text.length);
 }
 
-function makeCounter(tiktoken: Tiktoken): (text: string) => number {
-  const ranks = ranksOf(tiktoken);
-  if (!ranks) return (text) => tiktoken.encode(text, [], []).length;
-  const pattern = new RegExp(o200kBase.pat_str, 'ug');
-  // No token is longer than this many bytes: longer spans need no look-up.
-  let maxTokenBytes = 1;
-  for (const key of ranks.keys()) maxTokenBytes = Math.max(maxTokenBytes, key.split(',').length);
-  // Pieces (words, mostly) already counted: text repeats them, and a hit skips the UTF-8 encoding, the key
-  // string and the merge. Bounded; emptied when full.
-  const known = new Map<string, number>();
-  return (text) => {
+/**
+ * Counts part of a text: its pieces from `from` on, until one ends at or past `from + chars`. `from` is 0 or where
+ * the previous call on the same text stopped (`end`), so that counting a text span by span gives exactly what
+ * countTokens gives for the whole: a span ends where a piece ends, never inside one.
+ */
+export function countTokenSpan(text: string, from: number, chars: number): { tokens: number; end: number } {
+  counter ??= new PieceCounter(encoder());
+  const tokens = counter.count(text, from, from + chars);
+  return { tokens, end: counter.end };
+}
+
+/** Splits text into the BPE's pieces (its regular expression) and counts each piece's tokens. */
+class PieceCounter {
+  /** Where the last count stopped: the end of its last piece, or the text's length. */
+  end = 0;
+  private readonly ranks: Map<string, number> | undefined;
+  private readonly pattern: RegExp;
+  /** No token is longer than this many bytes: longer spans need no look-up. */
+  private readonly maxTokenBytes: number = 1;
+  /**
+   * Pieces (words, mostly) already counted: text repeats them, and a hit skips the UTF-8 encoding, the key
+   * string and the merge. Bounded; emptied when full.
+   */
+  private readonly known = new Map<string, number>();
+
+  constructor(private readonly tiktoken: Tiktoken) {
+    this.ranks = ranksOf(tiktoken);
+    this.pattern = new RegExp(o200kBase.pat_str, 'ug');
+    for (const key of this.ranks?.keys() ?? []) {
+      this.maxTokenBytes = Math.max(this.maxTokenBytes, key.split(',').length);
+    }
+  }
+
+  count(text: string, from: number, until: number): number {
+    const { ranks, pattern, known, maxTokenBytes } = this;
+    if (!ranks) {
+      // The library's own layout changed: its encode, on the whole text at once.
+      this.end = text.length;
+      return from === 0 ? this.tiktoken.encode(text, [], []).length : 0;
+    }
     let count = 0;
-    pattern.lastIndex = 0;
+    this.end = text.length;
+    pattern.lastIndex = from;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const word = match[0];
       if (word.length === 0) {
@@ -62,21 +92,24 @@ function makeCounter(tiktoken: Tiktoken): (text: string) => number {
         continue;
       }
       const seen = known.get(word);
-      if (seen !== undefined) {
-        count += seen;
-        continue;
+      if (seen !== undefined) count += seen;
+      else {
+        const piece = utf8.encode(word);
+        const tokens =
+          piece.length <= maxTokenBytes && ranks.has(piece.join(','))
+            ? 1
+            : countPieceTokens(piece, ranks, maxTokenBytes);
+        if (word.length <= MAX_KNOWN_LENGTH) {
+          if (known.size >= MAX_KNOWN) known.clear();
+          known.set(word, tokens);
+        }
+        count += tokens;
       }
-      const piece = utf8.encode(word);
-      const tokens =
-        piece.length <= maxTokenBytes && ranks.has(piece.join(','))
-          ? 1
-          : countPieceTokens(piece, ranks, maxTokenBytes);
-      if (word.length <= MAX_KNOWN_LENGTH) {
-        if (known.size >= MAX_KNOWN) known.clear();
-        known.set(word, tokens);
+      if (pattern.lastIndex >= until) {
+        this.end = pattern.lastIndex;
+        break;
       }
-      count += tokens;
     }
     return count;
-  };
+  }
 }

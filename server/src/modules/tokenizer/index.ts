@@ -1,2 +1,2 @@
 export { countTokens, encoder } from './encoder';
-export { contentText, countPromptTokens } from './messages';
+export { contentText, countLongPromptTokens, countPromptTokens, promptLength } from './messages';

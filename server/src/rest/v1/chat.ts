@@ -87,16 +87,19 @@ export function chatRoutes(services: Services): RestRoute[] {
       path: '/v1/chat/completions',
       body: true,
       handler: async (req, res, principal) => {
-        const prepared = services.chat.prepare(req.body);
-        const l = locals(res);
-        l.model = prepared.entry.id;
-        l.promptTokens = prepared.promptTokens;
-        l.completionTokens = 0;
-        // The client leaving (before the response is complete) aborts the model call at once.
+        // The client leaving (before the response is complete) aborts the model call at once, or before it
+        // starts if a long prompt was still being counted.
         const abort = new CallAbortController();
         res.on('close', () => {
           if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
         });
+        const ready = services.chat.prepare(req.body);
+        // Not awaited unless it must be: a prompt that was counted at once goes on in this turn.
+        const prepared = ready instanceof Promise ? await ready : ready;
+        const l = locals(res);
+        l.model = prepared.entry.id;
+        l.promptTokens = prepared.promptTokens;
+        l.completionTokens = 0;
         const call = {
           principal,
           allowance: services.allowance,

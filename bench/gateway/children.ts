@@ -1,0 +1,46 @@
+/** Starting the benchmarks' child processes (the fake upstream, Tessera, the floor relay). */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Runs a script of this folder in its own Node.js process and resolves with the first JSON line it prints that
+ * has a `url` (and, for Tessera, a `key`).
+ */
+export function start(
+  script: string,
+  extra: string[] = [],
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; info: Record<string, string> }> {
+  const path = fileURLToPath(new URL(script, import.meta.url));
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path, ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    // The first line with a URL; the rest of stdout (Tessera's request log) is read and dropped.
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    const onLine = (line: string) => {
+      let info: Record<string, string>;
+      try {
+        info = JSON.parse(line) as Record<string, string>;
+      } catch {
+        return;
+      }
+      if (typeof info.url !== 'string') return;
+      lines.off('line', onLine);
+      // GATEWAY_BENCH_LOG=<file>: keeps the child's warnings, errors and non-2xx request lines.
+      const keep = process.env.GATEWAY_BENCH_LOG;
+      if (keep) {
+        lines.on('line', (l) => {
+          // Node.js/V8's own diagnostics (e.g. --node-arg=--trace-gc) are the lines that are not JSON.
+          if (!l.startsWith('{') || /"level":[4-6]0|"status":[3-5]\d\d/.test(l))
+            appendFileSync(keep, `${l}\n`);
+        });
+      }
+      resolve({ child, info });
+    };
+    lines.on('line', onLine);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}

@@ -1,0 +1,99 @@
+import { Worker } from 'node:worker_threads';
+import type { CountReply, CountRequest } from './count-worker';
+import { countTokensInTurns } from './turns';
+
+/**
+ * Long prompts are counted on a thread of their own, off the event loop: counting 1 MB of prompt takes 100–300
+ * ms of CPU, and on the event loop every other request of the process would wait for it.
+ *
+ * One thread per process, started by the first long prompt and kept (it holds its own copy of the BPE, some
+ * tens of MB). Until it is ready, and if it ever dies, texts are counted on the event loop in turns (turns.ts),
+ * a little at a time between the loop's other work. The counts are the same either way: both are countTokens.
+ */
+const ENTRY = new URL('./count-worker-entry.mjs', import.meta.url);
+
+interface Job {
+  texts: string[];
+  resolve: (tokens: number) => void;
+  reject: (err: unknown) => void;
+}
+
+class CountingThread {
+  private worker: Worker | undefined;
+  private ready = false;
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 1;
+  private answeredCount = 0;
+  /** When a thread last died before it was ready: no new one for a minute (it would likely fail again). */
+  private failedAt = Number.NEGATIVE_INFINITY;
+
+  count(texts: string[]): Promise<number> {
+    if (!this.worker && Date.now() - this.failedAt > 60_000) this.start();
+    if (!this.ready) return countTokensInTurns(texts);
+    const worker = this.worker as Worker;
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.jobs.set(id, { texts, resolve, reject });
+      // Keeps the process alive only while a count is under way.
+      if (this.jobs.size === 1) worker.ref();
+      worker.postMessage({ id, texts } satisfies CountRequest);
+    });
+  }
+
+  private start(): void {
+    const worker = new Worker(ENTRY, {
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
+    });
+    this.worker = worker;
+    worker.unref();
+    worker.on('message', (reply: CountReply) => {
+      if ('ready' in reply) {
+        this.ready = true;
+        return;
+      }
+      const job = this.jobs.get(reply.id);
+      if (!job) return;
+      this.jobs.delete(reply.id);
+      this.answeredCount += 1;
+      if (this.jobs.size === 0) worker.unref();
+      job.resolve(reply.tokens);
+    });
+    // An error ends the thread too ('exit' follows).
+    worker.on('error', () => {});
+    worker.on('exit', () => this.lost(worker));
+  }
+
+  /** The thread is gone: what it was counting is counted in turns, and the next long prompt starts another. */
+  private lost(worker: Worker): void {
+    if (this.worker !== worker) return;
+    if (!this.ready) this.failedAt = Date.now();
+    this.worker = undefined;
+    this.ready = false;
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    for (const job of jobs) countTokensInTurns(job.texts).then(job.resolve, job.reject);
+  }
+
+  /** Ends the thread (tests); counting goes on without it. */
+  async stop(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  /** How many counts a thread has answered (tests). */
+  get answered(): number {
+    return this.answeredCount;
+  }
+
+  /** Whether the thread is up and counting (tests). */
+  get running(): boolean {
+    return this.ready;
+  }
+}
+
+export const countingThread = new CountingThread();
+
+/** The summed token counts of texts, counted off the event loop. */
+export function countTokensAside(texts: string[]): Promise<number> {
+  return countingThread.count(texts);
+}
