@@ -1,7 +1,7 @@
 /**
  * Added latency of Tessera over calling the same fake upstream directly, in the same run: p50/p99 of whole
  * non-streamed responses and of time to first token for streams, at fixed offered loads.
- *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--modes=plain,stream] [--no-allowance]
+ *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--modes=plain,stream] [--no-allowance]
  * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database; --no-allowance replaces the live
  * allowance's reserve/settle, two database writes per call, by a no-op to show the gateway's own cost.)
  * Diagnostics: --diagnose (Tessera's GC pauses and event-loop delays at exit), --cpu-prof=<dir> (a V8 CPU
@@ -16,7 +16,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { start } from './children';
-import { failures, percentile, runPhase, type Target } from './load';
+import { failures, type PhaseResult, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
 const seconds = Number(args.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 5);
@@ -29,6 +29,11 @@ const logLevel = args.find((a) => a.startsWith('--log-level='))?.split('=')[1];
 const profileDir = args.find((a) => a.startsWith('--cpu-prof='))?.split('=')[1];
 /** --warmup=<s>: seconds of load on each path before measuring (the JIT keeps optimising for a few seconds). */
 const warmup = Number(args.find((a) => a.startsWith('--warmup='))?.split('=')[1] ?? 3);
+/**
+ * --slice=<s>: the length of each alternating slice of the measurement (default 1 s; --slice=<seconds> measures
+ * each path in one go, as before).
+ */
+const slice = Number(args.find((a) => a.startsWith('--slice='))?.split('=')[1] ?? 1);
 /** --modes=plain|stream|plain,stream: which calls to measure (default both). */
 const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'plain,stream')
   .split(',')
@@ -72,6 +77,10 @@ const gateway: Target = {
 };
 
 const fmt = (n: number) => n.toFixed(2);
+function add(into: PhaseResult, part: PhaseResult): void {
+  for (const latency of part.latencies) into.latencies.push(latency);
+  into.errors += part.errors;
+}
 
 /** CPU time (user + system, ms) a child has used: contention inflates latency, not this. */
 function cpuMs(child: ChildProcess): number {
@@ -89,10 +98,21 @@ try {
       // Warm both paths (connections, JIT, key cache) before measuring.
       await runPhase(direct, stream, rps, warmup);
       await runPhase(gateway, stream, rps, warmup);
-      const d = await runPhase(direct, stream, rps, seconds);
-      const cpuBefore = cpuMs(tessera.child);
-      const t = await runPhase(gateway, stream, rps, seconds);
-      const cpuPerRequest = (cpuMs(tessera.child) - cpuBefore) / Math.round(rps * seconds);
+      // Measured in alternating slices (direct, Tessera, direct, …) so that the machine's noise, which comes
+      // in bursts of a second or more here, falls on both paths alike.
+      const d: PhaseResult = { latencies: [], errors: 0 };
+      const t: PhaseResult = { latencies: [], errors: 0 };
+      let cpu = 0;
+      const slices = Math.max(1, Math.round(seconds / slice));
+      for (let i = 0; i < slices; i++) {
+        add(d, await runPhase(direct, stream, rps, seconds / slices));
+        const cpuBefore = cpuMs(tessera.child);
+        add(t, await runPhase(gateway, stream, rps, seconds / slices));
+        cpu += cpuMs(tessera.child) - cpuBefore;
+      }
+      d.latencies.sort((a, b) => a - b);
+      t.latencies.sort((a, b) => a - b);
+      const cpuPerRequest = cpu / Math.round(rps * seconds);
       const [d50, d99, t50, t99] = [
         percentile(d.latencies, 50),
         percentile(d.latencies, 99),
