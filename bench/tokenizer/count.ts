@@ -7,10 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { countTokens, encoder } from '../../server/src/modules/tokenizer/encoder';
+import { countTokens, libraryEncoder } from '../../server/src/modules/tokenizer/encoder';
 
 // The library's own encoder on the same o200k ranks.
-const library = encoder();
+const library = libraryEncoder();
 const files = ['README.md', 'ARCHITECTURE.md', 'BENCHMARKS.md', 'server/src/app.ts'];
 
 function timed(run: () => number): { ms: number; tokens: number } {

@@ -35,7 +35,7 @@ describe('POST /v1/chat/completions with the simulator (test key, openai SDK)', 
     expect(choice?.logprobs).toBeNull();
     expect(choice?.finish_reason).toBe('stop');
     expect(choice?.message.content).toMatch(/glaciers|fjords|norway/i);
-    const { encoder } = await import('../src/modules/tokenizer');
+    const { libraryEncoder: encoder } = await import('../src/modules/tokenizer');
     expect(a.usage?.completion_tokens).toBe(encoder().encode(choice?.message.content ?? '').length);
     // 3 (priming) + 3 (framing) + 1 (role "user") + the content's own tokens.
     expect(a.usage?.prompt_tokens).toBe(7 + encoder().encode('Explain glaciers and fjords in Norway').length);

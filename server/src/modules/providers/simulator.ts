@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatCompletionRequest, FinishReason } from '@tessera/shared';
-import { contentText, encoder } from '../tokenizer';
+import { contentText, encodeText } from '../tokenizer';
 import { simulatedReply } from './simulator-text';
 import { tokenPieces } from './token-pieces';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
@@ -29,7 +29,7 @@ function simulateChoice(call: ProviderCall, index: number): SimulatedChoice {
   const cut = Math.min(...stopsOf(request).map((s) => (text.includes(s) ? text.indexOf(s) : text.length)));
   if (cut < text.length) text = text.slice(0, cut);
   // Special tokens' spellings are plain text here, as in a prompt.
-  let tokens = encoder().encode(text, [], []);
+  let tokens = encodeText(text);
   if (tokens.length > call.maxTokens) {
     tokens = tokens.slice(0, call.maxTokens);
     finish = 'length';

@@ -1,25 +1,31 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
-import { countPieceTokens } from './merge';
+import { countPieceTokens, encodePiece } from './merge';
+import { RankTable } from './ranks';
 
-let shared: Tiktoken | undefined;
+let table: RankTable | undefined;
 
 /**
- * The o200k_base BPE (GPT-4o's), from the ranks bundled with js-tiktoken: nothing is downloaded. Building it takes
- * about half a second, so it is built once per process and shared.
+ * The o200k_base BPE (GPT-4o's) ranks, from the data bundled with js-tiktoken: nothing is downloaded. Built once
+ * per process (and counting thread), at start-up.
  */
-export function encoder(): Tiktoken {
-  shared ??= new Tiktoken(o200kBase);
-  return shared;
+function ranks(): RankTable {
+  table ??= new RankTable(o200kBase.bpe_ranks);
+  return table;
 }
 
-/** The merge ranks the encoder built (byte values joined by commas → rank); undefined if its layout changed. */
-function ranksOf(tiktoken: Tiktoken): Map<string, number> | undefined {
-  const map = (tiktoken as unknown as { rankMap?: unknown }).rankMap;
-  return map instanceof Map && map.size > 0 ? (map as Map<string, number>) : undefined;
+let library: Tiktoken | undefined;
+/**
+ * js-tiktoken's own encoder for o200k_base: the reference the tests hold countTokens and encodeText to. Not
+ * used by the product (it holds 66 MB of heap; see ranks.ts).
+ */
+export function libraryEncoder(): Tiktoken {
+  library ??= new Tiktoken(o200kBase);
+  return library;
 }
 
 const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8');
 /**
  * Pieces remembered with their token counts, and the longest piece remembered (in UTF-16 units). Under 13
  * units V8 copies a substring; from 13 on it may keep a view into the whole text, and a remembered piece would
@@ -32,12 +38,13 @@ let counter: PieceCounter | undefined;
 /**
  * How many tokens a text is. The text is all ordinary text: a special token's spelling in a message
  * (`<|endoftext|>`) is counted as the characters it is, as OpenAI's API does, where `encode` would throw.
- * This is `encode(text, [], []).length` (a test holds them equal) without what `encode` rebuilds on every
- * call: two regular expressions and two sets, most of its cost for a short message.
+ * This is js-tiktoken's `encode(text, [], []).length` (a test holds them equal) without what `encode` rebuilds
+ * on every call (two regular expressions and two sets, most of its cost for a short message) and with the
+ * ranks in typed arrays (ranks.ts).
  */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  counter ??= new PieceCounter(encoder());
+  counter ??= new PieceCounter(ranks());
   return counter.count(text, 0, text.length);
 }
 
@@ -47,40 +54,57 @@ export function countTokens(text: string): number {
  * countTokens gives for the whole: a span ends where a piece ends, never inside one.
  */
 export function countTokenSpan(text: string, from: number, chars: number): { tokens: number; end: number } {
-  counter ??= new PieceCounter(encoder());
+  counter ??= new PieceCounter(ranks());
   const tokens = counter.count(text, from, from + chars);
   return { tokens, end: counter.end };
+}
+
+/** The tokens of a text, all of it ordinary text (js-tiktoken's `encode(text, [], [])`). */
+export function encodeText(text: string): number[] {
+  const table = ranks();
+  const pattern = new RegExp(o200kBase.pat_str, 'ug');
+  const out: number[] = [];
+  for (const match of text.matchAll(pattern)) {
+    if (match[0].length > 0) encodePiece(utf8.encode(match[0]), table, out);
+  }
+  return out;
+}
+
+/** The text of tokens; bytes that do not make whole characters become U+FFFD. */
+export function decodeTokens(tokens: readonly number[]): string {
+  const table = ranks();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for (const token of tokens) {
+    const bytes = table.bytesOf(token);
+    if (!bytes) continue;
+    parts.push(bytes);
+    length += bytes.length;
+  }
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return utf8Decoder.decode(all);
 }
 
 /** Splits text into the BPE's pieces (its regular expression) and counts each piece's tokens. */
 class PieceCounter {
   /** Where the last count stopped: the end of its last piece, or the text's length. */
   end = 0;
-  private readonly ranks: Map<string, number> | undefined;
-  private readonly pattern: RegExp;
-  /** No token is longer than this many bytes: longer spans need no look-up. */
-  private readonly maxTokenBytes: number = 1;
+  private readonly pattern = new RegExp(o200kBase.pat_str, 'ug');
   /**
-   * Pieces (words, mostly) already counted: text repeats them, and a hit skips the UTF-8 encoding, the key
-   * string and the merge. Bounded; emptied when full.
+   * Pieces (words, mostly) already counted: text repeats them, and a hit skips the UTF-8 encoding and the
+   * merge. Bounded; emptied when full.
    */
   private readonly known = new Map<string, number>();
 
-  constructor(private readonly tiktoken: Tiktoken) {
-    this.ranks = ranksOf(tiktoken);
-    this.pattern = new RegExp(o200kBase.pat_str, 'ug');
-    for (const key of this.ranks?.keys() ?? []) {
-      this.maxTokenBytes = Math.max(this.maxTokenBytes, key.split(',').length);
-    }
-  }
+  constructor(private readonly table: RankTable) {}
 
   count(text: string, from: number, until: number): number {
-    const { ranks, pattern, known, maxTokenBytes } = this;
-    if (!ranks) {
-      // The library's own layout changed: its encode, on the whole text at once.
-      this.end = text.length;
-      return from === 0 ? this.tiktoken.encode(text, [], []).length : 0;
-    }
+    const { table, pattern, known } = this;
     let count = 0;
     this.end = text.length;
     pattern.lastIndex = from;
@@ -95,10 +119,7 @@ class PieceCounter {
       if (seen !== undefined) count += seen;
       else {
         const piece = utf8.encode(word);
-        const tokens =
-          piece.length <= maxTokenBytes && ranks.has(piece.join(','))
-            ? 1
-            : countPieceTokens(piece, ranks, maxTokenBytes);
+        const tokens = table.rank(piece, 0, piece.length) >= 0 ? 1 : countPieceTokens(piece, table);
         if (word.length <= MAX_KNOWN_LENGTH) {
           if (known.size >= MAX_KNOWN) known.clear();
           known.set(word, tokens);

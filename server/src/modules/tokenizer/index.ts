@@ -1,2 +1,2 @@
-export { countTokens, encoder } from './encoder';
+export { countTokens, decodeTokens, encodeText, libraryEncoder } from './encoder';
 export { contentText, countLongPromptTokens, countPromptTokens, promptLength } from './messages';

@@ -1,5 +1,4 @@
-/** Merge ranks: the bytes of a token joined by commas → its rank (js-tiktoken's own map). */
-export type Ranks = Map<string, number>;
+import type { RankTable } from './ranks';
 
 /** Below this many bytes the plain quadratic merge is the faster one. */
 const SMALL_PIECE = 64;
@@ -11,20 +10,43 @@ const SMALL_PIECE = 64;
  * its loop rescans every pair after each merge: O(n²) key joins, so a 30 KB word held the event loop for
  * minutes. Long pieces go through a heap of candidate pairs instead: O(n log n).
  */
-export function countPieceTokens(piece: Uint8Array, ranks: Ranks, maxTokenBytes: number): number {
+export function countPieceTokens(piece: Uint8Array, table: RankTable): number {
   if (piece.length === 1) return 1;
-  return piece.length < SMALL_PIECE ? countSmall(piece, ranks) : countLarge(piece, ranks, maxTokenBytes);
+  const parts = partsOf(piece, table);
+  let count = 0;
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (table.rank(piece, parts[i] as number, parts[i + 1] as number) >= 0) count += 1;
+  }
+  return count;
 }
 
-function countSmall(piece: Uint8Array, ranks: Ranks): number {
+/** The tokens (ranks) byte-pair encoding makes of one piece, appended to `out`. */
+export function encodePiece(piece: Uint8Array, table: RankTable, out: number[]): void {
+  const whole = table.rank(piece, 0, piece.length);
+  if (whole >= 0) {
+    out.push(whole);
+    return;
+  }
+  const parts = partsOf(piece, table);
+  for (let i = 0; i < parts.length - 1; i++) {
+    const rank = table.rank(piece, parts[i] as number, parts[i + 1] as number);
+    if (rank >= 0) out.push(rank);
+  }
+}
+
+/** Where the merged parts of a piece start, and its length last. */
+function partsOf(piece: Uint8Array, table: RankTable): number[] {
+  return piece.length < SMALL_PIECE ? mergeSmall(piece, table) : mergeLarge(piece, table);
+}
+
+function mergeSmall(piece: Uint8Array, table: RankTable): number[] {
   const starts = Array.from({ length: piece.length + 1 }, (_, i) => i);
-  const key = (from: number, to: number) => piece.subarray(from, to).join(',');
   while (starts.length > 2) {
     let best = -1;
     let bestRank = Number.POSITIVE_INFINITY;
     for (let i = 0; i < starts.length - 2; i++) {
-      const rank = ranks.get(key(starts[i] as number, starts[i + 2] as number));
-      if (rank !== undefined && rank < bestRank) {
+      const rank = table.rank(piece, starts[i] as number, starts[i + 2] as number);
+      if (rank >= 0 && rank < bestRank) {
         bestRank = rank;
         best = i;
       }
@@ -32,11 +54,7 @@ function countSmall(piece: Uint8Array, ranks: Ranks): number {
     if (best === -1) break;
     starts.splice(best + 1, 1);
   }
-  let count = 0;
-  for (let i = 0; i < starts.length - 1; i++) {
-    if (ranks.has(key(starts[i] as number, starts[i + 1] as number))) count += 1;
-  }
-  return count;
+  return starts;
 }
 
 /**
@@ -44,7 +62,7 @@ function countSmall(piece: Uint8Array, ranks: Ranks): number {
  * merges in a binary heap ordered by (rank, start). A popped candidate is used only if both parts are still
  * as they were when it was pushed; merging pushes the two new neighbouring pairs.
  */
-function countLarge(piece: Uint8Array, ranks: Ranks, maxTokenBytes: number): number {
+function mergeLarge(piece: Uint8Array, table: RankTable): number[] {
   const n = piece.length;
   const next = new Int32Array(n + 1);
   const prev = new Int32Array(n + 1);
@@ -53,8 +71,6 @@ function countLarge(piece: Uint8Array, ranks: Ranks, maxTokenBytes: number): num
     next[i] = i + 1;
     prev[i] = i - 1;
   }
-  const rankOf = (from: number, to: number): number | undefined =>
-    to - from > maxTokenBytes ? undefined : ranks.get(piece.subarray(from, to).join(','));
   // Candidate merges: the pair starting at `start` and ending at `end`, with the rank of its bytes.
   const heap: { rank: number; start: number; end: number }[] = [];
   const less = (a: number, b: number) => {
@@ -71,8 +87,8 @@ function countLarge(piece: Uint8Array, ranks: Ranks, maxTokenBytes: number): num
     const middle = next[start] as number;
     if (middle >= n) return;
     const end = next[middle] as number;
-    const rank = rankOf(start, end);
-    if (rank === undefined) return;
+    const rank = table.rank(piece, start, end);
+    if (rank < 0) return;
     heap.push({ rank, start, end });
     for (let i = heap.length - 1; i > 0; ) {
       const parent = (i - 1) >> 1;
@@ -112,9 +128,8 @@ function countLarge(piece: Uint8Array, ranks: Ranks, maxTokenBytes: number): num
     if (before >= 0) push(before);
     push(start);
   }
-  let count = 0;
-  for (let s = 0; s < n; s = next[s] as number) {
-    if (rankOf(s, next[s] as number) !== undefined) count += 1;
-  }
-  return count;
+  const starts: number[] = [];
+  for (let s = 0; s < n; s = next[s] as number) starts.push(s);
+  starts.push(n);
+  return starts;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens, encoder } from './encoder';
+import { countTokens, decodeTokens, libraryEncoder as encoder, encodeText } from './encoder';
 import { countPromptTokens } from './messages';
 
 describe('tokenizer', () => {
@@ -9,7 +9,7 @@ describe('tokenizer', () => {
     // A long run of one word merges into far fewer tokens than characters/4 would say.
     const text = 'tokenization '.repeat(100);
     expect(countTokens(text)).toBeLessThan(text.length / 4);
-    expect(encoder().decode(encoder().encode('héllo 日本語'))).toBe('héllo 日本語');
+    expect(decodeTokens(encodeText('héllo 日本語'))).toBe('héllo 日本語');
   });
 
   it('counts chat framing as OpenAI does for gpt-4o', () => {
@@ -61,6 +61,13 @@ describe('tokenizer', () => {
     const all = samples.join(' ');
     expect(countTokens(all)).toBe(encoder().encode(all, [], []).length);
     expect(() => countTokens('<|endoftext|>')).not.toThrow();
+    // The simulator's tokens are the library's, and decode back to the text.
+    for (const text of samples) {
+      const tokens = encodeText(text);
+      expect(tokens, text).toEqual(encoder().encode(text, [], []));
+      expect(decodeTokens(tokens)).toBe(encoder().decode(tokens));
+    }
+    expect(encodeText(all)).toEqual(encoder().encode(all, [], []));
   });
 
   it('a very long word does not hold the event loop: 200,000 letters are counted (the quadratic merge took minutes for 30,000)', () => {

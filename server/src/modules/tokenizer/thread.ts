@@ -6,8 +6,8 @@ import { countTokensInTurns } from './turns';
  * Long prompts are counted on a thread of their own, off the event loop: counting 1 MB of prompt takes 100–300
  * ms of CPU, and on the event loop every other request of the process would wait for it.
  *
- * One thread per process, started by the first long prompt and kept (it holds its own copy of the BPE, some
- * tens of MB). Until it is ready, and if it ever dies, texts are counted on the event loop in turns (turns.ts),
+ * One thread per process, started by the first long prompt and kept (it holds its own copy of the BPE, about
+ * 7 MB). Until it is ready, and if it ever dies, texts are counted on the event loop in turns (turns.ts),
  * a little at a time between the loop's other work. The counts are the same either way: both are countTokens.
  */
 const ENTRY = new URL('./count-worker-entry.mjs', import.meta.url);
