@@ -36,19 +36,38 @@ if (withoutAllowance) {
     status: (principal) => real.status(principal),
   };
 }
-// --diagnose: at exit, GC pauses and event-loop delays on stderr (what stalls every call in flight at once).
-const gcPauses: number[] = [];
+// --diagnose: at exit, GC pauses and event-loop delays on stderr (what stalls every call in flight at once), and
+// each stall of the loop of 20 ms or more: when (ms since start-up), how long, and the GC pauses within it.
+const gcPauses: { start: number; duration: number; kind: string }[] = [];
+const stalls: { at: number; gap: number }[] = [];
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 if (process.argv.includes('--diagnose')) {
+  const kinds: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak' };
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0;
+      gcPauses.push({ start: entry.startTime, duration: entry.duration, kind: kinds[kind] ?? String(kind) });
+    }
   }).observe({ entryTypes: ['gc'] });
   loopDelay.enable();
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last >= 25) stalls.push({ at: last, gap: now - last - 5 });
+    last = now;
+  }, 5).unref();
 }
 function diagnosis(): string {
-  const long = gcPauses.filter((d) => d >= 2);
+  const durations = gcPauses.map((p) => p.duration);
+  const long = durations.filter((d) => d >= 2);
   const ms = (ns: number) => (ns / 1e6).toFixed(1);
-  return `gc: ${gcPauses.length} pauses, ${gcPauses.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, ${long.length} of 2 ms or more (max ${Math.max(0, ...gcPauses).toFixed(1)} ms); event-loop delay p50 ${ms(loopDelay.percentile(50))} / p99 ${ms(loopDelay.percentile(99))} / max ${ms(loopDelay.max)} ms`;
+  const stallLines = stalls.map(({ at, gap }) => {
+    const within = gcPauses
+      .filter((p) => p.start + p.duration >= at && p.start <= at + gap + 5)
+      .map((p) => `${p.kind} ${p.duration.toFixed(1)}`);
+    return `\n  stall at ${(at / 1000).toFixed(1)} s: ${gap.toFixed(0)} ms; GC within: ${within.join(', ') || 'none'}`;
+  });
+  return `gc: ${durations.length} pauses, ${durations.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, ${long.length} of 2 ms or more (max ${Math.max(0, ...durations).toFixed(1)} ms); event-loop delay p50 ${ms(loopDelay.percentile(50))} / p99 ${ms(loopDelay.percentile(99))} / max ${ms(loopDelay.max)} ms; ${stalls.length} stalls of 20 ms or more${stallLines.join('')}`;
 }
 // --alloc-prof=<file>: where the process allocates (sampled, objects already collected included), written at exit.
 const allocProfile = process.argv.find((a) => a.startsWith('--alloc-prof='))?.split('=')[1];

@@ -1,5 +1,5 @@
 import type { ChatCompletion } from '@tessera/shared';
-import { countTokens } from '../tokenizer';
+import { countingThread, countTokens } from '../tokenizer';
 import { completeChat } from './complete';
 import type { ChatCall, ChatDeps } from './deps';
 import { type PreparedChat, prepareChat } from './prepare';
@@ -10,6 +10,11 @@ export class ChatService {
   constructor(private readonly deps: ChatDeps) {
     // Building the BPE takes about half a second: do it at start-up, not on the first request.
     countTokens('warm up');
+    countingThread.onLost = (err) =>
+      deps.logger.warn(
+        { err },
+        'the token counting thread stopped; long prompts are counted on the event loop',
+      );
   }
 
   /**

@@ -1,2 +1,3 @@
 export { countTokens, decodeTokens, encodeText, libraryEncoder } from './encoder';
 export { contentText, countLongPromptTokens, countPromptTokens, promptLength } from './messages';
+export { countingThread } from './thread';

@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countLoopTurns } from '../../../test/helpers/loop';
 import { variedText } from '../../../test/helpers/text';
@@ -35,10 +36,18 @@ describe('the counting thread', () => {
     const texts = [variedText(600_000, 31)];
     const expected = countTokens(texts[0] as string);
     const counting = Promise.all([countTokensAside(texts), countTokensAside(['a', 'b c'])]);
-    await countingThread.stop();
+    const lost: unknown[] = [];
+    countingThread.onLost = (reason) => lost.push(reason);
+    // Killed from outside, as a crash or an out-of-memory would end it.
+    await (countingThread as unknown as { worker: Worker }).worker.terminate();
     expect(await counting).toEqual([expected, countTokens('a') + countTokens('b c')]);
     expect(countingThread.running).toBe(false);
+    expect(lost).toHaveLength(1);
     await threadReady();
     expect(await countTokensAside(texts)).toBe(expected);
+    // Stopped on purpose: nothing to report.
+    await countingThread.stop();
+    expect(lost).toHaveLength(1);
+    countingThread.onLost = undefined;
   });
 });

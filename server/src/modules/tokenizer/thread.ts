@@ -24,6 +24,9 @@ class CountingThread {
   private readonly jobs = new Map<number, Job>();
   private nextId = 1;
   private answeredCount = 0;
+  private stopping = false;
+  /** Told when a thread stops unexpectedly (the chat service logs it), with its error or exit code. */
+  onLost: ((reason: unknown) => void) | undefined;
   /** When a thread last died before it was ready: no new one for a minute (it would likely fail again). */
   private failedAt = Number.NEGATIVE_INFINITY;
 
@@ -60,13 +63,20 @@ class CountingThread {
       job.resolve(reply.tokens);
     });
     // An error ends the thread too ('exit' follows).
-    worker.on('error', () => {});
-    worker.on('exit', () => this.lost(worker));
+    let error: unknown;
+    worker.on('error', (err) => {
+      error = err;
+    });
+    worker.on('exit', (code) =>
+      this.lost(worker, error ?? new Error(`counting thread exited with code ${code}`)),
+    );
   }
 
   /** The thread is gone: what it was counting is counted in turns, and the next long prompt starts another. */
-  private lost(worker: Worker): void {
+  private lost(worker: Worker, reason: unknown): void {
     if (this.worker !== worker) return;
+    if (!this.stopping) this.onLost?.(reason);
+    this.stopping = false;
     if (!this.ready) this.failedAt = Date.now();
     this.worker = undefined;
     this.ready = false;
@@ -77,6 +87,7 @@ class CountingThread {
 
   /** Ends the thread (tests); counting goes on without it. */
   async stop(): Promise<void> {
+    this.stopping = this.worker !== undefined;
     await this.worker?.terminate();
   }
 
