@@ -74,9 +74,16 @@ describe('playground chat through the dashboard session', () => {
       return ((await gql.json()) as { data: { usage: { endpoints: { path: string; requests: number }[] } } })
         .data.usage.endpoints;
     };
-    const test = await usage('TEST');
-    const row = test.find((e) => e.path === PLAYGROUND_CHAT_PATH);
-    expect(row?.requests).toBe(2);
+    // The request is metered when the server sees its response finish, which can come just after the client has
+    // read the last event: flush and look again until it shows (or 5 s pass).
+    let requests: number | undefined;
+    for (let i = 0; i < 50; i++) {
+      requests = (await usage('TEST')).find((e) => e.path === PLAYGROUND_CHAT_PATH)?.requests;
+      if (requests === 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+      await server.services.usage.flush();
+    }
+    expect(requests).toBe(2);
     expect(await usage('LIVE')).toEqual([]);
   });
 
