@@ -1,5 +1,8 @@
-/** Token allowance leases while the database cannot be reached: kept leases, 503s, lost replies, the sweep. */
-import { beforeAll, describe, expect, it } from 'vitest';
+/**
+ * Token allowance leases while the database cannot be reached: kept leases, 503s, lost replies, the sweep;
+ * and the next lease taken in the background, so that calls do not wait for the database when one runs out.
+ */
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../src/db/client';
 import { asUnavailable } from '../src/errors';
 import { MonthlyTokenAllowance } from '../src/modules/allowance';
@@ -26,15 +29,17 @@ const connectionError = (code: string) => Object.assign(new Error(`connect ${cod
 
 /**
  * The test database as an instance would see it through a network that fails: every call fails while `down`
- * is set, and with `loseReply` the next statement commits but its answer never arrives.
+ * is set, and with `loseReply` the next statement commits but its answer never arrives. `writes` counts the
+ * statements sent with `execute` (every write of the allowance; the views' reads are selects).
  */
 function unreliable(db: Db) {
-  const state = { down: false, loseReply: false };
+  const state = { down: false, loseReply: false, writes: 0 };
   const wrapped = new Proxy(db, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
+        if (prop === 'execute') state.writes += 1;
         if (state.down) throw connectionError('ECONNREFUSED');
         const result = (value as (...a: unknown[]) => unknown).apply(target, args);
         if (prop !== 'execute' || !state.loseReply) return result;
@@ -197,5 +202,69 @@ describe('leases while the database cannot be reached', () => {
     const [after] = await leaseRows(p.accountId);
     expect(after?.expiresAt.getTime()).toBeGreaterThan(before?.expiresAt.getTime() ?? Infinity);
     await closeAll([a]);
+  });
+});
+
+describe('the next lease', () => {
+  it('is taken in the background once the current one is three quarters through its age: the call that finds it aged out does not wait', async () => {
+    const { allowance: a, state } = unreliableInstance();
+    const p = await principalFor(1_000_000);
+    await (await a.reserve(p, 100)).settle(50);
+    expect(await leaseRows(p.accountId)).toHaveLength(1);
+    nowMs += 1_400;
+    await (await a.reserve(p, 100)).settle(50);
+    expect(await leaseRows(p.accountId)).toHaveLength(1);
+    nowMs += 200;
+    // 1.6 s of its 2 s: this call is admitted from it, and the next lease is taken meanwhile.
+    await (await a.reserve(p, 100)).settle(50);
+    await vi.waitFor(async () => expect(await leaseRows(p.accountId)).toHaveLength(2));
+    nowMs += 500;
+    const writes = state.writes;
+    const late = await a.reserve(p, 100);
+    expect(state.writes).toBe(writes);
+    await late.settle(50);
+    await a.flushLeases();
+    // The first lease, past its age and done, is closed; the second holds what it has not served.
+    expect(await period(p.accountId)).toMatchObject({ used: 200, reserved: 950 });
+    await closeAll([a]);
+    expect(await period(p.accountId)).toMatchObject({ used: 200, reserved: 0 });
+    expect(await leaseRows(p.accountId)).toEqual([]);
+  });
+
+  it('is taken in the background once the current one has less than a quarter of its tokens free', async () => {
+    const { allowance: a, state } = unreliableInstance();
+    const p = await principalFor(1_000_000);
+    for (let i = 0; i < 7; i++) await (await a.reserve(p, 100)).settle(100);
+    expect(await leaseRows(p.accountId)).toHaveLength(1);
+    // 300 free, 200 once this call draws: the next lease is taken.
+    const eighth = await a.reserve(p, 100);
+    await vi.waitFor(async () => expect(await leaseRows(p.accountId)).toHaveLength(2));
+    await eighth.settle(100);
+    const writes = state.writes;
+    for (let i = 0; i < 5; i++) await (await a.reserve(p, 100)).settle(100);
+    expect(state.writes).toBe(writes);
+    await closeAll([a]);
+    expect(await period(p.accountId)).toMatchObject({ used: 1_300, reserved: 0 });
+    expect(await leaseRows(p.accountId)).toEqual([]);
+  });
+
+  it('one that cannot be taken fails no call: the current lease serves, and the next is taken when the database answers', async () => {
+    const { allowance: a, state } = unreliableInstance();
+    const p = await principalFor(1_000_000);
+    await (await a.reserve(p, 100)).settle(100);
+    nowMs += 1_600;
+    state.down = true;
+    await (await a.reserve(p, 100)).settle(100);
+    // Give the failed background take its turn.
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await a.status(p)).toMatchObject({ used: 200 });
+    state.down = false;
+    await a.flushLeases();
+    nowMs += 300;
+    await (await a.reserve(p, 100)).settle(100);
+    await vi.waitFor(async () => expect(await leaseRows(p.accountId)).toHaveLength(2));
+    await closeAll([a]);
+    expect(await period(p.accountId)).toMatchObject({ used: 300, reserved: 0 });
+    expect(await leaseRows(p.accountId)).toEqual([]);
   });
 });

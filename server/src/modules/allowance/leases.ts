@@ -16,6 +16,9 @@ export interface LeaseOptions {
 /** Leases are taken only while an account has at least this many leases' worth of tokens left. */
 export const LEASE_HEADROOM = 16;
 
+/** The next lease is taken once the current one is this far through its age or its tokens. */
+const RENEW_AT = 0.75;
+
 /**
  * This instance's leases (lease-rows.ts), by account and period: admits calls against them in memory and
  * writes what they served every `flushMs`. A lease takes new calls for `maxAgeMs`, then closes once they are
@@ -73,26 +76,29 @@ export class LeaseBook {
     const size = Math.max(this.options.tokens, 2 * tokens);
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = this.open.get(key);
-      if (
-        current?.open &&
-        this.ctx.clock.now() - current.openedAt < this.options.maxAgeMs &&
-        free(current) >= tokens
-      ) {
+      const age = current ? this.ctx.clock.now() - current.openedAt : 0;
+      if (current?.open && age < this.options.maxAgeMs && free(current) >= tokens) {
         current.drawn += tokens;
+        // Near its end (by age or by tokens), the next lease is taken in the background: calls then go on
+        // drawing on this one meanwhile instead of waiting for the database when it runs out.
+        if (
+          (age >= this.options.maxAgeMs * RENEW_AT || free(current) < size * (1 - RENEW_AT)) &&
+          this.rows.reachable &&
+          !this.acquiring.has(key) &&
+          input.remaining + free(current) >= LEASE_HEADROOM * size
+        ) {
+          this.acquire(key, accountId, period, size, input.limit).catch((err: unknown) => {
+            this.ctx.logger.warn({ err: (err as Error).message }, 'taking the next token lease failed');
+          });
+        }
         return current;
       }
       const kept = this.rows.reachable ? undefined : this.kept(key, tokens);
       if (kept) return kept;
       if (input.remaining + (current ? free(current) : 0) < LEASE_HEADROOM * size) return undefined;
-      let pending = this.acquiring.get(key);
-      if (!pending) {
-        pending = this.take(key, accountId, period, size, input.limit).finally(() =>
-          this.acquiring.delete(key),
-        );
-        this.acquiring.set(key, pending);
-      }
       try {
-        if (!(await pending)) return undefined;
+        if (!(await (this.acquiring.get(key) ?? this.acquire(key, accountId, period, size, input.limit))))
+          return undefined;
       } catch (err) {
         // No new lease: a kept one still serves, else the error (a 503 when the database is unreachable).
         const held = this.kept(key, tokens);
@@ -133,6 +139,19 @@ export class LeaseBook {
       spare += free(lease);
     }
     return { consumed, free: spare };
+  }
+
+  /** Takes a new lease; calls of the same account and period arriving meanwhile share it. */
+  private acquire(
+    key: string,
+    accountId: string,
+    period: string,
+    size: number,
+    limit: number,
+  ): Promise<Lease | undefined> {
+    const pending = this.take(key, accountId, period, size, limit).finally(() => this.acquiring.delete(key));
+    this.acquiring.set(key, pending);
+    return pending;
   }
 
   private async take(
