@@ -15,30 +15,45 @@ export function contentText(content: ChatContent | null | undefined): string {
   return content.map((part) => part.text ?? '').join('');
 }
 
-/** Prompt tokens of a chat request, counted with the real BPE. */
-export function countPromptTokens(messages: ChatMessage[]): number {
-  let total = REPLY_PRIMING;
+/**
+ * Calls `visit` with each text of the prompt that is counted (role, content, name, tool calls), in order, and
+ * returns the framing tokens that come on top of them. The one place the accounting's rules are written.
+ */
+function walkPrompt(messages: ChatMessage[], visit: (text: string) => void): number {
+  let framing = REPLY_PRIMING;
   for (const m of messages) {
-    total += PER_MESSAGE + countTokens(m.role) + countTokens(contentText(m.content));
-    if (m.name) total += PER_NAME + countTokens(m.name);
-    for (const call of m.tool_calls ?? []) {
-      total += countTokens(call.function.name) + countTokens(call.function.arguments);
+    framing += PER_MESSAGE;
+    visit(m.role);
+    visit(contentText(m.content));
+    if (m.name) {
+      framing += PER_NAME;
+      visit(m.name);
+    }
+    if (m.tool_calls) {
+      for (const call of m.tool_calls) {
+        visit(call.function.name);
+        visit(call.function.arguments);
+      }
     }
   }
-  return total;
+  return framing;
+}
+
+/** Prompt tokens of a chat request, counted with the real BPE. */
+export function countPromptTokens(messages: ChatMessage[]): number {
+  let total = 0;
+  const framing = walkPrompt(messages, (text) => {
+    total += countTokens(text);
+  });
+  return framing + total;
 }
 
 /** The characters a prompt's count reads: what decides how long counting it takes. */
 export function promptLength(messages: ChatMessage[]): number {
   let length = 0;
-  for (const m of messages) {
-    length += m.role.length + (m.name?.length ?? 0);
-    const content = m.content;
-    if (typeof content === 'string') length += content.length;
-    else if (content) for (const part of content) length += part.text?.length ?? 0;
-    for (const call of m.tool_calls ?? [])
-      length += call.function.name.length + call.function.arguments.length;
-  }
+  walkPrompt(messages, (text) => {
+    length += text.length;
+  });
   return length;
 }
 
@@ -47,16 +62,9 @@ export function promptLength(messages: ChatMessage[]): number {
  * would hold every other request up.
  */
 export async function countLongPromptTokens(messages: ChatMessage[]): Promise<number> {
-  let framing = REPLY_PRIMING;
   const texts: string[] = [];
-  for (const m of messages) {
-    framing += PER_MESSAGE;
-    texts.push(m.role, contentText(m.content));
-    if (m.name) {
-      framing += PER_NAME;
-      texts.push(m.name);
-    }
-    for (const call of m.tool_calls ?? []) texts.push(call.function.name, call.function.arguments);
-  }
+  const framing = walkPrompt(messages, (text) => {
+    texts.push(text);
+  });
   return framing + (await countTokensAside(texts));
 }
