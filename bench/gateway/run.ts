@@ -1,7 +1,7 @@
 /**
  * Added latency of Tessera over calling the same fake upstream directly, in the same run: p50/p99 of whole
  * non-streamed responses and of time to first token for streams, at fixed offered loads.
- *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--modes=plain,stream] [--no-allowance]
+ *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--modes=plain,stream] [--no-allowance] [--with-floor]
  * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database; --no-allowance replaces the live
  * allowance's reserve/settle, two database writes per call, by a no-op to show the gateway's own cost.)
  * Diagnostics: --diagnose (Tessera's GC pauses and event-loop delays at exit), --cpu-prof=<dir> (a V8 CPU
@@ -24,6 +24,11 @@ const noAllowance = args.includes('--no-allowance');
 /** --cpu-prof=<dir>: writes a V8 CPU profile of the Tessera process into <dir> when it exits. */
 /** --floor: measures the minimal relay of floor.ts in Tessera's place (what Node.js itself costs here). */
 const floor = args.includes('--floor');
+/**
+ * --with-floor: measures the floor relay as a third path in the same slices (direct, floor, Tessera, …), so that
+ * Tessera's added latency can be set against what the minimal relay adds under the very same noise.
+ */
+const withFloor = !floor && args.includes('--with-floor');
 /** --log-level=<level>: Tessera's log level (default info, the production default: one line per request). */
 const logLevel = args.find((a) => a.startsWith('--log-level='))?.split('=')[1];
 const profileDir = args.find((a) => a.startsWith('--cpu-prof='))?.split('=')[1];
@@ -65,6 +70,7 @@ const tessera = await start(
     ...args.filter((a) => a.startsWith('--node-arg=')).map((a) => a.slice('--node-arg='.length)),
   ],
 );
+const relay = withFloor ? await start('./floor.ts', [upstream.info.url ?? '']) : undefined;
 const direct: Target = {
   url: `${upstream.info.url}/v1/chat/completions`,
   headers: {},
@@ -73,6 +79,11 @@ const direct: Target = {
 const gateway: Target = {
   url: `${tessera.info.url}/v1/chat/completions`,
   headers: { authorization: `Bearer ${tessera.info.key}` },
+  model: 'bench-model',
+};
+const floorTarget: Target | undefined = relay && {
+  url: `${relay.info.url}/v1/chat/completions`,
+  headers: { authorization: `Bearer ${relay.info.key}` },
   model: 'bench-model',
 };
 
@@ -89,29 +100,33 @@ function cpuMs(child: ChildProcess): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 console.log(
-  '| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | Tessera CPU per request (ms) | errors |',
+  `| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | Tessera CPU per request (ms) | errors |${floorTarget ? ' floor added p50 / p99 (ms) | floor errors |' : ''}`,
 );
-console.log('|---|---|---|---|---|---|---|');
+console.log(`|---|---|---|---|---|---|---|${floorTarget ? '---|---|' : ''}`);
 try {
   for (const rps of loads) {
     for (const stream of modes) {
       // Warm both paths (connections, JIT, key cache) before measuring.
       await runPhase(direct, stream, rps, warmup);
       await runPhase(gateway, stream, rps, warmup);
+      if (floorTarget) await runPhase(floorTarget, stream, rps, warmup);
       // Measured in alternating slices (direct, Tessera, direct, …) so that the machine's noise, which comes
       // in bursts of a second or more here, falls on both paths alike.
       const d: PhaseResult = { latencies: [], errors: 0 };
       const t: PhaseResult = { latencies: [], errors: 0 };
+      const f: PhaseResult = { latencies: [], errors: 0 };
       let cpu = 0;
       const slices = Math.max(1, Math.round(seconds / slice));
       for (let i = 0; i < slices; i++) {
         add(d, await runPhase(direct, stream, rps, seconds / slices));
+        if (floorTarget) add(f, await runPhase(floorTarget, stream, rps, seconds / slices));
         const cpuBefore = cpuMs(tessera.child);
         add(t, await runPhase(gateway, stream, rps, seconds / slices));
         cpu += cpuMs(tessera.child) - cpuBefore;
       }
       d.latencies.sort((a, b) => a - b);
       t.latencies.sort((a, b) => a - b);
+      f.latencies.sort((a, b) => a - b);
       const cpuPerRequest = cpu / Math.round(rps * seconds);
       const [d50, d99, t50, t99] = [
         percentile(d.latencies, 50),
@@ -120,12 +135,17 @@ try {
         percentile(t.latencies, 99),
       ];
       console.log(
-        `| ${rps} | ${stream ? 'stream, TTFT' : 'non-streamed'} | ${fmt(d50)} / ${fmt(d99)} | ${fmt(t50)} / ${fmt(t99)} | ${fmt(t50 - d50)} / ${fmt(t99 - d99)} | ${fmt(cpuPerRequest)} | ${d.errors} direct, ${t.errors} Tessera of ${Math.round(rps * seconds)} |`,
+        `| ${rps} | ${stream ? 'stream, TTFT' : 'non-streamed'} | ${fmt(d50)} / ${fmt(d99)} | ${fmt(t50)} / ${fmt(t99)} | ${fmt(t50 - d50)} / ${fmt(t99 - d99)} | ${fmt(cpuPerRequest)} | ${d.errors} direct, ${t.errors} Tessera of ${Math.round(rps * seconds)} |${
+          floorTarget
+            ? ` ${fmt(percentile(f.latencies, 50) - d50)} / ${fmt(percentile(f.latencies, 99) - d99)} | ${f.errors} |`
+            : ''
+        }`,
       );
     }
   }
   if (failures.size > 0) console.log(`failures: ${JSON.stringify(Object.fromEntries(failures))}`);
 } finally {
   tessera.child.kill('SIGTERM');
+  relay?.child.kill('SIGTERM');
   upstream.child.kill('SIGTERM');
 }
