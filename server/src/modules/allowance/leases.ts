@@ -149,20 +149,16 @@ export class LeaseBook {
     size: number,
     limit: number,
   ): Promise<Lease | undefined> {
-    const pending = this.take(key, accountId, period, size, limit).finally(() => this.acquiring.delete(key));
+    const pending = this.rows
+      .take(key, accountId, period, size, limit)
+      .then((lease) => lease && this.install(key, lease))
+      .finally(() => this.acquiring.delete(key));
     this.acquiring.set(key, pending);
     return pending;
   }
 
-  private async take(
-    key: string,
-    accountId: string,
-    period: string,
-    size: number,
-    limit: number,
-  ): Promise<Lease | undefined> {
-    const lease = await this.rows.take(key, accountId, period, size, limit);
-    if (!lease) return undefined;
+  /** A new lease takes the calls from here on; the one it replaces closes once its calls are done. */
+  private install(key: string, lease: Lease): Lease {
     const previous = this.open.get(key);
     if (previous) previous.open = false;
     this.open.set(key, lease);
