@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/helpers/server';
 import { TrpcTestClient } from '../../test/helpers/trpc-client';
 import { PLAYGROUND_ANALYZE_PATH, PLAYGROUND_CHAT_PATH } from './playground';
@@ -76,14 +76,14 @@ describe('playground chat through the dashboard session', () => {
     };
     // The request is metered when the server sees its response finish, which can come just after the client has
     // read the last event: flush and look again until it shows (or 5 s pass).
-    let requests: number | undefined;
-    for (let i = 0; i < 50; i++) {
-      requests = (await usage('TEST')).find((e) => e.path === PLAYGROUND_CHAT_PATH)?.requests;
-      if (requests === 2) break;
-      await new Promise((r) => setTimeout(r, 100));
-      await server.services.usage.flush();
-    }
-    expect(requests).toBe(2);
+    await vi.waitFor(
+      async () => {
+        await server.services.usage.flush();
+        const test = await usage('TEST');
+        expect(test.find((e) => e.path === PLAYGROUND_CHAT_PATH)?.requests).toBe(2);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
     expect(await usage('LIVE')).toEqual([]);
   });
 
