@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../src/db/client';
 import { asUnavailable } from '../src/errors';
 import { MonthlyTokenAllowance } from '../src/modules/allowance';
+import type { MonthlyAllowanceOptions } from '../src/modules/allowance/monthly';
 import type { Principal } from '../src/modules/keys';
 import { useLeaseSuite } from './helpers/lease-suite';
 import type { TestServer } from './helpers/server';
@@ -53,7 +54,7 @@ function unreliable(db: Db) {
   return { db: wrapped, state };
 }
 
-function unreliableInstance(options: { reservationTtlMs?: number } = {}) {
+function unreliableInstance(options: MonthlyAllowanceOptions = {}) {
   const { db, state } = unreliable(server.services.ctx.db);
   const allowance = new MonthlyTokenAllowance(
     { ...server.services.ctx, db },
@@ -266,5 +267,34 @@ describe('the next lease', () => {
     await closeAll([a]);
     expect(await period(p.accountId)).toMatchObject({ used: 300, reserved: 0 });
     expect(await leaseRows(p.accountId)).toEqual([]);
+  });
+});
+
+describe('an idle lease', () => {
+  it('takes calls that come seconds apart without a database write, and gives its tokens back once idle for 5 s (the defaults)', async () => {
+    // The defaults: a lease takes calls for 30 s, or until 5 s pass without one.
+    const { allowance: a, state } = unreliableInstance({ leaseMaxAgeMs: undefined, leaseIdleMs: undefined });
+    const p = await principalFor(1_000_000);
+    await (await a.reserve(p, 100)).settle(50);
+    const writes = state.writes;
+    for (let i = 0; i < 4; i++) {
+      nowMs += 4_500;
+      await (await a.reserve(p, 100)).settle(50);
+    }
+    // 18 s of calls 4.5 s apart, all admitted from the first lease.
+    expect(state.writes).toBe(writes);
+    expect(await leaseRows(p.accountId)).toHaveLength(1);
+    nowMs += 4_900;
+    await a.flushLeases();
+    expect(await leaseRows(p.accountId)).toHaveLength(1);
+    nowMs += 100;
+    await a.flushLeases();
+    expect(await period(p.accountId)).toMatchObject({ used: 250, reserved: 0 });
+    expect(await leaseRows(p.accountId)).toEqual([]);
+    // The next call takes a new lease.
+    await (await a.reserve(p, 100)).settle(50);
+    expect(await leaseRows(p.accountId)).toHaveLength(1);
+    await a.closeLeases();
+    expect(await period(p.accountId)).toMatchObject({ used: 300, reserved: 0 });
   });
 });

@@ -14,7 +14,7 @@ import {
  * calls are admitted in memory. The database never gives out more than the limit (the lease is taken by the
  * same conditional upsert as a single call's reservation), so leasing keeps the allowance exact across
  * instances; what it changes is when usage reaches the database (within `flushMs`) and that tokens leased by
- * one instance are not available to another until the lease is drained or closed (within `maxAgeMs` when idle).
+ * one instance are not available to another until the lease is drained or closed (within `idleMs` when idle).
  *
  * While the database cannot be reached, leases are kept instead of closed and calls go on drawing on the
  * tokens they hold (already counted against the limit), until half of the row's `ttlMs` has passed since the
@@ -27,6 +27,8 @@ export interface Lease {
   readonly accountId: string;
   readonly period: string;
   readonly openedAt: number;
+  /** When a call last drew on it (this clock). */
+  lastDrawAt: number;
   /** Tokens the lease row holds in the database. */
   held: number;
   /** Tokens of calls admitted against the lease and not settled yet. */
@@ -89,12 +91,14 @@ export class LeaseRows {
       throw err;
     }
     if (!row) return undefined;
+    const now = this.ctx.clock.now();
     const lease: Lease = {
       id,
       key,
       accountId,
       period,
-      openedAt: this.ctx.clock.now(),
+      openedAt: now,
+      lastDrawAt: now,
       held: size,
       drawn: 0,
       consumed: 0,

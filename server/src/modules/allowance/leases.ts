@@ -7,6 +7,11 @@ export interface LeaseOptions {
   tokens: number;
   /** A lease takes no new calls after this long; it is then drained and closed. */
   maxAgeMs: number;
+  /**
+   * Nor once this long has passed without a call: an idle lease gives its spare tokens back well before its
+   * age, while calls that come a few seconds apart keep finding it open instead of waiting for the database.
+   */
+  idleMs: number;
   /** How often usage served by leases is written. */
   flushMs: number;
   /** Expiry of the lease row, after which the sweep gives its tokens back (the instance died). */
@@ -21,8 +26,9 @@ const RENEW_AT = 0.75;
 
 /**
  * This instance's leases (lease-rows.ts), by account and period: admits calls against them in memory and
- * writes what they served every `flushMs`. A lease takes new calls for `maxAgeMs`, then closes once they are
- * done, unless the database cannot be reached: it is then kept and drawn on (see `Lease`).
+ * writes what they served every `flushMs`. A lease takes new calls for `maxAgeMs`, or until `idleMs` pass without
+ * one, then closes once they are done, unless the database cannot be reached: it is then kept and drawn on (see
+ * `Lease`).
  */
 export class LeaseBook {
   private readonly open = new Map<string, Lease>();
@@ -76,9 +82,11 @@ export class LeaseBook {
     const size = Math.max(this.options.tokens, 2 * tokens);
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = this.open.get(key);
-      const age = current ? this.ctx.clock.now() - current.openedAt : 0;
-      if (current?.open && age < this.options.maxAgeMs && free(current) >= tokens) {
+      const now = this.ctx.clock.now();
+      const age = current ? now - current.openedAt : 0;
+      if (current?.open && this.usable(current, now) && free(current) >= tokens) {
         current.drawn += tokens;
+        current.lastDrawAt = now;
         // Near its end (by age or by tokens), the next lease is taken in the background: calls then go on
         // drawing on this one meanwhile instead of waiting for the database when it runs out.
         if (
@@ -107,6 +115,11 @@ export class LeaseBook {
       }
     }
     return undefined;
+  }
+
+  /** Whether a lease may still take new calls: younger than its age, and not idle for `idleMs`. */
+  private usable(lease: Lease, now: number): boolean {
+    return now - lease.openedAt < this.options.maxAgeMs && now - lease.lastDrawAt < this.options.idleMs;
   }
 
   /**
@@ -183,7 +196,7 @@ export class LeaseBook {
     for (const [key, set] of this.byKey) {
       for (const lease of set) {
         if (lease.writing) continue;
-        if (closing || now - lease.openedAt >= this.options.maxAgeMs) lease.open = false;
+        if (closing || !this.usable(lease, now)) lease.open = false;
         if (!lease.open && this.open.get(key) === lease) this.open.delete(key);
         lease.writing = true;
         work.push(

@@ -20,7 +20,10 @@ export interface MonthlyAllowanceOptions {
   sweepIntervalMs?: number;
   /** Tokens an instance leases at a time for calls admitted in memory (0, the default here: never). */
   leaseTokens?: number;
+  /** A lease takes no new calls after this long (default 30 s)… */
   leaseMaxAgeMs?: number;
+  /** …nor once this long has passed without a call (default 5 s). */
+  leaseIdleMs?: number;
   leaseFlushMs?: number;
 }
 
@@ -52,7 +55,8 @@ export class MonthlyTokenAllowance implements TokenAllowance {
       ctx,
       {
         tokens: options.leaseTokens ?? 0,
-        maxAgeMs: options.leaseMaxAgeMs ?? 2_000,
+        maxAgeMs: options.leaseMaxAgeMs ?? 30_000,
+        idleMs: options.leaseIdleMs ?? 5_000,
         flushMs: options.leaseFlushMs ?? 250,
         ttlMs: this.reservationTtlMs,
       },
