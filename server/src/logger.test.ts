@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, redactNested } from './logger';
 
 function capture() {
@@ -53,4 +55,28 @@ describe('log redaction', () => {
     const line = { requestId: 'req_1', status: 200, principal: { accountId: 'acc_1' } };
     expect(redactNested(line)).toBe(line);
   });
+});
+
+describe('stdout', () => {
+  it('batches lines yet delivers each within a moment, and writes the rest at exit', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/log-lines.ts'], {
+      cwd: join(import.meta.dirname, '..'),
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const lines: { n: number; msg: string }[] = [];
+    let rest = '';
+    child.stdout.on('data', (d: Buffer) => {
+      const parts = (rest + d.toString('utf8')).split('\n');
+      rest = parts.pop() ?? '';
+      for (const part of parts) lines.push(JSON.parse(part) as { n: number; msg: string });
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // A lone line is far below a batch: the timer sends it.
+    await vi.waitFor(() => expect(lines.map((l) => l.msg)).toEqual(['first']), { timeout: 10_000 });
+    child.stdin.write('many\n');
+    await vi.waitFor(() => expect(lines).toHaveLength(501), { timeout: 5_000 });
+    child.stdin.write('exit\n');
+    expect(await exited).toBe(0);
+    expect(lines.map((l) => l.n)).toEqual(Array.from({ length: 502 }, (_, n) => n));
+  }, 30_000);
 });
