@@ -90,7 +90,7 @@ export async function runPhase(
     const { appendFileSync } = await import('node:fs');
     appendFileSync(
       process.env.GATEWAY_BENCH_DUMP,
-      `${JSON.stringify({ url: target.url, stream, interval, lat: results })}\n`,
+      `${JSON.stringify({ url: target.url, stream, interval, t0: performance.timeOrigin + start, lat: results })}\n`,
     );
   }
   const latencies = results.filter((r): r is number => r !== undefined).sort((a, b) => a - b);

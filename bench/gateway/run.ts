@@ -8,8 +8,9 @@
  * profile), --alloc-prof=<file> (a sampled allocation profile), --node-arg=<flag> (a Node.js/V8 option for
  * Tessera), --alloc-survivors (with --alloc-prof: only what survives the young generation's scavenges),
  * --env=NAME=value (any other Tessera setting), GATEWAY_BENCH_DUMP=<file> (every call's latency in order, one
- * JSON line per phase) and GATEWAY_BENCH_LOG=<file> (Tessera's warnings, errors and non-2xx request lines, and
- * Node.js's own non-JSON output, e.g. of --node-arg=--trace-gc-nvp).
+ * JSON line per phase), GATEWAY_BENCH_LOG=<file> (Tessera's warnings, errors and non-2xx request lines, and
+ * Node.js's own non-JSON output, e.g. of --node-arg=--trace-gc-nvp) and GATEWAY_BENCH_STALLS=<file> (Tessera's GC
+ * pauses and event-loop gaps, for clusters.ts to set against a dump's slow calls).
  * Tessera runs in its own process as in production (auth, rate limits, usage metering, live-key allowance);
  * the fake upstream in another; this process only generates load.
  */

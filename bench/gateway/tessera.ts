@@ -41,7 +41,29 @@ if (withoutAllowance) {
 const gcPauses: { start: number; duration: number; kind: string }[] = [];
 const stalls: { at: number; gap: number }[] = [];
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-if (process.argv.includes('--diagnose')) {
+// GATEWAY_BENCH_STALLS=<file>: every GC pause and every gap of 4 ms or more in a 1 ms timer (the event loop held
+// up), with the clock's origin, written at exit for clusters.ts to set against the slow calls of a dump.
+const stallsFile = process.env.GATEWAY_BENCH_STALLS;
+const gaps: { at: number; gap: number; cpu: number }[] = [];
+if (stallsFile) {
+  let prev = performance.now();
+  let prevCpu = process.cpuUsage();
+  setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage();
+    // cpu: the process's CPU time (ms, all threads) within the gap: near the gap's length when it was busy,
+    // near 0 when it waited (for a core, or in a system call).
+    if (now - prev >= 4)
+      gaps.push({
+        at: prev,
+        gap: now - prev,
+        cpu: (cpu.user + cpu.system - prevCpu.user - prevCpu.system) / 1000,
+      });
+    prev = now;
+    prevCpu = cpu;
+  }, 1).unref();
+}
+if (process.argv.includes('--diagnose') || stallsFile) {
   const kinds: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak' };
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -86,6 +108,8 @@ const running = await startServer(services, { port: 0, host: '127.0.0.1', webDis
 process.stdout.write(`${JSON.stringify({ url: running.url, key })}\n`);
 process.on('SIGTERM', () => {
   if (process.argv.includes('--diagnose')) process.stderr.write(`tessera ${diagnosis()}\n`);
+  if (stallsFile)
+    writeFileSync(stallsFile, JSON.stringify({ origin: performance.timeOrigin, gcPauses, gaps }));
   if (inspector && allocProfile) {
     inspector.post('HeapProfiler.stopSampling', (err, result) => {
       if (!err) writeFileSync(allocProfile, JSON.stringify(result.profile));
