@@ -8,8 +8,9 @@ export function formatDuration(ms: number): string {
   if (total < 1000) return `${total}ms`;
   const hours = Math.floor(total / 3_600_000);
   const minutes = Math.floor((total % 3_600_000) / 60_000);
-  const seconds = (total % 60_000) / 1000;
-  const secondsText = `${Number(seconds.toFixed(3))}s`;
+  // An integer number of ms over 1000 prints with at most three decimals (the division is correctly rounded,
+  // and the shortest text that reads back as it is the decimal itself): no toFixed needed, on every call.
+  const secondsText = `${(total % 60_000) / 1000}s`;
   if (hours > 0) return `${hours}h${minutes}m${secondsText}`;
   if (minutes > 0) return `${minutes}m${secondsText}`;
   return secondsText;
