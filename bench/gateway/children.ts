@@ -5,6 +5,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /**
+ * Node.js options Tessera's process runs with, as `pnpm start` gives them (server/package.json): a young
+ * generation of up to 64 MB a semi-space.
+ */
+export const SERVER_NODE_ARGS = ['--max-semi-space-size=64'];
+
+/**
  * Runs a script of this folder in its own Node.js process and resolves with the first JSON line it prints that
  * has a `url` (and, for Tessera, a `key`).
  */

@@ -2,7 +2,7 @@
  * Where Tessera's slow calls come from: reads a run's GATEWAY_BENCH_DUMP (every call's latency, by slice) and
  * GATEWAY_BENCH_STALLS (Tessera's GC pauses and event-loop gaps of 4 ms or more, with absolute times) and prints
  * each cluster of slow calls in Tessera's measured slices with the pauses and gaps around it, then a summary.
- *   GATEWAY_BENCH_DUMP=/tmp/d.jsonl GATEWAY_BENCH_STALLS=/tmp/s.json npx tsx ../bench/gateway/run.ts 1000 --modes=plain
+ *   rm -f /tmp/d.jsonl; GATEWAY_BENCH_DUMP=/tmp/d.jsonl GATEWAY_BENCH_STALLS=/tmp/s.json npx tsx ../bench/gateway/run.ts 1000 --modes=plain
  *   npx tsx ../bench/gateway/clusters.ts /tmp/d.jsonl /tmp/s.json [--slow=6] [--quiet]
  * A cluster: calls slower than --slow ms (default 6), with at most one faster call between two of them.
  */
@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 
 interface Phase {
   url: string;
+  stream: boolean;
   interval: number;
   t0: number;
   lat: (number | null)[];
@@ -31,10 +32,17 @@ const phases = readFileSync(dumpFile, 'utf8')
   .split('\n')
   .map((l) => JSON.parse(l) as Phase);
 const stalls = JSON.parse(readFileSync(stallsFile, 'utf8')) as Stalls;
-// run.ts warms the direct path first, then Tessera: the second phase's URL is Tessera's.
+// run.ts warms the direct path first, then Tessera: the second phase's URL is Tessera's. For each load and mode
+// Tessera's first phase is its warm-up; the measured slices follow.
 const tesseraUrl = phases[1]?.url;
-const warmups = new Set(phases.slice(0, 3));
-const slices = phases.filter((p) => p.url === tesseraUrl && !warmups.has(p));
+const warmed = new Set<string>();
+const slices = phases.filter((p) => {
+  if (p.url !== tesseraUrl) return false;
+  const group = `${p.interval} ${p.stream}`;
+  if (warmed.has(group)) return true;
+  warmed.add(group);
+  return false;
+});
 const gcs = stalls.gcPauses.map((p) => ({ at: stalls.origin + p.start, ms: p.duration, kind: p.kind }));
 const gaps = stalls.gaps.map((g) => ({ at: stalls.origin + g.at, ms: g.gap, cpu: g.cpu }));
 

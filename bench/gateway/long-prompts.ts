@@ -8,7 +8,7 @@
  * with a context of 1M tokens, so they are counted to the end and answered.
  */
 import { variedText } from '../../server/test/helpers/text';
-import { start } from './children';
+import { SERVER_NODE_ARGS, start } from './children';
 import { call, failures, percentile, runPhase, type Target } from './load';
 
 const option = (name: string, fallback: number) =>
@@ -25,7 +25,7 @@ process.on('unhandledRejection', (err) => {
   upstream.child.kill('SIGTERM');
   process.exit(1);
 });
-const tessera = await start('./tessera.ts', [upstream.info.url ?? '']);
+const tessera = await start('./tessera.ts', [upstream.info.url ?? ''], SERVER_NODE_ARGS);
 const short: Target = {
   url: `${tessera.info.url}/v1/chat/completions`,
   headers: { authorization: `Bearer ${tessera.info.key}` },

@@ -16,7 +16,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { start } from './children';
+import { SERVER_NODE_ARGS, start } from './children';
 import { failures, type PhaseResult, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
@@ -66,6 +66,8 @@ const tessera = await start(
     ),
   ],
   [
+    // As `pnpm start` runs the server (server/package.json): a young generation of up to 64 MB a semi-space.
+    ...(floor ? [] : SERVER_NODE_ARGS),
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
     // --node-arg=<flag>: a Node.js/V8 option for Tessera's process (repeatable), e.g. --node-arg=--max-semi-space-size=32
     ...args.filter((a) => a.startsWith('--node-arg=')).map((a) => a.slice('--node-arg='.length)),
