@@ -141,6 +141,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     },
     async stop() {
       keys.stop();
+      chat.close();
       await codeAnalyzer.close();
       await lastUsed.stop();
       await providers.close();

@@ -1,8 +1,15 @@
 /** The real providers behind the gateway, through fake upstreams that speak their wire formats: OpenAI-compatible and Anthropic, plain and streamed, tools included. */
 import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { countingThread, countTokens } from '../src/modules/tokenizer';
 import { type AllowanceSpy, eventually } from './helpers/chat-setup';
-import { FAKE_TEXT, type FakeUpstream, LINGER_MS } from './helpers/fake-upstreams';
+import {
+  FAKE_TEXT,
+  type FakeUpstream,
+  LINGER_MS,
+  LONG_WORDS,
+  TOOL_CALL_PIECES,
+} from './helpers/fake-upstreams';
 import { ANTHROPIC_SECRET, messages, OPENAI_SECRET, useProviderSuite } from './helpers/provider-suite';
 import type { TestServer } from './helpers/server';
 
@@ -77,6 +84,43 @@ describe('OpenAI-compatible upstream', () => {
     expect(res.choices[0]?.finish_reason).toBe('tool_calls');
     const call = res.choices[0]?.message.tool_calls?.[0];
     expect(call?.type === 'function' && call.function.name).toBe('lookup');
+  });
+
+  it('meters a stream whose upstream reports no usage by what it relayed: text, tool calls, a long answer', async () => {
+    // Some OpenAI-compatible servers ignore stream_options: Tessera counts the text it relayed with the BPE.
+    // A long answer is counted on the counting thread, off the event loop, as long prompts are.
+    expect(countingThread.running).toBe(false);
+    const cases: [string, string][] = [
+      ['up-nousage', FAKE_TEXT],
+      ['up-toolsnousage', TOOL_CALL_PIECES.join('')],
+      ['up-longnousage', LONG_WORDS.join('')],
+    ];
+    for (const [i, [model, produced]] of cases.entries()) {
+      const stream = await live.chat.completions.create({
+        model,
+        messages,
+        max_tokens: 100,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      const chunks = [];
+      for await (const c of stream) chunks.push(c);
+      const prompt = (spy.reserved[i] ?? 0) - 100;
+      const completion = countTokens(produced);
+      expect(completion).toBeGreaterThan(model === 'up-longnousage' ? 5_000 : 3);
+      expect(chunks.at(-1)?.usage).toEqual({
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+      });
+      await eventually(() => spy.settled.length === i + 1);
+      expect(spy.settled[i]).toBe(prompt + completion);
+    }
+    const toolCall = await live.chat.completions.create({ model: 'up-toolsnousage', messages, stream: true });
+    const args: string[] = [];
+    for await (const c of toolCall) args.push(c.choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? '');
+    expect(args.join('')).toBe(TOOL_CALL_PIECES.slice(1).join(''));
+    await eventually(() => countingThread.running, 15_000);
   });
 
   it('test keys never reach the upstream nor the allowance', async () => {

@@ -16,6 +16,9 @@ import type { AddressInfo } from 'node:net';
  *   garbage   status 200 with a body that is not JSON
  *   tools     answers with a tool call (text first on Anthropic)
  *   linger    (OpenAI, streamed) ends the response `LINGER_MS` after its [DONE]
+ *   nousage, longnousage, toolsnousage
+ *             (OpenAI, streamed) never report usage, as servers that ignore stream_options: the words,
+ *             LONG_WORDS, or a tool call (TOOL_CALL_PIECES)
  */
 export interface FakeUpstream {
   url: string;
@@ -31,6 +34,10 @@ export interface FakeUpstream {
 export const LINGER_MS = 200;
 export const FAKE_TEXT = 'Hello from the fake upstream.';
 export const FAKE_WORDS = ['Hello', ' from', ' the', ' fake', ' upstream.'];
+/** The `longnousage` answer: longer than a prompt Tessera counts on its event loop (LONG_PROMPT_CHARS). */
+export const LONG_WORDS = Array.from({ length: 2_500 }, (_, i) => ` tide${i % 97} moon`);
+/** The `toolsnousage` answer: the tool's name, then its arguments in pieces. */
+export const TOOL_CALL_PIECES = ['lookup', '{"query":', ' "tides and', ' moons"}'];
 
 interface Options {
   slowMs?: number;
@@ -153,7 +160,12 @@ async function streamWords(
   send: (word: string) => void,
 ): Promise<boolean> {
   if (behaviour === 'slow') await sleep(options.slowMs);
-  const words = behaviour === 'drip' ? Array.from({ length: 400 }, (_, i) => ` w${i}`) : FAKE_WORDS;
+  const words =
+    behaviour === 'drip'
+      ? Array.from({ length: 400 }, (_, i) => ` w${i}`)
+      : behaviour === 'longnousage'
+        ? LONG_WORDS
+        : FAKE_WORDS;
   for (const [i, word] of words.entries()) {
     if (res.destroyed) return false;
     if (behaviour === 'stall' && i === 2) return false;
@@ -199,13 +211,32 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
     res.write(
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, usage })}\n\n`,
     );
+  if (behaviour === 'toolsnousage') {
+    const [name, ...args] = TOOL_CALL_PIECES;
+    const call = { index: 0, id: 'call_1', type: 'function', function: { name, arguments: '' } };
+    chunk([
+      { index: 0, delta: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: null },
+    ]);
+    for (const piece of args)
+      chunk([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, function: { arguments: piece } }] },
+          finish_reason: null,
+        },
+      ]);
+    chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]);
+    res.end('data: [DONE]\n\n');
+    return;
+  }
   chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   const finished = await streamWords(res, behaviour, options, (word) =>
     chunk([{ index: 0, delta: { content: word }, finish_reason: null }]),
   );
   if (!finished) return;
   chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]);
-  chunk([], { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+  if (!behaviour.endsWith('nousage'))
+    chunk([], { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
   if (behaviour === 'linger') {
     res.write('data: [DONE]\n\n');
     await sleep(LINGER_MS);

@@ -2,8 +2,8 @@ import type { Usage } from '@tessera/shared';
 import type { Logger } from '../../logger';
 import type { TokenAllowance } from '../allowance';
 import type { Principal } from '../keys';
-import { countTokens } from '../tokenizer';
-import type { PreparedChat } from './prepare';
+import { countTokens, countTokensAside } from '../tokenizer';
+import { LONG_PROMPT_CHARS, type PreparedChat } from './prepare';
 
 /** What a call consumed, as logs and metering record it. */
 export interface MeteredUsage {
@@ -36,7 +36,12 @@ export class UsageMeter {
     this.produced += text;
   }
 
-  snapshot(): MeteredUsage {
+  /**
+   * What the call consumed. The text a stream produced is counted only when the provider reported no usage (a
+   * cut stream, or a provider that never sends it). It can be a long model's whole output, up to a 100K-token
+   * answer: beyond LONG_PROMPT_CHARS it is counted off the event loop, as long prompts are.
+   */
+  async usage(): Promise<MeteredUsage> {
     if (this.reported) {
       return {
         model: this.model,
@@ -45,11 +50,13 @@ export class UsageMeter {
       };
     }
     if (!this.charged) return { model: this.model, promptTokens: 0, completionTokens: 0 };
-    return {
-      model: this.model,
-      promptTokens: this.prepared.promptTokens,
-      completionTokens: countTokens(this.produced),
-    };
+    const text = this.produced;
+    // The thread's count is the same as countTokens; if it ever failed, the loop counts instead.
+    const completionTokens =
+      text.length > LONG_PROMPT_CHARS
+        ? await countTokensAside([text]).catch(() => countTokens(text))
+        : countTokens(text);
+    return { model: this.model, promptTokens: this.prepared.promptTokens, completionTokens };
   }
 }
 
@@ -77,7 +84,7 @@ export async function withAllowance<T>(
   try {
     return await run(meter);
   } finally {
-    const used = meter.snapshot();
+    const used = await meter.usage();
     call.onUsage(used);
     await reservation?.settle(used.promptTokens + used.completionTokens).catch((err: unknown) => {
       deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');

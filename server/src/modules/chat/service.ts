@@ -7,14 +7,22 @@ import { type ChatSink, streamChat } from './stream';
 
 /** The chat completions feature: checks a request, then answers it whole or as a stream. */
 export class ChatService {
+  private readonly stopListening: () => void;
+
   constructor(private readonly deps: ChatDeps) {
     // Building the BPE takes about half a second: do it at start-up, not on the first request.
     countTokens('warm up');
-    countingThread.onLost = (err) =>
+    this.stopListening = countingThread.onLost((err) =>
       deps.logger.warn(
         { err },
         'the token counting thread stopped; long prompts are counted on the event loop',
-      );
+      ),
+    );
+  }
+
+  /** Stops logging for the process's counting thread (the services' stop). */
+  close(): void {
+    this.stopListening();
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ChunkChoice } from '@tessera/shared';
+import type { ChunkChoice, ChunkDelta } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import type { ProviderChunk } from '../providers';
 import { withRetries } from './attempts';
@@ -20,6 +20,21 @@ export interface ChatSink {
   end(): void;
 }
 
+/**
+ * What a delta adds to the model's output, for the meter when the provider reports no usage: the content, a
+ * refusal, and the tool calls' names and arguments (a model writing a tool call produces tokens too).
+ */
+function produced(meter: UsageMeter, delta: ChunkDelta): void {
+  if (delta.content) meter.produce(delta.content);
+  if (delta.refusal) meter.produce(delta.refusal);
+  if (!delta.tool_calls) return;
+  for (const call of delta.tool_calls) {
+    const fn = (call as { function?: { name?: unknown; arguments?: unknown } }).function;
+    if (typeof fn?.name === 'string') meter.produce(fn.name);
+    if (typeof fn?.arguments === 'string') meter.produce(fn.arguments);
+  }
+}
+
 /** Rewrites provider chunks into ours: role on each choice's first delta, usage kept for the meter. */
 class ChunkRelay {
   private readonly started = new Set<number>();
@@ -33,7 +48,7 @@ class ChunkRelay {
       const delta = this.started.has(c.index) ? c.delta : { role: 'assistant' as const, ...c.delta };
       this.started.add(c.index);
       if (c.finish_reason) this.finished.add(c.index);
-      if (c.delta.content) this.meter.produce(c.delta.content);
+      produced(this.meter, c.delta);
       return { index: c.index, delta, logprobs: null, finish_reason: c.finish_reason };
     });
   }
@@ -87,7 +102,7 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
       const unfinished = relay.unfinished();
       if (unfinished.length > 0) sink.send(envelope.chunk(unfinished));
       if (prepared.request.stream_options?.include_usage) {
-        const used = meter.snapshot();
+        const used = await meter.usage();
         sink.send(
           envelope.usage({
             prompt_tokens: used.promptTokens,

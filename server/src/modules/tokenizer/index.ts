@@ -1,3 +1,3 @@
 export { countTokens, decodeTokens, encodeText, libraryEncoder } from './encoder';
 export { contentText, countLongPromptTokens, countPromptTokens, promptLength } from './messages';
-export { countingThread } from './thread';
+export { countingThread, countTokensAside } from './thread';

@@ -37,17 +37,24 @@ describe('the counting thread', () => {
     const expected = countTokens(texts[0] as string);
     const counting = Promise.all([countTokensAside(texts), countTokensAside(['a', 'b c'])]);
     const lost: unknown[] = [];
-    countingThread.onLost = (reason) => lost.push(reason);
+    const stopListening = countingThread.onLost((reason) => lost.push(reason));
+    // Every listener is told (one per chat service), but not one that stopped listening.
+    const others: unknown[] = [];
+    const stopOther = countingThread.onLost((reason) => others.push(reason));
+    const stopGone = countingThread.onLost((reason) => others.push(['gone', reason]));
+    stopGone();
     // Killed from outside, as a crash or an out-of-memory would end it.
     await (countingThread as unknown as { worker: Worker }).worker.terminate();
     expect(await counting).toEqual([expected, countTokens('a') + countTokens('b c')]);
     expect(countingThread.running).toBe(false);
     expect(lost).toHaveLength(1);
+    expect(others).toEqual(lost);
+    stopOther();
     await threadReady();
     expect(await countTokensAside(texts)).toBe(expected);
     // Stopped on purpose: nothing to report.
     await countingThread.stop();
     expect(lost).toHaveLength(1);
-    countingThread.onLost = undefined;
+    stopListening();
   });
 });

@@ -26,7 +26,7 @@ class CountingThread {
   private answeredCount = 0;
   private stopping = false;
   /** Told when a thread stops unexpectedly (the chat service logs it), with its error or exit code. */
-  onLost: ((reason: unknown) => void) | undefined;
+  private readonly lostListeners = new Set<(reason: unknown) => void>();
   /** When a thread last died before it was ready: no new one for a minute (it would likely fail again). */
   private failedAt = Number.NEGATIVE_INFINITY;
 
@@ -75,7 +75,7 @@ class CountingThread {
   /** The thread is gone: what it was counting is counted in turns, and the next long prompt starts another. */
   private lost(worker: Worker, reason: unknown): void {
     if (this.worker !== worker) return;
-    if (!this.stopping) this.onLost?.(reason);
+    if (!this.stopping) for (const listener of this.lostListeners) listener(reason);
     this.stopping = false;
     if (!this.ready) this.failedAt = Date.now();
     this.worker = undefined;
@@ -83,6 +83,15 @@ class CountingThread {
     const jobs = [...this.jobs.values()];
     this.jobs.clear();
     for (const job of jobs) countTokensInTurns(job.texts).then(job.resolve, job.reject);
+  }
+
+  /**
+   * Tells `listener` whenever a thread stops unexpectedly, with its error or exit code; returns what stops
+   * telling it. One per chat service: a process (or a test) may hold several.
+   */
+  onLost(listener: (reason: unknown) => void): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
   }
 
   /** Ends the thread (tests); counting goes on without it. */
