@@ -38,7 +38,11 @@ describe('the counting thread', () => {
     const counting = Promise.all([countTokensAside(texts), countTokensAside(['a', 'b c'])]);
     const lost: unknown[] = [];
     const stopListening = countingThread.onLost((reason) => lost.push(reason));
-    // Every listener is told (one per chat service), but not one that stopped listening.
+    // Every listener is told (one per chat service), but not one that stopped listening; one that throws
+    // costs neither the others nor the counts.
+    const stopThrowing = countingThread.onLost(() => {
+      throw new Error('a listener failed');
+    });
     const others: unknown[] = [];
     const stopOther = countingThread.onLost((reason) => others.push(reason));
     const stopGone = countingThread.onLost((reason) => others.push(['gone', reason]));
@@ -50,6 +54,7 @@ describe('the counting thread', () => {
     expect(lost).toHaveLength(1);
     expect(others).toEqual(lost);
     stopOther();
+    stopThrowing();
     await threadReady();
     expect(await countTokensAside(texts)).toBe(expected);
     // Stopped on purpose: nothing to report.

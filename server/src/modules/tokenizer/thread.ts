@@ -75,7 +75,14 @@ class CountingThread {
   /** The thread is gone: what it was counting is counted in turns, and the next long prompt starts another. */
   private lost(worker: Worker, reason: unknown): void {
     if (this.worker !== worker) return;
-    if (!this.stopping) for (const listener of this.lostListeners) listener(reason);
+    if (!this.stopping) {
+      for (const listener of this.lostListeners) {
+        // A listener that fails must not cost the texts below their count.
+        try {
+          listener(reason);
+        } catch {}
+      }
+    }
     this.stopping = false;
     if (!this.ready) this.failedAt = Date.now();
     this.worker = undefined;
