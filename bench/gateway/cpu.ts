@@ -44,6 +44,13 @@ function cpu(pid: number | undefined): [number, number] {
   return [Number(fields[11]) * 10, Number(fields[12]) * 10];
 }
 
+/** The main thread's context switches so far: [voluntary (it waited), involuntary (another task took the core)]. */
+function switches(pid: number | undefined): [number, number] {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const count = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
+  return [count('voluntary_ctxt_switches'), count('nonvoluntary_ctxt_switches')];
+}
+
 async function closedLoop(t: Target, n: number, width: number): Promise<void> {
   let sent = 0;
   let failed = 0;
@@ -56,18 +63,25 @@ async function closedLoop(t: Target, n: number, width: number): Promise<void> {
 }
 
 try {
-  console.log(`| round | path | user CPU a call (µs) | system CPU a call (µs) |`);
-  console.log('|---|---|---|---|');
+  console.log(
+    '| round | path | user CPU a call (µs) | system CPU a call (µs) | waits a call | preemptions a call |',
+  );
+  console.log('|---|---|---|---|---|---|');
   for (let round = 1; round <= rounds; round++) {
     for (const [name, x] of paths) {
       const t = target(x);
       // Warm: connections, JIT, caches.
       await closedLoop(t, Math.min(4_000, calls), concurrency);
       const [u0, s0] = cpu(x.child.pid);
+      const [v0, n0] = switches(x.child.pid);
       await closedLoop(t, calls, concurrency);
       const [u1, s1] = cpu(x.child.pid);
+      const [v1, n1] = switches(x.child.pid);
       const us = (ms: number) => ((ms / calls) * 1000).toFixed(0);
-      console.log(`| ${round} | ${name} | ${us(u1 - u0)} | ${us(s1 - s0)} |`);
+      const each = (n: number) => (n / calls).toFixed(2);
+      console.log(
+        `| ${round} | ${name} | ${us(u1 - u0)} | ${us(s1 - s0)} | ${each(v1 - v0)} | ${each(n1 - n0)} |`,
+      );
     }
   }
   if (args.includes('--syscalls')) {
