@@ -121,6 +121,20 @@ describe('OpenAI-compatible upstream', () => {
     for await (const c of toolCall) args.push(c.choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? '');
     expect(args.join('')).toBe(TOOL_CALL_PIECES.slice(1).join(''));
     await eventually(() => countingThread.running, 15_000);
+    // With the thread up: one count serves both the usage chunk and the settlement.
+    // (Each settlement comes after its count: once all are in, every count is done.)
+    await eventually(() => spy.settled.length === cases.length + 1);
+    const answered = countingThread.answered;
+    const again = await live.chat.completions.create({
+      model: 'up-longnousage',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    for await (const c of again)
+      if (c.usage) expect(c.usage.completion_tokens).toBe(countTokens(LONG_WORDS.join('')));
+    await eventually(() => spy.settled.length === cases.length + 2);
+    expect(countingThread.answered).toBe(answered + 1);
   });
 
   it('test keys never reach the upstream nor the allowance', async () => {

@@ -20,6 +20,8 @@ export class UsageMeter {
   model: string;
   private reported: Usage | undefined;
   private produced = '';
+  /** The count of `produced` as it was `length` characters long. */
+  private counted: { length: number; tokens: Promise<number> } | undefined;
   /** Whether the model started working on the prompt (a stream opened, or a call was under way when cut). */
   charged = false;
 
@@ -51,11 +53,18 @@ export class UsageMeter {
     }
     if (!this.charged) return { model: this.model, promptTokens: 0, completionTokens: 0 };
     const text = this.produced;
-    // The thread's count is the same as countTokens; if it ever failed, the loop counts instead.
-    const completionTokens =
-      text.length > LONG_PROMPT_CHARS
-        ? await countTokensAside([text]).catch(() => countTokens(text))
-        : countTokens(text);
+    // Asked twice for one stream (its usage chunk, then the settlement): counted once.
+    if (this.counted?.length !== text.length) {
+      this.counted = {
+        length: text.length,
+        // The thread's count is the same as countTokens; if it ever failed, the loop counts instead.
+        tokens:
+          text.length > LONG_PROMPT_CHARS
+            ? countTokensAside([text]).catch(() => countTokens(text))
+            : Promise.resolve(countTokens(text)),
+      };
+    }
+    const completionTokens = await this.counted.tokens;
     return { model: this.model, promptTokens: this.prepared.promptTokens, completionTokens };
   }
 }
