@@ -1,6 +1,6 @@
 /** Starting the benchmarks' child processes (the fake upstream, Tessera, the floor relay). */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -55,4 +55,15 @@ export function start(
     lines.on('line', onLine);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
+}
+
+/**
+ * User and system CPU time (ms) a process has used, all its threads, from /proc: contention inflates latency,
+ * not this. utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux), after the
+ * command name in parentheses.
+ */
+export function processCpu(pid: number | undefined): { user: number; system: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }

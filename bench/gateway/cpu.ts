@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { SERVER_NODE_ARGS, start } from './children';
+import { processCpu, SERVER_NODE_ARGS, start } from './children';
 import { call, type Target } from './load';
 
 const args = process.argv.slice(2);
@@ -37,12 +37,6 @@ const target = (x: typeof tessera): Target => ({
   headers: { authorization: `Bearer ${x.info.key}` },
   model: 'bench-model',
 });
-
-/** User and system CPU time (ms) a process has used, from /proc (clock ticks of 10 ms). */
-function cpu(pid: number | undefined): [number, number] {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return [Number(fields[11]) * 10, Number(fields[12]) * 10];
-}
 
 /** The main thread's context switches so far: [voluntary (it waited), involuntary (another task took the core)]. */
 function switches(pid: number | undefined): [number, number] {
@@ -72,10 +66,10 @@ try {
       const t = target(x);
       // Warm: connections, JIT, caches.
       await closedLoop(t, Math.min(4_000, calls), concurrency);
-      const [u0, s0] = cpu(x.child.pid);
+      const { user: u0, system: s0 } = processCpu(x.child.pid);
       const [v0, n0] = switches(x.child.pid);
       await closedLoop(t, calls, concurrency);
-      const [u1, s1] = cpu(x.child.pid);
+      const { user: u1, system: s1 } = processCpu(x.child.pid);
       const [v1, n1] = switches(x.child.pid);
       const us = (ms: number) => ((ms / calls) * 1000).toFixed(0);
       const each = (n: number) => (n / calls).toFixed(2);

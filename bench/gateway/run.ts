@@ -15,8 +15,7 @@
  * the fake upstream in another; this process only generates load.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { SERVER_NODE_ARGS, start } from './children';
+import { processCpu, SERVER_NODE_ARGS, start } from './children';
 import { failures, type PhaseResult, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
@@ -96,11 +95,10 @@ function add(into: PhaseResult, part: PhaseResult): void {
   into.errors += part.errors;
 }
 
-/** CPU time (user + system, ms) a child has used: contention inflates latency, not this. */
+/** CPU time (user + system, ms) a child has used. */
 function cpuMs(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const { user, system } = processCpu(child.pid);
+  return user + system;
 }
 console.log(
   `| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | Tessera CPU per request (ms) | errors |${floorTarget ? ' floor added p50 / p99 (ms) | floor errors |' : ''}`,
