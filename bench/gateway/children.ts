@@ -67,3 +67,12 @@ export function processCpu(pid: number | undefined): { user: number; system: num
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
+
+/**
+ * Time (ms) a process's main thread has spent runnable but waiting for a core, from /proc/<pid>/schedstat (its
+ * second field, in ns; the kernel's schedstats). Where the load comes from when latency is not CPU.
+ */
+export function coreWait(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ');
+  return Number(fields[1]) / 1e6;
+}

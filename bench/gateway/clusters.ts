@@ -19,6 +19,8 @@ interface Stalls {
   origin: number;
   gcPauses: { start: number; duration: number; kind: string }[];
   gaps: { at: number; gap: number; cpu: number }[];
+  /** Usage batches written (since 2026-11-25's runs): start, duration until committed, events. */
+  usageWrites?: { at: number; ms: number; events: number }[];
 }
 
 const [dumpFile, stallsFile] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -45,10 +47,16 @@ const slices = phases.filter((p) => {
 });
 const gcs = stalls.gcPauses.map((p) => ({ at: stalls.origin + p.start, ms: p.duration, kind: p.kind }));
 const gaps = stalls.gaps.map((g) => ({ at: stalls.origin + g.at, ms: g.gap, cpu: g.cpu }));
+const writes = (stalls.usageWrites ?? []).map((w) => ({
+  at: stalls.origin + w.at,
+  ms: w.ms,
+  events: w.events,
+}));
 
 let clusters = 0;
 let withGc = 0;
 let withGap = 0;
+let withWrite = 0;
 let slowCalls = 0;
 const near = <T extends { at: number; ms: number }>(list: T[], from: number, to: number) =>
   list.filter((e) => e.at + e.ms >= from - 30 && e.at <= to);
@@ -68,14 +76,16 @@ for (const [n, slice] of slices.entries()) {
     const to = slice.t0 + j * slice.interval + max;
     const g = near(gcs, from, to);
     const l = near(gaps, from, to);
+    const w = near(writes, from, to);
     clusters++;
+    if (w.length > 0) withWrite++;
     if (g.length > 0) withGc++;
     if (l.length > 0) withGap++;
     if (!quiet)
       console.log(
         `slice ${n} at ${(from - slice.t0).toFixed(0)} ms: ${j - i} calls, max ${max.toFixed(1)} ms; GC ${
           g.map((e) => `${e.kind} ${e.ms.toFixed(1)}@${(e.at - from).toFixed(0)}`).join(' ') || 'none'
-        }; loop gaps ${l.map((e) => `${e.ms.toFixed(1)} (cpu ${e.cpu.toFixed(1)})@${(e.at - from).toFixed(0)}`).join(' ') || 'none'}`,
+        }; loop gaps ${l.map((e) => `${e.ms.toFixed(1)} (cpu ${e.cpu.toFixed(1)})@${(e.at - from).toFixed(0)}`).join(' ') || 'none'}; usage writes ${w.map((e) => `${e.events} in ${e.ms.toFixed(1)}@${(e.at - from).toFixed(0)}`).join(' ') || 'none'}`,
       );
     i = j;
   }
@@ -87,6 +97,6 @@ const gapsIn = inSlices(gaps);
 const sum = (list: { ms: number }[]) => list.reduce((a, e) => a + e.ms, 0).toFixed(0);
 const cpuIn = gapsIn.reduce((a, e) => a + e.cpu, 0).toFixed(0);
 console.log(
-  `${slices.length} slices: ${slowCalls} calls over ${slow} ms in ${clusters} clusters; ${withGc} with a GC pause near, ${withGap} with a loop gap near. ` +
+  `${slices.length} slices: ${slowCalls} calls over ${slow} ms in ${clusters} clusters; ${withGc} with a GC pause near, ${withGap} with a loop gap near, ${withWrite} with a usage write near. ` +
     `In the slices: ${gcIn.length} GC pauses (${sum(gcIn)} ms), ${gapsIn.length} loop gaps of 4 ms or more (${sum(gapsIn)} ms, of which the process ran ${cpuIn} ms).`,
 );

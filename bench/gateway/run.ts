@@ -4,7 +4,8 @@
  *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--modes=plain,stream] [--no-allowance] [--with-floor]
  * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database; --no-allowance replaces the live
  * allowance's reserve/settle, two database writes per call, by a no-op to show the gateway's own cost.)
- * Diagnostics: --diagnose (Tessera's GC pauses and event-loop delays at exit), --cpu-prof=<dir> (a V8 CPU
+ * Diagnostics: --diagnose (Tessera's GC pauses and event-loop delays at exit; after each row, how long each
+ * process's main thread waited for a core a call in each path's slices), --cpu-prof=<dir> (a V8 CPU
  * profile), --alloc-prof=<file> (a sampled allocation profile), --node-arg=<flag> (a Node.js/V8 option for
  * Tessera), --alloc-survivors (with --alloc-prof: only what survives the young generation's scavenges),
  * --env=NAME=value (any other Tessera setting), GATEWAY_BENCH_DUMP=<file> (every call's latency in order, one
@@ -15,7 +16,7 @@
  * the fake upstream in another; this process only generates load.
  */
 import type { ChildProcess } from 'node:child_process';
-import { processCpu, SERVER_NODE_ARGS, start } from './children';
+import { coreWait, processCpu, SERVER_NODE_ARGS, start } from './children';
 import { failures, type PhaseResult, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
@@ -38,6 +39,7 @@ const warmup = Number(args.find((a) => a.startsWith('--warmup='))?.split('=')[1]
  * --slice=<s>: the length of each alternating slice of the measurement (default 1 s; --slice=<seconds> measures
  * each path in one go, as before).
  */
+const diagnose = args.includes('--diagnose');
 const slice = Number(args.find((a) => a.startsWith('--slice='))?.split('=')[1] ?? 1);
 /** --modes=plain|stream|plain,stream: which calls to measure (default both). */
 const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'plain,stream')
@@ -59,7 +61,7 @@ const tessera = await start(
     upstream.info.url ?? '',
     ...(noAllowance ? ['--no-allowance'] : []),
     ...(logLevel ? [`--log-level=${logLevel}`] : []),
-    ...(args.includes('--diagnose') ? ['--diagnose'] : []),
+    ...(diagnose ? ['--diagnose'] : []),
     ...args.filter(
       (a) => a.startsWith('--alloc-prof=') || a.startsWith('--env=') || a === '--alloc-survivors',
     ),
@@ -117,12 +119,38 @@ try {
       const t: PhaseResult = { latencies: [], errors: 0 };
       const f: PhaseResult = { latencies: [], errors: 0 };
       let cpu = 0;
+      // --diagnose: how long the main threads waited for a core (runnable, not running) in each path's slices.
+      const waits = { direct: [0, 0], floor: [0, 0, 0], tessera: [0, 0, 0] };
+      const pids = [process.pid, upstream.child.pid, relay?.child.pid ?? 0, tessera.child.pid];
+      const waited = async (
+        into: number[],
+        relayPid: number | undefined,
+        run: () => Promise<PhaseResult>,
+      ) => {
+        const before = diagnose ? [pids[0], pids[1], relayPid].map((p) => (p ? coreWait(p) : 0)) : [];
+        const result = await run();
+        if (diagnose)
+          for (const [i, p] of [pids[0], pids[1], relayPid].entries())
+            if (p) into[i] = (into[i] ?? 0) + coreWait(p) - (before[i] ?? 0);
+        return result;
+      };
       const slices = Math.max(1, Math.round(seconds / slice));
       for (let i = 0; i < slices; i++) {
-        add(d, await runPhase(direct, stream, rps, seconds / slices));
-        if (floorTarget) add(f, await runPhase(floorTarget, stream, rps, seconds / slices));
+        add(d, await waited(waits.direct, undefined, () => runPhase(direct, stream, rps, seconds / slices)));
+        if (floorTarget)
+          add(
+            f,
+            await waited(waits.floor, relay?.child.pid, () =>
+              runPhase(floorTarget, stream, rps, seconds / slices),
+            ),
+          );
         const cpuBefore = cpuMs(tessera.child);
-        add(t, await runPhase(gateway, stream, rps, seconds / slices));
+        add(
+          t,
+          await waited(waits.tessera, tessera.child.pid, () =>
+            runPhase(gateway, stream, rps, seconds / slices),
+          ),
+        );
         cpu += cpuMs(tessera.child) - cpuBefore;
       }
       d.latencies.sort((a, b) => a - b);
@@ -142,6 +170,15 @@ try {
             : ''
         }`,
       );
+      if (diagnose) {
+        const us = (ms: number) => ((ms * 1000) / Math.round(rps * seconds)).toFixed(0);
+        const line = (w: number[]) => `load generator ${us(w[0] ?? 0)}, upstream ${us(w[1] ?? 0)}`;
+        console.log(
+          `  waits for a core a call (µs, main threads): direct slices: ${line(waits.direct)}; Tessera slices: ${line(waits.tessera)}, Tessera ${us(waits.tessera[2] ?? 0)}${
+            floorTarget ? `; floor slices: ${line(waits.floor)}, floor ${us(waits.floor[2] ?? 0)}` : ''
+          }`,
+        );
+      }
     }
   }
   if (failures.size > 0) console.log(`failures: ${JSON.stringify(Object.fromEntries(failures))}`);

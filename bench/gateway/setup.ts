@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { parseEnv } from '../../server/src/env';
 import { createAccount, setPlan } from '../../server/src/modules/accounts';
 import { createKey } from '../../server/src/modules/keys';
-import { createServices, type Services } from '../../server/src/services';
+import { createServices, type ServiceOverrides, type Services } from '../../server/src/services';
 import { openTestDatabase } from '../../server/test/helpers/database';
 
 export async function benchServices(
   upstreamUrl: string,
   settings: Record<string, string | undefined>,
+  overrides: Omit<ServiceOverrides, 'database'> = {},
 ): Promise<{ services: Services; accountId: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
   const models = join(dir, 'models.json');
@@ -56,7 +57,7 @@ export async function benchServices(
     ...settings,
   });
   const database = await openTestDatabase();
-  const services = createServices(env, { database });
+  const services = createServices(env, { ...overrides, database });
   await database.migrate();
   const account = await createAccount({
     ctx: services.ctx,

@@ -14,19 +14,42 @@ const withoutAllowance = process.argv.includes('--no-allowance');
 const logLevel = process.argv.find((a) => a.startsWith('--log-level='))?.split('=')[1] ?? 'info';
 if (!upstreamUrl) throw new Error('usage: tessera.ts <upstream url>');
 // A fresh Postgres database when TEST_DATABASE_URL is set (dropped at exit), else embedded PGlite.
-const { services, accountId } = await benchServices(upstreamUrl, {
-  // The production default: one access-log line per request, as a deployment writes it.
-  LOG_LEVEL: logLevel,
-  // --env=NAME=value (repeatable): any other setting, e.g. --env=USAGE_BATCH_SIZE=100.
-  ...Object.fromEntries(
-    process.argv
-      .filter((a) => a.startsWith('--env='))
-      .map((a) => {
-        const [name, ...value] = a.slice('--env='.length).split('=');
-        return [name, value.join('=')];
-      }),
-  ),
-});
+// GATEWAY_BENCH_STALLS=<file> (below) also records when each usage batch was written: a write's synchronous
+// work (the batch's JSON, the driver's buffers) holds the event loop.
+const stallsFile = process.env.GATEWAY_BENCH_STALLS;
+const usageWrites: { at: number; ms: number; events: number }[] = [];
+const { services, accountId } = await benchServices(
+  upstreamUrl,
+  {
+    // The production default: one access-log line per request, as a deployment writes it.
+    LOG_LEVEL: logLevel,
+    // --env=NAME=value (repeatable): any other setting, e.g. --env=USAGE_BATCH_SIZE=100.
+    ...Object.fromEntries(
+      process.argv
+        .filter((a) => a.startsWith('--env='))
+        .map((a) => {
+          const [name, ...value] = a.slice('--env='.length).split('=');
+          return [name, value.join('=')];
+        }),
+    ),
+  },
+  {
+    usageStore: stallsFile
+      ? (store) => ({
+          async write(events, maybeWritten) {
+            const at = performance.now();
+            try {
+              await store.write(events, maybeWritten);
+            } finally {
+              usageWrites.push({ at, ms: performance.now() - at, events: events.length });
+            }
+          },
+          resolveKeys: (hashes) => store.resolveKeys(hashes),
+          prune: (before) => store.prune(before),
+        })
+      : undefined,
+  },
+);
 const key = await benchKey(services, accountId, 'live');
 if (withoutAllowance) {
   // Isolates the gateway's own cost from the allowance's database round trips (reported separately).
@@ -43,7 +66,6 @@ const stalls: { at: number; gap: number }[] = [];
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 // GATEWAY_BENCH_STALLS=<file>: every GC pause and every gap of 4 ms or more in a 1 ms timer (the event loop held
 // up), with the clock's origin, written at exit for clusters.ts to set against the slow calls of a dump.
-const stallsFile = process.env.GATEWAY_BENCH_STALLS;
 const gaps: { at: number; gap: number; cpu: number }[] = [];
 if (stallsFile) {
   let prev = performance.now();
@@ -109,7 +131,10 @@ process.stdout.write(`${JSON.stringify({ url: running.url, key })}\n`);
 process.on('SIGTERM', () => {
   if (process.argv.includes('--diagnose')) process.stderr.write(`tessera ${diagnosis()}\n`);
   if (stallsFile)
-    writeFileSync(stallsFile, JSON.stringify({ origin: performance.timeOrigin, gcPauses, gaps }));
+    writeFileSync(
+      stallsFile,
+      JSON.stringify({ origin: performance.timeOrigin, gcPauses, gaps, usageWrites }),
+    );
   if (inspector && allocProfile) {
     inspector.post('HeapProfiler.stopSampling', (err, result) => {
       if (!err) writeFileSync(allocProfile, JSON.stringify(result.profile));
