@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { collectStartupGarbage } from '../../server/src/lib/heap';
 import { startServer } from '../../server/src/server';
 import { benchKey, benchServices } from './setup';
 
@@ -126,6 +127,8 @@ if (inspector) {
     includeObjectsCollectedByMinorGC: !process.argv.includes('--alloc-survivors'),
   });
 }
+// As main.ts does before the port opens.
+collectStartupGarbage();
 const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
 process.stdout.write(`${JSON.stringify({ url: running.url, key })}\n`);
 process.on('SIGTERM', () => {

@@ -1,4 +1,5 @@
 import { type Env, parseEnv } from './env';
+import { collectStartupGarbage } from './lib/heap';
 import { migrateWithRetry, printDemo, seedDemoIfEmpty } from './lifecycle';
 import { simulatorNotice } from './modules/providers';
 import { startServer } from './server';
@@ -18,6 +19,8 @@ async function main(): Promise<void> {
   const embedded = !env.DATABASE_URL;
   const demo =
     embedded && env.NODE_ENV !== 'production' && env.SEED_DEMO ? await seedDemoIfEmpty(services) : null;
+  // Start-up's garbage goes before the first request does (lib/heap.ts).
+  collectStartupGarbage();
   const running = await startServer(services, { port: env.PORT, host: env.HOST });
   logger.info(
     {
