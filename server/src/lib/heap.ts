@@ -5,11 +5,10 @@ let collect: (() => void) | undefined;
 
 /**
  * One full garbage collection, once start-up is done and before the server takes requests. Start-up (loading and
- * transforming the modules, migrations, the catalogue) leaves ~50 MB of garbage in the old generation. Until a
- * major GC comes by itself, tens of seconds into serving, every young-generation scavenge works through that
- * heap too: under 1,000 requests a second the first scavenges paused the server 50–65 ms and the next ones
- * 7–10 ms, against 3.5–5 ms after a full collection (BENCHMARKS.md). A full collection of an idle process costs
- * tens of milliseconds, before the port opens.
+ * transforming the modules, migrations, the catalogue) leaves its objects, live and dead, in both generations,
+ * and the first scavenges under load sort them out: at 1,000 requests a second the first two often paused the
+ * server 50–65 ms each (--trace-gc), 5–12 ms with this collection done first; the later ones are alike either
+ * way (BENCHMARKS.md). A full collection of an idle process costs tens of milliseconds, before the port opens.
  * `gc` is made reachable in a context of its own, not exposed to the application's global scope.
  * Returns the milliseconds it took, or undefined if this Node.js would not allow it.
  */
