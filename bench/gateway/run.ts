@@ -120,18 +120,19 @@ try {
       const f: PhaseResult = { latencies: [], errors: 0 };
       let cpu = 0;
       // --diagnose: how long the main threads waited for a core (runnable, not running) in each path's slices.
-      const waits = { direct: [0, 0], floor: [0, 0, 0], tessera: [0, 0, 0] };
-      const pids = [process.pid, upstream.child.pid, relay?.child.pid ?? 0, tessera.child.pid];
+      const waits = { direct: [0, 0, 0], floor: [0, 0, 0], tessera: [0, 0, 0] };
       const waited = async (
         into: number[],
         relayPid: number | undefined,
         run: () => Promise<PhaseResult>,
       ) => {
-        const before = diagnose ? [pids[0], pids[1], relayPid].map((p) => (p ? coreWait(p) : 0)) : [];
+        if (!diagnose) return run();
+        const pids = [process.pid, upstream.child.pid, relayPid];
+        const before = pids.map((p) => (p ? coreWait(p) : 0));
         const result = await run();
-        if (diagnose)
-          for (const [i, p] of [pids[0], pids[1], relayPid].entries())
-            if (p) into[i] = (into[i] ?? 0) + coreWait(p) - (before[i] ?? 0);
+        pids.forEach((p, i) => {
+          if (p) into[i] = (into[i] ?? 0) + coreWait(p) - (before[i] ?? 0);
+        });
         return result;
       };
       const slices = Math.max(1, Math.round(seconds / slice));
