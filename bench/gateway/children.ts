@@ -1,6 +1,6 @@
 /** Starting the benchmarks' child processes (the fake upstream, Tessera, the floor relay). */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -75,4 +75,17 @@ export function processCpu(pid: number | undefined): { user: number; system: num
 export function coreWait(pid: number | undefined): number {
   const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ');
   return Number(fields[1]) / 1e6;
+}
+
+/**
+ * Pins a process's main thread to CPU `main` and its other threads (V8's GC and compiler helpers, libuv's pool)
+ * to CPU `others`, with `taskset` (util-linux). Threads made later inherit the creating thread's CPUs, so the
+ * runner pins again before each measurement.
+ */
+export function pin(pid: number | undefined, main: number, others: number): void {
+  if (!pid) return;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const cpu = Number(tid) === pid ? main : others;
+    execFileSync('taskset', ['-p', '-c', String(cpu), tid], { stdio: 'ignore' });
+  }
 }

@@ -1,10 +1,10 @@
 /**
  * Added latency of Tessera over calling the same fake upstream directly, in the same run: p50/p99 of whole
  * non-streamed responses and of time to first token for streams, at fixed offered loads.
- *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--modes=plain,stream] [--no-allowance] [--with-floor]
+ *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--modes=plain,stream] [--no-allowance] [--with-floor] [--pin]
  * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database; --no-allowance replaces the live
  * allowance's reserve/settle, two database writes per call, by a no-op to show the gateway's own cost.)
- * Diagnostics: --diagnose (Tessera's GC pauses and event-loop delays at exit; after each row, how long each
+ * Diagnostics: --pin (see below), --diagnose (Tessera's GC pauses and event-loop delays at exit; after each row, how long each
  * process's main thread waited for a core a call in each path's slices), --cpu-prof=<dir> (a V8 CPU
  * profile), --alloc-prof=<file> (a sampled allocation profile), --node-arg=<flag> (a Node.js/V8 option for
  * Tessera), --alloc-survivors (with --alloc-prof: only what survives the young generation's scavenges),
@@ -16,7 +16,7 @@
  * the fake upstream in another; this process only generates load.
  */
 import type { ChildProcess } from 'node:child_process';
-import { coreWait, processCpu, SERVER_NODE_ARGS, start } from './children';
+import { coreWait, pin, processCpu, SERVER_NODE_ARGS, start } from './children';
 import { failures, type PhaseResult, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
@@ -91,6 +91,20 @@ const floorTarget: Target | undefined = relay && {
   model: 'bench-model',
 };
 
+/**
+ * --pin: the relays' event-loop threads (Tessera's, the floor's) get CPU 1 to themselves; everything else (this
+ * load generator, the fake upstream, the relays' helper threads) shares CPU 0. Postgres is left where the
+ * kernel puts it.
+ */
+const pinned = args.includes('--pin');
+function pinAll(): void {
+  if (!pinned) return;
+  pin(process.pid, 0, 0);
+  pin(upstream.child.pid, 0, 0);
+  pin(tessera.child.pid, 1, 0);
+  pin(relay?.child.pid, 1, 0);
+}
+
 const fmt = (n: number) => n.toFixed(2);
 function add(into: PhaseResult, part: PhaseResult): void {
   for (const latency of part.latencies) into.latencies.push(latency);
@@ -109,10 +123,12 @@ console.log(`|---|---|---|---|---|---|---|${floorTarget ? '---|---|' : ''}`);
 try {
   for (const rps of loads) {
     for (const stream of modes) {
+      pinAll();
       // Warm both paths (connections, JIT, key cache) before measuring.
       await runPhase(direct, stream, rps, warmup);
       await runPhase(gateway, stream, rps, warmup);
       if (floorTarget) await runPhase(floorTarget, stream, rps, warmup);
+      pinAll();
       // Measured in alternating slices (direct, Tessera, direct, …) so that the machine's noise, which comes
       // in bursts of a second or more here, falls on both paths alike.
       const d: PhaseResult = { latencies: [], errors: 0 };

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { runInNewContext } from 'node:vm';
 import { collectStartupGarbage } from '../../server/src/lib/heap';
 import { startServer } from '../../server/src/server';
 import { benchKey, benchServices } from './setup';
@@ -114,9 +115,13 @@ function diagnosis(): string {
   });
   return `gc: ${durations.length} pauses, ${durations.reduce((a, b) => a + b, 0).toFixed(0)} ms in all, ${long.length} of 2 ms or more (max ${Math.max(0, ...durations).toFixed(1)} ms); event-loop delay p50 ${ms(loopDelay.percentile(50))} / p99 ${ms(loopDelay.percentile(99))} / max ${ms(loopDelay.max)} ms; ${stalls.length} stalls of 20 ms or more${stallLines.join('')}`;
 }
+// As main.ts does before the port opens.
+collectStartupGarbage();
+const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
 // --alloc-prof=<file>: where the process allocates (sampled, objects already collected included), written at exit.
 const allocProfile = process.argv.find((a) => a.startsWith('--alloc-prof='))?.split('=')[1];
 const inspector = allocProfile ? new Session() : undefined;
+// Started once the server is up, so that start-up's objects (collected by the full GC above or kept) are not in it.
 if (inspector) {
   inspector.connect();
   inspector.post('HeapProfiler.startSampling', {
@@ -127,9 +132,6 @@ if (inspector) {
     includeObjectsCollectedByMinorGC: !process.argv.includes('--alloc-survivors'),
   });
 }
-// As main.ts does before the port opens.
-collectStartupGarbage();
-const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
 process.stdout.write(`${JSON.stringify({ url: running.url, key })}\n`);
 process.on('SIGTERM', () => {
   if (process.argv.includes('--diagnose')) process.stderr.write(`tessera ${diagnosis()}\n`);
@@ -139,6 +141,10 @@ process.on('SIGTERM', () => {
       JSON.stringify({ origin: performance.timeOrigin, gcPauses, gaps, usageWrites }),
     );
   if (inspector && allocProfile) {
+    // With --alloc-survivors: a last scavenge first, or everything allocated since the previous one (up to a
+    // whole young generation, tens of MB) would count as surviving.
+    if (process.argv.includes('--alloc-survivors'))
+      (runInNewContext('gc') as (options: { type: 'minor' }) => void)({ type: 'minor' });
     inspector.post('HeapProfiler.stopSampling', (err, result) => {
       if (!err) writeFileSync(allocProfile, JSON.stringify(result.profile));
     });

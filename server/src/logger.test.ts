@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createLogger, redactNested } from './logger';
 
 function capture() {
@@ -58,7 +58,8 @@ describe('log redaction', () => {
 });
 
 describe('stdout', () => {
-  it('batches lines yet delivers each within a moment, and writes the rest at exit', async () => {
+  /** The fixture's lines on stdout, parsed, and its exit code. */
+  function fixture() {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/log-lines.ts'], {
       cwd: join(import.meta.dirname, '..'),
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -71,11 +72,29 @@ describe('stdout', () => {
       for (const part of parts) lines.push(JSON.parse(part) as { n: number; msg: string });
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    // A fixture that fails to exit must not outlive its test.
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
+    return { child, lines, exited };
+  }
+
+  it('batches lines yet delivers each within a moment, and writes the rest at exit', async () => {
+    const { child, lines, exited } = fixture();
     // A lone line is far below a batch: the timer sends it.
     await vi.waitFor(() => expect(lines.map((l) => l.msg)).toEqual(['first']), { timeout: 10_000 });
     child.stdin.write('many\n');
     await vi.waitFor(() => expect(lines).toHaveLength(501), { timeout: 5_000 });
     child.stdin.write('exit\n');
+    expect(await exited).toBe(0);
+    expect(lines.map((l) => l.n)).toEqual(Array.from({ length: 502 }, (_, n) => n));
+  }, 30_000);
+
+  it('writes every line when the process ends with nothing left to do (no process.exit)', async () => {
+    const { child, lines, exited } = fixture();
+    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 });
+    // 500 lines and the last at once: the end comes while most of them are still gathered or being written.
+    child.stdin.write('many\nend\n');
     expect(await exited).toBe(0);
     expect(lines.map((l) => l.n)).toEqual(Array.from({ length: 502 }, (_, n) => n));
   }, 30_000);
