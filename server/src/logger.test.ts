@@ -62,7 +62,11 @@ describe('stdout', () => {
   function fixture() {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/log-lines.ts'], {
       cwd: join(import.meta.dirname, '..'),
-      stdio: ['pipe', 'pipe', 'inherit'],
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
     });
     const lines: { n: number; msg: string }[] = [];
     let rest = '';
@@ -76,7 +80,7 @@ describe('stdout', () => {
     onTestFinished(() => {
       child.kill('SIGKILL');
     });
-    return { child, lines, exited };
+    return { child, lines, exited, stderr: () => stderr };
   }
 
   it('batches lines yet delivers each within a moment, and writes the rest at exit', async () => {
@@ -88,6 +92,16 @@ describe('stdout', () => {
     child.stdin.write('exit\n');
     expect(await exited).toBe(0);
     expect(lines.map((l) => l.n)).toEqual(Array.from({ length: 502 }, (_, n) => n));
+  }, 30_000);
+
+  it('exits cleanly when the reader of stdout has gone (EPIPE on the last lines)', async () => {
+    const { child, lines, exited, stderr } = fixture();
+    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 });
+    child.stdout.destroy();
+    child.stdin.write('exit\n');
+    expect(await exited).toBe(0);
+    // No stack trace of a failed write at exit.
+    expect(stderr()).toBe('');
   }, 30_000);
 
   it('writes every line when the process ends with nothing left to do (no process.exit)', async () => {

@@ -115,7 +115,12 @@ class LineBatch {
   flushSync(): void {
     if (!this.closed) this.out.flushSync();
     const text = this.take();
-    if (text) writeAllSync(this.fd, text);
+    if (!text) return;
+    try {
+      writeAllSync(this.fd, text);
+    } catch {
+      // Stdout is gone (EPIPE: the reader closed it); at exit there is nowhere else to say so.
+    }
   }
 }
 
@@ -137,6 +142,7 @@ function writeAllSync(fd: number, text: string): void {
 const batches = new Set<WeakRef<LineBatch>>();
 let exitHooked = false;
 function flushAtExit(batch: LineBatch): void {
+  for (const ref of batches) if (!ref.deref()) batches.delete(ref);
   batches.add(new WeakRef(batch));
   if (exitHooked) return;
   exitHooked = true;
