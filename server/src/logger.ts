@@ -138,24 +138,23 @@ function writeAllSync(fd: number, text: string): void {
   }
 }
 
-/** Every stdout batch of the process, written out when it exits (held weakly: tests make many loggers). */
-const batches = new Set<WeakRef<LineBatch>>();
+/**
+ * Every stdout batch of the process, written out when it exits (one in a server; a test process may make tens,
+ * each also held by its flush timer).
+ */
+const batches = new Set<LineBatch>();
 let exitHooked = false;
 function flushAtExit(batch: LineBatch): void {
-  for (const ref of batches) if (!ref.deref()) batches.delete(ref);
-  batches.add(new WeakRef(batch));
+  batches.add(batch);
   if (exitHooked) return;
   exitHooked = true;
   process.on('exit', () => {
-    for (const ref of batches) ref.deref()?.flushSync();
+    for (const b of batches) b.flushSync();
   });
   // With the event loop still there, what is gathered goes to sonic-boom, which pino's own hook then flushes
   // and ends. Only lines are handed over: a flush of nothing would keep the loop alive and come back here.
   process.on('beforeExit', () => {
-    for (const ref of batches) {
-      const batch = ref.deref();
-      if (batch && !batch.closed) batch.handOver();
-    }
+    for (const b of batches) if (!b.closed) b.handOver();
   });
 }
 
