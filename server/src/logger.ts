@@ -59,6 +59,7 @@ const BATCH_BYTES = 4096;
 const FLUSH_MS = 100;
 
 type Sonic = ReturnType<typeof pino.destination>;
+const STDOUT = 1;
 
 /**
  * Lines gathered in an array and handed to sonic-boom (pino's asynchronous writer) joined, a batch at a time.
@@ -72,10 +73,7 @@ class LineBatch {
   /** Whether sonic-boom has closed (ended or destroyed): nothing more can be written. */
   closed = false;
 
-  constructor(
-    readonly out: Sonic,
-    private readonly fd: number,
-  ) {
+  constructor(readonly out: Sonic) {
     out.on('close', () => {
       this.closed = true;
     });
@@ -84,7 +82,7 @@ class LineBatch {
   write(line: string): boolean {
     this.lines.push(line);
     this.length += line.length;
-    if (this.length >= BATCH_BYTES) this.out.write(this.take());
+    if (this.length >= BATCH_BYTES) this.handOver();
     return true;
   }
 
@@ -117,7 +115,7 @@ class LineBatch {
     const text = this.take();
     if (!text) return;
     try {
-      writeAllSync(this.fd, text);
+      writeAllSync(STDOUT, text);
     } catch {
       // Stdout is gone (EPIPE: the reader closed it); at exit there is nowhere else to say so.
     }
@@ -167,7 +165,7 @@ function flushAtExit(batch: LineBatch): void {
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const stdout = destination
     ? undefined
-    : new LineBatch(pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES }), 1);
+    : new LineBatch(pino.destination({ dest: STDOUT, sync: false, minLength: BATCH_BYTES }));
   // Flushed for a few ticks after the last line (a flush that finds a write under way does nothing), and not
   // at all while nothing is logged: an idle process makes no writes.
   let ticks = 0;
