@@ -46,8 +46,11 @@ export const MAX_CHOICES = 8;
 
 const penalty = z.number().min(-2).max(2);
 
-/** `CreateChatCompletionRequest`; unknown fields are dropped, not refused, as OpenAI does. */
-export const ChatCompletionRequest = z.object({
+/**
+ * `CreateChatCompletionRequest`. Fields we do not check are accepted and kept, not refused: an OpenAI-compatible
+ * upstream gets them (OpenAI's `logprobs`, `parallel_tool_calls`…); the other providers ignore them.
+ */
+export const ChatCompletionRequest = z.looseObject({
   model: z.string().min(1),
   messages: z.array(ChatMessage).min(1),
   temperature: z.number().min(0).max(2).nullish(),
@@ -88,6 +91,15 @@ export const AssistantMessage = z.object({
 });
 export type AssistantMessage = z.infer<typeof AssistantMessage>;
 
+/** One token's log probability, as `logprobs: true` asks an upstream for it. */
+const TokenLogprob = z.looseObject({ token: z.string(), logprob: z.number() });
+/** A choice's log probabilities, relayed from an upstream that reported them; null otherwise. */
+export const ChoiceLogprobs = z.looseObject({
+  content: z.array(TokenLogprob).nullable(),
+  refusal: z.array(TokenLogprob).nullable().optional(),
+});
+export type ChoiceLogprobs = z.infer<typeof ChoiceLogprobs>;
+
 export const ChatCompletion = z.object({
   id: z.string(),
   object: z.literal('chat.completion'),
@@ -97,7 +109,7 @@ export const ChatCompletion = z.object({
     z.object({
       index: z.number().int(),
       message: AssistantMessage,
-      logprobs: z.null(),
+      logprobs: ChoiceLogprobs.nullable(),
       finish_reason: FinishReason,
     }),
   ),
@@ -116,7 +128,7 @@ export type ChunkDelta = z.infer<typeof ChunkDelta>;
 export const ChunkChoice = z.object({
   index: z.number().int(),
   delta: ChunkDelta,
-  logprobs: z.null(),
+  logprobs: ChoiceLogprobs.nullable(),
   finish_reason: FinishReason.nullable(),
 });
 export type ChunkChoice = z.infer<typeof ChunkChoice>;

@@ -36,6 +36,8 @@ export function writeFakeCatalogue(): string {
   return writeCatalogue([
     entry('up-ok', 'openai', 'ok'),
     entry('up-linger', 'openai', 'linger'),
+    entry('up-logprobs', 'openai', 'logprobs'),
+    entry('up-reasoning', 'openai', 'ok', { max_tokens_field: 'max_completion_tokens' }),
     entry('up-tools', 'openai', 'tools'),
     entry('up-nousage', 'openai', 'nousage'),
     entry('up-longnousage', 'openai', 'longnousage'),

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import {
   FAKE_TEXT,
+  FAKE_WORDS,
   type FakeUpstream,
   type Handler,
   json,
@@ -35,10 +36,24 @@ export {
  *   garbage   status 200 with a body that is not JSON
  *   tools     answers with a tool call (text first on Anthropic)
  *   linger    (OpenAI, streamed) ends the response `LINGER_MS` after its [DONE]
+ *   logprobs  (OpenAI) answers with each token's log probability (`logprobsOf`), as for `logprobs: true`
  *   nousage, longnousage, toolsnousage
  *             (OpenAI, streamed) never report usage, as servers that ignore stream_options: the words,
  *             LONG_WORDS, or a tool call (TOOL_CALL_PIECES)
  */
+/** Log probabilities in OpenAI's shape for the given tokens (-0.25 for the i-th, -0.5 for its alternative). */
+export function logprobsOf(tokens: readonly string[]): unknown {
+  return {
+    content: tokens.map((token, i) => ({
+      token,
+      logprob: -0.25 * (i + 1),
+      bytes: [...Buffer.from(token)],
+      top_logprobs: [{ token: `${token}!`, logprob: -0.5, bytes: [...Buffer.from(`${token}!`)] }],
+    })),
+    refusal: null,
+  };
+}
+
 const openAiHandler: Handler = async ({ res, body, behaviour, stream, options }) => {
   // Written out in each answer rather than spread into it: on Node.js 20 properties added after a leading
   // spread make new hidden classes on every call, which would load this fake (and so the benchmarks) needlessly.
@@ -64,7 +79,12 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
       created,
       model,
       choices: [
-        { index: 0, message, logprobs: null, finish_reason: behaviour === 'tools' ? 'tool_calls' : 'stop' },
+        {
+          index: 0,
+          message,
+          logprobs: behaviour === 'logprobs' ? logprobsOf(FAKE_WORDS) : null,
+          finish_reason: behaviour === 'tools' ? 'tool_calls' : 'stop',
+        },
       ],
       usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
     });
@@ -95,7 +115,14 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   }
   chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   const finished = await streamWords(res, behaviour, options, (word) =>
-    chunk([{ index: 0, delta: { content: word }, finish_reason: null }]),
+    chunk([
+      {
+        index: 0,
+        delta: { content: word },
+        logprobs: behaviour === 'logprobs' ? logprobsOf([word]) : null,
+        finish_reason: null,
+      },
+    ]),
   );
   if (!finished) return;
   chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]);

@@ -23,7 +23,7 @@ export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<Chat
         choices: value.choices.map((c) => ({
           index: c.index,
           message: c.message,
-          logprobs: null,
+          logprobs: c.logprobs ?? null,
           finish_reason: c.finish_reason,
         })),
         usage: value.usage,

@@ -50,6 +50,7 @@ export function providerCall(
     request: prepared.request,
     promptTokens: prepared.promptTokens,
     maxTokens: prepared.maxTokens,
+    maxTokensField: target.entry.max_tokens_field ?? 'max_tokens',
     signal,
   };
 }

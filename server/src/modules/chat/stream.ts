@@ -49,7 +49,7 @@ class ChunkRelay {
       this.started.add(c.index);
       if (c.finish_reason) this.finished.add(c.index);
       produced(this.meter, c.delta);
-      return { index: c.index, delta, logprobs: null, finish_reason: c.finish_reason };
+      return { index: c.index, delta, logprobs: c.logprobs ?? null, finish_reason: c.finish_reason };
     });
   }
 

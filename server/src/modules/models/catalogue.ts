@@ -17,6 +17,12 @@ export const ModelEntry = z.object({
   created: z.number().int().nonnegative(),
   /** A model id to try when this one's provider fails before the first byte. */
   fallback: z.string().optional(),
+  /**
+   * The field that carries the completion cap to an OpenAI-compatible upstream: `max_tokens` (the default: what
+   * vLLM, Ollama, llama.cpp, LM Studio and most servers read) or `max_completion_tokens` (OpenAI's reasoning
+   * models refuse `max_tokens`).
+   */
+  max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
 });
 export type ModelEntry = z.infer<typeof ModelEntry>;
 

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest, FinishReason } from '@tessera/shared';
+import type { ChoiceLogprobs, FinishReason } from '@tessera/shared';
 import type { Dispatcher } from 'undici';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
@@ -10,6 +10,7 @@ interface UpstreamCompletion {
     index?: number;
     message?: { content?: string | null; refusal?: string | null; tool_calls?: unknown[] };
     finish_reason?: string | null;
+    logprobs?: ChoiceLogprobs | null;
   }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
@@ -21,13 +22,36 @@ function finishOf(reason: string | null | undefined): FinishReason | null {
   return (FINISH.includes(reason) ? reason : 'stop') as FinishReason;
 }
 
-/** Our validated request with the upstream's model name; unknown fields were already dropped. */
-function upstreamBody(call: ProviderCall, stream: boolean): ChatCompletionRequest & Record<string, unknown> {
-  const { stream: _s, stream_options: _o, ...rest } = call.request;
+/**
+ * The client's request as the upstream gets it: the upstream's model name; the cap in force always, under the
+ * field this upstream reads (without it the model may write past what the allowance reserved for the call); and
+ * the client's other fields, ours and any other of OpenAI's (`logprobs`, `parallel_tool_calls`, `logit_bias`,
+ * `reasoning_effort`…), except those that act on the operator's upstream account rather than on the call:
+ * `store` and `metadata` (completions kept in the operator's account) and `service_tier` (its price).
+ * The fixed fields come first, not after a leading spread: properties added after one make a new hidden class per
+ * call on Node.js 20.
+ */
+function upstreamBody(call: ProviderCall, stream: boolean): Record<string, unknown> {
+  const {
+    stream: _s,
+    stream_options: _o,
+    max_tokens: _m,
+    max_completion_tokens: _c,
+    store: _st,
+    metadata: _md,
+    service_tier: _t,
+    ...rest
+  } = call.request;
+  const cap = call.maxTokens;
+  const model = call.upstreamModel;
+  if (call.maxTokensField === 'max_completion_tokens') {
+    return stream
+      ? { stream: true, stream_options: { include_usage: true }, max_completion_tokens: cap, ...rest, model }
+      : { max_completion_tokens: cap, ...rest, model };
+  }
   return stream
-    ? // Not a leading spread: properties added after one make a new hidden class per call on Node.js 20.
-      { stream: true, stream_options: { include_usage: true }, ...rest, model: call.upstreamModel }
-    : { ...rest, model: call.upstreamModel };
+    ? { stream: true, stream_options: { include_usage: true }, max_tokens: cap, ...rest, model }
+    : { max_tokens: cap, ...rest, model };
 }
 
 /** Any server speaking OpenAI's chat API: OpenAI, vLLM, Ollama, llama.cpp, LM Studio, Groq, Together… */
@@ -55,6 +79,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
         ...(c.message?.tool_calls && { tool_calls: c.message.tool_calls as never }),
       },
       finish_reason: finishOf(c.finish_reason) ?? 'stop',
+      logprobs: c.logprobs ?? null,
     }));
     const prompt = body.usage?.prompt_tokens ?? call.promptTokens;
     const completion = body.usage?.completion_tokens ?? 0;
@@ -83,6 +108,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
           index: c.index,
           delta: c.delta ?? {},
           finish_reason: finishOf(c.finish_reason),
+          logprobs: c.logprobs ?? null,
         })),
         usage: chunk.usage ?? null,
       };

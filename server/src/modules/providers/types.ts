@@ -1,6 +1,7 @@
 import type {
   AssistantMessage,
   ChatCompletionRequest,
+  ChoiceLogprobs,
   ChunkDelta,
   FinishReason,
   Usage,
@@ -15,6 +16,8 @@ export interface ProviderCall {
   promptTokens: number;
   /** The completion cap in force (the request's, or the model's maximum). */
   maxTokens: number;
+  /** The request field an OpenAI-compatible upstream reads the cap from (the catalogue's `max_tokens_field`). */
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
   /** Aborted when the client leaves or the timeout fires. */
   signal: AbortSignal;
 }
@@ -23,6 +26,8 @@ export interface ProviderChoice {
   index: number;
   message: AssistantMessage;
   finish_reason: FinishReason;
+  /** The upstream's log probabilities, when the request asked for them and the upstream gave them. */
+  logprobs?: ChoiceLogprobs | null;
 }
 
 export interface ProviderCompletion {
@@ -32,7 +37,12 @@ export interface ProviderCompletion {
 
 /** A chunk in OpenAI's shape without the envelope (id, created, model) that the gateway adds. */
 export interface ProviderChunk {
-  choices: { index: number; delta: ChunkDelta; finish_reason: FinishReason | null }[];
+  choices: {
+    index: number;
+    delta: ChunkDelta;
+    finish_reason: FinishReason | null;
+    logprobs?: ChoiceLogprobs | null;
+  }[];
   usage?: Usage | null;
 }
 
