@@ -255,6 +255,53 @@ describe('Anthropic Messages API', () => {
     expect(capped.choices[0]?.finish_reason).toBe('length');
   });
 
+  it('translates image parts into image blocks, in order, and refuses parts it cannot take with a 400', async () => {
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    await live.chat.completions.create({
+      model: 'claude-ok',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Compare these:' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+            { type: 'image_url', image_url: { url: 'https://images.example/cat.jpg', detail: 'low' } },
+            { type: 'text', text: 'Which is brighter?' },
+          ],
+        },
+      ],
+    });
+    expect(anthropic.requests[0]?.body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Compare these:' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+          { type: 'image', source: { type: 'url', url: 'https://images.example/cat.jpg' } },
+          { type: 'text', text: 'Which is brighter?' },
+        ],
+      },
+    ]);
+    const refused = async (content: OpenAI.Chat.ChatCompletionContentPart[]) => {
+      const err = await live.chat.completions
+        .create({ model: 'claude-ok', messages: [{ role: 'user', content }] })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      return err as InstanceType<typeof OpenAI.BadRequestError>;
+    };
+    const audio = await refused([
+      { type: 'text', text: 'Transcribe:' },
+      { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+    ]);
+    expect(audio.param).toBe('messages[0].content[1].type');
+    expect(audio.message).toContain("'input_audio'");
+    const ftp = await refused([{ type: 'image_url', image_url: { url: 'ftp://images.example/cat.jpg' } }]);
+    expect(ftp.param).toBe('messages[0].content[0].image_url.url');
+    // Refused before any call upstream.
+    expect(anthropic.requests).toHaveLength(1);
+  });
+
   it('translates its stream events into OpenAI chunks', async () => {
     const stream = await live.chat.completions.create({
       model: 'claude-ok',

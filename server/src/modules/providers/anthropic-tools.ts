@@ -1,9 +1,14 @@
-import type { ChatCompletionRequest, ChatMessage, ToolCall } from '@tessera/shared';
+import type { ChatCompletionRequest, ChatContentPart, ChatMessage, ToolCall } from '@tessera/shared';
+import { ServiceError } from '../../errors';
 import { contentText } from '../tokenizer';
+
+/** Where an image block's bytes come from: inline (a `data:` URL) or fetched by Anthropic from a URL. */
+type ImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
 /** A Messages API content block (the kinds the translation produces). */
 export type AnthropicBlock =
   | { type: 'text'; text: string }
+  | { type: 'image'; source: ImageSource }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   | { type: 'tool_result'; tool_use_id: string; content: string };
 
@@ -20,11 +25,57 @@ function parseArguments(text: string): unknown {
   }
 }
 
-/** One OpenAI message as Anthropic blocks: tool calls become tool_use, tool messages tool_result (a user turn). */
-export function blocksOf(m: ChatMessage): AnthropicBlock[] {
-  const text = contentText(m.content);
-  if (m.role === 'tool') return [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? '', content: text }];
-  const blocks: AnthropicBlock[] = text ? [{ type: 'text', text }] : [];
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,(.+)$/s;
+
+/**
+ * One content part as an Anthropic block: text as text, an `image_url` part as an image (a `data:` URL inline, an
+ * http(s) URL for Anthropic to fetch). Anything else (audio, files) is a 400 naming the part, rather than a
+ * silent answer to a prompt the model never saw whole.
+ */
+function partBlock(part: ChatContentPart, param: string, model: string): AnthropicBlock | undefined {
+  if (part.type === 'text') return part.text ? { type: 'text', text: part.text } : undefined;
+  if (part.type === 'image_url') {
+    const image = (part as { image_url?: { url?: unknown } | string }).image_url;
+    const url = typeof image === 'string' ? image : image?.url;
+    if (typeof url === 'string') {
+      const inline = DATA_URL.exec(url);
+      if (inline)
+        return {
+          type: 'image',
+          source: { type: 'base64', media_type: inline[1] ?? '', data: inline[2] ?? '' },
+        };
+      if (/^https?:\/\//i.test(url)) return { type: 'image', source: { type: 'url', url } };
+    }
+    throw new ServiceError(
+      'invalid_request',
+      `Invalid image_url at ${param}: expected a base64 data: URL or an http(s) URL, received ${typeof url === 'string' ? `'${url.slice(0, 40)}'` : typeof url}.`,
+      { param: `${param}.image_url.url`, code: 'invalid_value' },
+    );
+  }
+  throw new ServiceError(
+    'invalid_request',
+    `Model '${model}' takes text and image_url content parts; ${param} is of type '${part.type}'.`,
+    { param: `${param}.type`, code: 'invalid_value' },
+  );
+}
+
+/**
+ * One OpenAI message (the `index`-th of the request) as Anthropic blocks: content parts in order, tool calls as
+ * tool_use, tool messages as tool_result (a user turn).
+ */
+export function blocksOf(m: ChatMessage, index: number, model: string): AnthropicBlock[] {
+  if (m.role === 'tool') {
+    return [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? '', content: contentText(m.content) }];
+  }
+  const blocks: AnthropicBlock[] = [];
+  if (typeof m.content === 'string') {
+    if (m.content) blocks.push({ type: 'text', text: m.content });
+  } else if (m.content) {
+    for (const [j, part] of m.content.entries()) {
+      const block = partBlock(part, `messages[${index}].content[${j}]`, model);
+      if (block) blocks.push(block);
+    }
+  }
   for (const call of m.tool_calls ?? []) {
     blocks.push({
       type: 'tool_use',

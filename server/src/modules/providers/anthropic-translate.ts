@@ -22,11 +22,11 @@ export function anthropicBody(call: ProviderCall, stream: boolean): Record<strin
     .map((m) => contentText(m.content))
     .join('\n\n');
   const messages: AnthropicMessage[] = [];
-  for (const m of request.messages) {
+  for (const [i, m] of request.messages.entries()) {
     if (m.role === 'system' || m.role === 'developer') continue;
     // Tool results go back in a user turn: the Messages API has no `tool` role; same-role turns merge.
     const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = blocksOf(m);
+    const blocks = blocksOf(m, i, request.model);
     const last = messages.at(-1);
     if (last && last.role === role) last.content.push(...blocks);
     else messages.push({ role, content: blocks });
