@@ -22,6 +22,8 @@ export interface AppConfig {
     flushIntervalMs: number;
     eventRetentionDays: number;
     minuteRollupRetentionDays: number;
+    /** On Postgres, usage is written by a thread of its own (modules/usage/writer-thread.ts). */
+    writerThread: boolean;
   };
   searchLimits: SearchLimits;
   /** Tokens an instance leases from an account's allowance at a time (0: a database write per call). */
@@ -62,6 +64,7 @@ export function configFromEnv(env: Env): AppConfig {
       flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS,
       eventRetentionDays: env.USAGE_EVENT_RETENTION_DAYS,
       minuteRollupRetentionDays: env.USAGE_MINUTE_ROLLUP_RETENTION_DAYS,
+      writerThread: env.USAGE_WRITER_THREAD,
     },
     searchLimits: {
       maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,

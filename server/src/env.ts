@@ -67,6 +67,7 @@ export const EnvSchema = z.object({
   USAGE_BUFFER_MAX: positiveInt.default(100_000),
   USAGE_BATCH_SIZE: positiveInt.default(500),
   USAGE_FLUSH_INTERVAL_MS: positiveInt.default(1_000),
+  USAGE_WRITER_THREAD: boolish.default(true),
   USAGE_EVENT_RETENTION_DAYS: positiveInt.default(30),
   USAGE_MINUTE_ROLLUP_RETENTION_DAYS: positiveInt.default(3),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),

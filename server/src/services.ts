@@ -15,7 +15,7 @@ import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
-import { PgUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
+import { PgUsageStore, ThreadedUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
 
 /** Everything the transports need, built once per process. */
 export interface Services {
@@ -91,9 +91,15 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   });
   const metrics = new Metrics();
   countTenantDenials(logger, metrics);
-  const pgUsage = new PgUsageStore(database.db);
+  // On Postgres, written by a thread of its own with its own two connections (one for a long prune beside the
+  // writes); PGlite lives in this thread, so it is written here.
+  const usageThread =
+    config.usage.writerThread && database.url
+      ? new ThreadedUsageStore({ url: database.url, maxConnections: 2 }, logger)
+      : undefined;
+  const baseUsage: UsageStore = usageThread ?? new PgUsageStore(database.db);
   const usage = new UsageRecorder(
-    overrides.usageStore ? overrides.usageStore(pgUsage) : pgUsage,
+    overrides.usageStore ? overrides.usageStore(baseUsage) : baseUsage,
     { clock, logger, metrics },
     config.usage,
   );
@@ -150,6 +156,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await allowance.stop();
       // After the HTTP server has drained: every request's event is in the buffer by now.
       await usage.stop();
+      await usageThread?.close();
       await database.close();
     },
   };

@@ -17,6 +17,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The connection URL (Postgres only), for a thread that opens connections of its own. */
+  url?: string;
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
@@ -34,10 +36,12 @@ export interface DatabaseOptions {
   /** PGlite data folder, or `memory://` for a throwaway database. */
   dataDir?: string;
   maxConnections?: number;
+  /** Postgres's `application_name` for these connections (how they show in `pg_stat_activity`). */
+  applicationName?: string;
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
-  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10);
+  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10, options.applicationName);
   return openPglite(options.dataDir ?? 'memory://');
 }
 
@@ -51,9 +55,10 @@ export function reconnectDelaySeconds(failures: number): number {
   return (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** failures, 1);
 }
 
-function openPostgres(url: string, max: number): Database {
+function openPostgres(url: string, max: number, applicationName = 'tessera'): Database {
   const client = postgres(url, {
     max,
+    connection: { application_name: applicationName },
     onnotice: () => {},
     connect_timeout: 10,
     backoff: reconnectDelaySeconds,
@@ -62,6 +67,7 @@ function openPostgres(url: string, max: number): Database {
   return {
     db,
     kind: 'postgres',
+    url,
     migrate: async () => {
       // drizzle's migrator takes no lock: instances starting together would race to apply the same migration.
       // A session advisory lock, held on one reserved connection, makes them apply it one after another;

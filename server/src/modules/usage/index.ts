@@ -11,3 +11,4 @@ export {
   type UsageMetricsSink,
   type UsageStore,
 } from './types';
+export { ThreadedUsageStore, UsageWriterError } from './writer-thread';

@@ -1,0 +1,127 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../logger';
+import type { KeyOwner, UsageEvent, UsageStore } from './types';
+import type { WriterOptions, WriterReply, WriterRequest } from './writer-protocol';
+
+const ENTRY = new URL('./writer-worker-entry.mjs', import.meta.url);
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Request = WithoutId<WriterRequest>;
+
+/** A failed request to the writer thread, with the database error's code when it had one. */
+export class UsageWriterError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'UsageWriterError';
+  }
+}
+
+/**
+ * Usage writes on a thread of their own (writer-worker.ts, PgUsageStore over its own Postgres connections), off
+ * the event loop that serves requests. Written on the event loop, each batch's JSON, the driver's messages and
+ * its round trips held the loop 2–5 ms twice a second at 1,000 requests/s, and the objects they made, kept
+ * across the transaction's round trips, outlived the young generation's scavenges: at 1,000 requests/s they were
+ * most of what each scavenge copied and promoted (bench/gateway, `--trace-gc-nvp`), which set how long every
+ * scavenge paused the requests in flight. Here the event loop only copies the batch's events to the thread.
+ *
+ * Postgres only: PGlite lives in the process's own thread and is written there. The thread starts with the first
+ * request; if it dies, what was in flight fails (the recorder keeps those events and retries) and the next
+ * request starts a new one.
+ */
+export class ThreadedUsageStore implements UsageStore {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly options: WriterOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  async write(events: readonly UsageEvent[], maybeWritten?: (event: UsageEvent) => boolean): Promise<void> {
+    const suspects: number[] = [];
+    if (maybeWritten) {
+      for (const [i, e] of events.entries()) if (maybeWritten(e)) suspects.push(i);
+    }
+    await this.call({ op: 'write', events: events as UsageEvent[], suspects });
+  }
+
+  async resolveKeys(keyHashes: readonly string[]): Promise<Map<string, KeyOwner>> {
+    return new Map(
+      (await this.call({ op: 'resolveKeys', keyHashes: [...keyHashes] })) as [string, KeyOwner][],
+    );
+  }
+
+  async prune(before: { events: Date; minuteRollups: Date }): Promise<number> {
+    const deleted = await this.call({
+      op: 'prune',
+      events: before.events.getTime(),
+      minuteRollups: before.minuteRollups.getTime(),
+    });
+    return deleted as number;
+  }
+
+  /** Closes the thread's connections and ends it (after the recorder's last write). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const worker = this.worker;
+    if (worker) {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      await Promise.race([
+        this.call({ op: 'close' }).catch(() => {}),
+        new Promise((r) => setTimeout(r, 6_000)),
+      ]);
+      this.closed = true;
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 1_000))]);
+      await worker.terminate();
+    }
+    this.closed = true;
+  }
+
+  /** The running thread, for tests that make it fail. */
+  get thread(): Worker | undefined {
+    return this.worker;
+  }
+
+  private call(request: Request): Promise<unknown> {
+    if (this.closed) return Promise.reject(new UsageWriterError('the usage writer thread is closed'));
+    const worker = this.worker ?? this.start();
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      // Keeps the process alive only while a request is under way.
+      if (this.pending.size === 1) worker.ref();
+      worker.postMessage({ ...request, id } as WriterRequest);
+    });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(ENTRY, { workerData: this.options satisfies WriterOptions, execArgv: [] });
+    this.worker = worker;
+    worker.unref();
+    worker.on('message', (reply: WriterReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if (reply.ok) waiting.resolve(reply.result);
+      else waiting.reject(new UsageWriterError(reply.message, reply.code));
+    });
+    const lost = (reason: string) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      const failed = [...this.pending.values()];
+      this.pending.clear();
+      for (const p of failed) p.reject(new UsageWriterError(`the usage writer thread stopped: ${reason}`));
+      if (!this.closed)
+        this.logger.warn({ reason }, 'usage writer thread stopped; the next write starts another');
+    };
+    worker.on('error', (err) => lost(err.message));
+    worker.on('exit', (code) => lost(`exit code ${code}`));
+    return worker;
+  }
+}

@@ -1,0 +1,53 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../db/client';
+import { PgUsageStore } from './store';
+import type { WriterOptions, WriterReply, WriterRequest } from './writer-protocol';
+
+/**
+ * The usage writer thread (writer-thread.ts): PgUsageStore over connections of its own. Requests may overlap (a
+ * prune runs beside the writes); each is answered with its id.
+ */
+if (!parentPort) throw new Error('writer-worker.ts must run in a worker thread');
+const port = parentPort;
+const { url, maxConnections } = workerData as WriterOptions;
+const database = openDatabase({ url, maxConnections, applicationName: 'tessera-usage-writer' });
+const store = new PgUsageStore(database.db);
+
+async function handle(request: WriterRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'write': {
+      // The events that were in a failed write, by position: identity does not survive the copy between threads.
+      const suspects = new Set(request.suspects.map((i) => request.events[i]));
+      await store.write(request.events, (e) => suspects.has(e));
+      return undefined;
+    }
+    case 'resolveKeys':
+      return [...(await store.resolveKeys(request.keyHashes))];
+    case 'prune':
+      return store.prune({
+        events: new Date(request.events),
+        minuteRollups: new Date(request.minuteRollups),
+      });
+    case 'close':
+      await database.close();
+      return undefined;
+  }
+}
+
+port.on('message', (request: WriterRequest) => {
+  handle(request).then(
+    (result) => {
+      port.postMessage({ id: request.id, ok: true, result } satisfies WriterReply);
+      if (request.op === 'close') port.close();
+    },
+    (err: unknown) => {
+      const code = (err as { code?: unknown }).code;
+      port.postMessage({
+        id: request.id,
+        ok: false,
+        message: err instanceof Error ? err.message : String(err),
+        ...(typeof code === 'string' && { code }),
+      } satisfies WriterReply);
+    },
+  );
+});
