@@ -100,7 +100,13 @@ export class ThreadedUsageStore implements UsageStore {
   }
 
   private start(): Worker {
-    const worker = new Worker(ENTRY, { workerData: this.options satisfies WriterOptions, execArgv: [] });
+    const worker = new Worker(ENTRY, {
+      workerData: this.options satisfies WriterOptions,
+      execArgv: [],
+      // Its own limits, not the server's: `pnpm start` gives the process a young generation of 16-64 MB a
+      // semi-space, which this thread, making little garbage, does not need.
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
+    });
     this.worker = worker;
     worker.unref();
     worker.on('message', (reply: WriterReply) => {

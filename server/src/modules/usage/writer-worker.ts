@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../../db/client';
+import { openPostgres } from '../../db/postgres';
 import { PgUsageStore } from './store';
 import type { WriterOptions, WriterReply, WriterRequest } from './writer-protocol';
 
@@ -10,7 +10,7 @@ import type { WriterOptions, WriterReply, WriterRequest } from './writer-protoco
 if (!parentPort) throw new Error('writer-worker.ts must run in a worker thread');
 const port = parentPort;
 const { url, maxConnections } = workerData as WriterOptions;
-const database = openDatabase({ url, maxConnections, applicationName: 'tessera-usage-writer' });
+const database = openPostgres(url, maxConnections, 'tessera-usage-writer');
 const store = new PgUsageStore(database.db);
 
 async function handle(request: WriterRequest): Promise<unknown> {
