@@ -110,6 +110,20 @@ describe('timeouts, failures, retries and fallback', () => {
     expect((garbage as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_error');
   });
 
+  it('a 200 that cannot become a stream fails before the first byte: retried, then a 502, not a broken stream', async () => {
+    for (const model of ['up-html', 'up-garbage']) {
+      openai.requests.length = 0;
+      const err = await live.chat.completions
+        .create({ model, messages, stream: true })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+      expect((err as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_error');
+      // Our two retries came first: a failure before the first byte is retried like a 5xx.
+      expect(openai.requests).toHaveLength(3);
+    }
+  });
+
   it('retries a transient failure before the first byte, then answers', async () => {
     const res = await live.chat.completions.create({ model: 'up-flaky', messages, stream: true });
     let text = '';

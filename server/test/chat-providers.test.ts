@@ -213,6 +213,23 @@ describe('OpenAI-compatible upstream', () => {
     expect(plain.choices[0]?.logprobs).toBeNull();
   });
 
+  it('streams the whole answer of an upstream that ignores stream: true', async () => {
+    const stream = await live.chat.completions.create({
+      model: 'up-whole',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const c of stream) chunks.push(c);
+    expect(openai.requests[0]?.body.stream).toBe(true);
+    expect(chunks[0]?.choices[0]?.delta).toMatchObject({ role: 'assistant', content: FAKE_TEXT });
+    expect(chunks.map((c) => c.choices[0]?.finish_reason ?? null).filter(Boolean)).toEqual(['stop']);
+    expect(chunks.at(-1)?.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+    await eventually(() => spy.settled.length === 1);
+    expect(spy.settled).toEqual([18]);
+  });
+
   it('test keys never reach the upstream nor the allowance', async () => {
     const sim = new OpenAI({ apiKey: testKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const res = await sim.chat.completions.create({ model: 'up-ok', messages });

@@ -50,6 +50,8 @@ export function writeFakeCatalogue(): string {
     entry('up-flaky', 'openai', 'flaky'),
     entry('up-reset', 'openai', 'reset'),
     entry('up-garbage', 'openai', 'garbage'),
+    entry('up-html', 'openai', 'html'),
+    entry('up-whole', 'openai', 'whole'),
     entry('up-fallback', 'openai', 'fail500', { fallback: 'up-ok' }),
     entry('claude-ok', 'anthropic', 'ok'),
     entry('claude-stall', 'anthropic', 'stall'),

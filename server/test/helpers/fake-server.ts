@@ -88,6 +88,11 @@ async function failures(
     res.end('<html>proxy error</html>');
     return true;
   }
+  if (behaviour === 'html') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<html><body>502 Bad Gateway</body></html>');
+    return true;
+  }
   if (behaviour === 'reset') {
     res.socket?.destroy();
     return true;

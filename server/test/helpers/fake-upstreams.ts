@@ -34,9 +34,11 @@ export {
  *   flaky     status 503 on the first call for each distinct prompt, then ok
  *   reset     destroys the connection without an answer
  *   garbage   status 200 with a body that is not JSON
+ *   html      status 200 with an HTML page (a proxy's error page)
  *   tools     answers with a tool call (text first on Anthropic)
  *   linger    (OpenAI, streamed) ends the response `LINGER_MS` after its [DONE]
  *   logprobs  (OpenAI) answers with each token's log probability (`logprobsOf`), as for `logprobs: true`
+ *   whole     (OpenAI) answers whole (JSON) even when asked to stream, as servers that ignore `stream: true`
  *   nousage, longnousage, toolsnousage
  *             (OpenAI, streamed) never report usage, as servers that ignore stream_options: the words,
  *             LONG_WORDS, or a tool call (TOOL_CALL_PIECES)
@@ -60,7 +62,7 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   const id = 'chatcmpl-upstream';
   const created = 1_700_000_000;
   const model = body.model;
-  if (!stream) {
+  if (!stream || behaviour === 'whole') {
     if (behaviour === 'slow') await sleep(options.slowMs);
     if (behaviour === 'stall' || behaviour === 'drip') await sleep(60_000);
     const message =

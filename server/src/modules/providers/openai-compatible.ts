@@ -69,8 +69,15 @@ export class OpenAiCompatibleProvider implements ChatProvider {
 
   async complete(call: ProviderCall): Promise<ProviderCompletion> {
     const res = await this.client.post('/chat/completions', upstreamBody(call, false), call.signal);
-    const body = await this.client.json<UpstreamCompletion>(res);
-    const choices = (body.choices ?? []).map((c, i) => ({
+    return this.completionOf(await this.client.json<UpstreamCompletion>(res), call);
+  }
+
+  /** An upstream's whole answer in our terms; one without choices (an error body sent with a 200) is a failure. */
+  private completionOf(body: UpstreamCompletion, call: ProviderCall): ProviderCompletion {
+    if (!Array.isArray(body.choices) || body.choices.length === 0) {
+      throw upstreamStreamError(this.name, 'the answer held no choices');
+    }
+    const choices = body.choices.map((c, i) => ({
       index: c.index ?? i,
       message: {
         role: 'assistant' as const,
@@ -89,9 +96,47 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     };
   }
 
+  /**
+   * Resolves once the upstream has answered 2xx with something that can become a stream, so that anything else
+   * is still a failure before the first byte (retried, the fallback tried, an HTTP error to the client): a
+   * server that ignores `stream: true` and answers whole (JSON) is streamed from that answer; an HTML page (a
+   * proxy's) is a failure; anything else is read as Server-Sent Events.
+   */
   async stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
     const res = await this.client.post('/chat/completions', upstreamBody(call, true), call.signal);
+    const type = String(res.headers['content-type'] ?? '').toLowerCase();
+    if (type.includes('application/json')) {
+      return this.whole(this.completionOf(await this.client.json<UpstreamCompletion>(res), call));
+    }
+    if (type.includes('text/html')) {
+      await res.body.dump().catch(() => {});
+      throw upstreamStreamError(this.name, `the answer was an HTML page, not an event stream`);
+    }
     return this.relay(res, call);
+  }
+
+  /** A whole answer as a stream: each choice's message in one delta, then the finish reasons and the usage. */
+  private async *whole(completion: ProviderCompletion): AsyncGenerator<ProviderChunk> {
+    yield {
+      choices: completion.choices.map((c) => ({
+        index: c.index,
+        delta: {
+          role: 'assistant' as const,
+          content: c.message.content,
+          ...(c.message.refusal !== null && { refusal: c.message.refusal }),
+          ...(c.message.tool_calls && {
+            tool_calls: c.message.tool_calls.map((t, i) => ({ index: i, ...t })),
+          }),
+        },
+        finish_reason: null,
+        logprobs: c.logprobs ?? null,
+      })),
+      usage: null,
+    };
+    yield {
+      choices: completion.choices.map((c) => ({ index: c.index, delta: {}, finish_reason: c.finish_reason })),
+      usage: completion.usage,
+    };
   }
 
   private async *relay(res: Dispatcher.ResponseData, call: ProviderCall): AsyncGenerator<ProviderChunk> {
