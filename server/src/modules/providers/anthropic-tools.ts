@@ -48,7 +48,7 @@ function partBlock(part: ChatContentPart, param: string, model: string): Anthrop
     }
     throw new ServiceError(
       'invalid_request',
-      `Invalid image_url at ${param}: expected a base64 data: URL or an http(s) URL, received ${typeof url === 'string' ? `'${url.slice(0, 40)}'` : typeof url}.`,
+      `Invalid image_url at ${param}: expected a base64 data: URL or an http(s) URL, received ${typeof url === 'string' ? `a URL of scheme '${url.split(':')[0]?.slice(0, 20)}:'` : typeof url}.`,
       { param: `${param}.image_url.url`, code: 'invalid_value' },
     );
   }

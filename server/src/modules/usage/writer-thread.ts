@@ -65,21 +65,25 @@ export class ThreadedUsageStore implements UsageStore {
     return deleted as number;
   }
 
-  /** Closes the thread's connections and ends it (after the recorder's last write). */
+  /**
+   * Closes the thread's connections (postgres.js lets queries under way finish, up to 5 s), then ends it; called
+   * after the recorder's last write. The wait is bounded and holds nothing open once closed.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     const worker = this.worker;
     if (worker) {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         this.call({ op: 'close' }).catch(() => {}),
-        new Promise((r) => setTimeout(r, 6_000)),
+        new Promise((r) => {
+          timer = setTimeout(r, 6_000);
+        }),
       ]);
-      this.closed = true;
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 1_000))]);
-      await worker.terminate();
+      clearTimeout(timer);
     }
     this.closed = true;
+    await worker?.terminate();
   }
 
   /** The running thread, for tests that make it fail. */
