@@ -25,6 +25,14 @@ describe('timeouts, failures, retries and fallback', () => {
     expect(e.code).toBe('model_timeout');
     expect(e.type).toBe('server_error');
     expect(e.message).toContain('1000 ms');
+    // The SDK retries a 500 unless told not to: a call that already waited the whole timeout is not retried.
+    expect(e.headers?.get('x-should-retry')).toBe('false');
+    const retrying = new OpenAI({ apiKey: liveKey, baseURL: `${server.url}/v1`, maxRetries: 2 });
+    const before = openai.requests.length;
+    await expect(retrying.chat.completions.create({ model: 'up-stall', messages })).rejects.toThrow(
+      /1000 ms/,
+    );
+    expect(openai.requests.length - before).toBe(1);
   });
 
   it('a stream that keeps coming is not cut by the timeout: it measures silence, not length', async () => {

@@ -1,4 +1,4 @@
-/** What an upstream is sent and what comes back of it: the completion cap, OpenAI's other request fields, log probabilities, whole answers to stream requests, Anthropic's image blocks. */
+/** What an upstream is sent and what comes back of it: the completion cap, OpenAI's other request fields, log probabilities, usage breakdowns, whole answers to stream requests, Anthropic's image blocks. */
 import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countPromptTokens } from '../src/modules/tokenizer';
@@ -107,6 +107,57 @@ describe('OpenAI-compatible upstream: what it is sent and what comes back', () =
     expect(chunks.at(-1)?.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
     await eventually(() => spy.settled.length === 1);
     expect(spy.settled).toEqual([18]);
+  });
+});
+
+describe("the upstream's usage breakdowns", () => {
+  it('relays cached and reasoning tokens from an OpenAI-compatible upstream, whole and streamed', async () => {
+    const breakdowns = {
+      prompt_tokens_details: { cached_tokens: 4, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 5, audio_tokens: 0 },
+    };
+    const whole = await live.chat.completions.create({ model: 'up-reasoning', messages });
+    expect(whole.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, ...breakdowns });
+    const stream = await live.chat.completions.create({
+      model: 'up-reasoning',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const c of stream) chunks.push(c);
+    expect(chunks.at(-1)?.usage).toEqual({
+      prompt_tokens: 11,
+      completion_tokens: 7,
+      total_tokens: 18,
+      ...breakdowns,
+    });
+    // An upstream that reports none: no breakdowns are made up.
+    const plain = await live.chat.completions.create({ model: 'up-ok', messages });
+    expect(plain.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+  });
+
+  it("counts Anthropic's cached prompt tokens in prompt_tokens and reports them as cached_tokens", async () => {
+    // input_tokens 13 + 6 written to the cache + 100 read from it: OpenAI's prompt_tokens is the whole prompt.
+    const expected = {
+      prompt_tokens: 119,
+      completion_tokens: 8,
+      total_tokens: 127,
+      prompt_tokens_details: { cached_tokens: 100 },
+    };
+    const whole = await live.chat.completions.create({ model: 'claude-cached', messages });
+    expect(whole.usage).toEqual(expected);
+    const stream = await live.chat.completions.create({
+      model: 'claude-cached',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const c of stream) chunks.push(c);
+    expect(chunks.at(-1)?.usage).toEqual(expected);
+    await eventually(() => spy.settled.length === 2);
+    expect(spy.settled).toEqual([127, 127]);
   });
 });
 

@@ -95,6 +95,12 @@ describe('validation errors become the right SDK errors', () => {
       'invalid_value',
     ],
     [
+      'stream_options without stream',
+      { model: 'tessera-fast-4k', messages: user('x'), stream_options: { include_usage: true } },
+      'stream_options',
+      'invalid_value',
+    ],
+    [
       'response_format',
       { model: 'tessera-fast-4k', messages: user('x'), response_format: { type: 'xml' } },
       'response_format.type',

@@ -76,10 +76,18 @@ export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 export const FinishReason = z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 export type FinishReason = z.infer<typeof FinishReason>;
 
+const tokenCount = z.number().int().nonnegative();
+
+/**
+ * Token counts. The breakdowns are relayed when the upstream reports them: `cached_tokens` (prompt tokens read
+ * from the provider's prompt cache), `reasoning_tokens` (hidden reasoning, billed as completion tokens)…
+ */
 export const Usage = z.object({
-  prompt_tokens: z.number().int().nonnegative(),
-  completion_tokens: z.number().int().nonnegative(),
-  total_tokens: z.number().int().nonnegative(),
+  prompt_tokens: tokenCount,
+  completion_tokens: tokenCount,
+  total_tokens: tokenCount,
+  prompt_tokens_details: z.looseObject({ cached_tokens: tokenCount.optional() }).optional(),
+  completion_tokens_details: z.looseObject({ reasoning_tokens: tokenCount.optional() }).optional(),
 });
 export type Usage = z.infer<typeof Usage>;
 

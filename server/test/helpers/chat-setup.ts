@@ -37,7 +37,7 @@ export function writeFakeCatalogue(): string {
     entry('up-ok', 'openai', 'ok'),
     entry('up-linger', 'openai', 'linger'),
     entry('up-logprobs', 'openai', 'logprobs'),
-    entry('up-reasoning', 'openai', 'ok', { max_tokens_field: 'max_completion_tokens' }),
+    entry('up-reasoning', 'openai', 'reasoning', { max_tokens_field: 'max_completion_tokens' }),
     entry('up-tools', 'openai', 'tools'),
     entry('up-nousage', 'openai', 'nousage'),
     entry('up-longnousage', 'openai', 'longnousage'),
@@ -56,6 +56,7 @@ export function writeFakeCatalogue(): string {
     entry('claude-ok', 'anthropic', 'ok'),
     entry('claude-stall', 'anthropic', 'stall'),
     entry('claude-tools', 'anthropic', 'tools'),
+    entry('claude-cached', 'anthropic', 'cached'),
   ]);
 }
 

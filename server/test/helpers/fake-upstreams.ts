@@ -37,6 +37,8 @@ export {
  *   html      status 200 with an HTML page (a proxy's error page)
  *   tools     answers with a tool call (text first on Anthropic)
  *   linger    (OpenAI, streamed) ends the response `LINGER_MS` after its [DONE]
+ *   reasoning (OpenAI) reports usage with its breakdowns (cached and reasoning tokens)
+ *   cached    (Anthropic) reports prompt tokens written to and read from its prompt cache
  *   logprobs  (OpenAI) answers with each token's log probability (`logprobsOf`), as for `logprobs: true`
  *   whole     (OpenAI) answers whole (JSON) even when asked to stream, as servers that ignore `stream: true`
  *   nousage, longnousage, toolsnousage
@@ -54,6 +56,31 @@ export function logprobsOf(tokens: readonly string[]): unknown {
     })),
     refusal: null,
   };
+}
+
+/** The fake OpenAI's usage; `reasoning` reports the breakdowns a reasoning model's usage carries. */
+function usageOf(behaviour: string): Record<string, unknown> {
+  return behaviour === 'reasoning'
+    ? {
+        prompt_tokens: 11,
+        completion_tokens: 7,
+        total_tokens: 18,
+        prompt_tokens_details: { cached_tokens: 4, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 5, audio_tokens: 0 },
+      }
+    : { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
+}
+
+/** The fake Anthropic's usage; `cached` reports prompt tokens written to and read from its prompt cache. */
+function anthropicUsage(behaviour: string, output: number): Record<string, unknown> {
+  return behaviour === 'cached'
+    ? {
+        input_tokens: 13,
+        cache_creation_input_tokens: 6,
+        cache_read_input_tokens: 100,
+        output_tokens: output,
+      }
+    : { input_tokens: 13, output_tokens: output };
 }
 
 const openAiHandler: Handler = async ({ res, body, behaviour, stream, options }) => {
@@ -88,7 +115,7 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
           finish_reason: behaviour === 'tools' ? 'tool_calls' : 'stop',
         },
       ],
-      usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+      usage: usageOf(behaviour),
     });
     return;
   }
@@ -128,8 +155,7 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   );
   if (!finished) return;
   chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]);
-  if (!behaviour.endsWith('nousage'))
-    chunk([], { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+  if (!behaviour.endsWith('nousage')) chunk([], usageOf(behaviour));
   if (behaviour === 'linger') {
     res.write('data: [DONE]\n\n');
     await sleep(LINGER_MS);
@@ -191,14 +217,14 @@ const anthropicHandler: Handler = async ({ res, body, behaviour, stream, options
       model: body.model,
       content: [{ type: 'text', text: FAKE_TEXT }],
       stop_reason: stopReason,
-      usage: { input_tokens: 13, output_tokens: 8 },
+      usage: anthropicUsage(behaviour, 8),
     });
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const event = (type: string, data: Record<string, unknown>) =>
     res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  event('message_start', { message: { id: 'msg_fake', usage: { input_tokens: 13, output_tokens: 1 } } });
+  event('message_start', { message: { id: 'msg_fake', usage: anthropicUsage(behaviour, 1) } });
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   event('ping', {});
   const finished = await streamWords(res, behaviour, options, (word) =>

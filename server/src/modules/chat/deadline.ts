@@ -59,11 +59,15 @@ export class CallDeadline {
     this.timer = undefined;
   }
 
+  /**
+   * `x-should-retry: false`: the SDKs retry a 500 unless told not to, and an immediate retry of a call that
+   * already waited the whole timeout would keep the client waiting that long again, most likely for the same end.
+   */
   timeoutError(): ServiceError {
     return new ServiceError(
       'timeout',
       `The model did not respond within the timeout of ${this.timeoutMs} ms (MODEL_TIMEOUT_MS). Please try again.`,
-      { code: 'model_timeout' },
+      { code: 'model_timeout', headers: { 'x-should-retry': 'false' } },
     );
   }
 

@@ -29,6 +29,11 @@ export class UsageMeter {
     this.model = prepared.entry.id;
   }
 
+  /** The provider's own usage, breakdowns included, when it reported one. */
+  get reportedUsage(): Usage | undefined {
+    return this.reported;
+  }
+
   report(usage: Usage): void {
     this.reported = usage;
     this.charged = true;

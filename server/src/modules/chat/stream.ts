@@ -103,11 +103,16 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
       if (unfinished.length > 0) sink.send(envelope.chunk(unfinished));
       if (prepared.request.stream_options?.include_usage) {
         const used = await meter.usage();
+        const details = meter.reportedUsage;
         sink.send(
           envelope.usage({
             prompt_tokens: used.promptTokens,
             completion_tokens: used.completionTokens,
             total_tokens: used.promptTokens + used.completionTokens,
+            ...(details?.prompt_tokens_details && { prompt_tokens_details: details.prompt_tokens_details }),
+            ...(details?.completion_tokens_details && {
+              completion_tokens_details: details.completion_tokens_details,
+            }),
           }),
         );
       }

@@ -93,5 +93,13 @@ export function parseChatRequest(body: unknown): ChatCompletionRequest {
   const issue = result.error?.issues[0];
   if (issue) throw toInvalidRequest(issue);
   if (!result.success) throw new ServiceError('invalid_request', 'The request is invalid.');
-  return result.data;
+  const request = result.data;
+  if (request.stream_options != null && request.stream !== true) {
+    throw new ServiceError(
+      'invalid_request',
+      `The 'stream_options' parameter is only allowed when 'stream' is enabled: expected 'stream' to be true, but received ${describe(request.stream ?? undefined)}.`,
+      { param: 'stream_options', code: 'invalid_value' },
+    );
+  }
+  return request;
 }

@@ -1,3 +1,4 @@
+import type { Usage } from '@tessera/shared';
 import type { Dispatcher } from 'undici';
 import { toolCallsOf } from './anthropic-tools';
 import { anthropicBody, finishOfStopReason } from './anthropic-translate';
@@ -6,23 +7,49 @@ import { UpstreamClient, type UpstreamTarget } from './http';
 import { parseEventJson } from './sse-parser';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
 
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
 interface MessagesResponse {
   content?: { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
   stop_reason?: string | null;
-  usage?: { input_tokens?: number; output_tokens?: number };
+  usage?: AnthropicUsage;
 }
 
 interface StreamEvent {
   type: string;
   index?: number;
   content_block?: { type: string; id?: string; name?: string };
-  message?: { usage?: { input_tokens?: number; output_tokens?: number } };
+  message?: { usage?: AnthropicUsage };
   delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
   usage?: { output_tokens?: number };
   error?: { message?: string };
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
+
+/**
+ * Anthropic's `input_tokens` leaves out the prompt tokens written to or read from its prompt cache; OpenAI's
+ * `prompt_tokens` is the whole prompt, with the cached part in `prompt_tokens_details.cached_tokens`.
+ */
+function promptUsage(usage: AnthropicUsage | undefined): { prompt: number; cached: number } | undefined {
+  if (usage?.input_tokens === undefined) return undefined;
+  const cached = usage.cache_read_input_tokens ?? 0;
+  return { prompt: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + cached, cached };
+}
+
+function usageOf(prompt: { prompt: number; cached: number }, completion: number): Usage {
+  return {
+    prompt_tokens: prompt.prompt,
+    completion_tokens: completion,
+    total_tokens: prompt.prompt + completion,
+    ...(prompt.cached > 0 && { prompt_tokens_details: { cached_tokens: prompt.cached } }),
+  };
+}
 
 /** Anthropic's Messages API, translated to and from OpenAI's chat format. */
 export class AnthropicProvider implements ChatProvider {
@@ -42,7 +69,7 @@ export class AnthropicProvider implements ChatProvider {
     const res = await this.client.post('/v1/messages', anthropicBody(call, false), call.signal);
     const body = await this.client.json<MessagesResponse>(res);
     const text = (body.content ?? []).map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
-    const prompt = body.usage?.input_tokens ?? call.promptTokens;
+    const prompt = promptUsage(body.usage) ?? { prompt: call.promptTokens, cached: 0 };
     const completion = body.usage?.output_tokens ?? 0;
     const toolCalls = toolCallsOf(body.content ?? []);
     return {
@@ -58,7 +85,7 @@ export class AnthropicProvider implements ChatProvider {
           finish_reason: finishOfStopReason(body.stop_reason),
         },
       ],
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      usage: usageOf(prompt, completion),
     };
   }
 
@@ -68,7 +95,7 @@ export class AnthropicProvider implements ChatProvider {
   }
 
   private async *translate(res: Dispatcher.ResponseData, call: ProviderCall): AsyncGenerator<ProviderChunk> {
-    let prompt = call.promptTokens;
+    let prompt = { prompt: call.promptTokens, cached: 0 };
     let completion = 0;
     // Anthropic numbers content blocks; OpenAI numbers tool calls.
     const toolIndex = new Map<number, number>();
@@ -76,7 +103,7 @@ export class AnthropicProvider implements ChatProvider {
       const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(this.name, m));
       switch (event.type) {
         case 'message_start':
-          prompt = event.message?.usage?.input_tokens ?? prompt;
+          prompt = promptUsage(event.message?.usage) ?? prompt;
           yield { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
           break;
         case 'content_block_start':
@@ -107,14 +134,7 @@ export class AnthropicProvider implements ChatProvider {
           }
           break;
         case 'message_stop':
-          yield {
-            choices: [],
-            usage: {
-              prompt_tokens: prompt,
-              completion_tokens: completion,
-              total_tokens: prompt + completion,
-            },
-          };
+          yield { choices: [], usage: usageOf(prompt, completion) };
           return;
         case 'error':
           throw upstreamStreamError(this.name, event.error?.message ?? 'unknown error');

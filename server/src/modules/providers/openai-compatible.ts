@@ -1,4 +1,4 @@
-import type { ChoiceLogprobs, FinishReason } from '@tessera/shared';
+import type { ChoiceLogprobs, FinishReason, Usage } from '@tessera/shared';
 import type { Dispatcher } from 'undici';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
@@ -12,7 +12,7 @@ interface UpstreamCompletion {
     finish_reason?: string | null;
     logprobs?: ChoiceLogprobs | null;
   }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  usage?: Partial<Usage> | null;
 }
 
 const FINISH: readonly string[] = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'];
@@ -54,6 +54,22 @@ function upstreamBody(call: ProviderCall, stream: boolean): Record<string, unkno
     : { max_tokens: cap, ...rest, model };
 }
 
+/**
+ * The upstream's usage, its total made ours (the sum) and its breakdowns (`cached_tokens`, `reasoning_tokens`…)
+ * kept. Without one, the prompt as Tessera counted it and no completion tokens.
+ */
+function usageOf(usage: Partial<Usage> | null | undefined, promptTokens: number): Usage {
+  const prompt = usage?.prompt_tokens ?? promptTokens;
+  const completion = usage?.completion_tokens ?? 0;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    ...(usage?.prompt_tokens_details && { prompt_tokens_details: usage.prompt_tokens_details }),
+    ...(usage?.completion_tokens_details && { completion_tokens_details: usage.completion_tokens_details }),
+  };
+}
+
 /** Any server speaking OpenAI's chat API: OpenAI, vLLM, Ollama, llama.cpp, LM Studio, Groq, Together… */
 export class OpenAiCompatibleProvider implements ChatProvider {
   private readonly client: UpstreamClient;
@@ -88,12 +104,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
       finish_reason: finishOf(c.finish_reason) ?? 'stop',
       logprobs: c.logprobs ?? null,
     }));
-    const prompt = body.usage?.prompt_tokens ?? call.promptTokens;
-    const completion = body.usage?.completion_tokens ?? 0;
-    return {
-      choices,
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-    };
+    return { choices, usage: usageOf(body.usage, call.promptTokens) };
   }
 
   /**
