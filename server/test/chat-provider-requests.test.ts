@@ -207,5 +207,38 @@ describe('Anthropic Messages API: content parts', () => {
     expect(ftp.param).toBe('messages[0].content[0].image_url.url');
     // Refused before any call upstream.
     expect(anthropic.requests).toHaveLength(1);
+    // The 1×1 PNG is counted by its size (85 + one tile of 170), the URL at detail low as 85, not as text.
+    const text = [
+      {
+        role: 'user' as const,
+        content: [{ type: 'text' as const, text: 'Compare these:Which is brighter?' }],
+      },
+    ];
+    expect(spy.reserved[0]).toBe(countPromptTokens(text) + 255 + 85 + 2048);
+  });
+});
+
+describe('what the prompt is counted as', () => {
+  it('counts the function definitions into the prompt: the reservation and the context check see them', async () => {
+    const tools: OpenAI.Chat.ChatCompletionTool[] = [
+      {
+        type: 'function',
+        function: {
+          name: 'get_current_weather',
+          description: 'Get the current weather in a given location',
+          parameters: {
+            type: 'object',
+            properties: {
+              location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' },
+              unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+            },
+          },
+        },
+      },
+    ];
+    await live.chat.completions.create({ model: 'up-ok', messages, tools, max_tokens: 10 });
+    const counted = countPromptTokens(messages, tools as never);
+    expect(counted).toBeGreaterThan(countPromptTokens(messages) + 30);
+    expect(spy.reserved[0]).toBe(counted + 10);
   });
 });

@@ -54,12 +54,13 @@ export function prepareChat({
       { param, code: 'invalid_value' },
     );
   }
-  if (promptLength(request.messages) > LONG_PROMPT_CHARS) {
-    return countLongPromptTokens(request.messages).then((promptTokens) =>
+  const { messages, tools } = request;
+  if (promptLength(messages, tools) > LONG_PROMPT_CHARS) {
+    return countLongPromptTokens(messages, tools).then((promptTokens) =>
       checkContext(request, entry, requested, promptTokens),
     );
   }
-  return checkContext(request, entry, requested, countPromptTokens(request.messages));
+  return checkContext(request, entry, requested, countPromptTokens(messages, tools));
 }
 
 /** The context check, once the prompt is counted. */
