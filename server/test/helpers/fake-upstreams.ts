@@ -202,10 +202,64 @@ function anthropicToolAnswer(res: ServerResponse, body: Record<string, unknown>,
   res.end();
 }
 
+/** The input the fake Anthropic gives the `json_response` tool (Tessera's response_format translation). */
+export const FAKE_JSON = { answer: 'Hello from the fake upstream.', confidence: 0.5 };
+export const FAKE_JSON_PIECES = ['{"answer": "Hello from', ' the fake upstream.", ', '"confidence": 0.5}'];
+/** The text the fake writes before calling the tool when it is not made to call it. */
+export const FAKE_JSON_PREAMBLE = 'Here is the JSON:';
+
+/** Anthropic calling the `json_response` tool, with a preamble first when the tool choice did not force it. */
+function anthropicJsonAnswer(res: ServerResponse, body: Record<string, unknown>, stream: boolean): void {
+  const forced = (body.tool_choice as { type?: string } | undefined)?.type === 'tool';
+  const usage = { input_tokens: 20, output_tokens: 12 };
+  if (!stream) {
+    json(res, 200, {
+      id: 'msg_json',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content: [
+        ...(forced ? [] : [{ type: 'text', text: FAKE_JSON_PREAMBLE }]),
+        { type: 'tool_use', id: 'toolu_json', name: 'json_response', input: FAKE_JSON },
+      ],
+      stop_reason: 'tool_use',
+      usage,
+    });
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const event = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  event('message_start', { message: { id: 'msg_json', usage: { input_tokens: 20, output_tokens: 1 } } });
+  let index = 0;
+  if (!forced) {
+    event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+    event('content_block_delta', { index, delta: { type: 'text_delta', text: FAKE_JSON_PREAMBLE } });
+    event('content_block_stop', { index });
+    index += 1;
+  }
+  event('content_block_start', {
+    index,
+    content_block: { type: 'tool_use', id: 'toolu_json', name: 'json_response', input: {} },
+  });
+  for (const piece of FAKE_JSON_PIECES) {
+    event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+  }
+  event('content_block_stop', { index });
+  event('message_delta', { delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 12 } });
+  event('message_stop', {});
+  res.end();
+}
+
 const anthropicHandler: Handler = async ({ res, body, behaviour, stream, options }) => {
   const stopReason = body.max_tokens === 3 ? 'max_tokens' : 'end_turn';
   if (behaviour === 'tools') {
     anthropicToolAnswer(res, body, stream);
+    return;
+  }
+  const tools = (body.tools as { name?: string }[] | undefined) ?? [];
+  if (tools.some((t) => t.name === 'json_response')) {
+    anthropicJsonAnswer(res, body, stream);
     return;
   }
   if (!stream) {

@@ -17,12 +17,27 @@ export interface AnthropicMessage {
   content: AnthropicBlock[];
 }
 
-function parseArguments(text: string): unknown {
+/**
+ * A tool call's arguments as the input of a tool_use block, which must be a JSON object. Arguments that are not
+ * one are a 400 naming them: sent on as `{}`, the model would be told the tool was called with nothing.
+ */
+function parseArguments(text: string, param: string): unknown {
+  if (text.trim() === '') return {};
+  let input: unknown;
   try {
-    return JSON.parse(text);
+    input = JSON.parse(text);
   } catch {
-    return {};
+    input = undefined;
   }
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    throw new ServiceError(
+      'invalid_request',
+      `Invalid value for '${param}': expected a JSON object encoded as a string, but received '${shown}'.`,
+      { param, code: 'invalid_value' },
+    );
+  }
+  return input;
 }
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,(.+)$/s;
@@ -76,12 +91,15 @@ export function blocksOf(m: ChatMessage, index: number, model: string): Anthropi
       if (block) blocks.push(block);
     }
   }
-  for (const call of m.tool_calls ?? []) {
+  for (const [k, call] of (m.tool_calls ?? []).entries()) {
     blocks.push({
       type: 'tool_use',
       id: call.id,
       name: call.function.name,
-      input: parseArguments(call.function.arguments),
+      input: parseArguments(
+        call.function.arguments,
+        `messages[${index}].tool_calls[${k}].function.arguments`,
+      ),
     });
   }
   return blocks;

@@ -1,5 +1,6 @@
 import type { Usage } from '@tessera/shared';
 import type { Dispatcher } from 'undici';
+import { RESPONSE_TOOL, responseToolOf } from './anthropic-json';
 import { toolCallsOf } from './anthropic-tools';
 import { anthropicBody, finishOfStopReason } from './anthropic-translate';
 import { upstreamStreamError } from './errors';
@@ -68,10 +69,25 @@ export class AnthropicProvider implements ChatProvider {
   async complete(call: ProviderCall): Promise<ProviderCompletion> {
     const res = await this.client.post('/v1/messages', anthropicBody(call, false), call.signal);
     const body = await this.client.json<MessagesResponse>(res);
-    const text = (body.content ?? []).map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+    const blocks = body.content ?? [];
     const prompt = promptUsage(body.usage) ?? { prompt: call.promptTokens, cached: 0 };
     const completion = body.usage?.output_tokens ?? 0;
-    const toolCalls = toolCallsOf(body.content ?? []);
+    // A JSON answer (response_format) comes as the response tool's input: that is the content, finish stop.
+    const json = blocks.find((b) => b.type === 'tool_use' && b.name === RESPONSE_TOOL);
+    if (json && responseToolOf(call.request)) {
+      return {
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: JSON.stringify(json.input ?? {}), refusal: null },
+            finish_reason: body.stop_reason === 'max_tokens' ? 'length' : 'stop',
+          },
+        ],
+        usage: usageOf(prompt, completion),
+      };
+    }
+    const text = blocks.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+    const toolCalls = toolCallsOf(blocks);
     return {
       choices: [
         {
@@ -99,6 +115,11 @@ export class AnthropicProvider implements ChatProvider {
     let completion = 0;
     // Anthropic numbers content blocks; OpenAI numbers tool calls.
     const toolIndex = new Map<number, number>();
+    // A JSON answer (response_format) streams as the response tool's input, relayed as content. Text the model
+    // writes before it is held, and dropped if the JSON follows (the content must be the JSON alone).
+    const jsonMode = responseToolOf(call.request) !== undefined;
+    let jsonBlock: number | undefined;
+    let held = '';
     for await (const sse of this.client.events(res, call.signal)) {
       const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(this.name, m));
       switch (event.type) {
@@ -107,7 +128,16 @@ export class AnthropicProvider implements ChatProvider {
           yield { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
           break;
         case 'content_block_start':
-          if (event.content_block?.type === 'tool_use') {
+          if (
+            jsonMode &&
+            event.content_block?.type === 'tool_use' &&
+            event.content_block.name === RESPONSE_TOOL
+          ) {
+            jsonBlock = event.index ?? 0;
+            held = '';
+          } else if (event.content_block?.type === 'tool_use') {
+            if (held) yield { choices: [{ index: 0, delta: { content: held }, finish_reason: null }] };
+            held = '';
             const index = toolIndex.size;
             toolIndex.set(event.index ?? 0, index);
             const { id, name: fn } = event.content_block;
@@ -117,7 +147,13 @@ export class AnthropicProvider implements ChatProvider {
           break;
         case 'content_block_delta':
           if (event.delta?.type === 'text_delta' && event.delta.text) {
-            yield { choices: [{ index: 0, delta: { content: event.delta.text }, finish_reason: null }] };
+            if (!jsonMode) {
+              yield { choices: [{ index: 0, delta: { content: event.delta.text }, finish_reason: null }] };
+            } else if (jsonBlock === undefined) held += event.delta.text;
+          } else if (jsonBlock !== undefined && event.index === jsonBlock && event.delta?.partial_json) {
+            yield {
+              choices: [{ index: 0, delta: { content: event.delta.partial_json }, finish_reason: null }],
+            };
           } else if (event.delta?.type === 'input_json_delta' && event.delta.partial_json) {
             const call = {
               index: toolIndex.get(event.index ?? 0) ?? 0,
@@ -128,8 +164,14 @@ export class AnthropicProvider implements ChatProvider {
           break;
         case 'message_delta':
           completion = event.usage?.output_tokens ?? completion;
+          if (held) yield { choices: [{ index: 0, delta: { content: held }, finish_reason: null }] };
+          held = '';
           if (event.delta?.stop_reason !== undefined) {
-            const finish = finishOfStopReason(event.delta.stop_reason);
+            const reason = event.delta.stop_reason;
+            const finish =
+              jsonBlock !== undefined && toolIndex.size === 0 && reason === 'tool_use'
+                ? 'stop'
+                : finishOfStopReason(reason);
             yield { choices: [{ index: 0, delta: {}, finish_reason: finish }] };
           }
           break;
