@@ -7,6 +7,8 @@ import type { SearchLimits } from './modules/search/limits';
 export interface AppConfig {
   env: Env['NODE_ENV'];
   bodyLimitBytes: number;
+  /** The limit for chat completion requests, whose inline images are large. */
+  chatBodyLimitBytes: number;
   modelTimeoutMs: number;
   sessionTtlMs: number;
   cookieSecure: boolean | 'auto';
@@ -37,6 +39,7 @@ export function configFromEnv(env: Env): AppConfig {
   return {
     env: env.NODE_ENV,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    chatBodyLimitBytes: env.CHAT_BODY_LIMIT_BYTES,
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,
     sessionTtlMs: env.SESSION_TTL_HOURS * 3_600_000,
     cookieSecure: env.COOKIE_SECURE ?? 'auto',

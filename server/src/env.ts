@@ -23,6 +23,8 @@ export const EnvSchema = z.object({
   REDIS_COMMAND_TIMEOUT_MS: positiveInt.default(250),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  /** Chat requests carry inline images (base64 data: URLs): their own, larger limit. */
+  CHAT_BODY_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
   MODEL_TIMEOUT_MS: positiveInt.default(30_000),
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
   SESSION_TTL_HOURS: positiveInt.default(24 * 30),

@@ -8,7 +8,12 @@ let client: OpenAI;
 let key: string;
 beforeAll(async () => {
   server = await startTestServer({
-    env: { SIMULATOR_TOKEN_DELAY_MS: '0', PLAN_FREE_RPM: '100000', BODY_LIMIT_BYTES: '65536' },
+    env: {
+      SIMULATOR_TOKEN_DELAY_MS: '0',
+      PLAN_FREE_RPM: '100000',
+      BODY_LIMIT_BYTES: '65536',
+      CHAT_BODY_LIMIT_BYTES: '131072',
+    },
   });
   key = (await createAccountWithKey(server)).key.key;
   client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
@@ -224,9 +229,36 @@ describe('body error contract on POST /v1/chat/completions', () => {
     const bad = await post('{"model": "tessera-fast-4k", "messages": [');
     expect(bad.status).toBe(400);
     expect((await errorOf(bad)).code).toBe('invalid_json');
-    const huge = await post(JSON.stringify({ model: 'tessera-fast-4k', messages: user('x'.repeat(70_000)) }));
+    // Chat requests have a limit of their own (CHAT_BODY_LIMIT_BYTES), for inline images.
+    const huge = await post(
+      JSON.stringify({ model: 'tessera-fast-4k', messages: user('x'.repeat(140_000)) }),
+    );
     expect(huge.status).toBe(413);
-    expect((await errorOf(huge)).message).toContain('65536');
+    expect((await errorOf(huge)).message).toContain('131072');
+    const image = `data:image/png;base64,${Buffer.alloc(75_000, 7).toString('base64')}`;
+    const withImage = await post(
+      JSON.stringify({
+        model: 'tessera-fast-4k',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image_url', image_url: { url: image } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(withImage.status).toBe(200);
+    // Other routes keep BODY_LIMIT_BYTES.
+    const search = await fetch(`${server.url}/api/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'x'.repeat(70_000) }),
+    });
+    expect(search.status).toBe(413);
+    expect((await errorOf(search)).message).toContain('65536');
     const text = await post('{"model":"tessera-fast-4k"}', 'text/plain');
     expect(text.status).toBe(415);
     const list = await post('[1,2]');

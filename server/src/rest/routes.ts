@@ -2,6 +2,7 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import { ServiceError } from '../errors';
 import type { Principal } from '../modules/keys';
 import type { DirectRoute } from './direct';
+import { jsonBody } from './middleware/json-body';
 import { locals } from './middleware/locals';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -12,6 +13,8 @@ export interface RestRoute {
   path: string;
   /** Whether the route reads a JSON body. */
   body?: boolean;
+  /** The route's own body limit, in bytes, instead of BODY_LIMIT_BYTES. */
+  bodyLimit?: number;
   handler: (req: Request, res: Response, principal: Principal) => Promise<void> | void;
 }
 
@@ -56,7 +59,7 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
       pipeline.authenticate,
       ...pipeline.afterAuth,
     ];
-    if (route.body) chain.push(pipeline.jsonBody);
+    if (route.body) chain.push(route.bodyLimit === undefined ? pipeline.jsonBody : jsonBody(route.bodyLimit));
     app[route.method](route.path, ...chain, run);
     if (!route.path.includes(':'))
       direct.push({ method: route.method, path: route.path, chain: [...chain, run] });

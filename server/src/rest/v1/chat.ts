@@ -86,6 +86,7 @@ export function chatRoutes(services: Services): RestRoute[] {
       method: 'post',
       path: '/v1/chat/completions',
       body: true,
+      bodyLimit: services.ctx.config.chatBodyLimitBytes,
       handler: async (req, res, principal) => {
         // The client leaving (before the response is complete) aborts the model call at once, or before it
         // starts if a long prompt was still being counted.
