@@ -158,6 +158,25 @@ describe('other fields Anthropic takes differently', () => {
     expect(anthropic.requests[1]?.body).not.toHaveProperty('temperature');
   });
 
+  it('sends parallel_tool_calls: false as disable_parallel_tool_use in the tool choice', async () => {
+    const tools = [{ type: 'function' as const, function: { name: 'lookup' } }];
+    await live.chat.completions.create({ model: 'claude-ok', messages, tools, parallel_tool_calls: false });
+    expect(anthropic.requests[0]?.body.tool_choice).toEqual({
+      type: 'auto',
+      disable_parallel_tool_use: true,
+    });
+    await live.chat.completions.create({
+      model: 'claude-ok',
+      messages,
+      tools,
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+    });
+    expect(anthropic.requests[1]?.body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    await live.chat.completions.create({ model: 'claude-ok', messages, tools, parallel_tool_calls: true });
+    expect(anthropic.requests[2]?.body).not.toHaveProperty('tool_choice');
+  });
+
   it('refuses tool call arguments that are not a JSON object, naming them; empty arguments are {}', async () => {
     const history = (args: string): OpenAI.Chat.ChatCompletionMessageParam[] => [
       { role: 'user', content: 'Find x' },

@@ -124,6 +124,13 @@ export function toolFields(request: ChatCompletionRequest): Record<string, unkno
     const name = (choice as { function?: { name?: unknown } }).function?.name;
     if (typeof name === 'string') toolChoice = { type: 'tool', name };
   }
+  // OpenAI's parallel_tool_calls: false is Anthropic's disable_parallel_tool_use, which sits in tool_choice.
+  if (
+    (request as { parallel_tool_calls?: unknown }).parallel_tool_calls === false &&
+    toolChoice?.type !== 'none'
+  ) {
+    toolChoice = { ...(toolChoice ?? { type: 'auto' }), disable_parallel_tool_use: true };
+  }
   return { tools, ...(toolChoice && { tool_choice: toolChoice }) };
 }
 
