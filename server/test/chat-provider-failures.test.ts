@@ -107,6 +107,34 @@ describe('timeouts, failures, retries and fallback', () => {
     expect(spy.settled).toEqual([0, 0]);
   });
 
+  it("an upstream's 408 is retried like a 5xx; its 413 is the request's size; its 401 is Tessera's configuration", async () => {
+    const status = async (model: string) => {
+      openai.requests.length = 0;
+      const err = await live.chat.completions.create({ model, messages }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      const e = err as InstanceType<typeof OpenAI.APIError>;
+      return {
+        status: e.status,
+        code: e.code,
+        retry: e.headers?.get('x-should-retry'),
+        calls: openai.requests.length,
+      };
+    };
+    expect(await status('up-408')).toEqual({ status: 502, code: 'upstream_error', retry: 'true', calls: 3 });
+    expect(await status('up-413')).toEqual({
+      status: 413,
+      code: 'upstream_request_too_large',
+      retry: 'false',
+      calls: 1,
+    });
+    expect(await status('up-401')).toEqual({
+      status: 502,
+      code: 'upstream_rejected',
+      retry: 'false',
+      calls: 1,
+    });
+  });
+
   it('connection reset → 502 upstream_unreachable; a 200 that is not JSON → 502 upstream_error', async () => {
     const err = await live.chat.completions.create({ model: 'up-reset', messages }).catch((e: unknown) => e);
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(502);

@@ -78,6 +78,11 @@ async function failures(
     json(res, 429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after': '1' });
     return true;
   }
+  const status = /^fail(\d{3})$/.exec(behaviour);
+  if (status) {
+    json(res, Number(status[1]), { error: { message: `failed with ${status[1]}`, type: 'error' } });
+    return true;
+  }
   if (behaviour === 'flaky' && !seen.has(promptKey(body))) {
     seen.add(promptKey(body));
     json(res, 503, { error: { message: 'overloaded', type: 'server_error' } });

@@ -31,6 +31,7 @@ export {
  *   drip      streams one word every `dripMs` (client abort)
  *   fail500   status 500 every time
  *   fail429   status 429 with retry-after: 1 every time
+ *   failNNN   status NNN every time (408, 413, 401…)
  *   flaky     status 503 on the first call for each distinct prompt, then ok
  *   reset     destroys the connection without an answer
  *   garbage   status 200 with a body that is not JSON

@@ -46,13 +46,21 @@ export function upstreamStatusError(
       },
     );
   }
-  if (status >= 500) {
+  if (status === 413) {
+    return new ServiceError(
+      'payload_too_large',
+      `The upstream provider '${provider}' refused the request as too large (status 413).`,
+      { code: 'upstream_request_too_large', headers: { 'x-should-retry': 'false' } },
+    );
+  }
+  // 408 (timed out reading the request), 409 (a conflict such as a lock) and 425 pass when tried again.
+  if (status >= 500 || status === 408 || status === 409 || status === 425) {
     return new ServiceError('upstream', `The upstream provider '${provider}' failed with status ${status}.`, {
       code: 'upstream_error',
       headers: { 'x-should-retry': 'true' },
     });
   }
-  // 401/403/404 from an upstream is Tessera's configuration at fault, which no retry fixes.
+  // 401/403/404 (and the other 4xx) from an upstream is Tessera's configuration at fault, which no retry fixes.
   return new ServiceError(
     'upstream',
     `The upstream provider '${provider}' rejected Tessera's call (status ${status}); the operator has been told.`,
