@@ -105,12 +105,28 @@ describe.skipIf(!present)("conformance with OpenAI's OpenAPI document", () => {
     { role: 'system', content: 'You are terse.' },
     { role: 'user', content: [{ type: 'text', text: 'Compare lakes and rivers' }] },
   ];
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'compare_waters',
+        description: 'Compare two bodies of water',
+        parameters: {
+          type: 'object',
+          properties: { first: { type: 'string' }, second: { type: 'string' } },
+          required: ['first', 'second'],
+        },
+      },
+    },
+  ];
 
-  it('non-streamed responses: simulator (n, stop, length) and upstream (text, tool calls)', async () => {
+  it('non-streamed responses: simulator (n, stop, length, tool calls) and upstream (text, tool calls)', async () => {
     const bodies = [
       { model: 'up-ok', messages, n: 2 },
       { model: 'up-ok', messages, max_tokens: 3 },
       { model: 'up-ok', messages, stop: ['and'] },
+      { model: 'up-ok', messages, tools, tool_choice: 'required', n: 2 },
+      { model: 'up-ok', messages, tools, max_tokens: 5 },
     ];
     for (const body of bodies) {
       const res = await post(body);
@@ -128,6 +144,7 @@ describe.skipIf(!present)("conformance with OpenAI's OpenAPI document", () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ model: 'up-ok', messages, stream: true, n: 2, stream_options: { include_usage: true } }, testKey],
       [{ model: 'up-ok', messages, stream: true, max_tokens: 4 }, testKey],
+      [{ model: 'up-ok', messages, tools, stream: true, stream_options: { include_usage: true } }, testKey],
       [{ model: 'up-ok', messages, stream: true, stream_options: { include_usage: true } }, liveKey],
     ];
     for (const [body, key] of cases) {

@@ -23,7 +23,7 @@ const CLOSERS = [
 ];
 
 /** A small deterministic generator (mulberry32) seeded from a hash of the inputs. */
-function randomFrom(seed: string): () => number {
+export function randomFrom(seed: string): () => number {
   let state = createHash('sha256').update(seed).digest().readUInt32LE(0);
   return () => {
     state = (state + 0x6d2b79f5) | 0;
@@ -33,7 +33,7 @@ function randomFrom(seed: string): () => number {
   };
 }
 
-function pick<T>(items: readonly T[], random: () => number): T {
+export function pick<T>(items: readonly T[], random: () => number): T {
   const item = items[Math.floor(random() * items.length)];
   if (item === undefined) throw new Error('pick from an empty list');
   return item;
@@ -56,7 +56,7 @@ const COMMON = new Set([
 
 const MAX_KEYWORD = 40;
 
-function keywordsOf(prompt: string): string[] {
+export function keywordsOf(prompt: string): string[] {
   const words = (prompt.match(/[\p{L}\p{N}][\p{L}\p{N}'-]{3,}/gu) ?? []).map((w) => w.toLowerCase());
   // A "word" of thousands of letters is no keyword, and would make the answer as long as the prompt.
   return [...new Set(words.filter((w) => w.length <= MAX_KEYWORD && !COMMON.has(w)))].slice(0, 12);
