@@ -11,6 +11,7 @@ import { checkReadiness } from './readiness';
 import { mountRest } from './rest';
 import { directDispatch, expressServerClasses } from './rest/direct';
 import { accessLog } from './rest/middleware/access-log';
+import { apiCors, corsHeaders } from './rest/middleware/cors';
 import { locals } from './rest/middleware/locals';
 import { requestId } from './rest/middleware/request-id';
 import {
@@ -49,6 +50,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   // Every request passes these first, through Express or the direct dispatch (whose routes are all the API's).
   const prelude = [requestId, accessLog(logger)];
   const apiHeaders = apiSecurityHeaders();
+  const apiCorsHeaders = corsHeaders(config.corsOrigins);
   const documentHeaders = securityHeaders({
     contentSecurityPolicy: {
       directives: { 'script-src': ["'self'"], 'connect-src': ["'self'"], 'img-src': ["'self'", 'data:'] },
@@ -57,6 +59,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   });
   for (const handler of prelude) app.use(handler);
   app.use(securityHeadersByPath(documentHeaders, apiHeaders));
+  // Browsers' calls to the public API; preflights are answered here, before any route's key, limit or 405.
+  app.use(apiCors(config.corsOrigins));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -103,7 +107,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   app.use(onError);
   const dispatch = directDispatch(
     app,
-    direct.map((route) => ({ ...route, chain: [...prelude, apiHeaders, ...route.chain] })),
+    direct.map((route) => ({ ...route, chain: [...prelude, apiHeaders, apiCorsHeaders, ...route.chain] })),
     onError,
   );
   const listener = (req: IncomingMessage, res: ServerResponse) => {

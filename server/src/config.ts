@@ -33,6 +33,8 @@ export interface AppConfig {
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
   redisCommandTimeoutMs: number;
+  /** Origins allowed to call the public API from a browser (CORS). */
+  corsOrigins: Env['CORS_ORIGINS'];
 }
 
 export function configFromEnv(env: Env): AppConfig {
@@ -76,5 +78,6 @@ export function configFromEnv(env: Env): AppConfig {
     allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
     redisUrl: env.REDIS_URL,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    corsOrigins: env.CORS_ORIGINS,
   };
 }

@@ -6,6 +6,30 @@ const boolish = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+/** The origin `entry` names, as browsers write it in `Origin` (`https://app.example.com`), or null. */
+function parseOrigin(entry: string): string | null {
+  const url = URL.parse(entry);
+  if (url?.pathname !== '/' || url.search || url.hash || url.username || url.password) return null;
+  return /^https?:$/.test(url.protocol) && !url.hostname.includes('*') ? url.origin : null;
+}
+
+/** `*`, or a comma-separated list of origins. */
+const corsOrigins = z.string().transform((value, ctx): '*' | string[] => {
+  if (value.trim() === '*') return '*';
+  const entries = value.split(',').flatMap((e) => (e.trim() === '' ? [] : [e.trim()]));
+  const origins = entries.map(parseOrigin);
+  const bad = entries.filter((_, i) => origins[i] === null);
+  if (entries.length === 0 || bad.length > 0) {
+    const named = bad.length > 0 ? `; not origins: ${bad.join(', ')}` : '';
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be * or a list of origins (scheme://host[:port])${named}`,
+    });
+    return z.NEVER;
+  }
+  return origins.filter((o) => o !== null);
+});
+
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -73,6 +97,8 @@ export const EnvSchema = z.object({
   USAGE_EVENT_RETENTION_DAYS: positiveInt.default(30),
   USAGE_MINUTE_ROLLUP_RETENTION_DAYS: positiveInt.default(3),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  /** Origins whose pages may call the public API (/v1, /api) from a browser: `*` or a comma-separated list. */
+  CORS_ORIGINS: corsOrigins.default('*'),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
