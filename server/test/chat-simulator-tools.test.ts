@@ -334,3 +334,53 @@ describe('simulated structured outputs (response_format json_schema)', () => {
     expect(Object.keys(JSON.parse(res.choices[0]?.message.content ?? ''))).toEqual(['answer']);
   });
 });
+
+describe("the SDK's own helpers against the simulator", () => {
+  it('runTools: the SDK calls the function with the arguments, sends its result back, and ends on text', async () => {
+    const seen: unknown[] = [];
+    const runner = client.chat.completions.runTools({
+      model: 'tessera-fast-4k',
+      messages: user('What is the weather in Paris, in celsius?'),
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Get the weather forecast for a city',
+            parameters: weatherParams,
+            function: (args: unknown) => {
+              seen.push(args);
+              return { temperature: 21, conditions: 'sunny' };
+            },
+            parse: JSON.parse,
+          },
+        },
+      ],
+    });
+    const content = await runner.finalContent();
+    expect(seen).toHaveLength(1);
+    expectValid(weatherParams, seen[0]);
+    expect((seen[0] as { city: string }).city).toBe('Paris');
+    expect(content).toMatch(/temperature|conditions|sunny/i);
+    // Two model calls: the tool call, then the answer about its result.
+    expect(runner.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
+  });
+
+  it('stream(): the streaming helper assembles the tool call and the final completion', async () => {
+    const stream = client.chat.completions.stream({
+      model: 'tessera-fast-4k',
+      messages: user('What is the weather in Paris?'),
+      tools,
+      tool_choice: 'required',
+      stream_options: { include_usage: true },
+    });
+    const final = await stream.finalChatCompletion();
+    const call = final.choices[0]?.message.tool_calls?.[0] as ChatCompletionMessageFunctionToolCall;
+    expect(final.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(call.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
+    expect(JSON.parse(call.function.arguments)).toBeTypeOf('object');
+    expect(final.usage?.total_tokens).toBe(
+      (final.usage?.prompt_tokens ?? 0) + (final.usage?.completion_tokens ?? 0),
+    );
+  });
+});
