@@ -166,6 +166,14 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   res.end('data: [DONE]\n\n');
 };
 
+/** Starts an Anthropic event stream; returns what writes one event. */
+function anthropicEvents(res: ServerResponse): (type: string, data: Record<string, unknown>) => void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  return (type, data) => {
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  };
+}
+
 /** Anthropic answering with text and then a tool call, whole or as its stream events. */
 function anthropicToolAnswer(res: ServerResponse, body: Record<string, unknown>, stream: boolean): void {
   const usage = { input_tokens: 20, output_tokens: 9 };
@@ -184,9 +192,7 @@ function anthropicToolAnswer(res: ServerResponse, body: Record<string, unknown>,
     });
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const event = (type: string, data: Record<string, unknown>) =>
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const event = anthropicEvents(res);
   event('message_start', { message: { id: 'msg_tools', usage: { input_tokens: 20, output_tokens: 1 } } });
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Let me look.' } });
@@ -228,9 +234,7 @@ function anthropicJsonAnswer(res: ServerResponse, body: Record<string, unknown>,
     });
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const event = (type: string, data: Record<string, unknown>) =>
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const event = anthropicEvents(res);
   event('message_start', { message: { id: 'msg_json', usage: { input_tokens: 20, output_tokens: 1 } } });
   let index = 0;
   if (!forced) {
@@ -276,9 +280,7 @@ const anthropicHandler: Handler = async ({ res, body, behaviour, stream, options
     });
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const event = (type: string, data: Record<string, unknown>) =>
-    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const event = anthropicEvents(res);
   event('message_start', { message: { id: 'msg_fake', usage: anthropicUsage(behaviour, 1) } });
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   event('ping', {});
