@@ -262,6 +262,37 @@ describe('simulated tool calls', () => {
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect((err as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('tool_choice');
   });
+
+  it('a schema whose smallest instance is huge is a 400 at once, streamed or not, not a held server', async () => {
+    const huge = {
+      type: 'object',
+      properties: { rows: { type: 'array', minItems: 1_000_000_000 } },
+      required: ['rows'],
+    };
+    for (const stream of [false, true]) {
+      const err = await client.chat.completions
+        .create({
+          model: 'tessera-fast-4k',
+          messages: user('Make rows'),
+          stream,
+          response_format: { type: 'json_schema', json_schema: { name: 'rows', schema: huge } },
+        })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((err as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(
+        'response_format.json_schema.schema',
+      );
+    }
+    const tool = await client.chat.completions
+      .create({
+        model: 'tessera-fast-4k',
+        messages: user('Make rows'),
+        tools: [{ type: 'function', function: { name: 'make', parameters: huge } }],
+        tool_choice: 'required',
+      })
+      .catch((e: unknown) => e);
+    expect((tool as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('tools');
+  });
 });
 
 describe('simulated structured outputs (response_format json_schema)', () => {

@@ -8,6 +8,8 @@ interface WordSource {
 
 // For a prompt with no usable word.
 const FALLBACK_WORDS = ['example', 'sample', 'value'];
+/** The longest `minLength` the simulator fills (longer is the client's 400, simulator-json.ts). */
+export const MAX_STRING_LENGTH = 16_384;
 
 function lengthOf(text: string): number {
   // JSON Schema counts characters (code points), not UTF-16 units.
@@ -72,31 +74,24 @@ function formatted(format: string, word: string, random: () => number): string |
   }
 }
 
-function patternOf(schema: Record<string, unknown>): RegExp | undefined {
-  if (typeof schema.pattern !== 'string') return undefined;
-  try {
-    return new RegExp(schema.pattern, 'u');
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * A string valid against the schema's `format`, `minLength` and `maxLength`, made of the prompt's words. A
- * `pattern` is met when one of the prompt's words (as written, lower or upper case) matches it; a pattern no word
- * matches is not honoured (generating strings for any regular expression is out of the simulator's scope).
+ * A string valid against the schema's `format`, `minLength` (up to MAX_STRING_LENGTH) and `maxLength`, made of the
+ * prompt's words. A `pattern` is not honoured: it is the client's regular expression, and running one on the
+ * event loop (V8's backtracking has no time limit) would let one request hold the server with `(a+)+$`.
  */
 export function stringFor(schema: Record<string, unknown>, source: WordSource): string {
   const { random } = source;
   const words = source.words.length > 0 ? source.words : FALLBACK_WORDS;
   const word = pick(words, random);
   let text = (typeof schema.format === 'string' && formatted(schema.format, word, random)) || word;
-  const least = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const least = Math.min(typeof schema.minLength === 'number' ? schema.minLength : 0, MAX_STRING_LENGTH);
   const most = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
-  while (lengthOf(text) < least) text += ` ${pick(words, random)}`;
-  if (lengthOf(text) > most) text = Array.from(text).slice(0, most).join('');
-  const pattern = patternOf(schema);
-  if (!pattern || pattern.test(text)) return text;
-  const candidates = words.flatMap((w) => [w, w.toLowerCase(), w.toUpperCase(), plainWord(w)]);
-  return candidates.find((c) => pattern.test(c) && lengthOf(c) >= least && lengthOf(c) <= most) ?? text;
+  let length = lengthOf(text);
+  while (length < least) {
+    const next = ` ${pick(words, random)}`;
+    text += next;
+    length += lengthOf(next);
+  }
+  if (length > most) text = Array.from(text).slice(0, Math.max(0, most)).join('');
+  return text;
 }

@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../../errors';
 import { jsonValueFor, valueSourceFrom } from './simulator-json';
 
 // Ajv is CommonJS: under ESM its class may arrive as the module's `default`.
@@ -43,7 +44,6 @@ const SCHEMAS: Record<string, unknown>[] = [
       ip6: { type: 'string', format: 'ipv6' },
       tm: { type: 'string', format: 'time' },
       d: { type: 'string', format: 'duration' },
-      p: { type: 'string', pattern: '^[a-z]+$' },
     },
     required: ['s', 't', 'f', 'u', 'h', 'w', 'ip', 'ip6', 'tm', 'd'],
   },
@@ -106,5 +106,55 @@ describe('jsonValueFor', () => {
   it('ends on a schema that requires itself', () => {
     const schema = { type: 'object', properties: { self: { $ref: '#' } }, required: ['self'] };
     expect(() => jsonValueFor(schema, valueSourceFrom('loop', 'seed'))).not.toThrow();
+    // Combinators that refer to themselves end too.
+    for (const loop of [
+      { allOf: [{ $ref: '#' }] },
+      { anyOf: [{ $ref: '#' }] },
+      { oneOf: [{ allOf: [{ $ref: '#' }] }] },
+    ]) {
+      expect(() => jsonValueFor(loop, valueSourceFrom('loop', 'seed'))).not.toThrow();
+    }
+  });
+
+  it('refuses, at once, schemas whose smallest instance is huge: the 400 names the field', () => {
+    const source = () => valueSourceFrom('Paris', 'seed');
+    const huge = [
+      { type: 'array', minItems: 1e9 },
+      { type: 'object', minProperties: 1e9 },
+      { type: 'string', minLength: 1e9 },
+      // 100^4 values, each level small.
+      {
+        type: 'array',
+        minItems: 100,
+        items: {
+          type: 'array',
+          minItems: 100,
+          items: { type: 'array', minItems: 100, items: { type: 'array', minItems: 100 } },
+        },
+      },
+    ];
+    for (const schema of huge) {
+      const started = performance.now();
+      let caught: unknown;
+      try {
+        jsonValueFor(schema, source(), 'response_format.json_schema.schema');
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).toBeInstanceOf(ServiceError);
+      expect((caught as ServiceError).param).toBe('response_format.json_schema.schema');
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    // A long minLength within the limit is filled in linear time.
+    const text = jsonValueFor({ type: 'string', minLength: 16_000 }, source()) as string;
+    expect(text.length).toBeGreaterThanOrEqual(16_000);
+  });
+
+  it("never runs the schema's regular expression (a pattern like (a+)+$ would hold the event loop)", () => {
+    const prompt = `Find ${'a'.repeat(40)}!`;
+    const started = performance.now();
+    const value = jsonValueFor({ type: 'string', pattern: '^(a+)+$' }, valueSourceFrom(prompt, 'seed'));
+    expect(typeof value).toBe('string');
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });

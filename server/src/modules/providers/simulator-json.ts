@@ -1,4 +1,5 @@
-import { stringFor } from './simulator-json-strings';
+import { ServiceError } from '../../errors';
+import { MAX_STRING_LENGTH, stringFor } from './simulator-json-strings';
 import { keywordsOf, pick, randomFrom } from './simulator-text';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -19,6 +20,18 @@ const OPTIONAL_DEPTH = 3;
 const MAX_DEPTH = 16;
 // The width given to a number bounded on one side only, or not at all.
 const OPEN_RANGE = 100;
+// The most values one document may hold: the schema is the client's, and `minItems: 1e9` or arrays of arrays
+// each with `minItems: 100` would otherwise hold the event loop for as long as they liked.
+export const MAX_VALUES = 10_000;
+
+/** A schema whose smallest instance is larger than the simulator makes: the client's 400. */
+function tooLarge(param: string, what: string): ServiceError {
+  return new ServiceError(
+    'invalid_request',
+    `The schema at '${param}' asks for ${what}; the simulator makes documents of at most ${MAX_VALUES} values and strings of at most ${MAX_STRING_LENGTH} characters.`,
+    { param, code: 'invalid_value' },
+  );
+}
 
 function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,26 +74,32 @@ function typeOf(schema: Schema): string | undefined {
  * lengths, numeric bounds), with strings and numbers taken from the prompt.
  */
 class ValueMaker {
+  private values = 0;
+
   constructor(
     private readonly root: unknown,
     private readonly source: ValueSource,
+    /** The request field the schema came from, for the 400 of a schema too large to fill. */
+    private readonly param: string,
   ) {}
 
   value(node: unknown, depth: number): JsonValue {
     if (node === false || depth > MAX_DEPTH) return null;
+    this.values += 1;
+    if (this.values > MAX_VALUES) throw tooLarge(this.param, `more than ${MAX_VALUES} values`);
     if (!isSchema(node)) return this.word();
     const schema = this.resolved(node);
     if ('const' in schema) return schema.const as JsonValue;
     if (Array.isArray(schema.enum) && schema.enum.length > 0)
       return pick(schema.enum, this.source.random) as JsonValue;
     if (Array.isArray(schema.allOf))
-      return this.value(mergeAll(schema, schema.allOf.filter(isSchema)), depth);
+      return this.value(mergeAll(schema, schema.allOf.filter(isSchema)), depth + 1);
     const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)?.filter(isSchema);
     if (branches && branches.length > 0) {
       // A nullable field's `anyOf: [X, {type: 'null'}]` gets an X: null says little about a client's handling.
       const branch = branches.find((b) => b.type !== 'null') ?? branches[0];
       const { anyOf: _a, oneOf: _o, ...rest } = schema;
-      return this.value({ ...rest, ...branch }, depth);
+      return this.value({ ...rest, ...branch }, depth + 1);
     }
     switch (typeOf(schema)) {
       case 'object':
@@ -96,7 +115,7 @@ class ValueMaker {
       case 'null':
         return null;
       default:
-        return stringFor(schema, this.source);
+        return this.string(schema);
     }
   }
 
@@ -118,6 +137,12 @@ class ValueMaker {
     return stringFor({}, this.source);
   }
 
+  private string(schema: Schema): string {
+    const least = numberOf(schema, 'minLength') ?? 0;
+    if (least > MAX_STRING_LENGTH) throw tooLarge(this.param, `a string of ${least} characters`);
+    return stringFor(schema, this.source);
+  }
+
   private object(schema: Schema, depth: number): { [key: string]: JsonValue } {
     const properties = isSchema(schema.properties) ? schema.properties : {};
     const required = (Array.isArray(schema.required) ? schema.required : []).filter(
@@ -132,6 +157,7 @@ class ValueMaker {
       out[name] = this.value(name in properties ? properties[name] : extra, depth + 1);
     }
     const least = numberOf(schema, 'minProperties') ?? 0;
+    if (least > MAX_VALUES) throw tooLarge(this.param, `${least} properties`);
     for (
       let i = 0;
       Object.keys(out).length < least && schema.additionalProperties !== false && i < least;
@@ -146,6 +172,7 @@ class ValueMaker {
     const prefix = [schema.prefixItems, schema.items].find(Array.isArray) ?? [];
     const rest = Array.isArray(schema.items) ? schema.additionalItems : schema.items;
     const least = numberOf(schema, 'minItems') ?? 0;
+    if (least > MAX_VALUES) throw tooLarge(this.param, `${least} items`);
     const most = numberOf(schema, 'maxItems') ?? Number.POSITIVE_INFINITY;
     let count = Math.min(Math.max(least, depth < OPTIONAL_DEPTH ? 1 : 0), most);
     if (rest === false) count = Math.min(count, prefix.length);
@@ -200,9 +227,12 @@ class ValueMaker {
   }
 }
 
-/** A value valid against `schema`, derived from the source; the same source always gives the same value. */
-export function jsonValueFor(schema: unknown, source: ValueSource): JsonValue {
-  return new ValueMaker(schema, source).value(schema, 0);
+/**
+ * A value valid against `schema`, derived from the source; the same source always gives the same value. A schema
+ * whose smallest instance exceeds MAX_VALUES values is a 400 naming `param`.
+ */
+export function jsonValueFor(schema: unknown, source: ValueSource, param = 'schema'): JsonValue {
+  return new ValueMaker(schema, source, param).value(schema, 0);
 }
 
 /** Names in a text: capitalised words that do not open a sentence ("Paris" in "Weather in Paris?"). */

@@ -147,6 +147,7 @@ export function simulatedToolCall(
       ? jsonValueFor(
           schema,
           valueSourceFrom(lastUserText(request), `${variant}\u0000${tool.name}\u0000${prompt}`),
+          'tools',
         )
       : {};
   return {

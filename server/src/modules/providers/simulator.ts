@@ -37,7 +37,11 @@ function jsonAnswer(request: ChatCompletionRequest, reply: string, variant: stri
   }
   const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
   return JSON.stringify(
-    jsonValueFor(schema, valueSourceFrom(lastUserText(request), `${variant}\u0000${prompt}`)),
+    jsonValueFor(
+      schema,
+      valueSourceFrom(lastUserText(request), `${variant}\u0000${prompt}`),
+      'response_format.json_schema.schema',
+    ),
   );
 }
 
