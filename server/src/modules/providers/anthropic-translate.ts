@@ -71,6 +71,8 @@ export function anthropicBody(call: ProviderCall, stream: boolean): Record<strin
 export function finishOfStopReason(reason: string | null | undefined): FinishReason {
   switch (reason) {
     case 'max_tokens':
+    // The answer ran into the end of the context window: cut short, as OpenAI says of a cap reached.
+    case 'model_context_window_exceeded':
       return 'length';
     case 'tool_use':
       return 'tool_calls';
