@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countPromptTokens } from '../src/modules/tokenizer';
 import { type AllowanceSpy, eventually } from './helpers/chat-setup';
-import { FAKE_TEXT, type FakeUpstream } from './helpers/fake-upstreams';
+import { FAKE_REASONING, FAKE_TEXT, type FakeUpstream } from './helpers/fake-upstreams';
 import { messages, useProviderSuite } from './helpers/provider-suite';
 
 const suite = useProviderSuite();
@@ -135,6 +135,23 @@ describe("the upstream's usage breakdowns", () => {
     // An upstream that reports none: no breakdowns are made up.
     const plain = await live.chat.completions.create({ model: 'up-ok', messages });
     expect(plain.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
+  });
+
+  it('relays the reasoning_content some upstreams give, whole and streamed', async () => {
+    const whole = await live.chat.completions.create({ model: 'up-reasoning', messages });
+    const message = whole.choices[0]?.message as { content: string; reasoning_content?: string };
+    expect(message.reasoning_content).toBe(FAKE_REASONING);
+    expect(message.content).toBe(FAKE_TEXT);
+    const stream = await live.chat.completions.create({ model: 'up-reasoning', messages, stream: true });
+    let reasoning = '';
+    for await (const c of stream) {
+      reasoning +=
+        (c.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
+    }
+    expect(reasoning).toBe(FAKE_REASONING);
+    // Upstreams that give none: no field made up.
+    const plain = await live.chat.completions.create({ model: 'up-ok', messages });
+    expect(plain.choices[0]?.message).not.toHaveProperty('reasoning_content');
   });
 
   it("counts Anthropic's cached prompt tokens in prompt_tokens and reports them as cached_tokens", async () => {

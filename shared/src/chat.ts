@@ -96,6 +96,8 @@ export const AssistantMessage = z.object({
   content: z.string().nullable(),
   refusal: z.string().nullable(),
   tool_calls: z.array(ToolCall).optional(),
+  /** The model's visible reasoning, from upstreams that give it (DeepSeek, vLLM's reasoning parsers); not OpenAI's. */
+  reasoning_content: z.string().optional(),
 });
 export type AssistantMessage = z.infer<typeof AssistantMessage>;
 
@@ -129,6 +131,7 @@ export const ChunkDelta = z.object({
   role: z.literal('assistant').optional(),
   content: z.string().nullable().optional(),
   refusal: z.string().nullable().optional(),
+  reasoning_content: z.string().nullable().optional(),
   tool_calls: z.array(z.looseObject({ index: z.number().int() })).optional(),
 });
 export type ChunkDelta = z.infer<typeof ChunkDelta>;

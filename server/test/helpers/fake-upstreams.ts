@@ -38,7 +38,8 @@ export {
  *   html      status 200 with an HTML page (a proxy's error page)
  *   tools     answers with a tool call (text first on Anthropic)
  *   linger    (OpenAI, streamed) ends the response `LINGER_MS` after its [DONE]
- *   reasoning (OpenAI) reports usage with its breakdowns (cached and reasoning tokens)
+ *   reasoning (OpenAI) gives reasoning_content and reports usage with its breakdowns (cached and reasoning
+ *             tokens)
  *   cached    (Anthropic) reports prompt tokens written to and read from its prompt cache
  *   logprobs  (OpenAI) answers with each token's log probability (`logprobsOf`), as for `logprobs: true`
  *   whole     (OpenAI) answers whole (JSON) even when asked to stream, as servers that ignore `stream: true`
@@ -58,6 +59,9 @@ export function logprobsOf(tokens: readonly string[]): unknown {
     refusal: null,
   };
 }
+
+/** What the `reasoning` behaviour gives as `reasoning_content` (as DeepSeek and vLLM's reasoning parsers do). */
+export const FAKE_REASONING = 'The user greets; greet back.';
 
 /** The fake OpenAI's usage; `reasoning` reports the breakdowns a reasoning model's usage carries. */
 function usageOf(behaviour: string): Record<string, unknown> {
@@ -102,7 +106,9 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
               { id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } },
             ],
           }
-        : { role: 'assistant', content: FAKE_TEXT, refusal: null };
+        : behaviour === 'reasoning'
+          ? { role: 'assistant', content: FAKE_TEXT, refusal: null, reasoning_content: FAKE_REASONING }
+          : { role: 'assistant', content: FAKE_TEXT, refusal: null };
     json(res, 200, {
       id,
       object: 'chat.completion',
@@ -144,6 +150,9 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
     return;
   }
   chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  if (behaviour === 'reasoning') {
+    chunk([{ index: 0, delta: { reasoning_content: FAKE_REASONING }, finish_reason: null }]);
+  }
   const finished = await streamWords(res, behaviour, options, (word) =>
     chunk([
       {

@@ -27,6 +27,7 @@ export interface ChatSink {
 function produced(meter: UsageMeter, delta: ChunkDelta): void {
   if (delta.content) meter.produce(delta.content);
   if (delta.refusal) meter.produce(delta.refusal);
+  if (delta.reasoning_content) meter.produce(delta.reasoning_content);
   if (!delta.tool_calls) return;
   for (const call of delta.tool_calls) {
     const fn = (call as { function?: { name?: unknown; arguments?: unknown } }).function;

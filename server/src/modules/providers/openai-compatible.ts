@@ -8,7 +8,12 @@ import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } fr
 interface UpstreamCompletion {
   choices?: {
     index?: number;
-    message?: { content?: string | null; refusal?: string | null; tool_calls?: unknown[] };
+    message?: {
+      content?: string | null;
+      refusal?: string | null;
+      tool_calls?: unknown[];
+      reasoning_content?: string | null;
+    };
     finish_reason?: string | null;
     logprobs?: ChoiceLogprobs | null;
   }[];
@@ -100,6 +105,9 @@ export class OpenAiCompatibleProvider implements ChatProvider {
         content: c.message?.content ?? null,
         refusal: c.message?.refusal ?? null,
         ...(c.message?.tool_calls && { tool_calls: c.message.tool_calls as never }),
+        ...(typeof c.message?.reasoning_content === 'string' && {
+          reasoning_content: c.message.reasoning_content,
+        }),
       },
       finish_reason: finishOf(c.finish_reason) ?? 'stop',
       logprobs: c.logprobs ?? null,
@@ -137,6 +145,9 @@ export class OpenAiCompatibleProvider implements ChatProvider {
           ...(c.message.refusal !== null && { refusal: c.message.refusal }),
           ...(c.message.tool_calls && {
             tool_calls: c.message.tool_calls.map((t, i) => ({ index: i, ...t })),
+          }),
+          ...(c.message.reasoning_content !== undefined && {
+            reasoning_content: c.message.reasoning_content,
           }),
         },
         finish_reason: null,
