@@ -8,16 +8,6 @@ import type { ProviderCall } from './types';
 /** OpenAI's request as a Messages API request: system and developer messages become `system`. */
 export function anthropicBody(call: ProviderCall, stream: boolean): Record<string, unknown> {
   const { request } = call;
-  if ((request.n ?? 1) > 1) {
-    throw new ServiceError(
-      'invalid_request',
-      `Model '${request.model}' returns one choice per request; set n to 1.`,
-      {
-        param: 'n',
-        code: 'invalid_value',
-      },
-    );
-  }
   let system = request.messages
     .filter((m) => m.role === 'system' || m.role === 'developer')
     .map((m) => contentText(m.content))

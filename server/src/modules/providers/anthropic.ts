@@ -4,6 +4,7 @@ import { RESPONSE_TOOL, responseToolOf } from './anthropic-json';
 import { toolCallsOf } from './anthropic-tools';
 import { anthropicBody, finishOfStopReason } from './anthropic-translate';
 import { upstreamStreamError } from './errors';
+import { FanOut } from './fan-out';
 import { UpstreamClient, type UpstreamTarget } from './http';
 import { parseEventJson } from './sse-parser';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
@@ -66,7 +67,18 @@ export class AnthropicProvider implements ChatProvider {
     return this.target.name;
   }
 
-  async complete(call: ProviderCall): Promise<ProviderCompletion> {
+  /** The Messages API answers one choice a request: `n` > 1 is `n` requests at once (fan-out.ts). */
+  complete(call: ProviderCall): Promise<ProviderCompletion> {
+    if ((call.request.n ?? 1) === 1) return this.completeOne(call);
+    return new FanOut(call).complete((one) => this.completeOne(one));
+  }
+
+  stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
+    if ((call.request.n ?? 1) === 1) return this.streamOne(call);
+    return new FanOut(call).stream((one) => this.streamOne(one));
+  }
+
+  private async completeOne(call: ProviderCall): Promise<ProviderCompletion> {
     const res = await this.client.post('/v1/messages', anthropicBody(call, false), call.signal);
     const body = await this.client.json<MessagesResponse>(res);
     const blocks = body.content ?? [];
@@ -105,7 +117,7 @@ export class AnthropicProvider implements ChatProvider {
     };
   }
 
-  async stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
+  private async streamOne(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
     const res = await this.client.post('/v1/messages', anthropicBody(call, true), call.signal);
     return this.translate(res, call);
   }
