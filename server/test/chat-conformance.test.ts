@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { writeFakeCatalogue } from './helpers/chat-setup';
-import { type FakeUpstream, startFakeOpenAi } from './helpers/fake-upstreams';
+import { type FakeUpstream, startFakeAnthropic, startFakeOpenAi } from './helpers/fake-upstreams';
 import { createAccountWithKey } from './helpers/fixtures';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -16,6 +16,7 @@ type Validate = ((data: unknown) => boolean) & { errors?: unknown };
 let validators: Record<string, Validate>;
 let server: TestServer;
 let upstream: FakeUpstream;
+let anthropic: FakeUpstream;
 let testKey: string;
 let liveKey: string;
 
@@ -84,10 +85,13 @@ describe.skipIf(!present)("conformance with OpenAI's OpenAPI document", () => {
   beforeAll(async () => {
     validators = compileSchemas();
     upstream = await startFakeOpenAi();
+    anthropic = await startFakeAnthropic();
     server = await startTestServer({
       env: {
         MODELS_FILE: writeFakeCatalogue(),
         OPENAI_BASE_URL: `${upstream.url}/v1`,
+        ANTHROPIC_BASE_URL: anthropic.url,
+        ANTHROPIC_API_KEY: 'ant-conformance',
         SIMULATOR_TOKEN_DELAY_MS: '0',
         BODY_LIMIT_BYTES: '65536',
         PLAN_PRO_RPM: '100000',
@@ -99,6 +103,7 @@ describe.skipIf(!present)("conformance with OpenAI's OpenAPI document", () => {
   afterAll(async () => {
     await server?.close();
     await upstream?.close();
+    await anthropic?.close();
   });
 
   const messages = [
@@ -137,6 +142,30 @@ describe.skipIf(!present)("conformance with OpenAI's OpenAPI document", () => {
       const res = await post({ model, messages }, liveKey);
       expect(res.status).toBe(200);
       expectConforms('CreateChatCompletionResponse', await res.json());
+    }
+  });
+
+  it("translated and relayed answers: Anthropic's (n, tools, JSON mode, cached usage), usage breakdowns", async () => {
+    const jsonMode = { type: 'json_schema', json_schema: { name: 'r', schema: { type: 'object' } } };
+    const bodies = [
+      { model: 'claude-ok', messages, n: 2 },
+      { model: 'claude-tools', messages, tools },
+      { model: 'claude-ok', messages, response_format: jsonMode },
+      { model: 'claude-cached', messages },
+      { model: 'up-reasoning', messages },
+    ];
+    for (const body of bodies) {
+      const res = await post(body, liveKey);
+      expect(res.status).toBe(200);
+      expectConforms('CreateChatCompletionResponse', await res.json());
+      const streamed = await post(
+        { ...body, stream: true, stream_options: { include_usage: true } },
+        liveKey,
+      );
+      expect(streamed.status).toBe(200);
+      const chunks = sseChunks(await streamed.text());
+      expect(chunks.length).toBeGreaterThan(2);
+      for (const chunk of chunks) expectConforms('CreateChatCompletionStreamResponse', chunk);
     }
   });
 
