@@ -1,114 +1,18 @@
-/** The simulator's tool calls and structured outputs, through the real server with the openai SDK as the client. */
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+/** The simulator's tool calls, through the real server with the openai SDK as the client. */
 import OpenAI from 'openai';
 import type {
-  ChatCompletion,
   ChatCompletionChunk,
   ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionFunctionTool,
-  ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { libraryEncoder } from '../src/modules/tokenizer';
-import { createAccountWithKey } from './helpers/fixtures';
-import { startTestServer, type TestServer } from './helpers/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { onlyCall, tokens, tools, user, useSimulatorClient, validArguments } from './helpers/simulator-suite';
 
-let server: TestServer;
+const suite = useSimulatorClient();
 let client: OpenAI;
-beforeAll(async () => {
-  server = await startTestServer({
-    env: { SIMULATOR_TOKEN_DELAY_MS: '0', PLAN_FREE_RPM: '100000', BODY_LIMIT_BYTES: '65536' },
-  });
-  const key = (await createAccountWithKey(server)).key.key;
-  client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+beforeAll(() => {
+  client = suite.client;
 });
-afterAll(async () => {
-  await server?.close();
-});
-
-// Ajv is CommonJS: under ESM its class may arrive as the module's `default`.
-const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats.default(ajv);
-
-function expectValid(schema: Record<string, unknown>, value: unknown): void {
-  const validate = ajv.compile(schema);
-  expect(validate(value), `${JSON.stringify(validate.errors)}\n${JSON.stringify(value)}`).toBe(true);
-}
-
-const tokens = (text: string) => libraryEncoder().encode(text).length;
-
-const weatherParams = {
-  type: 'object',
-  properties: {
-    city: { type: 'string', minLength: 2 },
-    unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
-    days: { type: 'integer', minimum: 1, maximum: 7 },
-  },
-  required: ['city', 'unit'],
-  additionalProperties: false,
-};
-const flightParams = {
-  type: 'object',
-  properties: {
-    origin: { type: 'string' },
-    destination: { type: 'string' },
-    date: { type: 'string', format: 'date' },
-    passengers: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 3,
-      items: {
-        type: 'object',
-        properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0, exclusiveMaximum: 120 } },
-        required: ['name', 'age'],
-      },
-    },
-    cabin: { anyOf: [{ type: 'string', enum: ['economy', 'business'] }, { type: 'null' }] },
-    flexible: { type: 'boolean' },
-  },
-  required: ['origin', 'destination', 'date', 'passengers', 'cabin', 'flexible'],
-  additionalProperties: false,
-};
-const tools: ChatCompletionFunctionTool[] = [
-  {
-    type: 'function',
-    function: { name: 'get_weather', description: 'Current weather in a city', parameters: weatherParams },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'searchFlights',
-      description: 'Find flights between two airports',
-      parameters: flightParams,
-    },
-  },
-];
-const schemaOf: Record<string, Record<string, unknown>> = {
-  get_weather: weatherParams,
-  searchFlights: flightParams,
-};
-
-const user = (content: string): ChatCompletionMessageParam[] => [{ role: 'user', content }];
-
-function onlyCall(res: ChatCompletion, index = 0): ChatCompletionMessageFunctionToolCall {
-  const calls = res.choices[index]?.message.tool_calls ?? [];
-  expect(calls).toHaveLength(1);
-  const call = calls[0];
-  if (call?.type !== 'function') throw new Error('expected a function call');
-  return call;
-}
-
-/** The call's arguments, parsed, after checking them against the function's schema. */
-function validArguments(call: ChatCompletionMessageFunctionToolCall): Record<string, unknown> {
-  const args = JSON.parse(call.function.arguments) as Record<string, unknown>;
-  const schema = schemaOf[call.function.name];
-  if (!schema) throw new Error(`unknown function ${call.function.name}`);
-  expectValid(schema, args);
-  return args;
-}
 
 describe('simulated tool calls', () => {
   const body: ChatCompletionCreateParamsNonStreaming = {
@@ -292,126 +196,5 @@ describe('simulated tool calls', () => {
       })
       .catch((e: unknown) => e);
     expect((tool as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('tools');
-  });
-});
-
-describe('simulated structured outputs (response_format json_schema)', () => {
-  const schema = {
-    type: 'object',
-    properties: {
-      title: { type: 'string', minLength: 3, maxLength: 40 },
-      rating: { type: 'integer', minimum: 1, maximum: 5 },
-      score: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
-      genre: { type: 'string', enum: ['drama', 'comedy', 'documentary'] },
-      tags: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 4, uniqueItems: true },
-      director: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          born: { type: 'string', format: 'date' },
-          email: { type: ['string', 'null'], format: 'email' },
-        },
-        required: ['name', 'born', 'email'],
-        additionalProperties: false,
-      },
-      scenes: {
-        type: 'array',
-        items: { $ref: '#/$defs/scene' },
-      },
-    },
-    required: ['title', 'rating', 'score', 'genre', 'tags', 'director', 'scenes'],
-    additionalProperties: false,
-    $defs: {
-      scene: {
-        type: 'object',
-        properties: { number: { type: 'integer', minimum: 1, multipleOf: 5 }, place: { type: 'string' } },
-        required: ['number', 'place'],
-        additionalProperties: false,
-      },
-    },
-  };
-  const body: ChatCompletionCreateParamsNonStreaming = {
-    model: 'tessera-fast-4k',
-    messages: user('Review the film Amelie, set in Paris, and give it 4 stars'),
-    response_format: { type: 'json_schema', json_schema: { name: 'review', schema, strict: true } },
-  };
-
-  it('answers a JSON document valid against the schema, from the prompt, deterministically', async () => {
-    const res = await client.chat.completions.create(body);
-    const content = res.choices[0]?.message.content ?? '';
-    const review = JSON.parse(content) as { title: string; rating: number };
-    expectValid(schema, review);
-    expect(['Amelie', 'Paris']).toContain(review.title);
-    expect(review.rating).toBe(4);
-    expect(res.choices[0]?.finish_reason).toBe('stop');
-    expect(res.usage?.completion_tokens).toBe(tokens(content));
-    const again = await client.chat.completions.create(body);
-    expect(again.choices[0]?.message.content).toBe(content);
-  });
-
-  it('streams the same document', async () => {
-    const whole = await client.chat.completions.create(body);
-    const stream = await client.chat.completions.create({ ...body, stream: true });
-    let text = '';
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-    expect(text).toBe(whole.choices[0]?.message.content);
-  });
-
-  it('json_object still answers {"answer": …}', async () => {
-    const res = await client.chat.completions.create({
-      ...body,
-      response_format: { type: 'json_object' },
-    });
-    expect(Object.keys(JSON.parse(res.choices[0]?.message.content ?? ''))).toEqual(['answer']);
-  });
-});
-
-describe("the SDK's own helpers against the simulator", () => {
-  it('runTools: the SDK calls the function with the arguments, sends its result back, and ends on text', async () => {
-    const seen: unknown[] = [];
-    const runner = client.chat.completions.runTools({
-      model: 'tessera-fast-4k',
-      messages: user('What is the weather in Paris, in celsius?'),
-      tools: [
-        {
-          type: 'function',
-          function: {
-            name: 'get_weather',
-            description: 'Get the weather forecast for a city',
-            parameters: weatherParams,
-            function: (args: unknown) => {
-              seen.push(args);
-              return { temperature: 21, conditions: 'sunny' };
-            },
-            parse: JSON.parse,
-          },
-        },
-      ],
-    });
-    const content = await runner.finalContent();
-    expect(seen).toHaveLength(1);
-    expectValid(weatherParams, seen[0]);
-    expect((seen[0] as { city: string }).city).toBe('Paris');
-    expect(content).toMatch(/temperature|conditions|sunny/i);
-    // Two model calls: the tool call, then the answer about its result.
-    expect(runner.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
-  });
-
-  it('stream(): the streaming helper assembles the tool call and the final completion', async () => {
-    const stream = client.chat.completions.stream({
-      model: 'tessera-fast-4k',
-      messages: user('What is the weather in Paris?'),
-      tools,
-      tool_choice: 'required',
-      stream_options: { include_usage: true },
-    });
-    const final = await stream.finalChatCompletion();
-    const call = final.choices[0]?.message.tool_calls?.[0] as ChatCompletionMessageFunctionToolCall;
-    expect(final.choices[0]?.finish_reason).toBe('tool_calls');
-    expect(call.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
-    expect(JSON.parse(call.function.arguments)).toBeTypeOf('object');
-    expect(final.usage?.total_tokens).toBe(
-      (final.usage?.prompt_tokens ?? 0) + (final.usage?.completion_tokens ?? 0),
-    );
   });
 });

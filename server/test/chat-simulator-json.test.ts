@@ -1,0 +1,142 @@
+/** The simulator's structured outputs, and the openai SDK's own helpers (runTools, stream()) against it. */
+import type OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageFunctionToolCall,
+} from 'openai/resources/chat/completions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectValid,
+  tokens,
+  tools,
+  user,
+  useSimulatorClient,
+  weatherParams,
+} from './helpers/simulator-suite';
+
+const suite = useSimulatorClient();
+let client: OpenAI;
+beforeAll(() => {
+  client = suite.client;
+});
+
+describe('simulated structured outputs (response_format json_schema)', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      title: { type: 'string', minLength: 3, maxLength: 40 },
+      rating: { type: 'integer', minimum: 1, maximum: 5 },
+      score: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+      genre: { type: 'string', enum: ['drama', 'comedy', 'documentary'] },
+      tags: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 4, uniqueItems: true },
+      director: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          born: { type: 'string', format: 'date' },
+          email: { type: ['string', 'null'], format: 'email' },
+        },
+        required: ['name', 'born', 'email'],
+        additionalProperties: false,
+      },
+      scenes: {
+        type: 'array',
+        items: { $ref: '#/$defs/scene' },
+      },
+    },
+    required: ['title', 'rating', 'score', 'genre', 'tags', 'director', 'scenes'],
+    additionalProperties: false,
+    $defs: {
+      scene: {
+        type: 'object',
+        properties: { number: { type: 'integer', minimum: 1, multipleOf: 5 }, place: { type: 'string' } },
+        required: ['number', 'place'],
+        additionalProperties: false,
+      },
+    },
+  };
+  const body: ChatCompletionCreateParamsNonStreaming = {
+    model: 'tessera-fast-4k',
+    messages: user('Review the film Amelie, set in Paris, and give it 4 stars'),
+    response_format: { type: 'json_schema', json_schema: { name: 'review', schema, strict: true } },
+  };
+
+  it('answers a JSON document valid against the schema, from the prompt, deterministically', async () => {
+    const res = await client.chat.completions.create(body);
+    const content = res.choices[0]?.message.content ?? '';
+    const review = JSON.parse(content) as { title: string; rating: number };
+    expectValid(schema, review);
+    expect(['Amelie', 'Paris']).toContain(review.title);
+    expect(review.rating).toBe(4);
+    expect(res.choices[0]?.finish_reason).toBe('stop');
+    expect(res.usage?.completion_tokens).toBe(tokens(content));
+    const again = await client.chat.completions.create(body);
+    expect(again.choices[0]?.message.content).toBe(content);
+  });
+
+  it('streams the same document', async () => {
+    const whole = await client.chat.completions.create(body);
+    const stream = await client.chat.completions.create({ ...body, stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe(whole.choices[0]?.message.content);
+  });
+
+  it('json_object still answers {"answer": …}', async () => {
+    const res = await client.chat.completions.create({
+      ...body,
+      response_format: { type: 'json_object' },
+    });
+    expect(Object.keys(JSON.parse(res.choices[0]?.message.content ?? ''))).toEqual(['answer']);
+  });
+});
+
+describe("the SDK's own helpers against the simulator", () => {
+  it('runTools: the SDK calls the function with the arguments, sends its result back, and ends on text', async () => {
+    const seen: unknown[] = [];
+    const runner = client.chat.completions.runTools({
+      model: 'tessera-fast-4k',
+      messages: user('What is the weather in Paris, in celsius?'),
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Get the weather forecast for a city',
+            parameters: weatherParams,
+            function: (args: unknown) => {
+              seen.push(args);
+              return { temperature: 21, conditions: 'sunny' };
+            },
+            parse: JSON.parse,
+          },
+        },
+      ],
+    });
+    const content = await runner.finalContent();
+    expect(seen).toHaveLength(1);
+    expectValid(weatherParams, seen[0]);
+    expect((seen[0] as { city: string }).city).toBe('Paris');
+    expect(content).toMatch(/temperature|conditions|sunny/i);
+    // Two model calls: the tool call, then the answer about its result.
+    expect(runner.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
+  });
+
+  it('stream(): the streaming helper assembles the tool call and the final completion', async () => {
+    const stream = client.chat.completions.stream({
+      model: 'tessera-fast-4k',
+      messages: user('What is the weather in Paris?'),
+      tools,
+      tool_choice: 'required',
+      stream_options: { include_usage: true },
+    });
+    const final = await stream.finalChatCompletion();
+    const call = final.choices[0]?.message.tool_calls?.[0] as ChatCompletionMessageFunctionToolCall;
+    expect(final.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(call.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
+    expect(JSON.parse(call.function.arguments)).toBeTypeOf('object');
+    expect(final.usage?.total_tokens).toBe(
+      (final.usage?.prompt_tokens ?? 0) + (final.usage?.completion_tokens ?? 0),
+    );
+  });
+});
