@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { countPromptTokens } from '../src/modules/tokenizer';
 import { type AllowanceSpy, eventually } from './helpers/chat-setup';
 import { FAKE_REASONING, FAKE_TEXT, type FakeUpstream } from './helpers/fake-upstreams';
-import { messages, useProviderSuite } from './helpers/provider-suite';
+import { messages, streamedChunks, useProviderSuite } from './helpers/provider-suite';
 
 const suite = useProviderSuite();
 let openai: FakeUpstream;
@@ -93,14 +93,7 @@ describe('OpenAI-compatible upstream: what it is sent and what comes back', () =
   });
 
   it('streams the whole answer of an upstream that ignores stream: true', async () => {
-    const stream = await live.chat.completions.create({
-      model: 'up-whole',
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    const chunks = [];
-    for await (const c of stream) chunks.push(c);
+    const chunks = await streamedChunks(live, 'up-whole');
     expect(openai.requests[0]?.body.stream).toBe(true);
     expect(chunks[0]?.choices[0]?.delta).toMatchObject({ role: 'assistant', content: FAKE_TEXT });
     expect(chunks.map((c) => c.choices[0]?.finish_reason ?? null).filter(Boolean)).toEqual(['stop']);
@@ -118,14 +111,7 @@ describe("the upstream's usage breakdowns", () => {
     };
     const whole = await live.chat.completions.create({ model: 'up-reasoning', messages });
     expect(whole.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, ...breakdowns });
-    const stream = await live.chat.completions.create({
-      model: 'up-reasoning',
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    const chunks = [];
-    for await (const c of stream) chunks.push(c);
+    const chunks = await streamedChunks(live, 'up-reasoning');
     expect(chunks.at(-1)?.usage).toEqual({
       prompt_tokens: 11,
       completion_tokens: 7,
@@ -164,14 +150,7 @@ describe("the upstream's usage breakdowns", () => {
     };
     const whole = await live.chat.completions.create({ model: 'claude-cached', messages });
     expect(whole.usage).toEqual(expected);
-    const stream = await live.chat.completions.create({
-      model: 'claude-cached',
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    const chunks = [];
-    for await (const c of stream) chunks.push(c);
+    const chunks = await streamedChunks(live, 'claude-cached');
     expect(chunks.at(-1)?.usage).toEqual(expected);
     await eventually(() => spy.settled.length === 2);
     expect(spy.settled).toEqual([127, 127]);

@@ -76,3 +76,19 @@ export function rawStream(suite: ProviderSuite, model: string): Promise<Response
     body: JSON.stringify({ model, messages, stream: true }),
   });
 }
+
+/** Every chunk of a streamed completion of `messages` with `include_usage`, read through the SDK. */
+export async function streamedChunks(
+  client: OpenAI,
+  model: string,
+): Promise<OpenAI.Chat.Completions.ChatCompletionChunk[]> {
+  const stream = await client.chat.completions.create({
+    model,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+  for await (const c of stream) chunks.push(c);
+  return chunks;
+}
