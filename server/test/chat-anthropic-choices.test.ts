@@ -72,4 +72,14 @@ describe('n on Anthropic: one call per choice', () => {
     expect(anthropic.requests).toHaveLength(2);
     await eventually(() => anthropic.aborts.length >= 2);
   });
+
+  it('reserves the prompt n times when only the fallback is Anthropic, and answers n choices from it', async () => {
+    const res = await live.chat.completions.create({ model: 'up-fallback-claude', messages, n: 2 });
+    expect(res.model).toBe('claude-ok');
+    expect(res.choices.map((c) => c.index)).toEqual([0, 1]);
+    expect(spy.reserved[0]).toBe(2 * countPromptTokens(messages) + 2 * 2048);
+    // Not when neither is: OpenAI answers n choices from one call, reading the prompt once.
+    await live.chat.completions.create({ model: 'up-ok', messages, n: 2 });
+    expect(spy.reserved[1]).toBe(countPromptTokens(messages) + 2 * 2048);
+  });
 });

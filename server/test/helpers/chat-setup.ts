@@ -56,6 +56,7 @@ export function writeFakeCatalogue(): string {
     entry('up-html', 'openai', 'html'),
     entry('up-whole', 'openai', 'whole'),
     entry('up-fallback', 'openai', 'fail500', { fallback: 'up-ok' }),
+    entry('up-fallback-claude', 'openai', 'fail500', { fallback: 'claude-ok' }),
     entry('claude-ok', 'anthropic', 'ok'),
     entry('claude-stall', 'anthropic', 'stall'),
     entry('claude-tools', 'anthropic', 'tools'),

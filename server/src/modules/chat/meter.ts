@@ -89,12 +89,10 @@ export async function withAllowance<T>(
   run: (meter: UsageMeter) => Promise<T>,
 ): Promise<T> {
   const { principal, prepared } = call;
-  const n = prepared.request.n ?? 1;
-  // Anthropic answers n choices as n calls (providers/fan-out.ts), each of which reads, and bills, the prompt.
-  const prompts = prepared.entry.provider === 'anthropic' ? n : 1;
+  const cap = prepared.maxTokens * (prepared.request.n ?? 1);
   const reservation =
     principal.mode === 'live'
-      ? await call.allowance.reserve(principal, prepared.promptTokens * prompts + prepared.maxTokens * n)
+      ? await call.allowance.reserve(principal, prepared.promptTokens * prepared.promptCopies + cap)
       : undefined;
   const meter = new UsageMeter(prepared);
   try {

@@ -13,6 +13,11 @@ export interface PreparedChat {
   maxTokens: number;
   /** Whether the client set the cap (OpenAI words the context error differently then). */
   explicitCap: boolean;
+  /**
+   * How many times the upstream may bill the prompt: `n` when the model or its fallback is Anthropic's, which
+   * answers `n` choices as `n` calls (providers/fan-out.ts); once otherwise. The allowance reserves that many.
+   */
+  promptCopies: number;
 }
 
 /** The context error in OpenAI's own words. */
@@ -54,13 +59,16 @@ export function prepareChat({
       { param, code: 'invalid_value' },
     );
   }
+  const fallback = entry.fallback ? catalogue.find(entry.fallback) : undefined;
+  const fansOut = entry.provider === 'anthropic' || fallback?.provider === 'anthropic';
+  const promptCopies = fansOut ? (request.n ?? 1) : 1;
   const { messages, tools } = request;
   if (promptLength(messages, tools) > LONG_PROMPT_CHARS) {
     return countLongPromptTokens(messages, tools).then((promptTokens) =>
-      checkContext(request, entry, requested, promptTokens),
+      checkContext(request, entry, requested, promptTokens, promptCopies),
     );
   }
-  return checkContext(request, entry, requested, countPromptTokens(messages, tools));
+  return checkContext(request, entry, requested, countPromptTokens(messages, tools), promptCopies);
 }
 
 /** The context check, once the prompt is counted. */
@@ -69,11 +77,12 @@ function checkContext(
   entry: ModelEntry,
   requested: number | undefined,
   promptTokens: number,
+  promptCopies: number,
 ): PreparedChat {
   if (promptTokens >= entry.context_window) throw contextError(entry, promptTokens, undefined);
   if (requested !== undefined && promptTokens + requested > entry.context_window) {
     throw contextError(entry, promptTokens, requested);
   }
   const maxTokens = requested ?? Math.min(entry.max_output_tokens, entry.context_window - promptTokens);
-  return { request, entry, promptTokens, maxTokens, explicitCap: requested !== undefined };
+  return { request, entry, promptTokens, maxTokens, explicitCap: requested !== undefined, promptCopies };
 }
