@@ -2,6 +2,7 @@
 import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countPromptTokens } from '../src/modules/tokenizer';
+import { COOKBOOK_WEATHER_TOOL } from './fixtures/tools';
 import { type AllowanceSpy, eventually } from './helpers/chat-setup';
 import { FAKE_REASONING, FAKE_TEXT, type FakeUpstream } from './helpers/fake-upstreams';
 import { messages, streamedChunks, useProviderSuite } from './helpers/provider-suite';
@@ -216,22 +217,7 @@ describe('Anthropic Messages API: content parts', () => {
 
 describe('what the prompt is counted as', () => {
   it('counts the function definitions into the prompt: the reservation and the context check see them', async () => {
-    const tools: OpenAI.Chat.ChatCompletionTool[] = [
-      {
-        type: 'function',
-        function: {
-          name: 'get_current_weather',
-          description: 'Get the current weather in a given location',
-          parameters: {
-            type: 'object',
-            properties: {
-              location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' },
-              unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
-            },
-          },
-        },
-      },
-    ];
+    const tools: OpenAI.Chat.ChatCompletionTool[] = [COOKBOOK_WEATHER_TOOL];
     await live.chat.completions.create({ model: 'up-ok', messages, tools, max_tokens: 10 });
     const counted = countPromptTokens(messages, tools as never);
     expect(counted).toBeGreaterThan(countPromptTokens(messages) + 30);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COOKBOOK_WEATHER_TOOL } from '../../../test/fixtures/tools';
 import { dataUrlImageSize, imagePartTokens, imageSize, imageTokensOf, UNKNOWN_IMAGE_TOKENS } from './images';
 import { countPromptTokens } from './messages';
 
@@ -89,25 +90,7 @@ describe('image tokens', () => {
 });
 
 describe('tool definition tokens', () => {
-  const weather = {
-    type: 'function',
-    function: {
-      name: 'get_current_weather',
-      description: 'Get the current weather in a given location',
-      parameters: {
-        type: 'object',
-        properties: {
-          location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' },
-          unit: {
-            type: 'string',
-            description: 'The unit of temperature to return',
-            enum: ['celsius', 'fahrenheit'],
-          },
-        },
-        required: ['location'],
-      },
-    },
-  };
+  const weather = COOKBOOK_WEATHER_TOOL;
   const messages = [
     {
       role: 'system' as const,
