@@ -11,7 +11,8 @@ import { type UsageMeter, withAllowance } from './meter';
 export interface ChatSink {
   /** Sends the status and headers; called once the provider has accepted the call, before any token. */
   open(): void;
-  send(data: unknown): void;
+  /** One event: a chunk's JSON text (ChunkEnvelope's). */
+  send(json: string): void;
   comment(text: string): void;
   /** An error event in OpenAI's body, for a failure after the stream started. */
   error(err: unknown): void;

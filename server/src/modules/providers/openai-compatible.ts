@@ -23,7 +23,7 @@ interface UpstreamCompletion {
 const FINISH: readonly string[] = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'];
 
 function finishOf(reason: string | null | undefined): FinishReason | null {
-  if (reason === null || reason === undefined) return null;
+  if (!reason) return null;
   return (FINISH.includes(reason) ? reason : 'stop') as FinishReason;
 }
 
@@ -169,16 +169,16 @@ export class OpenAiCompatibleProvider implements ChatProvider {
         upstreamStreamError(this.name, m),
       );
       if (chunk.error) throw upstreamStreamError(this.name, chunk.error.message ?? 'unknown error');
-      if (chunk.choices?.some((c) => c.finish_reason)) finished = true;
-      yield {
-        choices: (chunk.choices ?? []).map((c) => ({
-          index: c.index,
-          delta: c.delta ?? {},
-          finish_reason: finishOf(c.finish_reason),
-          logprobs: c.logprobs ?? null,
-        })),
-        usage: chunk.usage ?? null,
-      };
+      // The parsed choices are this call's own: normalised in place rather than copied (a stream's events are
+      // most of what a streamed call allocates). ChunkRelay picks the fields that go to the client.
+      const choices = chunk.choices ?? [];
+      for (const c of choices) {
+        c.delta ??= {};
+        c.finish_reason = finishOf(c.finish_reason);
+        c.logprobs ??= null;
+        if (c.finish_reason) finished = true;
+      }
+      yield { choices, usage: chunk.usage ?? null };
     }
     // A body that ends with neither [DONE] nor a finish reason (cut short, or not SSE at all) is no answer.
     if (!finished) throw upstreamStreamError(this.name, 'the stream ended before the answer was complete');

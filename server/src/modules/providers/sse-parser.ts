@@ -16,8 +16,8 @@ export class SseParser {
   private buffer = '';
   private scanned = 0;
   private event: string | undefined;
-  private data: string[] = [];
-  private pending = 0;
+  /** The event's data lines so far, joined by newlines; undefined before its first. */
+  private data: string | undefined;
 
   constructor(private readonly onTooLong: (message: string) => Error = (m) => new Error(m)) {}
 
@@ -34,14 +34,13 @@ export class SseParser {
       start = newline + 1;
       newline = buffer.indexOf('\n', start);
       if (line === '') {
-        if (this.data.length > 0) events.push({ event: this.event, data: this.data.join('\n') });
+        if (this.data !== undefined) events.push({ event: this.event, data: this.data });
         this.event = undefined;
-        this.data = [];
-        this.pending = 0;
+        this.data = undefined;
       } else if (line.startsWith('data:')) {
-        this.data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
-        this.pending += line.length;
-        if (this.pending > MAX_SSE_LINE)
+        const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+        this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+        if (this.data.length > MAX_SSE_LINE)
           throw this.onTooLong(`a stream event was longer than ${MAX_SSE_LINE} bytes`);
       } else if (line.startsWith('event:')) {
         this.event = line.slice(6).trim();
@@ -57,9 +56,9 @@ export class SseParser {
 
   /** An event the body ended in without its blank line. */
   end(): SseEvent[] {
-    if (this.data.length === 0) return [];
-    const last = { event: this.event, data: this.data.join('\n') };
-    this.data = [];
+    if (this.data === undefined) return [];
+    const last = { event: this.event, data: this.data };
+    this.data = undefined;
     return [last];
   }
 }

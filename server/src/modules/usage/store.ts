@@ -213,7 +213,7 @@ async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent
     insert into ${usageEvents} (occurred_at, request_id, account_id, key_id, mode, method, route, status,
       latency_ms, model, prompt_tokens, completion_tokens, error_type, error_code, error_message)
     select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, p, c, y, x, e
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as b(
+    from json_to_recordset(${JSON.stringify(rows)}::json) as b(
       t bigint, q text, a text, k text, o text, m text, r text, s smallint, l real, d text, p integer,
       c integer, y text, x text, e text)`);
 }

@@ -8,36 +8,60 @@ import type { RestRoute } from '../routes';
 import { sendJson } from '../send-json';
 
 /**
- * Server-Sent Events on an Express response. What is written in one turn of the event loop (the headers and the
- * events parsed from the upstream's reads, or the last chunk, the usage and [DONE]) leaves in one write, when
- * the turn's I/O is done: a write each cost a system call and a TCP segment per event. The headers never wait
- * for a token: they leave at the end of the turn in which the provider accepted the call.
+ * Server-Sent Events on an Express response. What is sent in one turn of the event loop (the headers and the
+ * events parsed from the upstream's reads, or the last chunk, the usage and [DONE]) is gathered into one string
+ * and leaves in one write when the turn's I/O is done: a write each cost a system call and a TCP segment per
+ * event, and a call of Node.js's write path per event. The headers never wait for a token: they leave at the
+ * end of the turn in which the provider accepted the call.
  */
 class SseSink implements ChatSink {
+  /** The events of this turn, not yet handed to the response. */
+  private pending = '';
+  private scheduled = false;
+  /** The headers wait in the corked response until the end of the turn that opened the stream. */
   private corked = false;
   // Bound once: a closure per call would be renamed by tsx's transform each time it is made.
-  private readonly uncork = this.flush.bind(this);
+  private readonly flushBound = this.flush.bind(this);
 
   constructor(private readonly res: Response) {}
 
   private flush(): void {
-    this.corked = false;
-    this.res.uncork();
+    this.scheduled = false;
+    const res = this.res;
+    const text = this.pending;
+    this.pending = '';
+    if (!res.writableEnded && !res.destroyed && text !== '') res.write(text);
+    if (this.corked) {
+      this.corked = false;
+      res.uncork();
+    }
   }
 
-  /** Holds writes until the end of this turn of the event loop. */
-  private hold(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.res.cork();
-    setImmediate(this.uncork);
+  /** Sends what is gathered at the end of this turn of the event loop. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.flushBound);
   }
 
   private write(text: string): void {
     const res = this.res;
     if (res.writableEnded || res.destroyed) return;
-    this.hold();
-    res.write(text);
+    this.pending += text;
+    this.schedule();
+  }
+
+  /** What is gathered, then the end of the response (one write, with the chunked terminator). */
+  private finish(last: string): void {
+    const text = this.pending + last;
+    this.pending = '';
+    // end() uncorks the connection fully: the flush still scheduled must not uncork it again, since the
+    // connection may be serving its next request by then.
+    this.corked = false;
+    const res = this.res;
+    if (res.writableEnded) return;
+    if (text === '') res.end();
+    else res.end(text);
   }
 
   open(): void {
@@ -48,13 +72,15 @@ class SseSink implements ChatSink {
     res.setHeader('connection', 'keep-alive');
     // Proxies such as nginx would otherwise buffer the stream.
     res.setHeader('x-accel-buffering', 'no');
-    this.hold();
+    this.corked = true;
+    res.cork();
     res.flushHeaders();
     res.socket?.setNoDelay(true);
+    this.schedule();
   }
 
-  send(data: unknown): void {
-    this.write(`data: ${JSON.stringify(data)}\n\n`);
+  send(json: string): void {
+    this.write(`data: ${json}\n\n`);
   }
 
   comment(text: string): void {
@@ -71,12 +97,11 @@ class SseSink implements ChatSink {
   }
 
   done(): void {
-    this.write('data: [DONE]\n\n');
-    if (!this.res.writableEnded) this.res.end();
+    this.finish('data: [DONE]\n\n');
   }
 
   end(): void {
-    if (!this.res.writableEnded) this.res.end();
+    this.finish('');
   }
 }
 
