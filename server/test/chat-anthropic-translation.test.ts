@@ -76,31 +76,35 @@ describe('response_format on Anthropic: the answer as a tool the model is made t
     expect(toolCalls).toBe(0);
   });
 
-  it("json_object next to the client's own tools: its tool choice stands, and text before the JSON is dropped", async () => {
+  it("json_object next to the client's own tools: the model must call a tool, theirs or the JSON's", async () => {
     const tools = [
       {
         type: 'function' as const,
         function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
       },
     ];
+    const toolNames = (n: number) =>
+      ((anthropic.requests[n]?.body.tools ?? []) as { name: string }[]).map((t) => t.name);
+    // tool_choice 'auto' (or none given): Anthropic's 'any' over both, so the answer is never plain text.
     const whole = await live.chat.completions.create({
       model: 'claude-ok',
       messages,
       tools,
       response_format: { type: 'json_object' },
+      parallel_tool_calls: false,
     });
-    const sent = anthropic.requests[0]?.body;
-    const toolNames = (n: number) =>
-      ((anthropic.requests[n]?.body.tools ?? []) as { name: string }[]).map((t) => t.name);
     expect(toolNames(0)).toEqual(['lookup', 'json_response']);
-    expect(sent?.tool_choice).toBeUndefined();
+    expect(anthropic.requests[0]?.body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
     expect(JSON.parse(whole.choices[0]?.message.content ?? '')).toEqual(FAKE_JSON);
+    expect(whole.choices[0]?.finish_reason).toBe('stop');
     const stream = await streamed({
       model: 'claude-ok',
       messages,
       tools,
+      tool_choice: 'auto',
       response_format: { type: 'json_object' },
     });
+    expect(anthropic.requests[1]?.body.tool_choice).toEqual({ type: 'any' });
     expect(JSON.parse(stream.content)).toEqual(FAKE_JSON);
     expect(stream.finishes).toEqual(['stop']);
     // tool_choice 'none' with JSON asked for: the JSON is the only answer left, as on OpenAI.
@@ -113,6 +117,54 @@ describe('response_format on Anthropic: the answer as a tool the model is made t
     });
     expect(anthropic.requests[2]?.body.tool_choice).toEqual({ type: 'tool', name: 'json_response' });
     expect(toolNames(2)).toEqual(['json_response']);
+    // 'required' and a named function: this turn must call the client's tools, so the JSON is not offered.
+    for (const tool_choice of ['required', { type: 'function', function: { name: 'lookup' } }] as const) {
+      await live.chat.completions.create({
+        model: 'claude-ok',
+        messages,
+        tools,
+        tool_choice,
+        response_format: { type: 'json_object' },
+      });
+    }
+    expect(toolNames(3)).toEqual(['lookup']);
+    expect(anthropic.requests[3]?.body.tool_choice).toEqual({ type: 'any' });
+    expect(toolNames(4)).toEqual(['lookup']);
+    expect(anthropic.requests[4]?.body.tool_choice).toEqual({ type: 'tool', name: 'lookup' });
+  });
+
+  it("a call of the client's tool next to the JSON: both kept, text dropped, finish tool_calls", async () => {
+    const tools = [{ type: 'function' as const, function: { name: 'lookup' } }];
+    const res = await live.chat.completions.create({
+      model: 'claude-tools',
+      messages,
+      tools,
+      response_format: { type: 'json_object' },
+    });
+    const message = res.choices[0]?.message;
+    expect(JSON.parse(message?.content ?? '')).toEqual(FAKE_JSON);
+    expect(message?.tool_calls?.map((c) => [c.type === 'function' && c.function.name, c.id])).toEqual([
+      ['lookup', 'toolu_1'],
+    ]);
+    expect(res.choices[0]?.finish_reason).toBe('tool_calls');
+    const stream = await live.chat.completions.create({
+      model: 'claude-tools',
+      messages,
+      tools,
+      response_format: { type: 'json_object' },
+      stream: true,
+    });
+    let content = '';
+    const calls: string[] = [];
+    const finishes: string[] = [];
+    for await (const c of stream) {
+      content += c.choices[0]?.delta.content ?? '';
+      for (const t of c.choices[0]?.delta.tool_calls ?? []) if (t.function?.name) calls.push(t.function.name);
+      if (c.choices[0]?.finish_reason) finishes.push(c.choices[0].finish_reason);
+    }
+    expect(JSON.parse(content)).toEqual(FAKE_JSON);
+    expect(calls).toEqual(['lookup']);
+    expect(finishes).toEqual(['tool_calls']);
   });
 
   it('refuses a schema whose root is not an object, and the reserved tool name, with a 400 naming the field', async () => {

@@ -35,9 +35,15 @@ function anthropicEvents(res: ServerResponse): (type: string, data: Record<strin
   };
 }
 
-/** Anthropic answering with text and then a tool call, whole or as its stream events. */
+/**
+ * Anthropic answering with text and then a tool call, whole or as its stream events; when Tessera offered its
+ * `json_response` tool (response_format), a call of that too, made next to the first.
+ */
 function anthropicToolAnswer(res: ServerResponse, body: Record<string, unknown>, stream: boolean): void {
   const usage = { input_tokens: 20, output_tokens: 9 };
+  const withJson = ((body.tools as { name?: string }[] | undefined) ?? []).some(
+    (t) => t.name === 'json_response',
+  );
   if (!stream) {
     json(res, 200, {
       id: 'msg_tools',
@@ -47,6 +53,9 @@ function anthropicToolAnswer(res: ServerResponse, body: Record<string, unknown>,
       content: [
         { type: 'text', text: 'Let me look.' },
         { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'x' } },
+        ...(withJson
+          ? [{ type: 'tool_use', id: 'toolu_json', name: 'json_response', input: FAKE_JSON }]
+          : []),
       ],
       stop_reason: 'tool_use',
       usage,
@@ -65,6 +74,15 @@ function anthropicToolAnswer(res: ServerResponse, body: Record<string, unknown>,
   event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"q":' } });
   event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '"x"}' } });
   event('content_block_stop', { index: 1 });
+  if (withJson) {
+    event('content_block_start', {
+      index: 2,
+      content_block: { type: 'tool_use', id: 'toolu_json', name: 'json_response', input: {} },
+    });
+    for (const piece of FAKE_JSON_PIECES)
+      event('content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: piece } });
+    event('content_block_stop', { index: 2 });
+  }
   event('message_delta', { delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 9 } });
   event('message_stop', {});
   res.end();
@@ -78,7 +96,9 @@ export const FAKE_JSON_PREAMBLE = 'Here is the JSON:';
 
 /** Anthropic calling the `json_response` tool, with a preamble first when the tool choice did not force it. */
 function anthropicJsonAnswer(res: ServerResponse, body: Record<string, unknown>, stream: boolean): void {
-  const forced = (body.tool_choice as { type?: string } | undefined)?.type === 'tool';
+  // Made to call a tool (a named one, or any), the model writes no text first.
+  const choice = (body.tool_choice as { type?: string } | undefined)?.type;
+  const forced = choice === 'tool' || choice === 'any';
   const usage = { input_tokens: 20, output_tokens: 12 };
   if (!stream) {
     json(res, 200, {

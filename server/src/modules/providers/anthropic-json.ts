@@ -45,7 +45,15 @@ export function responseToolOf(request: ChatCompletionRequest): ResponseTool | u
   };
 }
 
-/** Anthropic's `tools` and `tool_choice` with the response tool added, and the model made to call it. */
+/**
+ * Anthropic's `tools` and `tool_choice` with the response tool added, so that the model answers with JSON and
+ * never with text, as OpenAI's response_format makes it:
+ * - no tools of the client's own, or its `tool_choice` is 'none': the response tool is the only one, forced;
+ * - `tool_choice` 'auto' (or none given): the model must call a tool (Anthropic's `any`), the client's or the
+ *   response tool, so that it answers with tool calls or the JSON;
+ * - 'required' or a named function: this turn must be a call of the client's tools, so the response tool is
+ *   left out (the JSON comes in a later turn, once the tools' results are in).
+ */
 export function withResponseTool(
   fields: Record<string, unknown>,
   tool: ResponseTool,
@@ -59,9 +67,11 @@ export function withResponseTool(
       { param: 'tools', code: 'invalid_value' },
     );
   }
-  // With tools of the client's own, its tool_choice stands (the model answers with one of them or the JSON),
-  // unless it is 'none': then the JSON is the only answer, as on OpenAI.
   const choice = fields.tool_choice as { type?: unknown } | undefined;
-  if (tools.length > 0 && choice?.type !== 'none') return { ...fields, tools: [...tools, tool] };
-  return { tools: [tool], tool_choice: { type: 'tool', name: RESPONSE_TOOL } };
+  if (tools.length === 0 || choice?.type === 'none') {
+    return { tools: [tool], tool_choice: { type: 'tool', name: RESPONSE_TOOL } };
+  }
+  if (choice?.type === 'any' || choice?.type === 'tool') return fields;
+  // disable_parallel_tool_use (parallel_tool_calls: false) is kept.
+  return { ...fields, tools: [...tools, tool], tool_choice: { ...choice, type: 'any' } };
 }

@@ -85,14 +85,25 @@ export class AnthropicProvider implements ChatProvider {
     const prompt = promptUsage(body.usage) ?? { prompt: call.promptTokens, cached: 0 };
     const completion = body.usage?.output_tokens ?? 0;
     // A JSON answer (response_format) comes as the response tool's input: that is the content, finish stop.
-    const json = blocks.find((b) => b.type === 'tool_use' && b.name === RESPONSE_TOOL);
-    if (json && responseToolOf(call.request)) {
+    // Text before it is dropped (the content must be the JSON alone); calls of the client's own tools made next
+    // to it are kept, and then the finish is tool_calls.
+    const json = responseToolOf(call.request)
+      ? blocks.find((b) => b.type === 'tool_use' && b.name === RESPONSE_TOOL)
+      : undefined;
+    if (json) {
+      const toolCalls = toolCallsOf(blocks.filter((b) => b !== json));
       return {
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: JSON.stringify(json.input ?? {}), refusal: null },
-            finish_reason: body.stop_reason === 'max_tokens' ? 'length' : 'stop',
+            message: {
+              role: 'assistant',
+              content: JSON.stringify(json.input ?? {}),
+              refusal: null,
+              ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+            },
+            finish_reason:
+              toolCalls.length > 0 ? 'tool_calls' : body.stop_reason === 'max_tokens' ? 'length' : 'stop',
           },
         ],
         usage: usageOf(prompt, completion),
@@ -128,7 +139,7 @@ export class AnthropicProvider implements ChatProvider {
     // Anthropic numbers content blocks; OpenAI numbers tool calls.
     const toolIndex = new Map<number, number>();
     // A JSON answer (response_format) streams as the response tool's input, relayed as content. Text the model
-    // writes before it is held, and dropped if the JSON follows (the content must be the JSON alone).
+    // writes is held to the end, and dropped if the JSON came (the content must be the JSON alone).
     const jsonMode = responseToolOf(call.request) !== undefined;
     let jsonBlock: number | undefined;
     let held = '';
@@ -148,8 +159,7 @@ export class AnthropicProvider implements ChatProvider {
             jsonBlock = event.index ?? 0;
             held = '';
           } else if (event.content_block?.type === 'tool_use') {
-            if (held) yield { choices: [{ index: 0, delta: { content: held }, finish_reason: null }] };
-            held = '';
+            // Text held (JSON asked for) stays held: the JSON may still follow this call of the client's tool.
             const index = toolIndex.size;
             toolIndex.set(event.index ?? 0, index);
             const { id, name: fn } = event.content_block;
