@@ -70,6 +70,11 @@ export const EnvSchema = z.object({
   SIMULATOR_TOKEN_DELAY_MS: z.coerce.number().int().min(0).default(15),
   /** A comment line is sent on a stream silent for this long. */
   STREAM_KEEPALIVE_MS: positiveInt.default(15_000),
+  /**
+   * A streaming client that reads nothing for this long while its connection's buffers are full is cut off
+   * (its tokens so far metered); until then its stream, and the upstream's, wait for it.
+   */
+  STREAM_CLIENT_STALL_MS: positiveInt.default(30_000),
   /** Retries of a failed upstream call before the first byte, and the first backoff. */
   UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   UPSTREAM_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(200),

@@ -43,10 +43,15 @@ export {
  *   cached    (Anthropic) reports prompt tokens written to and read from its prompt cache
  *   logprobs  (OpenAI) answers with each token's log probability (`logprobsOf`), as for `logprobs: true`
  *   whole     (OpenAI) answers whole (JSON) even when asked to stream, as servers that ignore `stream: true`
+ *   flood     (OpenAI, streamed) FLOOD.chunks chunks of ~1 KB as fast as the connection takes them, waiting
+ *             for it to drain when it is full, as a server does; `FLOOD.written` counts what it wrote
  *   nousage, longnousage, toolsnousage
  *             (OpenAI, streamed) never report usage, as servers that ignore stream_options: the words,
  *             LONG_WORDS, or a tool call (TOOL_CALL_PIECES)
  */
+/** The `flood` behaviour: how many chunks it streams, and how many its last call has written so far. */
+export const FLOOD = { chunks: 20_000, written: 0, piece: ' flood'.repeat(170) };
+
 /** Log probabilities in OpenAI's shape for the given tokens (-0.25 for the i-th, -0.5 for its alternative). */
 export function logprobsOf(tokens: readonly string[]): unknown {
   return {
@@ -138,6 +143,30 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
     return;
   }
   chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  if (behaviour === 'flood') {
+    FLOOD.written = 0;
+    for (let i = 0; i < FLOOD.chunks; i++) {
+      if (res.destroyed) return;
+      const room = chunk([{ index: 0, delta: { content: FLOOD.piece }, finish_reason: null }]);
+      FLOOD.written = i + 1;
+      if (!room)
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go).off('close', go);
+            resolve();
+          };
+          res.on('drain', go).on('close', go);
+        });
+    }
+    chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+    chunk([], {
+      prompt_tokens: 11,
+      completion_tokens: FLOOD.chunks * 170,
+      total_tokens: 11 + FLOOD.chunks * 170,
+    });
+    res.end('data: [DONE]\n\n');
+    return;
+  }
   if (behaviour === 'reasoning') {
     chunk([{ index: 0, delta: { reasoning_content: FAKE_REASONING }, finish_reason: null }]);
   }

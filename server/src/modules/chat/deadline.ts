@@ -10,6 +10,8 @@ export class CallDeadline {
   private expired = false;
   /** When the model was last heard from (performance.now()); the timer checks it rather than being re-set. */
   private lastHeard = 0;
+  /** While the stream waits for its client to read, the model is not the one silent. */
+  private held = false;
 
   /** `call` is aborted by the transport when the client leaves; the deadline aborts it on silence. */
   constructor(
@@ -36,15 +38,21 @@ export class CallDeadline {
    * timer, when it fires early, waits for the rest of the allowance instead of a timer being made per chunk.
    */
   arm(): void {
+    this.held = false;
     this.lastHeard = performance.now();
     if (this.timer === undefined) this.schedule(this.timeoutMs);
+  }
+
+  /** Stops the count of the model's silence until the next `arm`: the stream waits for its client. */
+  hold(): void {
+    this.held = true;
   }
 
   private schedule(ms: number): void {
     this.timer = setTimeout(() => {
       const silent = performance.now() - this.lastHeard;
-      if (silent < this.timeoutMs) {
-        this.schedule(this.timeoutMs - silent);
+      if (this.held || silent < this.timeoutMs) {
+        this.schedule(this.held ? this.timeoutMs : this.timeoutMs - silent);
         return;
       }
       if (this.call.signal.aborted) return;

@@ -13,6 +13,11 @@ export interface ChatSink {
   open(): void;
   /** One event: a chunk's JSON text (ChunkEnvelope's). */
   send(json: string): void;
+  /**
+   * Undefined while the client keeps up with the stream; otherwise a promise that settles once it has read
+   * enough, or has gone (a client that stays stalled is cut off). The stream, and so its upstream, waits.
+   */
+  ready(): Promise<void> | undefined;
   comment(text: string): void;
   /** An error event in OpenAI's body, for a failure after the stream started. */
   error(err: unknown): void;
@@ -100,6 +105,14 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
         if (choices.length === 0) continue;
         sink.send(envelope.chunk(choices));
         lastWrite = Date.now();
+        // Backpressure: a client that reads slower than the model writes is not buffered for without end; the
+        // upstream's reads stop meanwhile (its connection's window fills), and the model's silence is not counted.
+        const slow = sink.ready();
+        if (slow) {
+          deadline.hold();
+          await slow;
+          deadline.arm();
+        }
       }
       const unfinished = relay.unfinished();
       if (unfinished.length > 0) sink.send(envelope.chunk(unfinished));

@@ -5,6 +5,8 @@ export interface ChatConfig {
   upstreams: ProviderConfig[];
   simulatorTokenDelayMs: number;
   keepAliveMs: number;
+  /** How long a streaming client may leave its full connection unread before it is cut off. */
+  clientStallMs: number;
   retries: number;
   retryBackoffMs: number;
 }
@@ -16,6 +18,7 @@ interface ChatEnv {
   ANTHROPIC_API_KEY?: string | undefined;
   SIMULATOR_TOKEN_DELAY_MS: number;
   STREAM_KEEPALIVE_MS: number;
+  STREAM_CLIENT_STALL_MS: number;
   UPSTREAM_RETRIES: number;
   UPSTREAM_RETRY_BACKOFF_MS: number;
 }
@@ -46,6 +49,7 @@ export function chatConfigFromEnv(env: ChatEnv): ChatConfig {
     upstreams,
     simulatorTokenDelayMs: env.SIMULATOR_TOKEN_DELAY_MS,
     keepAliveMs: env.STREAM_KEEPALIVE_MS,
+    clientStallMs: env.STREAM_CLIENT_STALL_MS,
     retries: env.UPSTREAM_RETRIES,
     retryBackoffMs: env.UPSTREAM_RETRY_BACKOFF_MS,
   };

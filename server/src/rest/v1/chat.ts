@@ -23,7 +23,11 @@ class SseSink implements ChatSink {
   // Bound once: a closure per call would be renamed by tsx's transform each time it is made.
   private readonly flushBound = this.flush.bind(this);
 
-  constructor(private readonly res: Response) {}
+  constructor(
+    private readonly res: Response,
+    /** How long a client may leave its full connection unread before it is cut off. */
+    private readonly stallMs: number,
+  ) {}
 
   private flush(): void {
     this.scheduled = false;
@@ -79,6 +83,19 @@ class SseSink implements ChatSink {
     this.schedule();
   }
 
+  /**
+   * Backpressure. The events wait for the end of the turn, and then in Node.js's buffers and the kernel's; once
+   * the connection takes no more (the client reads slower than the model writes), what is gathered goes out now
+   * and the stream waits for the connection to drain. A client that leaves it full for `stallMs` is cut off.
+   */
+  ready(): Promise<void> | undefined {
+    const res = this.res;
+    if (this.pending.length < SSE_GATHER_LIMIT && !res.writableNeedDrain) return undefined;
+    if (this.pending.length > 0 || this.corked) this.flush();
+    if (!res.writableNeedDrain || res.destroyed) return undefined;
+    return drained(res, this.stallMs);
+  }
+
   send(json: string): void {
     this.write(`data: ${json}\n\n`);
   }
@@ -103,6 +120,34 @@ class SseSink implements ChatSink {
   end(): void {
     this.finish('');
   }
+}
+
+/** What a turn may gather before it is written at once (a burst of events from the upstream). */
+const SSE_GATHER_LIMIT = 64 * 1024;
+
+/**
+ * Settles when the response's connection has drained or has closed. A client that reads nothing for `stallMs`
+ * is cut off: its connection is destroyed, which aborts the model call like any client that leaves (its tokens
+ * so far are metered), and its usage event says why.
+ */
+function drained(res: Response, stallMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      const l = locals(res);
+      l.errorType = 'invalid_request_error';
+      l.errorCode = 'client_stalled';
+      l.errorMessage = `The client read nothing of the stream for ${stallMs} ms (STREAM_CLIENT_STALL_MS) while it waited; the connection was closed.`;
+      res.destroy();
+    }, stallMs);
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 export function chatRoutes(services: Services): RestRoute[] {
@@ -137,7 +182,8 @@ export function chatRoutes(services: Services): RestRoute[] {
             l.completionTokens = usage.completionTokens;
           },
         };
-        if (prepared.request.stream) await services.chat.stream(call, new SseSink(res));
+        if (prepared.request.stream)
+          await services.chat.stream(call, new SseSink(res, services.ctx.config.chat.clientStallMs));
         else sendJson(res, 200, await services.chat.complete(call));
       },
     },
