@@ -145,7 +145,7 @@ describe.skipIf(!present)("conformance with OpenAI's OpenAPI document", () => {
     }
   });
 
-  it("translated and relayed answers: Anthropic's (n, tools, JSON mode, cached usage), usage breakdowns", async () => {
+  it("translated and relayed answers: Anthropic's (n, tools, JSON mode, cached usage), usage breakdowns, functions", async () => {
     const jsonMode = { type: 'json_schema', json_schema: { name: 'r', schema: { type: 'object' } } };
     const bodies = [
       { model: 'claude-ok', messages, n: 2 },
@@ -153,6 +153,9 @@ describe.skipIf(!present)("conformance with OpenAI's OpenAPI document", () => {
       { model: 'claude-ok', messages, response_format: jsonMode },
       { model: 'claude-cached', messages },
       { model: 'up-reasoning', messages },
+      // The deprecated functions API: function_call in the message and the deltas, finish function_call.
+      { model: 'claude-tools', messages, functions: [{ name: 'lookup' }] },
+      { model: 'up-tools', messages, functions: [{ name: 'lookup' }], function_call: 'auto' },
     ];
     for (const body of bodies) {
       const res = await post(body, liveKey);

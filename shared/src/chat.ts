@@ -14,7 +14,8 @@ export const ToolCall = z.looseObject({
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
-export const ChatRole = z.enum(['system', 'developer', 'user', 'assistant', 'tool']);
+/** `function` is the deprecated function-calling API's role for a function's result (Tessera translates it). */
+export const ChatRole = z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 export type ChatRole = z.infer<typeof ChatRole>;
 
 export const ChatMessage = z
@@ -25,8 +26,18 @@ export const ChatMessage = z
     name: z.string().optional(),
     tool_calls: z.array(ToolCall).optional(),
     tool_call_id: z.string().optional(),
+    /** The deprecated function-calling API's call, on an assistant message. */
+    function_call: z.object({ name: z.string(), arguments: z.string() }).optional(),
   })
   .superRefine((m, ctx) => {
+    if (m.role === 'function' && m.name === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['name'],
+        message: 'required on function messages',
+        input: undefined,
+      });
+    }
     if (m.role === 'tool' && m.tool_call_id === undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -35,7 +46,7 @@ export const ChatMessage = z
         input: undefined,
       });
     }
-    if (m.role !== 'assistant' && (m.content === null || m.content === undefined)) {
+    if (m.role !== 'assistant' && m.role !== 'function' && (m.content === null || m.content === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['content'], message: 'required', input: m.content });
     }
   });
@@ -69,6 +80,13 @@ export const ChatCompletionRequest = z.looseObject({
     .array(z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string() }).optional() }))
     .nullish(),
   tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.looseObject({ type: z.string() })]).nullish(),
+  /** The deprecated function-calling API (`tools` and `tool_choice` before them); Tessera translates it. */
+  functions: z
+    .array(z.looseObject({ name: z.string().min(1) }))
+    .min(1)
+    .max(128)
+    .nullish(),
+  function_call: z.union([z.enum(['none', 'auto']), z.looseObject({ name: z.string() })]).nullish(),
   user: z.string().nullish(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
@@ -96,6 +114,8 @@ export const AssistantMessage = z.object({
   content: z.string().nullable(),
   refusal: z.string().nullable(),
   tool_calls: z.array(ToolCall).optional(),
+  /** The call of a function, when the request used the deprecated `functions` rather than `tools`. */
+  function_call: z.object({ name: z.string(), arguments: z.string() }).optional(),
   /** The model's visible reasoning, from upstreams that give it (DeepSeek, vLLM's reasoning parsers); not OpenAI's. */
   reasoning_content: z.string().optional(),
 });
@@ -133,6 +153,7 @@ export const ChunkDelta = z.object({
   refusal: z.string().nullable().optional(),
   reasoning_content: z.string().nullable().optional(),
   tool_calls: z.array(z.looseObject({ index: z.number().int() })).optional(),
+  function_call: z.object({ name: z.string().optional(), arguments: z.string().optional() }).optional(),
 });
 export type ChunkDelta = z.infer<typeof ChunkDelta>;
 

@@ -3,6 +3,7 @@ import { withRetries } from './attempts';
 import { CallDeadline } from './deadline';
 import { attemptOptions, type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
 import { completionId } from './envelope';
+import { asFunctionFinish, asFunctionMessage } from './legacy-functions';
 import { withAllowance } from './meter';
 
 /** A non-streamed completion: one answer, with retries and the fallback while nothing has been sent. */
@@ -15,6 +16,7 @@ export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<Chat
       );
       meter.model = target.entry.id;
       meter.report(value.usage);
+      const functions = call.prepared.functions;
       return {
         id: completionId(),
         object: 'chat.completion',
@@ -22,9 +24,9 @@ export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<Chat
         model: target.entry.id,
         choices: value.choices.map((c) => ({
           index: c.index,
-          message: c.message,
+          message: functions ? asFunctionMessage(c.message) : c.message,
           logprobs: c.logprobs ?? null,
-          finish_reason: c.finish_reason,
+          finish_reason: functions ? asFunctionFinish(c.finish_reason) : c.finish_reason,
         })),
         usage: value.usage,
       };

@@ -2,6 +2,7 @@ import type { ChatCompletionRequest } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import type { ModelCatalogue, ModelEntry } from '../models';
 import { countLongPromptTokens, countPromptTokens, promptLength } from '../tokenizer';
+import { asToolsRequest, hasFunctionPieces, usesFunctions } from './legacy-functions';
 import { parseChatRequest } from './validate';
 
 /** A request that passed every check that needs no model call. */
@@ -18,6 +19,11 @@ export interface PreparedChat {
    * answers `n` choices as `n` calls (providers/fan-out.ts); once otherwise. The allowance reserves that many.
    */
   promptCopies: number;
+  /**
+   * Whether the client used the deprecated `functions` (legacy-functions.ts): `request` is then in tools' terms,
+   * and the answer's tool call goes back to it as `function_call`.
+   */
+  functions: boolean;
 }
 
 /** The context error in OpenAI's own words. */
@@ -48,7 +54,9 @@ export function prepareChat({
   catalogue: ModelCatalogue;
   body: unknown;
 }): PreparedChat | Promise<PreparedChat> {
-  const request = parseChatRequest(body);
+  const parsed = parseChatRequest(body);
+  const functions = usesFunctions(parsed);
+  const request = functions || hasFunctionPieces(parsed) ? asToolsRequest(parsed) : parsed;
   const entry = catalogue.require(request.model);
   const requested = request.max_completion_tokens ?? request.max_tokens ?? undefined;
   if (requested !== undefined && requested > entry.max_output_tokens) {
@@ -65,10 +73,10 @@ export function prepareChat({
   const { messages, tools } = request;
   if (promptLength(messages, tools) > LONG_PROMPT_CHARS) {
     return countLongPromptTokens(messages, tools).then((promptTokens) =>
-      checkContext(request, entry, requested, promptTokens, promptCopies),
+      checkContext(request, entry, requested, promptTokens, promptCopies, functions),
     );
   }
-  return checkContext(request, entry, requested, countPromptTokens(messages, tools), promptCopies);
+  return checkContext(request, entry, requested, countPromptTokens(messages, tools), promptCopies, functions);
 }
 
 /** The context check, once the prompt is counted. */
@@ -78,11 +86,20 @@ function checkContext(
   requested: number | undefined,
   promptTokens: number,
   promptCopies: number,
+  functions: boolean,
 ): PreparedChat {
   if (promptTokens >= entry.context_window) throw contextError(entry, promptTokens, undefined);
   if (requested !== undefined && promptTokens + requested > entry.context_window) {
     throw contextError(entry, promptTokens, requested);
   }
   const maxTokens = requested ?? Math.min(entry.max_output_tokens, entry.context_window - promptTokens);
-  return { request, entry, promptTokens, maxTokens, explicitCap: requested !== undefined, promptCopies };
+  return {
+    request,
+    entry,
+    promptTokens,
+    maxTokens,
+    explicitCap: requested !== undefined,
+    promptCopies,
+    functions,
+  };
 }

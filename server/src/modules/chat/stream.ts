@@ -5,6 +5,7 @@ import { withRetries } from './attempts';
 import { CallDeadline } from './deadline';
 import { attemptOptions, type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
 import { ChunkEnvelope } from './envelope';
+import { asFunctionDelta, asFunctionFinish } from './legacy-functions';
 import { type UsageMeter, withAllowance } from './meter';
 
 /** Where a stream goes: Server-Sent Events on the client's response. */
@@ -47,16 +48,22 @@ class ChunkRelay {
   private readonly started = new Set<number>();
   private readonly finished = new Set<number>();
 
-  constructor(private readonly meter: UsageMeter) {}
+  constructor(
+    private readonly meter: UsageMeter,
+    /** The client used the deprecated `functions`: tool calls go back to it as `function_call`. */
+    private readonly functions: boolean,
+  ) {}
 
   choicesOf(chunk: ProviderChunk): ChunkChoice[] {
     if (chunk.usage) this.meter.report(chunk.usage);
     return chunk.choices.map((c) => {
-      const delta = this.started.has(c.index) ? c.delta : { role: 'assistant' as const, ...c.delta };
+      produced(this.meter, c.delta);
+      const ours = this.functions ? asFunctionDelta(c.delta) : c.delta;
+      const delta = this.started.has(c.index) ? ours : { role: 'assistant' as const, ...ours };
       this.started.add(c.index);
       if (c.finish_reason) this.finished.add(c.index);
-      produced(this.meter, c.delta);
-      return { index: c.index, delta, logprobs: c.logprobs ?? null, finish_reason: c.finish_reason };
+      const finish = this.functions && c.finish_reason ? asFunctionFinish(c.finish_reason) : c.finish_reason;
+      return { index: c.index, delta, logprobs: c.logprobs ?? null, finish_reason: finish };
     });
   }
 
@@ -96,7 +103,7 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
         target.entry.id,
         prepared.request.stream_options?.include_usage === true,
       );
-      const relay = new ChunkRelay(meter);
+      const relay = new ChunkRelay(meter, prepared.functions);
       sink.open();
       opened = true;
       for await (const chunk of chunks) {

@@ -7,10 +7,12 @@ const EXPECTED: Record<string, string> = {
   model: 'a non-empty string naming a model',
   messages: 'a non-empty array of messages',
   'messages.*': 'a message object with a role and content',
-  'messages.*.role': "one of 'system', 'developer', 'user', 'assistant', 'tool'",
+  'messages.*.role':
+    "one of 'system', 'developer', 'user', 'assistant', 'tool' (or the deprecated 'function')",
   'messages.*.content': 'a string or a non-empty array of content parts',
   'messages.*.name': 'a string',
   'messages.*.tool_call_id': 'the id of the tool call this tool message answers',
+  'messages.*.function_call': 'an object with the name and arguments of the function called',
   temperature: 'a number between 0 and 2',
   top_p: 'a number between 0 and 1',
   n: `an integer between 1 and ${MAX_CHOICES} (Tessera's cap on choices per request)`,
@@ -27,6 +29,8 @@ const EXPECTED: Record<string, string> = {
   tools: 'an array of tool objects',
   tool_choice: "'none', 'auto', 'required' or a tool object",
   user: 'a string',
+  functions: 'an array of 1 to 128 function objects, each with a name (deprecated: use tools)',
+  function_call: "'none', 'auto' or an object naming a function (deprecated: use tool_choice)",
 };
 
 /** OpenAI names nested parameters like `messages[0].content`. */
