@@ -191,6 +191,9 @@ export class LeaseBook {
   }
 
   private async pass(closing: boolean): Promise<void> {
+    // Closing waits for the leases being taken: one whose row is written but not yet installed here would
+    // otherwise stay open, its tokens reserved until it expired.
+    if (closing && this.acquiring.size > 0) await Promise.allSettled([...this.acquiring.values()]);
     const now = this.ctx.clock.now();
     const work: Promise<void>[] = [];
     for (const [key, set] of this.byKey) {
