@@ -26,13 +26,14 @@ async function streamed(params: Omit<OpenAI.Chat.ChatCompletionCreateParamsStrea
   const stream = await live.chat.completions.create({ ...params, stream: true });
   let content = '';
   const finishes: string[] = [];
-  let toolCalls = 0;
+  /** The names of the tool calls, as their first deltas give them. */
+  const calls: string[] = [];
   for await (const c of stream) {
     content += c.choices[0]?.delta.content ?? '';
-    toolCalls += c.choices[0]?.delta.tool_calls?.length ?? 0;
+    for (const t of c.choices[0]?.delta.tool_calls ?? []) if (t.function?.name) calls.push(t.function.name);
     if (c.choices[0]?.finish_reason) finishes.push(c.choices[0].finish_reason);
   }
-  return { content, finishes, toolCalls };
+  return { content, finishes, calls };
 }
 
 describe('response_format on Anthropic: the answer as a tool the model is made to call', () => {
@@ -65,7 +66,7 @@ describe('response_format on Anthropic: the answer as a tool the model is made t
   });
 
   it('json_schema streamed: the tool input arrives as content deltas', async () => {
-    const { content, finishes, toolCalls } = await streamed({
+    const { content, finishes, calls } = await streamed({
       model: 'claude-ok',
       messages,
       response_format: jsonSchema,
@@ -73,7 +74,7 @@ describe('response_format on Anthropic: the answer as a tool the model is made t
     expect(content).toBe(FAKE_JSON_PIECES.join(''));
     expect(JSON.parse(content)).toEqual(FAKE_JSON);
     expect(finishes).toEqual(['stop']);
-    expect(toolCalls).toBe(0);
+    expect(calls).toEqual([]);
   });
 
   it("json_object next to the client's own tools: the model must call a tool, theirs or the JSON's", async () => {
@@ -147,24 +148,15 @@ describe('response_format on Anthropic: the answer as a tool the model is made t
       ['lookup', 'toolu_1'],
     ]);
     expect(res.choices[0]?.finish_reason).toBe('tool_calls');
-    const stream = await live.chat.completions.create({
+    const stream = await streamed({
       model: 'claude-tools',
       messages,
       tools,
       response_format: { type: 'json_object' },
-      stream: true,
     });
-    let content = '';
-    const calls: string[] = [];
-    const finishes: string[] = [];
-    for await (const c of stream) {
-      content += c.choices[0]?.delta.content ?? '';
-      for (const t of c.choices[0]?.delta.tool_calls ?? []) if (t.function?.name) calls.push(t.function.name);
-      if (c.choices[0]?.finish_reason) finishes.push(c.choices[0].finish_reason);
-    }
-    expect(JSON.parse(content)).toEqual(FAKE_JSON);
-    expect(calls).toEqual(['lookup']);
-    expect(finishes).toEqual(['tool_calls']);
+    expect(JSON.parse(stream.content)).toEqual(FAKE_JSON);
+    expect(stream.calls).toEqual(['lookup']);
+    expect(stream.finishes).toEqual(['tool_calls']);
   });
 
   it('refuses a schema whose root is not an object, and the reserved tool name, with a 400 naming the field', async () => {
