@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { runInNewContext } from 'node:vm';
-import { collectStartupGarbage } from '../../server/src/lib/heap';
+import { collectStartupGarbage, releaseWorkersYoungGeneration } from '../../server/src/lib/heap';
 import { startServer } from '../../server/src/server';
 import { benchKey, benchServices } from './setup';
 
@@ -19,6 +19,8 @@ if (!upstreamUrl) throw new Error('usage: tessera.ts <upstream url>');
 // GATEWAY_BENCH_STALLS=<file> (below) also records when each usage batch was written: a write's synchronous
 // work (the batch's JSON, the driver's buffers) holds the event loop.
 const stallsFile = process.env.GATEWAY_BENCH_STALLS;
+// As main.ts does before any worker thread is made.
+releaseWorkersYoungGeneration();
 const usageWrites: { at: number; ms: number; events: number }[] = [];
 const { services, accountId } = await benchServices(
   upstreamUrl,

@@ -1,5 +1,5 @@
 import { type Env, parseEnv } from './env';
-import { collectStartupGarbage } from './lib/heap';
+import { collectStartupGarbage, releaseWorkersYoungGeneration } from './lib/heap';
 import { migrateWithRetry, printDemo, seedDemoIfEmpty } from './lifecycle';
 import { simulatorNotice } from './modules/providers';
 import { startServer } from './server';
@@ -13,6 +13,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
   }
+  // Before any worker thread is made (lib/heap.ts).
+  releaseWorkersYoungGeneration();
   const services = createServices(env);
   const { logger } = services.ctx;
   await migrateWithRetry(services);

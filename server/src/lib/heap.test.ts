@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { collectStartupGarbage } from './heap';
 
@@ -18,5 +19,37 @@ describe('collectStartupGarbage', () => {
   it('leaves the global scope without a gc function', () => {
     collectStartupGarbage();
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+});
+
+describe('releaseWorkersYoungGeneration', () => {
+  /** A worker's new space (MB) in a process with the server's young-generation flags, released first or not. */
+  function workerNewSpace(release: boolean): number {
+    const script = `
+      import { Worker } from 'node:worker_threads';
+      ${release ? `import { releaseWorkersYoungGeneration } from ${JSON.stringify(`${import.meta.dirname}/heap.ts`)}; releaseWorkersYoungGeneration();` : ''}
+      const code = "import('node:v8').then((v8) => { let a = []; for (let i = 0; i < 2e6; i++) { a.push({ i }); if (a.length > 1000) a = []; } process.stdout.write(String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)); })";
+      new Worker(code, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    `;
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--max-semi-space-size=64',
+        '--min-semi-space-size=16',
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+      ],
+      { encoding: 'utf8', cwd: import.meta.dirname },
+    );
+    return Number(out) / 1e6;
+  }
+
+  it("lets worker threads made afterwards keep their resourceLimits' young generation", () => {
+    // Without it, the process's --min-semi-space-size=16 gives the worker 16 MB semi-spaces.
+    expect(workerNewSpace(false)).toBeGreaterThan(30);
+    expect(workerNewSpace(true)).toBeLessThan(10);
   });
 });
