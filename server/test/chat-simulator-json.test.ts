@@ -82,6 +82,33 @@ describe('simulated structured outputs (response_format json_schema)', () => {
     expect(text).toBe(whole.choices[0]?.message.content);
   });
 
+  it("honours the schema's string patterns, with their lengths", async () => {
+    const patterned = {
+      type: 'object',
+      properties: {
+        order: { type: 'string', pattern: '^ORD-[A-Z]{2}\\d{6}$' },
+        colour: { type: 'string', pattern: '^#[0-9a-f]{6}$' },
+        slug: { type: 'string', pattern: '^[a-z]+(?:-[a-z]+)*$', minLength: 12, maxLength: 16 },
+        initials: { type: 'string', pattern: '^\\p{Lu}{2,3}$' },
+      },
+      required: ['order', 'colour', 'slug', 'initials'],
+      additionalProperties: false,
+    };
+    for (const prompt of ['Track my parcel', 'Where is order 42 from Lyon?', 'x']) {
+      const res = await client.chat.completions.create({
+        model: 'tessera-fast-4k',
+        messages: user(prompt),
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'order', schema: patterned, strict: true },
+        },
+      });
+      const doc = JSON.parse(res.choices[0]?.message.content ?? '') as Record<string, string>;
+      expectValid(patterned, doc);
+      expect(doc.order).toMatch(/^ORD-[A-Z]{2}\d{6}$/);
+    }
+  });
+
   it('json_object still answers {"answer": …}', async () => {
     const res = await client.chat.completions.create({
       ...body,

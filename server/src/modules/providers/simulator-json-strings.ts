@@ -1,3 +1,4 @@
+import { stringForPattern } from './simulator-json-pattern';
 import { pick } from './simulator-text';
 
 /** What strings are made of (see `ValueSource` in simulator-json.ts). */
@@ -75,17 +76,21 @@ function formatted(format: string, word: string, random: () => number): string |
 }
 
 /**
- * A string valid against the schema's `format`, `minLength` (up to MAX_STRING_LENGTH) and `maxLength`, made of the
- * prompt's words. A `pattern` is not honoured: it is the client's regular expression, and running one on the
- * event loop (V8's backtracking has no time limit) would let one request hold the server with `(a+)+$`.
+ * A string valid against the schema's `pattern` (simulator-json-pattern.ts) or `format`, `minLength` (up to
+ * MAX_STRING_LENGTH) and `maxLength`, made of the prompt's words where the pattern leaves the choice open. A
+ * pattern no string could be drawn for is left out: the words still fit the lengths.
  */
 export function stringFor(schema: Record<string, unknown>, source: WordSource): string {
   const { random } = source;
+  const least = Math.min(typeof schema.minLength === 'number' ? schema.minLength : 0, MAX_STRING_LENGTH);
+  const most = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
+  if (typeof schema.pattern === 'string') {
+    const matching = stringForPattern(schema.pattern, least, most, random);
+    if (matching !== undefined) return matching;
+  }
   const words = source.words.length > 0 ? source.words : FALLBACK_WORDS;
   const word = pick(words, random);
   let text = (typeof schema.format === 'string' && formatted(schema.format, word, random)) || word;
-  const least = Math.min(typeof schema.minLength === 'number' ? schema.minLength : 0, MAX_STRING_LENGTH);
-  const most = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
   let length = lengthOf(text);
   while (length < least) {
     const next = ` ${pick(words, random)}`;

@@ -71,7 +71,7 @@ function typeOf(schema: Schema): string | undefined {
 /**
  * Builds a JSON value valid against a JSON Schema (the subset tools and structured outputs use: types, enum,
  * const, properties and required, items and prefixItems, anyOf/oneOf/allOf, local $ref, string formats and
- * lengths, numeric bounds), with strings and numbers taken from the prompt.
+ * lengths and patterns, numeric bounds), with strings and numbers taken from the prompt.
  */
 class ValueMaker {
   private values = 0;
@@ -96,8 +96,10 @@ class ValueMaker {
       return this.value(mergeAll(schema, schema.allOf.filter(isSchema)), depth + 1);
     const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)?.filter(isSchema);
     if (branches && branches.length > 0) {
-      // A nullable field's `anyOf: [X, {type: 'null'}]` gets an X: null says little about a client's handling.
-      const branch = branches.find((b) => b.type !== 'null') ?? branches[0];
+      // Any branch but null: a nullable field's `anyOf: [X, {type: 'null'}]` gets an X, since null says little
+      // about a client's handling of the field.
+      const values = branches.filter((b) => b.type !== 'null');
+      const branch = values.length > 0 ? pick(values, this.source.random) : branches[0];
       const { anyOf: _a, oneOf: _o, ...rest } = schema;
       return this.value({ ...rest, ...branch }, depth + 1);
     }
