@@ -1,4 +1,8 @@
-import { parse, type RootNode } from 'regjsparser';
+import type { RootNode } from 'regjsparser';
+import * as regjsparser from 'regjsparser';
+
+// regjsparser is CommonJS, and Node.js's ESM loader finds none of its exports by name: `parse` is on the default.
+const { parse } = (regjsparser as unknown as { default?: typeof regjsparser }).default ?? regjsparser;
 
 /**
  * Strings for a JSON Schema `pattern`: the client's regular expression is parsed (regjsparser, the parser Babel's
