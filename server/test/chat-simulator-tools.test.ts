@@ -149,6 +149,55 @@ describe('simulated tool calls', () => {
     expect(res.usage?.completion_tokens).toBe(8);
   });
 
+  it('parallel calls: a listed name each, in OpenAI shape, streamed as OpenAI streams them', async () => {
+    const weather: ChatCompletionCreateParamsNonStreaming = {
+      model: 'tessera-fast-4k',
+      messages: user('What is the weather in Paris, New York and Tokyo?'),
+      tools,
+    };
+    const res = await client.chat.completions.create(weather);
+    const calls = (res.choices[0]?.message.tool_calls ?? []).filter((c) => c.type === 'function');
+    expect(res.choices[0]?.finish_reason).toBe('tool_calls');
+    expect(calls.map((c) => c.function.name)).toEqual(['get_weather', 'get_weather', 'get_weather']);
+    expect(calls.map((c) => validArguments(c).city)).toEqual(['Paris', 'New York', 'Tokyo']);
+    expect(new Set(calls.map((c) => c.id)).size).toBe(3);
+    const produced = calls.reduce(
+      (sum, c) => sum + tokens(c.function.name) + tokens(c.function.arguments),
+      0,
+    );
+    expect(res.usage?.completion_tokens).toBe(produced);
+
+    // Streamed: each call opens with its index, id and name, then its arguments, one call after the other.
+    const stream = await client.chat.completions.create({ ...weather, stream: true });
+    const deltas: NonNullable<ChatCompletionChunk['choices'][number]['delta']['tool_calls']>[number][] = [];
+    for await (const chunk of stream) deltas.push(...(chunk.choices[0]?.delta.tool_calls ?? []));
+    const openings = deltas.filter((d) => d.id !== undefined);
+    expect(openings.map((d) => [d.index, d.id, d.function?.name])).toEqual(
+      calls.map((c, i) => [i, c.id, 'get_weather']),
+    );
+    expect(deltas.map((d) => d.index)).toEqual([...deltas.map((d) => d.index)].sort());
+    for (const [i, call] of calls.entries()) {
+      const args = deltas
+        .filter((d) => d.index === i)
+        .map((d) => d.function?.arguments ?? '')
+        .join('');
+      expect(args).toBe(call.function.arguments);
+    }
+
+    // parallel_tool_calls: false gets one call; so does a request that lists nothing.
+    const one = await client.chat.completions.create({ ...weather, parallel_tool_calls: false });
+    expect(['Paris', 'New York', 'Tokyo']).toContain(validArguments(onlyCall(one)).city);
+    onlyCall(await client.chat.completions.create({ ...weather, messages: user('Weather in Paris?') }));
+    // A cap that ends inside the second call: it is cut there, the third is not made.
+    const first = calls[0];
+    if (!first) throw new Error('no call');
+    const cap = tokens(first.function.name) + tokens(first.function.arguments) + 3;
+    const cut = await client.chat.completions.create({ ...weather, max_tokens: cap });
+    expect(cut.choices[0]?.finish_reason).toBe('length');
+    expect(cut.choices[0]?.message.tool_calls).toHaveLength(2);
+    expect(cut.usage?.completion_tokens).toBe(cap);
+  });
+
   it('a function without parameters is called with {}', async () => {
     const res = await client.chat.completions.create({
       model: 'tessera-fast-4k',

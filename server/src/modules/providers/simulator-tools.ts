@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ChatCompletionRequest } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import { contentText } from '../tokenizer';
-import { jsonValueFor, valueSourceFrom } from './simulator-json';
+import { jsonValueFor, type ValueSource, valueSourceFrom } from './simulator-json';
 
 export interface FunctionTool {
   name: string;
@@ -134,27 +134,66 @@ function callId(seed: string): string {
   return `call_${Array.from(digest.subarray(0, 24), (b) => BASE62[b % 62]).join('')}`;
 }
 
-/** The call: its arguments fill the function's parameters from the user's words. */
-export function simulatedToolCall(
+// A name: capitalised words ("Paris", "New York", "São Paulo").
+const NAME = String.raw`\p{Lu}[\p{L}\p{N}'’-]*(?:[ \t]+\p{Lu}[\p{L}\p{N}'’-]*)*`;
+// A list of names: "Paris and Tokyo", "Paris, Rome, or New York".
+const NAME_LIST = new RegExp(String.raw`(${NAME})((?:\s*,\s*${NAME})*)\s*,?\s+(?:and|or|&)\s+(${NAME})`, 'u');
+// The most calls one answer makes, and how much of the request is searched for a list (the expression is ours,
+// but linear only per starting point).
+const MAX_PARALLEL_CALLS = 4;
+const LIST_SEARCH_CHARS = 2_000;
+
+/** The names the user lists ("the weather in Paris, Rome and Tokyo"), when there are two or more. */
+export function listedNames(text: string): string[] {
+  const match = NAME_LIST.exec(text.slice(0, LIST_SEARCH_CHARS));
+  if (!match) return [];
+  let [, first = '', middle = '', last = ''] = match;
+  // A sentence's first word is capitalised whatever it is: "Compare Paris and Tokyo" lists Paris.
+  const opensSentence = /(?:^|[.!?\n]\s*)$/u.test(text.slice(0, match.index));
+  if (opensSentence && /\s/u.test(first)) first = first.replace(/^\S+\s+/u, '');
+  const middles = middle
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  return [...new Set([first, ...middles, last])].slice(0, MAX_PARALLEL_CALLS);
+}
+
+function argumentsFor(tool: FunctionTool, source: ValueSource): string {
+  const schema = tool.parameters;
+  const filled =
+    isRecord(schema) && Object.keys(schema).length > 0 ? jsonValueFor(schema, source, 'tools') : {};
+  return JSON.stringify(isRecord(filled) ? filled : {});
+}
+
+/**
+ * The calls of one answer: their arguments fill the function's parameters from the user's words. When the user
+ * lists names ("weather in Paris and Tokyo") and parallel calls are allowed (`parallel_tool_calls` is not false),
+ * the function is called once a name, as a model does, provided each name lands in its call's arguments;
+ * otherwise once.
+ */
+export function simulatedToolCalls(
   tool: FunctionTool,
   request: ChatCompletionRequest,
   variant: string,
-): SimulatedToolCall {
+): SimulatedToolCall[] {
   const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
-  const schema = tool.parameters;
-  const filled =
-    isRecord(schema) && Object.keys(schema).length > 0
-      ? jsonValueFor(
-          schema,
-          valueSourceFrom(lastUserText(request), `${variant}\u0000${tool.name}\u0000${prompt}`),
-          'tools',
-        )
-      : {};
-  return {
-    id: callId(`${variant}\u0000${prompt}`),
+  const asked = lastUserText(request);
+  const seed = `${variant}\u0000${tool.name}\u0000${prompt}`;
+  const source = valueSourceFrom(asked, seed);
+  const single = [
+    { id: callId(`${variant}\u0000${prompt}`), name: tool.name, arguments: argumentsFor(tool, source) },
+  ];
+  const parallel = (request as { parallel_tool_calls?: unknown }).parallel_tool_calls !== false;
+  const names = parallel ? listedNames(asked) : [];
+  if (names.length < 2) return single;
+  const calls = names.map((name, i) => ({
+    id: callId(`${variant}\u0000${prompt}\u0000${i}`),
     name: tool.name,
-    arguments: JSON.stringify(isRecord(filled) ? filled : {}),
-  };
+    arguments: argumentsFor(tool, { ...valueSourceFrom(asked, `${seed}\u0000${i}`), words: [name] }),
+  }));
+  return calls.every((call, i) => call.arguments.includes(JSON.stringify(names[i]).slice(1, -1)))
+    ? calls
+    : single;
 }
 
 /** The results the conversation ends with (the trailing `tool` messages), or undefined when it ends otherwise. */

@@ -7,19 +7,19 @@ import {
   chosenTool,
   type FunctionTool,
   lastUserText,
-  simulatedToolCall,
+  simulatedToolCalls,
   trailingToolResults,
 } from './simulator-tools';
 import { tokenPieces } from './token-pieces';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
 
 interface SimulatedChoice {
-  /** The content's pieces, or the arguments' for a tool call. */
+  /** The content's pieces (a text choice). */
   pieces: string[];
   tokens: number;
   finish: FinishReason;
-  /** Set when the choice is a tool call. */
-  call?: { id: string; name: string };
+  /** Set when the choice is tool calls: each with its arguments' pieces. */
+  calls?: { id: string; name: string; pieces: string[] }[];
 }
 
 function stopsOf(request: ChatCompletionRequest): string[] {
@@ -67,22 +67,29 @@ function simulateText(call: ProviderCall, variant: string): SimulatedChoice {
 }
 
 /**
- * A tool-call choice. The model's output is the function's name and its arguments: the count is theirs, and a cap
- * they exceed cuts the arguments (finish `length`, as OpenAI ends a call cut short).
+ * A tool-call choice. The model's output is the functions' names and their arguments: the count is theirs, and a
+ * cap they exceed cuts the arguments (finish `length`, as OpenAI ends a call cut short); calls past the cap are not
+ * made.
  */
-function simulateToolCall(call: ProviderCall, tool: FunctionTool, variant: string): SimulatedChoice {
-  const { id, name, arguments: args } = simulatedToolCall(tool, call.request, variant);
-  const nameTokens = encodeText(name).length;
-  let tokens = encodeText(args);
+function simulateToolCalls(call: ProviderCall, tool: FunctionTool, variant: string): SimulatedChoice {
+  const calls: NonNullable<SimulatedChoice['calls']> = [];
   let finish: FinishReason = 'tool_calls';
-  const room = Math.max(0, call.maxTokens - nameTokens);
-  if (tokens.length > room) {
-    tokens = tokens.slice(0, room);
-    finish = 'length';
+  let count = 0;
+  for (const { id, name, arguments: args } of simulatedToolCalls(tool, call.request, variant)) {
+    if (calls.length > 0 && count >= call.maxTokens) break;
+    const nameTokens = encodeText(name).length;
+    let tokens = encodeText(args);
+    const room = Math.max(0, call.maxTokens - count - nameTokens);
+    if (tokens.length > room) {
+      tokens = tokens.slice(0, room);
+      finish = 'length';
+    }
+    // A cap below the name's own length still gets the whole name, counted as the cap.
+    count = Math.min(call.maxTokens, count + nameTokens + tokens.length);
+    calls.push({ id, name, pieces: tokenPieces(tokens) });
+    if (finish === 'length') break;
   }
-  // A cap below the name's own length still gets the whole name, counted as the cap.
-  const count = Math.min(call.maxTokens, nameTokens + tokens.length);
-  return { pieces: tokenPieces(tokens), tokens: count, finish, call: { id, name } };
+  return { pieces: [], tokens: count, finish, calls };
 }
 
 function simulate(call: ProviderCall): SimulatedChoice[] {
@@ -90,36 +97,51 @@ function simulate(call: ProviderCall): SimulatedChoice[] {
   const tool = chosenTool(request);
   return Array.from({ length: request.n ?? 1 }, (_, i) => {
     const variant = `${call.upstreamModel}/${request.seed ?? ''}/${i}`;
-    return tool ? simulateToolCall(call, tool, variant) : simulateText(call, variant);
+    return tool ? simulateToolCalls(call, tool, variant) : simulateText(call, variant);
   });
 }
 
 function messageOf(choice: SimulatedChoice): AssistantMessage {
-  const text = choice.pieces.join('');
-  if (!choice.call) return { role: 'assistant', content: text, refusal: null };
-  const { id, name } = choice.call;
+  if (!choice.calls) return { role: 'assistant', content: choice.pieces.join(''), refusal: null };
   return {
     role: 'assistant',
     content: null,
     refusal: null,
-    tool_calls: [{ id, type: 'function', function: { name, arguments: text } }],
+    tool_calls: choice.calls.map(({ id, name, pieces }) => ({
+      id,
+      type: 'function' as const,
+      function: { name, arguments: pieces.join('') },
+    })),
   };
 }
 
-/** A choice's first delta: the role, and for a tool call its id and name with the arguments still empty. */
+/** A call's opening delta: its index, id and name, with the arguments still empty. */
+function callOpening(index: number, id: string, name: string): NonNullable<ChunkDelta['tool_calls']>[number] {
+  return { index, id, type: 'function', function: { name, arguments: '' } };
+}
+
+/** A choice's first delta: the role, and for tool calls the first call's opening. */
 function firstDelta(choice: SimulatedChoice): ChunkDelta {
-  if (!choice.call) return { role: 'assistant', content: '', refusal: null };
-  const { id, name } = choice.call;
+  const first = choice.calls?.[0];
+  if (!first) return { role: 'assistant', content: '', refusal: null };
   return {
     role: 'assistant',
     content: null,
     refusal: null,
-    tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }],
+    tool_calls: [callOpening(0, first.id, first.name)],
   };
 }
 
-function pieceDelta(choice: SimulatedChoice, piece: string): ChunkDelta {
-  return choice.call ? { tool_calls: [{ index: 0, function: { arguments: piece } }] } : { content: piece };
+/**
+ * The deltas after the first, one a token: the content's pieces; or each call's arguments in turn, every call
+ * after the first opened by a delta of its own, as OpenAI streams parallel calls.
+ */
+function laterDeltas(choice: SimulatedChoice): ChunkDelta[] {
+  if (!choice.calls) return choice.pieces.map((content) => ({ content }));
+  return choice.calls.flatMap(({ id, name, pieces }, index) => [
+    ...(index > 0 ? [{ tool_calls: [callOpening(index, id, name)] }] : []),
+    ...pieces.map((piece) => ({ tool_calls: [{ index, function: { arguments: piece } }] })),
+  ]);
 }
 
 function usageOf(call: ProviderCall, choices: SimulatedChoice[]) {
@@ -166,14 +188,14 @@ export class SimulatorProvider implements ChatProvider {
         finish_reason: null,
       })),
     };
-    const longest = Math.max(...choices.map((c) => c.pieces.length));
+    const deltas = choices.map(laterDeltas);
+    const longest = Math.max(...deltas.map((d) => d.length));
     for (let step = 0; step < longest; step++) {
       if (delay > 0) await sleep(delay, undefined, { signal: call.signal });
       call.signal.throwIfAborted();
-      for (const [index, choice] of choices.entries()) {
-        const piece = choice.pieces[step];
-        if (piece !== undefined)
-          yield { choices: [{ index, delta: pieceDelta(choice, piece), finish_reason: null }] };
+      for (const [index, choiceDeltas] of deltas.entries()) {
+        const delta = choiceDeltas[step];
+        if (delta !== undefined) yield { choices: [{ index, delta, finish_reason: null }] };
       }
     }
     for (const [index, choice] of choices.entries()) {
