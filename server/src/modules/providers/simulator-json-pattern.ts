@@ -56,7 +56,10 @@ function repeats(node: Node): boolean {
  */
 export function checkable(pattern: string): boolean {
   const tree = parsed(pattern);
-  if (!tree) return false;
+  return tree !== undefined && backtracksLittle(tree);
+}
+
+function backtracksLittle(tree: Node): boolean {
   const risky = (node: Node, inRepeat: boolean): boolean => {
     if (inRepeat && (repeats(node) || node.type === 'disjunction')) return true;
     const children = 'body' in node && Array.isArray(node.body) ? (node.body as Node[]) : [];
@@ -302,7 +305,7 @@ export function stringForPattern(
   const tree = parsed(pattern);
   if (!regex || !tree) return undefined;
   const builder = new Builder(tree, regex.flags, random);
-  const check = checkable(pattern);
+  const check = backtracksLittle(tree);
   const [shortest, longest] = builder.range(tree);
   const lo = Math.max(least, shortest);
   const hi = Math.min(most, longest);
@@ -312,9 +315,10 @@ export function stringForPattern(
     let text: string;
     try {
       text = builder.build(target);
-    } catch (err) {
-      if (err instanceof OutOfBudget) return undefined;
-      throw err;
+    } catch {
+      // Over budget, or a class the parser read in another mode than the engine (its one-character
+      // expression does not compile): no string from this pattern.
+      return undefined;
     }
     const length = Array.from(text).length;
     if (length < least || length > most) continue;
