@@ -179,21 +179,21 @@ export function simulatedToolCalls(
   const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
   const asked = lastUserText(request);
   const seed = `${variant}\u0000${tool.name}\u0000${prompt}`;
-  const source = valueSourceFrom(asked, seed);
-  const single = [
-    { id: callId(`${variant}\u0000${prompt}`), name: tool.name, arguments: argumentsFor(tool, source) },
-  ];
   const parallel = (request as { parallel_tool_calls?: unknown }).parallel_tool_calls !== false;
   const names = parallel ? listedNames(asked) : [];
-  if (names.length < 2) return single;
-  const calls = names.map((name, i) => ({
-    id: callId(`${variant}\u0000${prompt}\u0000${i}`),
-    name: tool.name,
-    arguments: argumentsFor(tool, { ...valueSourceFrom(asked, `${seed}\u0000${i}`), words: [name] }),
-  }));
-  return calls.every((call, i) => call.arguments.includes(JSON.stringify(names[i]).slice(1, -1)))
-    ? calls
-    : single;
+  if (names.length >= 2) {
+    const calls = names.map((name, i) => ({
+      id: callId(`${variant}\u0000${prompt}\u0000${i}`),
+      name: tool.name,
+      arguments: argumentsFor(tool, { ...valueSourceFrom(asked, `${seed}\u0000${i}`), words: [name] }),
+    }));
+    if (calls.every((call, i) => call.arguments.includes(JSON.stringify(names[i]).slice(1, -1))))
+      return calls;
+  }
+  const source = valueSourceFrom(asked, seed);
+  return [
+    { id: callId(`${variant}\u0000${prompt}`), name: tool.name, arguments: argumentsFor(tool, source) },
+  ];
 }
 
 /** The results the conversation ends with (the trailing `tool` messages), or undefined when it ends otherwise. */
