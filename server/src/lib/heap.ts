@@ -27,16 +27,19 @@ export function collectStartupGarbage(): number | undefined {
 }
 
 /**
- * `pnpm start` gives the server a young generation of at least 16 MB a semi-space (`--min-semi-space-size`,
- * ARCHITECTURE.md). V8's flags are the process's, so every worker thread made afterwards (the usage writer, the
- * counting thread, code analysis) got 16 MB semi-spaces too, whatever its `resourceLimits` asked: the usage
- * writer's heap grew to ~140 MB for ~10 MB live. The main thread's heap is sized when the process starts, so the
- * flag can go back to V8's default for the threads made later (BENCHMARKS.md, 2026-11-24, seventh session).
- * Called once, before any worker thread is started; does nothing if this Node.js refuses flags at run time.
+ * `pnpm start` gives the server a young generation of 16 to 64 MB a semi-space (`--min-semi-space-size`,
+ * `--max-semi-space-size`, ARCHITECTURE.md). V8's flags are the process's, and they win over a worker's
+ * `resourceLimits`: every worker thread made afterwards (the usage writer, the counting thread, code analysis)
+ * got 16 MB semi-spaces that could grow to 64 MB, whatever its limits asked. The usage writer's heap grew to
+ * ~140 MB for ~10 MB live. The main thread's heap is sized when the process starts, so both flags can go back to
+ * V8's default (0: unset) for the threads made later (BENCHMARKS.md, 2026-11-24, seventh session, and
+ * 2026-11-25). Called once, before any worker thread is started; does nothing if this Node.js refuses flags at
+ * run time.
  */
 export function releaseWorkersYoungGeneration(): void {
   try {
     setFlagsFromString('--min-semi-space-size=0');
+    setFlagsFromString('--max-semi-space-size=0');
   } catch {
     // The flags are frozen: the workers keep the process's setting.
   }
