@@ -149,6 +149,34 @@ describe("the SDK's own helpers against the simulator", () => {
     expect(runner.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
   });
 
+  it('runTools with parallel calls: the SDK runs the function once a city, sends both results, ends on text', async () => {
+    const cities: string[] = [];
+    const runner = client.chat.completions.runTools({
+      model: 'tessera-fast-4k',
+      messages: user('What is the weather in Paris and Tokyo?'),
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Get the weather forecast for a city',
+            parameters: weatherParams,
+            function: (args: { city: string }) => {
+              cities.push(args.city);
+              return { city: args.city, temperature: cities.length * 10 };
+            },
+            parse: JSON.parse,
+          },
+        },
+      ],
+    });
+    const content = await runner.finalContent();
+    expect(cities).toEqual(['Paris', 'Tokyo']);
+    expect(runner.messages.filter((m) => m.role === 'tool')).toHaveLength(2);
+    expect(runner.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
+    expect(content).toMatch(/paris|tokyo|temperature/i);
+  });
+
   it('stream(): the streaming helper assembles the tool call and the final completion', async () => {
     const stream = client.chat.completions.stream({
       model: 'tessera-fast-4k',
