@@ -119,11 +119,11 @@ describe('simulated structured outputs (response_format json_schema)', () => {
 });
 
 describe("the SDK's own helpers against the simulator", () => {
-  it('runTools: the SDK calls the function with the arguments, sends its result back, and ends on text', async () => {
-    const seen: unknown[] = [];
-    const runner = client.chat.completions.runTools({
+  /** The SDK's runTools on one prompt with a get_weather function that `run` implements. */
+  function runWeather(prompt: string, run: (args: { city: string }) => unknown) {
+    return client.chat.completions.runTools({
       model: 'tessera-fast-4k',
-      messages: user('What is the weather in Paris, in celsius?'),
+      messages: user(prompt),
       tools: [
         {
           type: 'function',
@@ -131,14 +131,19 @@ describe("the SDK's own helpers against the simulator", () => {
             name: 'get_weather',
             description: 'Get the weather forecast for a city',
             parameters: weatherParams,
-            function: (args: unknown) => {
-              seen.push(args);
-              return { temperature: 21, conditions: 'sunny' };
-            },
+            function: run,
             parse: JSON.parse,
           },
         },
       ],
+    });
+  }
+
+  it('runTools: the SDK calls the function with the arguments, sends its result back, and ends on text', async () => {
+    const seen: unknown[] = [];
+    const runner = runWeather('What is the weather in Paris, in celsius?', (args) => {
+      seen.push(args);
+      return { temperature: 21, conditions: 'sunny' };
     });
     const content = await runner.finalContent();
     expect(seen).toHaveLength(1);
@@ -151,24 +156,9 @@ describe("the SDK's own helpers against the simulator", () => {
 
   it('runTools with parallel calls: the SDK runs the function once a city, sends both results, ends on text', async () => {
     const cities: string[] = [];
-    const runner = client.chat.completions.runTools({
-      model: 'tessera-fast-4k',
-      messages: user('What is the weather in Paris and Tokyo?'),
-      tools: [
-        {
-          type: 'function',
-          function: {
-            name: 'get_weather',
-            description: 'Get the weather forecast for a city',
-            parameters: weatherParams,
-            function: (args: { city: string }) => {
-              cities.push(args.city);
-              return { city: args.city, temperature: cities.length * 10 };
-            },
-            parse: JSON.parse,
-          },
-        },
-      ],
+    const runner = runWeather('What is the weather in Paris and Tokyo?', (args) => {
+      cities.push(args.city);
+      return { city: args.city, temperature: cities.length * 10 };
     });
     const content = await runner.finalContent();
     expect(cities).toEqual(['Paris', 'Tokyo']);
