@@ -39,6 +39,21 @@ export function authCases(getServer: () => TestServer, route: RestRoute): void {
     await expectError(await call(getServer(), route, `Basic ${key.key}`), 401, 'invalid_api_key');
   });
 
+  it(`${label}: key broken by a space → 401 naming the key, not the scheme`, async () => {
+    const { key } = await createAccountWithKey(getServer());
+    const broken = `${key.key.slice(0, 12)} ${key.key.slice(12)}`;
+    const res = await call(getServer(), route, `Bearer ${broken}`);
+    const text = await res.clone().text();
+    expect(text).not.toContain(key.key.slice(12));
+    expect(text).toMatch(/API key in the Authorization header is malformed/);
+    expect(text).not.toMatch(/Bearer scheme/);
+    await expectError(res, 401, 'invalid_api_key');
+  });
+
+  it(`${label}: Bearer with no key → 401 missing_api_key`, async () => {
+    await expectError(await call(getServer(), route, 'Bearer '), 401, 'missing_api_key');
+  });
+
   it(`${label}: malformed key → 401, secret not echoed`, async () => {
     const res = await call(getServer(), route, 'Bearer sk-proj-NOT-A-TESSERA-KEY-1234567890');
     const text = await res.clone().text();

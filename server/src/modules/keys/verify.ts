@@ -173,14 +173,24 @@ function extractBearer(authorization: string | undefined): string {
     throw new ServiceError('authentication', MISSING_KEY_MESSAGE, { code: 'missing_api_key' });
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match?.[1]) {
+  if (match?.[1]) return match[1];
+  const scheme = /^Bearer(?:\s+(.*))?$/is.exec(authorization.trim());
+  if (scheme) {
+    // The scheme is right; what follows it is not one key (empty, or broken by whitespace).
+    if (!scheme[1]) {
+      throw new ServiceError('authentication', MISSING_KEY_MESSAGE, { code: 'missing_api_key' });
+    }
     throw new ServiceError(
       'authentication',
-      'The Authorization header must use the Bearer scheme: `Authorization: Bearer YOUR_KEY`.',
+      'The API key in the Authorization header is malformed: it contains whitespace. Keys read `sk_live_…` or `sk_test_…` with no spaces; copy the key again.',
       { code: 'invalid_api_key' },
     );
   }
-  return match[1];
+  throw new ServiceError(
+    'authentication',
+    'The Authorization header must use the Bearer scheme: `Authorization: Bearer YOUR_KEY`.',
+    { code: 'invalid_api_key' },
+  );
 }
 
 function invalidKey(key: string): ServiceError {
