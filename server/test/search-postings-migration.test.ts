@@ -1,31 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../src/db/client';
 import { searchDocuments } from '../src/modules/search';
 import { analysedRows } from '../src/modules/search/analyse';
 import { rebuildPostings } from '../src/modules/search/postings';
 import { queryRows } from '../src/modules/search/sql';
 import { openTestDatabase, usingPostgres } from './helpers/database';
-
-/** The migrations folder as it was before a given migration: its SQL files and a cut journal. */
-function migrationsBefore(tag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tessera-migrations-'));
-  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as {
-    entries: { idx: number; tag: string }[];
-  };
-  const cut = journal.entries.findIndex((e) => e.tag === tag);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
+import { migrateWith, migrationsBefore } from './helpers/migrations';
 
 describe(`migration 0008 backfills search postings (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('writes the same postings the indexer would, and top-k answers like full scoring at once', async () => {
@@ -33,10 +14,7 @@ describe(`migration 0008 backfills search postings (${usingPostgres() ? 'Postgre
     const before = migrationsBefore('0008_search_postings');
     try {
       const db = database.db;
-      // biome-ignore lint/suspicious/noExplicitAny: the migrator matching the driver under test
-      if (usingPostgres()) await migratePostgres(db as any, { migrationsFolder: before });
-      // biome-ignore lint/suspicious/noExplicitAny: the migrator matching the driver under test
-      else await migratePglite(db as any, { migrationsFolder: before });
+      await migrateWith(db, before);
 
       // Documents written as the indexer did before postings existed.
       const a = 'acct_backfill';

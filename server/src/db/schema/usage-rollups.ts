@@ -31,6 +31,8 @@ export const usageRollups = pgTable(
     latencySumMs: doublePrecision('latency_sum_ms').notNull(),
     /** Counts per fixed latency bucket (modules/usage/histogram.ts), for percentiles. */
     latencyHistogram: integer('latency_histogram').array().notNull(),
+    /** The largest latency counted, so that no percentile is reported above it. */
+    latencyMaxMs: doublePrecision('latency_max_ms').notNull(),
     /** Requests that reported token usage: tokens are null, not 0, where none did. */
     tokenRequests: integer('token_requests').notNull(),
     promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull(),

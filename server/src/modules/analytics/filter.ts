@@ -37,12 +37,21 @@ export function num(value: unknown): number {
  * counts, far cheaper than unnesting every row's array and grouping by position.
  */
 export const HISTOGRAM_SUMS: SQL = sql.raw(
-  Array.from(
-    { length: HISTOGRAM_SIZE },
-    (_, i) => `coalesce(sum(latency_histogram[${i + 1}]), 0) as h${i}`,
-  ).join(', '),
+  [
+    ...Array.from(
+      { length: HISTOGRAM_SIZE },
+      (_, i) => `coalesce(sum(latency_histogram[${i + 1}]), 0) as h${i}`,
+    ),
+    'max(latency_max_ms) as latency_max',
+  ].join(', '),
 );
 
 export function histogramOf(row: Record<string, unknown> | undefined): number[] {
   return Array.from({ length: HISTOGRAM_SIZE }, (_, i) => num(row?.[`h${i}`]));
+}
+
+/** The largest latency in a row read with HISTOGRAM_SUMS (null when no rollup row matched). */
+export function latencyMaxOf(row: Record<string, unknown> | undefined): number | null {
+  const max = row?.latency_max;
+  return max === null || max === undefined ? null : Number(max);
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { type Granularity, quantile, rowsOf } from '../usage';
-import { HISTOGRAM_SUMS, histogramOf, num, rollupWhere, type UsageScope } from './filter';
+import { HISTOGRAM_SUMS, histogramOf, latencyMaxOf, num, rollupWhere, type UsageScope } from './filter';
 import type { ResolvedPeriod } from './period';
 
 export interface UsageFigures {
@@ -50,7 +50,7 @@ export async function figuresFor(
     totalRequests: requests,
     successRate: requests === 0 ? null : (requests - num(totals?.errors)) / requests,
     averageLatencyMs: requests === 0 ? null : num(totals?.latency) / requests,
-    p95LatencyMs: quantile(histogram, 0.95),
+    p95LatencyMs: quantile(histogram, 0.95, latencyMaxOf(totals)),
     totalTokens: num(totals?.tokens),
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { HISTOGRAM_SIZE, quantile, rowsOf } from '../usage';
-import { HISTOGRAM_SUMS, histogramOf, num, rollupWhere, type UsageScope } from './filter';
+import { HISTOGRAM_SUMS, histogramOf, latencyMaxOf, num, rollupWhere, type UsageScope } from './filter';
 import type { ResolvedPeriod } from './period';
 
 export interface UsagePoint {
@@ -25,7 +25,9 @@ export interface UsageSeries {
   points: UsagePoint[];
 }
 
-function emptyPoint(start: number): UsagePoint & { histogram: number[]; latency: number } {
+function emptyPoint(
+  start: number,
+): UsagePoint & { histogram: number[]; latency: number; latencyMax: number } {
   return {
     start: new Date(start),
     requests: 0,
@@ -39,6 +41,7 @@ function emptyPoint(start: number): UsagePoint & { histogram: number[]; latency:
     p95LatencyMs: null,
     histogram: new Array<number>(HISTOGRAM_SIZE).fill(0),
     latency: 0,
+    latencyMax: 0,
   };
 }
 
@@ -71,6 +74,7 @@ export async function usageTimeseries({
     p.tokens += num(r.tokens);
     const h = histogramOf(r);
     for (let i = 0; i < h.length; i++) p.histogram[i] = (p.histogram[i] ?? 0) + (h[i] ?? 0);
+    p.latencyMax = Math.max(p.latencyMax, latencyMaxOf(r) ?? 0);
     switch (r.c) {
       case '429':
         p.status429 += n;
@@ -90,10 +94,10 @@ export async function usageTimeseries({
   }
   return {
     bucketSeconds: step / 1000,
-    points: [...points.values()].map(({ histogram, latency, ...p }) => ({
+    points: [...points.values()].map(({ histogram, latency, latencyMax, ...p }) => ({
       ...p,
       averageLatencyMs: p.requests === 0 ? null : latency / p.requests,
-      p95LatencyMs: quantile(histogram, 0.95),
+      p95LatencyMs: quantile(histogram, 0.95, latencyMax),
     })),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketOf, emptyHistogram, quantile } from './histogram';
+import { bucketOf, emptyHistogram, HISTOGRAM_SIZE, LATENCY_BOUNDS_MS, quantile } from './histogram';
 import { GRANULARITY_MS, isErrorStatus, type RollupDelta, rollupDeltas, statusClassOf } from './rollup';
 import type { UsageEvent } from './types';
 
@@ -53,7 +53,7 @@ describe('rollupDeltas', () => {
       }),
       event({ latencyMs: 700, status: 500, route: '/v1/chat/completions', method: 'POST' }),
       event({ occurredAt: Date.parse('2026-03-15T10:38:00.000Z'), latencyMs: 40 }),
-      event({ latencyMs: 60_000 }),
+      event({ latencyMs: 200_000 }),
     ]);
     const minute = deltas.filter((d) => d.granularity === 'minute');
     const hour = deltas.filter((d) => d.granularity === 'hour');
@@ -63,7 +63,13 @@ describe('rollupDeltas', () => {
     expect(hour).toHaveLength(3);
     expect(day).toHaveLength(3);
     const models = hour.find((d) => d.route === '/v1/models');
-    expect(models).toMatchObject({ requests: 2, errors: 0, latencySumMs: 60_040, tokenRequests: 0 });
+    expect(models).toMatchObject({
+      requests: 2,
+      errors: 0,
+      latencySumMs: 200_040,
+      latencyMaxMs: 200_000,
+      tokenRequests: 0,
+    });
     expect(models?.bucketStart.toISOString()).toBe('2026-03-15T10:00:00.000Z');
     expect(models?.latencyHistogram[bucketOf(40)]).toBe(1);
     expect(models?.latencyHistogram.at(-1)).toBe(1);
@@ -89,15 +95,35 @@ describe('rollupDeltas', () => {
   });
 });
 
+describe('bucketOf', () => {
+  it('puts every latency in the bucket whose bounds hold it, exact bounds included', () => {
+    for (const ms of [0, 0.01, 0.125, 0.2, 1, 2, 5, 40, 730, 1_000, 29_999, 131_072, 1e9]) {
+      const b = bucketOf(ms);
+      const upper = LATENCY_BOUNDS_MS[b] ?? Number.POSITIVE_INFINITY;
+      const lower = b === 0 ? Number.NEGATIVE_INFINITY : (LATENCY_BOUNDS_MS[b - 1] ?? 0);
+      expect(ms, String(ms)).toBeLessThanOrEqual(upper);
+      expect(ms, String(ms)).toBeGreaterThan(lower);
+    }
+    expect(bucketOf(1e9)).toBe(HISTOGRAM_SIZE - 1);
+  });
+});
+
 describe('quantile', () => {
-  it('interpolates inside the bucket holding the rank; null when empty', () => {
+  it('lands in the bucket holding the rank, never above the largest latency; null when empty', () => {
     const h = emptyHistogram();
     expect(quantile(h, 0.95)).toBeNull();
-    h[bucketOf(20)] = 100; // 10 < x ≤ 25
-    expect(quantile(h, 0.5)).toBeCloseTo(17.5, 6);
-    expect(quantile(h, 1)).toBe(25);
-    h[bucketOf(100_000)] = 100; // the open last bucket reports its lower bound
-    expect(quantile(h, 0.99)).toBe(30_000);
+    const values = Array.from({ length: 1_000 }, (_, i) => 1 + i * 0.75);
+    for (const v of values) h[bucketOf(v)] = (h[bucketOf(v)] ?? 0) + 1;
+    for (const q of [0.5, 0.9, 0.95, 0.99]) {
+      const exact = values[Math.ceil(q * values.length) - 1] ?? 0;
+      expect(Math.abs((quantile(h, q) ?? 0) - exact) / exact).toBeLessThan(0.09);
+    }
+    expect(quantile(h, 1, 730)).toBe(730);
+    expect(quantile(h, 0.999, values.at(-1))).toBeLessThanOrEqual(values.at(-1) ?? 0);
+    const open = emptyHistogram();
+    open[bucketOf(500_000)] = 3; // the open last bucket: its lower bound, or the largest latency when known
+    expect(quantile(open, 0.5)).toBe(LATENCY_BOUNDS_MS.at(-1));
+    expect(quantile(open, 0.5, 500_000)).toBe(500_000);
   });
 });
 
@@ -127,6 +153,7 @@ function referenceDeltas(events: readonly UsageEvent[]): RollupDelta[] {
           errors: 0,
           latencySumMs: 0,
           latencyHistogram: emptyHistogram(),
+          latencyMaxMs: 0,
           tokenRequests: 0,
           promptTokens: 0,
           completionTokens: 0,
@@ -136,6 +163,7 @@ function referenceDeltas(events: readonly UsageEvent[]): RollupDelta[] {
       d.requests += 1;
       if (isErrorStatus(e.status)) d.errors += 1;
       d.latencySumMs += e.latencyMs;
+      d.latencyMaxMs = Math.max(d.latencyMaxMs, e.latencyMs);
       const b = bucketOf(e.latencyMs);
       d.latencyHistogram[b] = (d.latencyHistogram[b] ?? 0) + 1;
       if (e.promptTokens !== null || e.completionTokens !== null) {

@@ -32,6 +32,8 @@ export interface RollupDelta {
   errors: number;
   latencySumMs: number;
   latencyHistogram: number[];
+  /** The largest latency counted: a percentile is never reported above it. */
+  latencyMaxMs: number;
   tokenRequests: number;
   promptTokens: number;
   completionTokens: number;
@@ -58,6 +60,7 @@ export function rollupDeltas(events: readonly UsageEvent[]): RollupDelta[] {
     d.requests += 1;
     if (isErrorStatus(e.status)) d.errors += 1;
     d.latencySumMs += e.latencyMs;
+    if (e.latencyMs > d.latencyMaxMs) d.latencyMaxMs = e.latencyMs;
     const b = bucketOf(e.latencyMs);
     d.latencyHistogram[b] = (d.latencyHistogram[b] ?? 0) + 1;
     if (e.promptTokens !== null || e.completionTokens !== null) {
@@ -82,6 +85,7 @@ export function rollupDeltas(events: readonly UsageEvent[]): RollupDelta[] {
       d.requests += minute.requests;
       d.errors += minute.errors;
       d.latencySumMs += minute.latencySumMs;
+      d.latencyMaxMs = Math.max(d.latencyMaxMs, minute.latencyMaxMs);
       addInto(d.latencyHistogram, minute.latencyHistogram);
       d.tokenRequests += minute.tokenRequests;
       d.promptTokens += minute.promptTokens;
@@ -124,6 +128,7 @@ function emptyDelta(
     errors: 0,
     latencySumMs: 0,
     latencyHistogram: emptyHistogram(),
+    latencyMaxMs: 0,
     tokenRequests: 0,
     promptTokens: 0,
     completionTokens: 0,

@@ -52,6 +52,7 @@ export class PgUsageStore implements UsageStore {
               latencyHistogram: sql`(select array_agg(h.a + h.b order by h.i)
                 from unnest(usage_rollups.latency_histogram, excluded.latency_histogram)
                 with ordinality as h(a, b, i))`,
+              latencyMaxMs: sql`greatest(usage_rollups.latency_max_ms, excluded.latency_max_ms)`,
               tokenRequests: sql`usage_rollups.token_requests + excluded.token_requests`,
               promptTokens: sql`usage_rollups.prompt_tokens + excluded.prompt_tokens`,
               completionTokens: sql`usage_rollups.completion_tokens + excluded.completion_tokens`,
