@@ -107,9 +107,14 @@ export const EnvSchema = z.object({
 });
 export type Env = z.infer<typeof EnvSchema>;
 
-/** Parses the environment once, at start-up; the only place that reads `process.env`. */
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+/**
+ * Parses the environment once, at start-up; the only place that reads `process.env`. `defaults` are a
+ * program's own defaults (the CLI logs less), used where the environment says nothing.
+ */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env, defaults: NodeJS.ProcessEnv = {}): Env {
+  const cleaned = Object.fromEntries(
+    Object.entries({ ...defaults, ...source }).filter(([, v]) => v !== undefined && v !== ''),
+  );
   const result = EnvSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);

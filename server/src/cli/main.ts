@@ -108,7 +108,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  const env = parseEnv({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const env = parseEnv(undefined, { LOG_LEVEL: 'warn' });
   const services = createServices(env);
   try {
     await services.database.migrate();

@@ -46,10 +46,3 @@ export function dateTime(iso: string): string {
 export function date(iso: string | Date): string {
   return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
-
-/** `sk_test_AbCd…` → `sk_test_…wxyz`: the kind's prefix and the last four characters, for any full key. */
-export function maskSecret(key: string): string {
-  const m = /^(sk_(?:live|test)_)/.exec(key);
-  const prefix = m?.[1] ?? '';
-  return `${prefix}…${key.slice(-4)}`;
-}
