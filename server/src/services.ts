@@ -116,7 +116,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   );
   metrics.externalCounter(
     'tessera_ratelimit_redis_errors_total',
-    'Rate-limit store errors from Redis.',
+    'Rate-limit errors from Redis: failed or timed-out commands, and failures of the connection itself.',
     () => rateLimiter.metrics.redisErrors,
   );
   const codeAnalyzer = new CodeAnalyzer(config.codeAnalysis, logger);

@@ -79,9 +79,14 @@ export class CallDeadline {
     );
   }
 
-  /** What a failure means once the deadline's own reasons are taken into account. */
+  /**
+   * What a failure means once the deadline's own reasons are taken into account: the timeout, or the reason
+   * the call was aborted with (the client leaving), rather than the AbortError a library made of it.
+   */
   explain(err: unknown): unknown {
     if (this.expired) return this.timeoutError();
+    if (this.call.signal.aborted && this.call.signal.reason instanceof ServiceError)
+      return this.call.signal.reason;
     return err;
   }
 }

@@ -143,7 +143,8 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
       if (deadline.timedOut || deadline.clientGone) meter.charged = true;
       const cause = deadline.explain(err);
       if (!opened) throw cause;
-      if (!(cause instanceof ServiceError))
+      // A client that leaves is ordinary traffic (its request's access line says so), not a failure.
+      if (!(cause instanceof ServiceError) && !deadline.clientGone)
         deps.logger.error({ err: cause }, 'stream failed after it started');
       if (!deadline.clientGone) sink.error(cause);
       sink.end();

@@ -6,6 +6,7 @@ import type { RedisRateLimitStore } from './redis-store';
 
 /** Counters for /metrics: how often Redis failed and how many decisions were taken without it. */
 export interface RateLimitMetrics {
+  /** Commands that failed or timed out, and failures of the connection (refused, reset, lost). */
   redisErrors: number;
   fallbackDecisions: number;
 }
@@ -27,7 +28,12 @@ export class RateLimiter {
       redis?: RedisRateLimitStore | undefined;
       logger: Logger;
     },
-  ) {}
+  ) {
+    if (deps.redis)
+      deps.redis.onConnectionError = () => {
+        this.metrics.redisErrors++;
+      };
+  }
 
   /** `memory` without Redis, `redis` when shared, `fallback` while Redis is unreachable. */
   get mode(): 'memory' | 'redis' | 'fallback' {

@@ -28,6 +28,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly clock: Clock | undefined;
   private readonly prefix: string;
   private readonly timeoutMs: number;
+  /** Called on each failure of the connection itself (not of a command). */
+  onConnectionError: (() => void) | undefined;
 
   constructor(options: RedisStoreOptions) {
     this.timeoutMs = options.commandTimeoutMs;
@@ -42,8 +44,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     }) as Redis & GcraCommand;
     // ioredis sends EVALSHA and falls back to EVAL only when the script is not cached yet.
     this.client.defineCommand('tesseraGcra', { numberOfKeys: 1, lua: GCRA_LUA });
-    // Errors surface through commands; without a listener ioredis would print each one.
-    this.client.on('error', () => {});
+    // Without a listener ioredis would print each error. A connection that fails (refused, reset, timed out)
+    // is counted: while it is down the limiter sends no command, so commands alone would show no error.
+    this.client.on('error', () => this.onConnectionError?.());
     this.clock = options.clock;
     this.prefix = options.keyPrefix ?? 'tessera:rl:';
   }

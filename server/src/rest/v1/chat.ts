@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { ServiceError } from '../../errors';
 import { CallAbortController } from '../../lib/call-abort';
 import type { ChatSink } from '../../modules/chat';
 import type { Services } from '../../services';
@@ -150,6 +151,18 @@ function drained(res: Response, stallMs: number): Promise<void> {
   });
 }
 
+/**
+ * Why a call was aborted when its client left: a known error, so that it is neither logged as a failure nor
+ * mapped to a 500 (the response can no longer be sent; the request is metered as 499).
+ */
+function clientClosed(): ServiceError {
+  return new ServiceError(
+    'invalid_request',
+    'The client closed the connection before the response was complete.',
+    { code: 'client_closed' },
+  );
+}
+
 export function chatRoutes(services: Services): RestRoute[] {
   return [
     {
@@ -162,7 +175,7 @@ export function chatRoutes(services: Services): RestRoute[] {
         // starts if a long prompt was still being counted.
         const abort = new CallAbortController();
         res.on('close', () => {
-          if (!res.writableFinished) abort.abort(new Error('client closed the connection'));
+          if (!res.writableFinished) abort.abort(clientClosed());
         });
         const ready = services.chat.prepare(req.body);
         // Not awaited unless it must be: a prompt that was counted at once goes on in this turn.
