@@ -33,8 +33,8 @@ export interface AppConfig {
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
   redisCommandTimeoutMs: number;
-  /** Origins allowed to call the public API from a browser (CORS). */
-  corsOrigins: Env['CORS_ORIGINS'];
+  /** Origins allowed to call the public API from a browser (CORS); none by default. */
+  corsOrigins: NonNullable<Env['CORS_ORIGINS']>;
 }
 
 export function configFromEnv(env: Env): AppConfig {
@@ -78,6 +78,6 @@ export function configFromEnv(env: Env): AppConfig {
     allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
     redisUrl: env.REDIS_URL,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
-    corsOrigins: env.CORS_ORIGINS,
+    corsOrigins: env.CORS_ORIGINS ?? [],
   };
 }

@@ -102,8 +102,11 @@ export const EnvSchema = z.object({
   USAGE_EVENT_RETENTION_DAYS: positiveInt.default(30),
   USAGE_MINUTE_ROLLUP_RETENTION_DAYS: positiveInt.default(3),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-  /** Origins whose pages may call the public API (/v1, /api) from a browser: `*` or a comma-separated list. */
-  CORS_ORIGINS: corsOrigins.default('*'),
+  /**
+   * Origins whose pages may call the public API (/v1, /api) from a browser: a comma-separated list, or `*`.
+   * Unset, no origin may: keys belong in backend servers, and a key in a page is anyone's who loads it.
+   */
+  CORS_ORIGINS: corsOrigins.optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
