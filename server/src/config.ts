@@ -17,7 +17,13 @@ export interface AppConfig {
   modelsFile: string | undefined;
   codeAnalysis: { maxBytes: number; timeoutMs: number; workers: number; maxQueue: number };
   chat: ChatConfig;
-  metricsToken: string | undefined;
+  metrics: {
+    /** Required on both listeners when set; it alone mounts /metrics on the public port. */
+    token: string | undefined;
+    /** The metrics listener's port (0: any free one), or null when it is off. */
+    port: number | null;
+    host: string;
+  };
   usage: {
     maxBuffered: number;
     batchSize: number;
@@ -36,6 +42,9 @@ export interface AppConfig {
   /** Origins allowed to call the public API from a browser (CORS); none by default. */
   corsOrigins: NonNullable<Env['CORS_ORIGINS']>;
 }
+
+/** Prometheus exporters' customary port (OpenTelemetry's Prometheus exporter uses it too). */
+export const DEFAULT_METRICS_PORT = 9464;
 
 export function configFromEnv(env: Env): AppConfig {
   return {
@@ -62,7 +71,14 @@ export function configFromEnv(env: Env): AppConfig {
       maxQueue: env.CODE_ANALYSIS_MAX_QUEUE,
     },
     chat: chatConfigFromEnv(env),
-    metricsToken: env.METRICS_TOKEN,
+    metrics: {
+      token: env.METRICS_TOKEN,
+      port:
+        env.METRICS_PORT === 'off'
+          ? null
+          : (env.METRICS_PORT ?? (env.NODE_ENV === 'test' ? 0 : DEFAULT_METRICS_PORT)),
+      host: env.METRICS_HOST,
+    },
     usage: {
       maxBuffered: env.USAGE_BUFFER_MAX,
       batchSize: env.USAGE_BATCH_SIZE,
