@@ -48,6 +48,7 @@ export async function benchServices(
   );
   const env = parseEnv({
     NODE_ENV: 'production',
+    METRICS_PORT: '0',
     DATA_DIR: join(dir, 'data'),
     MODELS_FILE: models,
     OPENAI_BASE_URL: `${upstreamUrl}/v1`,

@@ -75,7 +75,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     res.status(readiness.status === 'unavailable' ? 503 : 200).json(readiness);
   });
 
-  app.get('/metrics', metricsHandler(services.metrics, config.metricsToken));
+  // Without a token, /metrics is on the metrics listener only (server.ts): here it would be a 404.
+  if (config.metrics.token !== undefined)
+    app.get('/metrics', metricsHandler(services.metrics, config.metrics.token));
   mountOpenApi(app);
   const direct = mountRest(app, services);
   mountPlayground(app, services);

@@ -17,7 +17,13 @@ export interface AppConfig {
   modelsFile: string | undefined;
   codeAnalysis: { maxBytes: number; timeoutMs: number; workers: number; maxQueue: number };
   chat: ChatConfig;
-  metricsToken: string | undefined;
+  metrics: {
+    /** Required on both listeners when set; it alone mounts /metrics on the public port. */
+    token: string | undefined;
+    /** The metrics listener's port (0: any free one), or null when it is off. */
+    port: number | null;
+    host: string;
+  };
   usage: {
     maxBuffered: number;
     batchSize: number;
@@ -33,9 +39,12 @@ export interface AppConfig {
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
   redisCommandTimeoutMs: number;
-  /** Origins allowed to call the public API from a browser (CORS). */
-  corsOrigins: Env['CORS_ORIGINS'];
+  /** Origins allowed to call the public API from a browser (CORS); none by default. */
+  corsOrigins: NonNullable<Env['CORS_ORIGINS']>;
 }
+
+/** Prometheus exporters' customary port (OpenTelemetry's Prometheus exporter uses it too). */
+export const DEFAULT_METRICS_PORT = 9464;
 
 export function configFromEnv(env: Env): AppConfig {
   return {
@@ -62,7 +71,14 @@ export function configFromEnv(env: Env): AppConfig {
       maxQueue: env.CODE_ANALYSIS_MAX_QUEUE,
     },
     chat: chatConfigFromEnv(env),
-    metricsToken: env.METRICS_TOKEN,
+    metrics: {
+      token: env.METRICS_TOKEN,
+      port:
+        env.METRICS_PORT === 'off'
+          ? null
+          : (env.METRICS_PORT ?? (env.NODE_ENV === 'test' ? 0 : DEFAULT_METRICS_PORT)),
+      host: env.METRICS_HOST,
+    },
     usage: {
       maxBuffered: env.USAGE_BUFFER_MAX,
       batchSize: env.USAGE_BATCH_SIZE,
@@ -78,6 +94,6 @@ export function configFromEnv(env: Env): AppConfig {
     allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
     redisUrl: env.REDIS_URL,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
-    corsOrigins: env.CORS_ORIGINS,
+    corsOrigins: env.CORS_ORIGINS ?? [],
   };
 }

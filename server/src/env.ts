@@ -101,9 +101,22 @@ export const EnvSchema = z.object({
   USAGE_WRITER_THREAD: boolish.default(true),
   USAGE_EVENT_RETENTION_DAYS: positiveInt.default(30),
   USAGE_MINUTE_ROLLUP_RETENTION_DAYS: positiveInt.default(3),
+  /**
+   * Bearer token for scraping: with it, `GET /metrics` is also served on the public port (token required there
+   * and on the metrics listener); without it, only the metrics listener serves it.
+   */
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-  /** Origins whose pages may call the public API (/v1, /api) from a browser: `*` or a comma-separated list. */
-  CORS_ORIGINS: corsOrigins.default('*'),
+  /**
+   * The metrics listener: `GET /metrics` on its own port, loopback by default, which a reverse proxy for the
+   * public port does not forward. `off` turns it off; unset, 9464 (0, a free port, when NODE_ENV=test).
+   */
+  METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * Origins whose pages may call the public API (/v1, /api) from a browser: a comma-separated list, or `*`.
+   * Unset, no origin may: keys belong in backend servers, and a key in a page is anyone's who loads it.
+   */
+  CORS_ORIGINS: corsOrigins.optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   logger.info(
     {
       url: running.url,
+      metrics: running.metricsUrl ? `${running.metricsUrl}/metrics` : 'off',
       database: embedded ? `embedded PGlite in ${env.DATA_DIR}` : 'postgres',
       limiterStore: env.REDIS_URL ? 'redis' : 'in-process',
     },

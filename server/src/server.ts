@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { type AppOptions, createApp } from './app';
+import { type MetricsListener, startMetricsListener } from './metrics/listener';
 import type { Services } from './services';
 
 export interface RunningServer {
@@ -10,6 +11,8 @@ export interface RunningServer {
   app: Express;
   url: string;
   port: number;
+  /** Where the metrics listener answers `GET /metrics` (`http://127.0.0.1:9464`), unless it is off. */
+  metricsUrl: string | undefined;
   /** Stops accepting, lets in-flight requests finish within the grace period, then stops the services. */
   close(graceMs?: number): Promise<void>;
 }
@@ -28,6 +31,24 @@ export async function startServer(
     server.once('listening', resolve);
     server.once('error', reject);
   });
+  let metricsListener: MetricsListener | undefined;
+  const { metrics: metricsConfig } = services.ctx.config;
+  if (metricsConfig.port !== null) {
+    try {
+      metricsListener = await startMetricsListener(services.metrics, {
+        host: metricsConfig.host,
+        port: metricsConfig.port,
+        token: metricsConfig.token,
+      });
+    } catch (err) {
+      server.close();
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new Error(
+        `The metrics listener could not listen on ${metricsConfig.host}:${metricsConfig.port} (${code ?? (err as Error).message}).` +
+          ' Give each instance on a host its own METRICS_PORT (0 picks a free one), or METRICS_PORT=off.',
+      );
+    }
+  }
   services.start();
   const address = server.address() as AddressInfo;
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -37,6 +58,7 @@ export async function startServer(
     app,
     port: address.port,
     url: `http://${shownHost}:${address.port}`,
+    metricsUrl: metricsListener?.url,
     close(graceMs = 10_000) {
       closing ??= (async () => {
         app.locals.draining = true;
@@ -46,6 +68,8 @@ export async function startServer(
         await closed;
         clearTimeout(timer);
         await services.stop();
+        // Last: scrapes still see the drain.
+        await metricsListener?.close();
       })();
       return closing;
     },

@@ -44,12 +44,43 @@ function expectReadableHeadersExposed(res: Response): void {
   for (const name of readable) expect(exposed, name).toContain(name);
 }
 
-describe('CORS on the public API, any origin (the default)', () => {
+describe('CORS on the public API by default: no origin is granted', () => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { SIMULATOR_TOKEN_DELAY_MS: '0' } });
+    key = (await createAccountWithKey(server)).key.key;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers a preflight 204 without a grant, so a browser refuses the call', async () => {
+    const res = await preflight(server, '/v1/chat/completions');
+    expect(res.status).toBe(204);
+    expect(corsHeaderNames(res)).toEqual([]);
+  });
+
+  it("gives a page's request no CORS headers; a server's request is answered as before", async () => {
+    const fromPage = await post(server, '/v1/chat/completions', CHAT, {
+      origin: APP,
+      authorization: `Bearer ${key}`,
+    });
+    expect(corsHeaderNames(fromPage)).toEqual([]);
+    expect(fromPage.headers.get('vary')).toBeNull();
+    await fromPage.arrayBuffer();
+    const fromServer = await post(server, '/v1/chat/completions', CHAT, { authorization: `Bearer ${key}` });
+    expect(fromServer.status).toBe(200);
+    expect(corsHeaderNames(fromServer)).toEqual([]);
+  });
+});
+
+describe('CORS on the public API, any origin (CORS_ORIGINS=*)', () => {
   let server: TestServer;
   let key: string;
   beforeAll(async () => {
     server = await startTestServer({
-      env: { SIMULATOR_TOKEN_DELAY_MS: '0', BODY_LIMIT_BYTES: '65536', METRICS_TOKEN },
+      env: { SIMULATOR_TOKEN_DELAY_MS: '0', BODY_LIMIT_BYTES: '65536', METRICS_TOKEN, CORS_ORIGINS: '*' },
     });
     key = (await createAccountWithKey(server)).key.key;
   });
@@ -273,8 +304,9 @@ describe('CORS on the public API, a list of origins (CORS_ORIGINS)', () => {
 describe('CORS_ORIGINS', () => {
   const parse = (value?: string) => parseEnv(value === undefined ? {} : { CORS_ORIGINS: value }).CORS_ORIGINS;
 
-  it('is * by default; a list is kept as browsers write origins', () => {
-    expect(parse()).toBe('*');
+  it('grants no origin by default; * or a list is kept as browsers write origins', () => {
+    expect(parse()).toBeUndefined();
+    expect(parseEnv({ CORS_ORIGINS: '' }).CORS_ORIGINS).toBeUndefined();
     expect(parse(' * ')).toBe('*');
     expect(parse('https://App.Example.com, http://localhost:5173/,https://example.com:443,')).toEqual([
       'https://app.example.com',

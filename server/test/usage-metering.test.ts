@@ -29,7 +29,10 @@ describe('metering of REST requests', () => {
       keyId: revoked.id,
       onRevoked: (h) => server.services.keys.forget(h),
     });
-    const before = metricValue(await (await get('/metrics')).text(), 'tessera_unattributed_requests_total');
+    const before = metricValue(
+      await (await fetch(`${server.metricsUrl}/metrics`)).text(),
+      'tessera_unattributed_requests_total',
+    );
 
     const auth = `Bearer ${key.key}`;
     const statuses = [
@@ -85,7 +88,7 @@ describe('metering of REST requests', () => {
       '/v1/models/:id 4xx 1',
     ]);
 
-    const metrics = await (await get('/metrics')).text();
+    const metrics = await (await fetch(`${server.metricsUrl}/metrics`)).text();
     expect(metricValue(metrics, 'tessera_unattributed_requests_total') - before).toBe(2);
     expect(
       metricValue(metrics, 'tessera_http_requests_total', '{method="GET",route="/v1/models",status="401"}'),

@@ -1,35 +1,59 @@
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { constantTimeEqual } from '../lib/hash';
 import type { Metrics } from './registry';
 
-function isLoopback(req: Request): boolean {
-  // The socket's own peer, never X-Forwarded-For: a proxy in front would otherwise make everyone "local".
-  const address = req.socket.remoteAddress ?? '';
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+/** Whether `authorization` carries `Bearer <token>` (compared in constant time). */
+function presentsToken(authorization: string | undefined, token: string): boolean {
+  const presented = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
+  return constantTimeEqual(presented, token);
+}
+
+/** Answers with the registry's text, or 401 when a token is configured and not presented. */
+async function serveMetrics(
+  metrics: Metrics,
+  token: string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (token !== undefined && !presentsToken(req.headers.authorization, token)) {
+    res.statusCode = 401;
+    res.setHeader('www-authenticate', 'Bearer realm="metrics"');
+    res.setHeader('content-type', 'text/plain; charset=utf-8');
+    res.end('metrics require the METRICS_TOKEN bearer token\n');
+    return;
+  }
+  const text = await metrics.registry.metrics();
+  res.statusCode = 200;
+  res.setHeader('content-type', metrics.registry.contentType);
+  res.setHeader('cache-control', 'no-store');
+  res.end(text);
 }
 
 /**
- * GET /metrics in Prometheus' text format. With METRICS_TOKEN set it requires `Authorization: Bearer <token>`;
- * without it, only loopback callers are served, so a default install never exposes it to the network.
+ * GET /metrics on the public port, mounted only when METRICS_TOKEN is set: the token is what lets a scraper on
+ * another host in. Without a token the public port has no /metrics at all (404), since a reverse proxy on the
+ * same host makes every client look local there; the metrics listener (metrics/listener.ts) serves it instead.
  */
-export function metricsHandler(metrics: Metrics, token: string | undefined): RequestHandler {
-  return async (req, res) => {
-    if (token !== undefined) {
-      const presented = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
-      if (!constantTimeEqual(presented, token)) {
-        res.setHeader('www-authenticate', 'Bearer realm="metrics"');
-        res.status(401).type('text/plain').send('metrics require the METRICS_TOKEN bearer token\n');
-        return;
-      }
-    } else if (!isLoopback(req)) {
-      res
-        .status(403)
-        .type('text/plain')
-        .send('metrics are served to loopback only unless METRICS_TOKEN is set\n');
+export function metricsHandler(metrics: Metrics, token: string): RequestHandler {
+  return (req, res, next) => {
+    serveMetrics(metrics, token, req, res).catch(next);
+  };
+}
+
+/** The metrics listener's request handler: `GET /metrics`, 404 for anything else. */
+export function metricsListenerHandler(metrics: Metrics, token: string | undefined) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.statusCode = 404;
+      res.setHeader('content-type', 'text/plain; charset=utf-8');
+      res.end('not found: this listener serves GET /metrics only\n');
       return;
     }
-    res.setHeader('content-type', metrics.registry.contentType);
-    res.setHeader('cache-control', 'no-store');
-    res.send(await metrics.registry.metrics());
+    serveMetrics(metrics, token, req, res).catch(() => {
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
   };
 }

@@ -72,10 +72,10 @@ describe.skipIf(!hasChromium)('a page on another origin calls the API in a real 
   let key: string;
 
   beforeAll(async () => {
-    api = await startTestServer({ env: { SIMULATOR_TOKEN_DELAY_MS: '0' } });
-    key = (await createAccountWithKey(api)).key.key;
     const started = await startPageServer();
     pageServer = started.server;
+    api = await startTestServer({ env: { SIMULATOR_TOKEN_DELAY_MS: '0', CORS_ORIGINS: started.origin } });
+    key = (await createAccountWithKey(api)).key.key;
     browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${started.origin}/`);
@@ -139,5 +139,26 @@ describe.skipIf(!hasChromium)('a page on another origin calls the API in a real 
       return { status: bad.status, code: body.error.code, playground };
     }, api.url);
     expect(result).toEqual({ status: 401, code: 'invalid_api_key', playground: 'TypeError' });
+  });
+
+  it('is refused by a server that names no origin (the default): a key in a page is not for pages', async () => {
+    const closed = await startTestServer({ env: { SIMULATOR_TOKEN_DELAY_MS: '0' } });
+    try {
+      const closedKey = (await createAccountWithKey(closed)).key.key;
+      const result = await page.evaluate(
+        async ({ url, apiKey }) => {
+          try {
+            await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${apiKey}` } });
+            return 'answered';
+          } catch (e) {
+            return (e as Error).name;
+          }
+        },
+        { url: closed.url, apiKey: closedKey },
+      );
+      expect(result).toBe('TypeError');
+    } finally {
+      await closed.close();
+    }
   });
 });

@@ -234,7 +234,7 @@ describe('the denial log', () => {
 
 describe('the denial counter', () => {
   it('counts every logged denial in /metrics by transport and resource kind, and names no account', async () => {
-    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const text = await (await fetch(`${server.metricsUrl}/metrics`)).text();
     const counted = (transport: string, resource: string) =>
       metricValue(
         text,

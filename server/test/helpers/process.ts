@@ -28,6 +28,7 @@ export async function startServerProcess(
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

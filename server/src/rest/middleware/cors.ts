@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 
-/** Origins allowed to read the public API's answers in a browser: any (`*`), or these exactly. */
+/** Origins allowed to read the public API's answers in a browser: any (`*`), or these exactly (none by default). */
 export type CorsOrigins = '*' | readonly string[];
 
 /**
@@ -41,6 +41,8 @@ const KEY_AUTHENTICATED_PATH = /^\/(?:v1|api(?!\/playground(?:[/?]|$)))(?:[/?]|$
  * For the direct dispatch's chains (rest/direct.ts), whose paths are all key-authenticated.
  */
 export function corsHeaders(origins: CorsOrigins): RequestHandler {
+  // No origin is granted: nothing to add, nothing for a cache to vary on.
+  if (origins !== '*' && origins.length === 0) return (_req, _res, next) => next();
   if (origins === '*') {
     return (req, res, next) => {
       if (req.headers.origin !== undefined) {
