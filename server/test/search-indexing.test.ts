@@ -55,6 +55,24 @@ describe('indexing', () => {
     });
   });
 
+  it('accepts a title alone as a document, and finds it by its title', async () => {
+    const put = await api('POST', '/api/documents', {
+      collection: 'titles',
+      documents: [
+        { id: 't1', title: 'Compiling recursive procedures' },
+        { id: 't2', title: 'Sorting' },
+      ],
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const got = await api('GET', '/api/documents/t1?collection=titles');
+    expect(got.body).toMatchObject({ title: 'Compiling recursive procedures', text: '' });
+    const res = await search({ collection: 'titles', query: 'recursive procedure' });
+    expect(res.body.data.map((d: { id: string }) => d.id)).toEqual(['t1']);
+    const blank = await api('POST', '/api/documents', { collection: 'titles', title: '  ', text: '' });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error.param).toBe('document.text');
+  });
+
   it('replaces a document by id: the old text is no longer searchable, the new one is at once', async () => {
     await api('POST', '/api/documents', { collection: 'rep', id: 'r1', text: 'zebra crossing' });
     expect((await search({ collection: 'rep', query: 'zebra' })).body.data).toHaveLength(1);

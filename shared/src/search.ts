@@ -49,7 +49,8 @@ export type DocumentMetadata = z.infer<typeof DocumentMetadata>;
 export const DocumentInput = z.strictObject({
   id: DocumentId.optional(),
   title: cleanText.optional(),
-  text: cleanText.refine((s) => s.trim().length > 0, { error: 'must not be empty' }),
+  /** Optional when the title is not blank: a title alone is a document. */
+  text: cleanText.optional(),
   metadata: DocumentMetadata.optional(),
 });
 export type DocumentInput = z.infer<typeof DocumentInput>;

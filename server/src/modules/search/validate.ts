@@ -68,7 +68,7 @@ function cleanJson(value: unknown, param: string): unknown {
 
 function cleanDocument(raw: unknown, param: string, limits: SearchLimits): CleanDocument {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ServiceError('invalid_request', `${param} must be an object with at least \`text\`.`, {
+    throw new ServiceError('invalid_request', `${param} must be an object with a \`text\` or a \`title\`.`, {
       param,
       code: 'invalid_value',
     });
@@ -84,10 +84,16 @@ function cleanDocument(raw: unknown, param: string, limits: SearchLimits): Clean
     });
   }
   const doc = parseOrThrow(DocumentInput, raw, param);
+  if ((doc.text ?? '').trim() === '' && (doc.title ?? '').trim() === '') {
+    throw new ServiceError('invalid_request', `${param} needs a non-empty \`text\` or \`title\`.`, {
+      param: `${param}.text`,
+      code: 'invalid_value',
+    });
+  }
   const clean: CleanDocument = {
     id: doc.id ?? newId('doc'),
     title: doc.title ?? '',
-    body: doc.text,
+    body: doc.text ?? '',
     metadata: cleanJson(
       parseOrThrow(DocumentMetadata, doc.metadata ?? {}, `${param}.metadata`),
       `${param}.metadata`,
