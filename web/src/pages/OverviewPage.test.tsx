@@ -82,6 +82,16 @@ function serve(data: (vars: Record<string, unknown>) => OverviewData) {
   return { seen, rest };
 }
 
+/** jsdom's Blob has no text(): read it as a browser without it would. */
+function readBlob(blob: Blob | undefined): Promise<string> {
+  return new Promise((resolve) => {
+    if (!blob) return resolve('');
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.readAsText(blob);
+  });
+}
+
 describe('overview page', () => {
   it('explains how to make the first call to an account without traffic', async () => {
     const { rest } = serve(() => overview(0, 0));
@@ -123,5 +133,81 @@ describe('overview page', () => {
     );
     expect((await screen.findByRole('alert')).textContent).toContain('Sign in to continue.');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('asks for a live key when the Live mode has no traffic', async () => {
+    const user = userEvent.setup();
+    const { rest } = serve(() => overview(0, 0));
+    renderWithTrpc(<OverviewPage />, {}, rest);
+    expect((await screen.findByRole('link', { name: 'Create a test key' })).getAttribute('href')).toBe(
+      '/keys',
+    );
+    await user.click(screen.getByRole('button', { name: 'Live' }));
+    expect(await screen.findByRole('link', { name: 'Create a live key' })).toBeTruthy();
+    expect(screen.getByText(/export TESSERA_API_KEY=sk_live_/)).toBeTruthy();
+  });
+
+  it('exports the endpoint table and every error of the period as CSV', async () => {
+    const user = userEvent.setup();
+    const files: { name: string; text: Promise<string> }[] = [];
+    const blobs: Blob[] = [];
+    URL.createObjectURL = (b: Blob) => `blob:${blobs.push(b)}`;
+    URL.revokeObjectURL = () => {};
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      files.push({ name: this.download, text: readBlob(blobs.at(-1)) });
+    });
+    const error = (i: number) => ({
+      cursor: `c${i}`,
+      node: {
+        requestId: `req_${i}`,
+        status: 429,
+        method: 'POST',
+        path: '/v1/chat/completions',
+        message: i === 0 ? '=cmd, "quoted"' : 'Rate limit',
+        code: 'rate_limit_exceeded',
+        occurredAt: '2026-01-10T11:00:00.000Z',
+        maskedKey: 'sk_test_…abcd',
+      },
+    });
+    const rest = (_url: URL, init: RequestInit) => {
+      const body = JSON.parse(String(init.body)) as {
+        operationName: string;
+        variables: { first: number; after: string | null };
+      };
+      if (body.operationName === 'Overview') return Response.json({ data: overview(150, 100) });
+      // Two pages of errors for the export; the section's own first page is the first of them.
+      const second = body.variables.after === 'c0';
+      const edges = second ? [error(1)] : [error(0)];
+      return Response.json({
+        data: {
+          usage: {
+            recentErrors: { edges, pageInfo: { hasNextPage: !second, endCursor: second ? null : 'c0' } },
+          },
+        },
+      });
+    };
+    renderWithTrpc(<OverviewPage />, {}, rest);
+    await screen.findByRole('table', { name: 'Requests per endpoint' });
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Download CSV' })).toHaveLength(2));
+    const buttons = screen.getAllByRole('button', { name: 'Download CSV' });
+    await user.click(buttons[0] as HTMLElement);
+    await user.click(buttons[1] as HTMLElement);
+    expect(await screen.findByText('Downloaded 2 errors.')).toBeTruthy();
+    expect(files.map((f) => f.name)).toEqual([
+      'tessera-endpoints-last_24h-all.csv',
+      'tessera-errors-last_24h.csv',
+    ]);
+    expect(await files[0]?.text).toBe(
+      'method,path,requests,average_latency_ms,success_rate,tokens\r\nPOST,/v1/chat/completions,150,120,0.9,15000\r\n',
+    );
+    const errors = (await files[1]?.text)?.split('\r\n') ?? [];
+    expect(errors[0]).toBe('occurred_at,status,code,method,path,message,key,request_id');
+    expect(errors[1]).toBe(
+      `2026-01-10T11:00:00.000Z,429,rate_limit_exceeded,POST,/v1/chat/completions,"'=cmd, ""quoted""",sk_test_…abcd,req_0`,
+    );
+    expect(errors[2]).toContain('req_1');
+    click.mockRestore();
   });
 });

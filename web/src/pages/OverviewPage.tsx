@@ -9,6 +9,7 @@ import { ErrorState, Loading } from '../components/States';
 import { Toggle } from '../components/Toggle';
 import { gqlRequest } from '../graphql/client';
 import { type KeyMode, type OverviewData, OverviewQuery, type UsagePeriod } from '../graphql/documents';
+import { downloadCsv, toCsv } from '../lib/csv';
 import { abbreviate, duration, percent } from '../lib/format';
 
 /** How often the open overview refreshes itself (usage is written in batches about every second). */
@@ -110,20 +111,43 @@ function OverviewBody({
         />
       </div>
       {noTraffic ? (
-        <FirstCall />
+        <FirstCall mode={variables.mode === 'LIVE' ? 'live' : 'test'} />
       ) : (
         <>
           <UsageCharts points={data.timeseries} spanMs={spanMs} />
-          <h2>Endpoints</h2>
+          <div className="section-head">
+            <h2>Endpoints</h2>
+            {data.endpoints.length > 0 && (
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => exportEndpoints(data, variables)}
+              >
+                Download CSV
+              </button>
+            )}
+          </div>
           {data.endpoints.length === 0 ? (
             <p className="muted">No requests in this period.</p>
           ) : (
             <EndpointTable rows={data.endpoints.map((e) => ({ ...e, avgLatencyMs: e.averageLatencyMs }))} />
           )}
-          <h2>Recent errors</h2>
+          <h2 id="recent-errors-title">Recent errors</h2>
           <RecentErrorsSection variables={variables} refetchMs={REFRESH_MS} />
         </>
       )}
     </div>
+  );
+}
+
+/** The endpoint table as the page shows it, one row an endpoint, as a CSV file. */
+function exportEndpoints(data: Usage, variables: { period: UsagePeriod; mode: KeyMode | null }): void {
+  const rows = [...data.endpoints]
+    .sort((a, b) => b.requests - a.requests)
+    .map((e) => [e.method, e.path, e.requests, e.averageLatencyMs, e.successRate, e.tokens]);
+  const csv = toCsv(['method', 'path', 'requests', 'average_latency_ms', 'success_rate', 'tokens'], rows);
+  downloadCsv(
+    `tessera-endpoints-${variables.period.toLowerCase()}-${(variables.mode ?? 'all').toLowerCase()}.csv`,
+    csv,
   );
 }

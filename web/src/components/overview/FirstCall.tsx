@@ -1,16 +1,25 @@
 import { Link } from '../../lib/router';
 
 /** What a new account sees instead of empty charts: the three steps to a first request. */
-export function FirstCall({ origin = window.location.origin }: { origin?: string }) {
+export function FirstCall({
+  origin = window.location.origin,
+  mode = 'test',
+}: {
+  origin?: string;
+  /** The mode the overview shows: its empty state asks for a key of that mode. */
+  mode?: 'live' | 'test';
+}) {
   return (
     <section className="card first-call" aria-labelledby="first-call-title">
       <h2 id="first-call-title">Make your first call</h2>
       <ol>
         <li>
-          <Link to="/keys">Create a test key</Link> on the API keys page and copy it (it is shown once).
+          <Link to="/keys">Create a {mode} key</Link> on the API keys page and copy it (it is shown once).
+          {mode === 'live' &&
+            ' Live keys reach the real model providers and use your monthly token allowance; test keys never do.'}
         </li>
         <li>
-          On your server, put it in an environment variable: <code>export TESSERA_API_KEY=sk_test_…</code>
+          On your server, put it in an environment variable: <code>export TESSERA_API_KEY=sk_{mode}_…</code>
         </li>
         <li>
           Call the API:
