@@ -27,7 +27,7 @@ export function Axes({
           </g>
         );
       })}
-      {tickIndexes(labels.length, 4).map((i) => {
+      {tickIndexes(labels.length, (labels[0]?.length ?? 0) > 8 ? 3 : 4).map((i) => {
         // The outer labels hug the plot's edges so they are not cut off by the viewBox.
         const edge = i === 0 ? 'start' : i === labels.length - 1 ? 'end' : 'middle';
         const x = edge === 'start' ? left : edge === 'end' ? width - right : left + step * (i + 0.5);

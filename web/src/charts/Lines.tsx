@@ -2,7 +2,11 @@ import { Axes } from './Axes';
 import { Legend, type Series } from './StackedBars';
 import { CHART, niceMax } from './scale';
 
-/** One line per series over the buckets; a null value breaks the line (no requests in that bucket). */
+/**
+ * One line per series through the buckets that have a value; a bucket without requests (null) has no latency,
+ * so the line joins its neighbours over it rather than dropping to zero. Every value also gets a dot, so that a
+ * lone one is seen.
+ */
 export function Lines({
   title,
   series,
@@ -29,20 +33,13 @@ export function Lines({
         <Axes max={max} labels={labels} formatY={formatY} />
         {series.map((s, si) => {
           const row = values[si] ?? [];
-          const segments: string[][] = [[]];
-          row.forEach((v, i) => {
-            if (v === null) segments.push([]);
-            else segments[segments.length - 1]?.push(point(v, i));
-          });
+          const pts = row.flatMap((v, i) => (v === null ? [] : [point(v, i)]));
           return (
             <g key={s.key} stroke={s.color} fill={s.color}>
-              {segments.map((pts) =>
-                pts.length > 1 ? (
-                  <polyline key={pts[0]} points={pts.join(' ')} fill="none" strokeWidth={2} />
-                ) : pts[0] ? (
-                  <circle key={pts[0]} cx={pts[0].split(',')[0]} cy={pts[0].split(',')[1]} r={2.5} />
-                ) : null,
-              )}
+              {pts.length > 1 && <polyline points={pts.join(' ')} fill="none" strokeWidth={2} />}
+              {pts.map((p) => (
+                <circle key={p} cx={p.split(',')[0]} cy={p.split(',')[1]} r={2} />
+              ))}
             </g>
           );
         })}

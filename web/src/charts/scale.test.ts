@@ -17,8 +17,9 @@ describe('chart scales', () => {
     expect(tickIndexes(0, 4)).toEqual([]);
   });
 
-  it('labels buckets by time of day within a day, by date beyond', () => {
-    expect(bucketLabel('2026-01-10T04:00:00Z', 24 * 3_600_000)).toMatch(/^\d{2}:\d{2}$/);
+  it('labels buckets by time within an hour, by date and time within a day, by date beyond', () => {
+    expect(bucketLabel('2026-01-10T04:00:00Z', 3_600_000)).toMatch(/^\d{2}:\d{2}$/);
+    expect(bucketLabel('2026-01-10T04:00:00Z', 24 * 3_600_000)).toMatch(/Jan.*\d{2}:\d{2}/);
     const day = new Date('2026-01-10T04:00:00Z').toLocaleDateString(undefined, {
       month: 'short',
       day: 'numeric',

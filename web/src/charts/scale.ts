@@ -7,11 +7,13 @@ export function niceMax(max: number): number {
   return nice * exp;
 }
 
-/** Short tick label for a bucket start: hours for a day, dates beyond. */
+/** Tick label for a bucket start: the time within two hours, the date and time within a day and a half, the date beyond. */
 export function bucketLabel(iso: string, spanMs: number): string {
   const d = new Date(iso);
+  const time = { hour: '2-digit', minute: '2-digit', hour12: false } as const;
+  if (spanMs <= 2 * 3_600_000) return d.toLocaleTimeString(undefined, time);
   if (spanMs <= 36 * 3_600_000)
-    return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hour12: false });
+    return d.toLocaleString(undefined, { month: 'short', day: 'numeric', ...time });
   return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 }
 

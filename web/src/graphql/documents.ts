@@ -1,6 +1,6 @@
 import { gql } from './client';
 
-export type UsagePeriod = 'LAST_24H' | 'LAST_7D' | 'LAST_30D';
+export type UsagePeriod = 'LAST_1H' | 'LAST_24H' | 'LAST_7D' | 'LAST_30D';
 export type KeyMode = 'LIVE' | 'TEST';
 
 interface Totals {

@@ -16,6 +16,7 @@ import { abbreviate, duration, percent } from '../lib/format';
 export const REFRESH_MS = 15_000;
 
 const PERIODS = [
+  { value: 'LAST_1H', label: '1 h' },
   { value: 'LAST_24H', label: '24 h' },
   { value: 'LAST_7D', label: '7 d' },
   { value: 'LAST_30D', label: '30 d' },

@@ -17,7 +17,7 @@ import { logGraphqlDenial } from '../denial';
 import { toGraphQLError } from '../errors';
 
 interface UsageArgs {
-  period: 'LAST_24H' | 'LAST_7D' | 'LAST_30D' | 'CUSTOM';
+  period: 'LAST_1H' | 'LAST_24H' | 'LAST_7D' | 'LAST_30D' | 'CUSTOM';
   from?: Date | null;
   to?: Date | null;
   mode?: 'LIVE' | 'TEST' | null;

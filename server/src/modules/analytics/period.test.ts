@@ -7,10 +7,19 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 describe('resolvePeriod', () => {
-  it('reads minute rollups for 24 h, in 15-minute buckets, with the previous 24 h before it', () => {
+  it('reads minute rollups for an hour, in one-minute buckets', () => {
+    const p = resolvePeriod({ preset: 'last_1h' }, NOW, 3);
+    expect([p.granularity, p.bucketMs, p.from.toISOString()]).toEqual([
+      'minute',
+      MIN,
+      '2026-03-15T09:37:00.000Z',
+    ]);
+  });
+
+  it('reads minute rollups for 24 h, in hourly buckets, with the previous 24 h before it', () => {
     const p = resolvePeriod({ preset: 'last_24h' }, NOW, 3);
     expect(p.granularity).toBe('minute');
-    expect(p.bucketMs).toBe(15 * MIN);
+    expect(p.bucketMs).toBe(HOUR);
     expect(p.to.getTime()).toBe(NOW);
     expect(p.from.toISOString()).toBe('2026-03-14T10:37:00.000Z');
     expect(p.from.getTime() - p.previousFrom.getTime()).toBe(p.to.getTime() - p.from.getTime());

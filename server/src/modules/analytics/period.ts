@@ -1,7 +1,7 @@
 import { ServiceError } from '../../errors';
 import { GRANULARITY_MS, type Granularity } from '../usage';
 
-export type PeriodPreset = 'last_24h' | 'last_7d' | 'last_30d' | 'custom';
+export type PeriodPreset = 'last_1h' | 'last_24h' | 'last_7d' | 'last_30d' | 'custom';
 
 export interface PeriodInput {
   preset: PeriodPreset;
@@ -23,13 +23,17 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const PRESET_SPAN: Record<Exclude<PeriodPreset, 'custom'>, number> = {
+  last_1h: HOUR,
   last_24h: DAY,
   last_7d: 7 * DAY,
   last_30d: 30 * DAY,
 };
-/** Chart buckets to choose from: the smallest giving at most MAX_POINTS points wins. */
+/**
+ * Chart buckets to choose from: the smallest giving at most MAX_POINTS points wins. 60 keeps bars wide enough
+ * to see on a phone: an hour in minutes, a day in hours, a week in 3 hours, a month in 12 hours.
+ */
 const BUCKETS = [MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 7 * DAY];
-const MAX_POINTS = 100;
+const MAX_POINTS = 60;
 export const MAX_SPAN_MS = 400 * DAY;
 
 /**
@@ -74,7 +78,9 @@ export function resolvePeriod(input: PeriodInput, now: number, minuteRetentionDa
   const width = GRANULARITY_MS[granularity];
   from = Math.floor(from / width) * width;
   const span = to - from;
-  const bucketMs = Math.max(width, BUCKETS.find((b) => span / b <= MAX_POINTS) ?? (BUCKETS.at(-1) as number));
+  // The bucket under way is not counted: an hour and 12 seconds is still 60 one-minute points.
+  const fits = (b: number) => Math.floor(span / b) <= MAX_POINTS;
+  const bucketMs = Math.max(width, BUCKETS.find(fits) ?? (BUCKETS.at(-1) as number));
   return {
     from: new Date(from),
     to: new Date(to),

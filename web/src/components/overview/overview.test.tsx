@@ -116,7 +116,7 @@ describe('charts', () => {
     expect(screen.getByText('4xx')).toBeTruthy();
   });
 
-  it('break a line where a bucket has no data', () => {
+  it('join a line over a bucket without requests, with a dot on every value', () => {
     const { container } = render(
       <Lines
         title="Latency"
@@ -126,7 +126,9 @@ describe('charts', () => {
         formatY={(v) => `${v} ms`}
       />,
     );
-    expect(container.querySelectorAll('polyline')).toHaveLength(1);
-    expect(container.querySelectorAll('circle')).toHaveLength(1);
+    const lines = container.querySelectorAll('polyline');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.getAttribute('points')?.split(' ')).toHaveLength(3);
+    expect(container.querySelectorAll('circle')).toHaveLength(3);
   });
 });
