@@ -2,6 +2,7 @@ import { KeyId } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import {
   accountAllowance,
+  errorGroups,
   type PeriodPreset,
   type ResolvedPeriod,
   recentErrors,
@@ -22,6 +23,8 @@ interface UsageArgs {
   to?: Date | null;
   mode?: 'LIVE' | 'TEST' | null;
   keyId?: string | null;
+  method?: string | null;
+  path?: string | null;
 }
 
 /** What `Usage`'s fields share: whose usage and which period. Each field runs its own query, only if asked. */
@@ -54,6 +57,29 @@ function parseKeyId(value: string | null | undefined): string | undefined {
   return parsed.data;
 }
 
+const ENDPOINT_TEXT = /^[\x21-\x7e]{1,200}$/;
+
+/** `method` and `path` go together: one endpoint, as `endpoints` names it. */
+function parseEndpoint(
+  method: string | null | undefined,
+  path: string | null | undefined,
+): UsageScope['endpoint'] {
+  if (!method && !path) return undefined;
+  if (!method || !path) {
+    throw new ServiceError('invalid_request', '`method` and `path` narrow usage to one endpoint together.', {
+      param: method ? 'path' : 'method',
+    });
+  }
+  if (!ENDPOINT_TEXT.test(method) || !ENDPOINT_TEXT.test(path)) {
+    throw new ServiceError(
+      'invalid_request',
+      '`method` and `path` must be an endpoint as `endpoints` lists it (printable, at most 200).',
+      { param: ENDPOINT_TEXT.test(method) ? 'path' : 'method' },
+    );
+  }
+  return { method: method.toUpperCase(), route: path };
+}
+
 export const usageResolvers = {
   Query: {
     usage: (_: unknown, args: UsageArgs, ctx: GraphqlContext): Promise<UsageParent> =>
@@ -77,6 +103,7 @@ export const usageResolvers = {
           accountId: ctx.account.id,
           mode: args.mode ? (args.mode === 'LIVE' ? 'live' : 'test') : undefined,
           keyId,
+          endpoint: parseEndpoint(args.method, args.path),
         };
         return { ctx, scope, period };
       }),
@@ -118,5 +145,9 @@ export const usageResolvers = {
           pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.errors.at(-1)?.cursor ?? null },
         };
       }),
+    errorGroups: (p: UsageParent, args: { first?: number | null }) =>
+      mapped(() =>
+        errorGroups({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period, first: args.first ?? 20 }),
+      ),
   },
 };

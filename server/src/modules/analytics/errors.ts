@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { ServiceError } from '../../errors';
 import { rowsOf } from '../usage';
-import { iso, num, type UsageScope } from './filter';
+import { iso, num, scopeFilters, type UsageScope } from './filter';
 import type { ResolvedPeriod } from './period';
 
 export interface RecentError {
@@ -70,9 +70,8 @@ export async function recentErrors({
     sql`e.status >= 400`,
     sql`e.occurred_at >= ${iso(period.from)}`,
     sql`e.occurred_at < ${iso(period.to)}`,
+    ...scopeFilters(scope, 'e.'),
   ];
-  if (scope.mode) parts.push(sql`e.mode = ${scope.mode}`);
-  if (scope.keyId) parts.push(sql`e.key_id = ${scope.keyId}`);
   if (after) {
     const c = decodeCursor(after);
     parts.push(sql`(e.occurred_at, e.id) < (${c.occurredAt}::timestamptz, ${c.id})`);

@@ -2,11 +2,28 @@ import type { KeyKind } from '@tessera/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { type Granularity, HISTOGRAM_SIZE } from '../usage';
 
-/** Whose usage and which part of it: always one account, optionally one mode or one key. */
+/** Whose usage and which part of it: always one account, optionally one mode, one key or one endpoint. */
 export interface UsageScope {
   accountId: string;
   mode?: KeyKind | undefined;
   keyId?: string | undefined;
+  /** One endpoint: its method and route template (`POST`, `/v1/chat/completions`). */
+  endpoint?: { method: string; route: string } | undefined;
+}
+
+/** The scope's optional filters over a table with mode, key_id, method and route columns (`alias.` prefixed). */
+export function scopeFilters(scope: UsageScope, alias = ''): SQL[] {
+  const col = (name: string) => sql.raw(`${alias}${name}`);
+  const parts: SQL[] = [];
+  if (scope.mode) parts.push(sql`${col('mode')} = ${scope.mode}`);
+  if (scope.keyId) parts.push(sql`${col('key_id')} = ${scope.keyId}`);
+  if (scope.endpoint) {
+    parts.push(
+      sql`${col('method')} = ${scope.endpoint.method}`,
+      sql`${col('route')} = ${scope.endpoint.route}`,
+    );
+  }
+  return parts;
 }
 
 export function iso(d: Date): SQL {
@@ -20,9 +37,8 @@ export function rollupWhere(scope: UsageScope, granularity: Granularity, from: D
     sql`granularity = ${granularity}`,
     sql`bucket_start >= ${iso(from)}`,
     sql`bucket_start < ${iso(to)}`,
+    ...scopeFilters(scope),
   ];
-  if (scope.mode) parts.push(sql`mode = ${scope.mode}`);
-  if (scope.keyId) parts.push(sql`key_id = ${scope.keyId}`);
   return sql.join(parts, sql` and `);
 }
 

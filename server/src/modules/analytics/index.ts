@@ -1,5 +1,6 @@
 export { accountAllowance } from './allowance';
 export { type EndpointUsage, usageByEndpoint } from './endpoints';
+export { type ErrorGroup, type ErrorGroups, errorGroups, GROUPED_ERRORS_MAX } from './error-groups';
 export { MAX_PAGE, type RecentError, type RecentErrorsPage, recentErrors } from './errors';
 export type { UsageScope } from './filter';
 export { type PeriodInput, type PeriodPreset, type ResolvedPeriod, resolvePeriod } from './period';
