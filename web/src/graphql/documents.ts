@@ -54,14 +54,22 @@ export interface OverviewData {
 export interface UsageVariables {
   period: UsagePeriod;
   mode: KeyMode | null;
+  /** One key's usage (its id), or every key's. */
+  keyId?: string | null;
+  /** One endpoint's usage: its method and route template together. */
+  method?: string | null;
+  path?: string | null;
 }
+
+const USAGE_ARGS = '$period: UsagePeriod!, $mode: KeyMode, $keyId: ID, $method: String, $path: String';
+const USAGE_VARS = 'period: $period, mode: $mode, keyId: $keyId, method: $method, path: $path';
 
 const TOTALS = 'totalRequests successRate averageLatencyMs p95LatencyMs totalTokens';
 
 export const OverviewQuery = gql<OverviewData, UsageVariables>(
   'Overview',
-  `query Overview($period: UsagePeriod!, $mode: KeyMode) {
-  usage(period: $period, mode: $mode) {
+  `query Overview(${USAGE_ARGS}) {
+  usage(${USAGE_VARS}) {
     from
     to
     bucketSeconds
@@ -105,8 +113,8 @@ export const RecentErrorsQuery = gql<
   UsageVariables & { first: number; after: string | null }
 >(
   'RecentErrors',
-  `query RecentErrors($period: UsagePeriod!, $mode: KeyMode, $first: Int!, $after: String) {
-  usage(period: $period, mode: $mode) {
+  `query RecentErrors(${USAGE_ARGS}, $first: Int!, $after: String) {
+  usage(${USAGE_VARS}) {
     recentErrors(first: $first, after: $after) {
       edges {
         cursor
@@ -118,5 +126,43 @@ export const RecentErrorsQuery = gql<
 }`,
 );
 
+export interface ErrorGroupData {
+  status: number;
+  code: string | null;
+  message: string | null;
+  method: string;
+  path: string;
+  maskedKey: string | null;
+  count: number;
+  lastSeen: string;
+  lastRequestId: string;
+}
+
+export interface ErrorGroupsData {
+  usage: { errorGroups: { truncated: boolean; groups: ErrorGroupData[] } };
+}
+
+export const ErrorGroupsQuery = gql<ErrorGroupsData, UsageVariables & { first: number }>(
+  'ErrorGroups',
+  `query ErrorGroups(${USAGE_ARGS}, $first: Int!) {
+  usage(${USAGE_VARS}) {
+    errorGroups(first: $first) {
+      truncated
+      groups { status code message method path maskedKey count lastSeen lastRequestId }
+    }
+  }
+}`,
+);
+
+export interface KeyOptionsData {
+  apiKeys: { id: string; name: string; kind: KeyMode; masked: string }[];
+}
+
+/** The account's keys, for the overview's key filter. */
+export const KeyOptionsQuery = gql<KeyOptionsData, Record<string, never>>(
+  'KeyOptions',
+  'query KeyOptions { apiKeys { id name kind masked } }',
+);
+
 /** Every document the dashboard sends, for the schema check. */
-export const ALL_DOCUMENTS = [OverviewQuery, RecentErrorsQuery];
+export const ALL_DOCUMENTS = [OverviewQuery, RecentErrorsQuery, ErrorGroupsQuery, KeyOptionsQuery];

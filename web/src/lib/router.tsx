@@ -1,4 +1,4 @@
-import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
+import { type AnchorHTMLAttributes, type MouseEvent, useMemo, useSyncExternalStore } from 'react';
 
 /**
  * A tiny history router: the dashboard has a handful of flat pages, so a library (and its bytes) buys nothing.
@@ -28,6 +28,27 @@ export function usePathname(): string {
     () => window.location.pathname,
     () => '/',
   );
+}
+
+/** The query string, re-read on every navigation: pages keep their view (period, filters) there. */
+export function useSearch(): URLSearchParams {
+  const search = useSyncExternalStore(
+    subscribe,
+    () => window.location.search,
+    () => '',
+  );
+  return useMemo(() => new URLSearchParams(search), [search]);
+}
+
+/** Sets or clears query parameters in place (no new history entry), so a view can be shared and reloaded. */
+export function updateSearch(changes: Record<string, string | null>): void {
+  const params = new URLSearchParams(window.location.search);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null || value === '') params.delete(name);
+    else params.set(name, value);
+  }
+  const qs = params.toString();
+  navigate(`${window.location.pathname}${qs ? `?${qs}` : ''}`, { replace: true });
 }
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };

@@ -1,13 +1,15 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OverviewData, RecentErrorsData } from '../graphql/documents';
+import type { ErrorGroupsData, KeyOptionsData, OverviewData, RecentErrorsData } from '../graphql/documents';
 import { renderWithTrpc } from '../test/fake-trpc';
 import { OverviewPage } from './OverviewPage';
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  // The view lives in the URL: each test starts from the default one.
+  window.history.replaceState(null, '', '/');
 });
 
 const figures = (n: number) => ({
@@ -67,6 +69,17 @@ function overview(requests: number, previous: number): OverviewData {
 const noErrors: RecentErrorsData = {
   usage: { recentErrors: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } } },
 };
+const noGroups: ErrorGroupsData = { usage: { errorGroups: { truncated: false, groups: [] } } };
+const keyOptions: KeyOptionsData = {
+  apiKeys: [{ id: 'key_a', name: 'backend', kind: 'TEST', masked: 'sk_test_…abcd' }],
+};
+
+/** What the page's other queries answer: no errors, one key. */
+function otherAnswer(operationName: string): unknown {
+  if (operationName === 'ErrorGroups') return noGroups;
+  if (operationName === 'KeyOptions') return keyOptions;
+  return noErrors;
+}
 
 function serve(data: (vars: Record<string, unknown>) => OverviewData) {
   const seen: Record<string, unknown>[] = [];
@@ -77,7 +90,9 @@ function serve(data: (vars: Record<string, unknown>) => OverviewData) {
       variables: Record<string, unknown>;
     };
     seen.push({ op: body.operationName, ...body.variables });
-    return Response.json({ data: body.operationName === 'Overview' ? data(body.variables) : noErrors });
+    return Response.json({
+      data: body.operationName === 'Overview' ? data(body.variables) : otherAnswer(body.operationName),
+    });
   };
   return { seen, rest };
 }
@@ -122,7 +137,10 @@ describe('overview page', () => {
       expect(within(screen.getByRole('article', { name: 'Total requests' })).getByText('3K')).toBeTruthy(),
     );
     expect(screen.getByRole('button', { name: '7 d' }).getAttribute('aria-pressed')).toBe('true');
-    expect(seen).toContainEqual({ op: 'Overview', period: 'LAST_7D', mode: 'TEST' });
+    expect(seen).toContainEqual(
+      expect.objectContaining({ op: 'Overview', period: 'LAST_7D', mode: 'TEST', keyId: null }),
+    );
+    expect(window.location.search).toBe('?period=7d&mode=test');
   });
 
   it('shows the error and a retry when GraphQL refuses', async () => {
@@ -177,6 +195,12 @@ describe('overview page', () => {
         variables: { first: number; after: string | null };
       };
       if (body.operationName === 'Overview') return Response.json({ data: overview(150, 100) });
+      if (body.operationName === 'KeyOptions') return Response.json({ data: keyOptions });
+      if (body.operationName === 'ErrorGroups') {
+        const { node } = error(0);
+        const group = { ...node, count: 2, lastSeen: node.occurredAt, lastRequestId: node.requestId };
+        return Response.json({ data: { usage: { errorGroups: { truncated: false, groups: [group] } } } });
+      }
       // Two pages of errors for the export; the section's own first page is the first of them.
       const second = body.variables.after === 'c0';
       const edges = second ? [error(1)] : [error(0)];
@@ -209,5 +233,32 @@ describe('overview page', () => {
     );
     expect(errors[2]).toContain('req_1');
     click.mockRestore();
+  });
+
+  it('reads the period, mode, key and endpoint from the URL, and keeps filter choices there', async () => {
+    const user = userEvent.setup();
+    window.history.replaceState(null, '', '/?period=1h&mode=live&endpoint=GET+/v1/models/:id');
+    const { rest, seen } = serve(() => overview(150, 100));
+    renderWithTrpc(<OverviewPage />, {}, rest);
+    await screen.findByRole('table', { name: 'Requests per endpoint' });
+    expect(seen).toContainEqual({
+      op: 'Overview',
+      period: 'LAST_1H',
+      mode: 'LIVE',
+      keyId: null,
+      method: 'GET',
+      path: '/v1/models/:id',
+    });
+    expect(screen.getByRole('button', { name: '1 h' }).getAttribute('aria-pressed')).toBe('true');
+    const keySelect = screen.getByRole('combobox', { name: 'Key' });
+    await screen.findByRole('option', { name: 'backend (sk_test_…abcd)' });
+    await user.selectOptions(keySelect, 'key_a');
+    await waitFor(() =>
+      expect(seen).toContainEqual(expect.objectContaining({ op: 'Overview', keyId: 'key_a' })),
+    );
+    expect(new URLSearchParams(window.location.search).get('key')).toBe('key_a');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Endpoint' }), '');
+    expect(new URLSearchParams(window.location.search).get('endpoint')).toBeNull();
+    expect(new URLSearchParams(window.location.search).get('period')).toBe('1h');
   });
 });

@@ -1,5 +1,4 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { EndpointTable } from '../components/overview/EndpointTable';
 import { FirstCall } from '../components/overview/FirstCall';
 import { RecentErrorsSection } from '../components/overview/RecentErrorsSection';
@@ -8,29 +7,68 @@ import { UsageCharts } from '../components/overview/UsageCharts';
 import { ErrorState, Loading } from '../components/States';
 import { Toggle } from '../components/Toggle';
 import { gqlRequest } from '../graphql/client';
-import { type KeyMode, type OverviewData, OverviewQuery, type UsagePeriod } from '../graphql/documents';
+import {
+  type KeyMode,
+  KeyOptionsQuery,
+  type OverviewData,
+  OverviewQuery,
+  type UsagePeriod,
+  type UsageVariables,
+} from '../graphql/documents';
 import { downloadCsv, toCsv } from '../lib/csv';
 import { abbreviate, duration, percent } from '../lib/format';
+import { updateSearch, useSearch } from '../lib/router';
 
 /** How often the open overview refreshes itself (usage is written in batches about every second). */
 export const REFRESH_MS = 15_000;
 
 const PERIODS = [
-  { value: 'LAST_1H', label: '1 h' },
-  { value: 'LAST_24H', label: '24 h' },
-  { value: 'LAST_7D', label: '7 d' },
-  { value: 'LAST_30D', label: '30 d' },
+  { value: 'LAST_1H', label: '1 h', param: '1h' },
+  { value: 'LAST_24H', label: '24 h', param: '24h' },
+  { value: 'LAST_7D', label: '7 d', param: '7d' },
+  { value: 'LAST_30D', label: '30 d', param: '30d' },
 ] as const;
 const MODES = [
-  { value: 'ALL', label: 'All' },
-  { value: 'LIVE', label: 'Live' },
-  { value: 'TEST', label: 'Test' },
+  { value: 'ALL', label: 'All', param: null },
+  { value: 'LIVE', label: 'Live', param: 'live' },
+  { value: 'TEST', label: 'Test', param: 'test' },
 ] as const;
 
+/**
+ * The view lives in the URL (`?period=7d&mode=live&key=key_…&endpoint=GET+/v1/models`), so that it survives a
+ * reload and can be shared; anything unknown there falls back to the default view.
+ */
+function useOverviewView() {
+  const search = useSearch();
+  const period = PERIODS.find((p) => p.param === search.get('period'))?.value ?? 'LAST_24H';
+  const modeChoice = MODES.find((m) => m.param !== null && m.param === search.get('mode'))?.value ?? 'ALL';
+  const keyId = search.get('key') || null;
+  const endpoint = search.get('endpoint') || null;
+  const space = endpoint?.indexOf(' ') ?? -1;
+  const variables: UsageVariables = {
+    period,
+    mode: modeChoice === 'ALL' ? null : modeChoice,
+    keyId,
+    method: endpoint && space > 0 ? endpoint.slice(0, space) : null,
+    path: endpoint && space > 0 ? endpoint.slice(space + 1) : null,
+  };
+  return {
+    period,
+    modeChoice,
+    keyId,
+    endpoint: space > 0 ? endpoint : null,
+    variables,
+    setPeriod: (v: UsagePeriod) =>
+      updateSearch({ period: PERIODS.find((p) => p.value === v)?.param ?? null }),
+    setMode: (v: KeyMode | 'ALL') => updateSearch({ mode: MODES.find((m) => m.value === v)?.param ?? null }),
+    setKey: (v: string | null) => updateSearch({ key: v }),
+    setEndpoint: (v: string | null) => updateSearch({ endpoint: v }),
+  };
+}
+
 export function OverviewPage() {
-  const [period, setPeriod] = useState<UsagePeriod>('LAST_24H');
-  const [modeChoice, setModeChoice] = useState<KeyMode | 'ALL'>('ALL');
-  const variables = { period, mode: modeChoice === 'ALL' ? null : modeChoice };
+  const view = useOverviewView();
+  const { period, modeChoice, variables } = view;
   const overview = useQuery({
     queryKey: ['graphql', 'overview', variables],
     queryFn: ({ signal }) => gqlRequest(OverviewQuery, variables, signal),
@@ -45,10 +83,17 @@ export function OverviewPage() {
       <div className="toolbar">
         <h1 id="overview-title">Overview</h1>
         <div className="toolbar-controls">
-          <Toggle label="Period" options={PERIODS} value={period} onChange={setPeriod} />
-          <Toggle label="Mode" options={MODES} value={modeChoice} onChange={setModeChoice} />
+          <Toggle label="Period" options={PERIODS} value={period} onChange={view.setPeriod} />
+          <Toggle label="Mode" options={MODES} value={modeChoice} onChange={view.setMode} />
         </div>
       </div>
+      <Filters
+        keyId={view.keyId}
+        endpoint={view.endpoint}
+        endpoints={overview.data?.usage.endpoints ?? []}
+        onKey={view.setKey}
+        onEndpoint={view.setEndpoint}
+      />
       {overview.isPending ? (
         <Loading label="Loading usage" />
       ) : overview.isError ? (
@@ -68,7 +113,7 @@ function OverviewBody({
   stale,
 }: {
   data: Usage;
-  variables: { period: UsagePeriod; mode: KeyMode | null };
+  variables: UsageVariables;
   stale: boolean;
 }) {
   const s = data.summary;
@@ -142,7 +187,7 @@ function OverviewBody({
 }
 
 /** The endpoint table as the page shows it, one row an endpoint, as a CSV file. */
-function exportEndpoints(data: Usage, variables: { period: UsagePeriod; mode: KeyMode | null }): void {
+function exportEndpoints(data: Usage, variables: UsageVariables): void {
   const rows = [...data.endpoints]
     .sort((a, b) => b.requests - a.requests)
     .map((e) => [e.method, e.path, e.requests, e.averageLatencyMs, e.successRate, e.tokens]);
@@ -150,5 +195,55 @@ function exportEndpoints(data: Usage, variables: { period: UsagePeriod; mode: Ke
   downloadCsv(
     `tessera-endpoints-${variables.period.toLowerCase()}-${(variables.mode ?? 'all').toLowerCase()}.csv`,
     csv,
+  );
+}
+
+/** Narrow the overview to one key or one endpoint; the choice is kept in the URL with the period and mode. */
+function Filters({
+  keyId,
+  endpoint,
+  endpoints,
+  onKey,
+  onEndpoint,
+}: {
+  keyId: string | null;
+  endpoint: string | null;
+  endpoints: OverviewData['usage']['endpoints'];
+  onKey: (id: string | null) => void;
+  onEndpoint: (endpoint: string | null) => void;
+}) {
+  const keys = useQuery({
+    queryKey: ['graphql', 'keyOptions'],
+    queryFn: ({ signal }) => gqlRequest(KeyOptionsQuery, {}, signal),
+  });
+  const endpointNames = [
+    ...new Set([...endpoints.map((e) => `${e.method} ${e.path}`), ...(endpoint ? [endpoint] : [])]),
+  ];
+  return (
+    <div className="filters">
+      <label>
+        Key{' '}
+        <select value={keyId ?? ''} onChange={(e) => onKey(e.target.value || null)}>
+          <option value="">All keys</option>
+          {(keys.data?.apiKeys ?? []).map((k) => (
+            <option key={k.id} value={k.id}>
+              {k.name} ({k.masked})
+            </option>
+          ))}
+          {keyId && !keys.data?.apiKeys.some((k) => k.id === keyId) && <option value={keyId}>{keyId}</option>}
+        </select>
+      </label>
+      <label>
+        Endpoint{' '}
+        <select value={endpoint ?? ''} onChange={(e) => onEndpoint(e.target.value || null)}>
+          <option value="">All endpoints</option>
+          {endpointNames.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
   );
 }

@@ -1,27 +1,26 @@
 import { relativeTime } from '../../lib/format';
 
-export interface ErrorRow {
+export interface ErrorGroupRow {
   id: string;
   status: number;
   method: string;
   path: string;
   message: string;
-  at: string;
+  count: number;
+  lastSeen: string;
   maskedKey: string | null;
 }
 
-/** The newest failed requests; paging is the caller's (cursor based). */
+/** The period's failures, identical ones as one row with their count and when the latest was seen. */
 export function RecentErrors({
   rows,
   now = new Date(),
   hasMore,
-  loadingMore,
   onMore,
 }: {
-  rows: ErrorRow[];
+  rows: ErrorGroupRow[];
   now?: Date;
   hasMore: boolean;
-  loadingMore: boolean;
   onMore: () => void;
 }) {
   return (
@@ -34,7 +33,10 @@ export function RecentErrors({
               <th scope="col">Status</th>
               <th scope="col">Endpoint</th>
               <th scope="col">Message</th>
-              <th scope="col">When</th>
+              <th scope="col" className="num">
+                Count
+              </th>
+              <th scope="col">Last seen</th>
               <th scope="col">Key</th>
             </tr>
           </thead>
@@ -48,9 +50,10 @@ export function RecentErrors({
                   <span className="method">{e.method}</span> <code>{e.path}</code>
                 </td>
                 <td className="message">{e.message}</td>
+                <td className="num">{e.count.toLocaleString()}</td>
                 <td>
-                  <time dateTime={e.at} title={new Date(e.at).toLocaleString()}>
-                    {relativeTime(e.at, now)}
+                  <time dateTime={e.lastSeen} title={new Date(e.lastSeen).toLocaleString()}>
+                    {relativeTime(e.lastSeen, now)}
                   </time>
                 </td>
                 <td>{e.maskedKey ? <code>{e.maskedKey}</code> : '—'}</td>
@@ -60,8 +63,8 @@ export function RecentErrors({
         </table>
       </div>
       {hasMore && (
-        <button type="button" className="btn" onClick={onMore} disabled={loadingMore}>
-          {loadingMore ? 'Loading…' : 'Show older errors'}
+        <button type="button" className="btn" onClick={onMore}>
+          Show more errors
         </button>
       )}
     </>

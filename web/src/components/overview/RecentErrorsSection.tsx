@@ -1,12 +1,19 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { gqlRequest } from '../../graphql/client';
-import { type RecentErrorsData, RecentErrorsQuery, type UsageVariables } from '../../graphql/documents';
+import {
+  ErrorGroupsQuery,
+  type RecentErrorsData,
+  RecentErrorsQuery,
+  type UsageVariables,
+} from '../../graphql/documents';
 import { downloadCsv, toCsv } from '../../lib/csv';
 import { Empty, ErrorState, Loading } from '../States';
 import { RecentErrors } from './RecentErrors';
 
+/** Groups shown at first, and how many more a click adds (the API gives at most 100). */
 const PAGE = 10;
+const MAX_GROUPS = 100;
 /** The export reads the period's errors 100 at a time (the API's page size), up to this many. */
 const EXPORT_PAGE = 100;
 const EXPORT_MAX = 10_000;
@@ -41,7 +48,7 @@ async function exportErrors(variables: UsageVariables): Promise<number> {
   return rows.length;
 }
 
-/** Recent errors of the period, paged by cursor; refreshed with the rest of the overview. */
+/** The period's errors grouped when identical, refreshed with the rest of the overview; all of them as CSV. */
 export function RecentErrorsSection({
   variables,
   refetchMs,
@@ -49,16 +56,12 @@ export function RecentErrorsSection({
   variables: UsageVariables;
   refetchMs: number;
 }) {
-  const errors = useInfiniteQuery({
-    queryKey: ['graphql', 'recentErrors', variables],
-    queryFn: ({ pageParam, signal }) =>
-      gqlRequest(RecentErrorsQuery, { ...variables, first: PAGE, after: pageParam }, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => {
-      const info = last.usage.recentErrors.pageInfo;
-      return info.hasNextPage ? info.endCursor : undefined;
-    },
+  const [shown, setShown] = useState(PAGE);
+  const groups = useQuery({
+    queryKey: ['graphql', 'errorGroups', variables, shown],
+    queryFn: ({ signal }) => gqlRequest(ErrorGroupsQuery, { ...variables, first: shown }, signal),
     refetchInterval: refetchMs,
+    placeholderData: keepPreviousData,
   });
   const [exporting, setExporting] = useState<'idle' | 'busy' | string>('idle');
   const onExport = () => {
@@ -68,19 +71,19 @@ export function RecentErrorsSection({
       (err: Error) => setExporting(`Export failed: ${err.message}`),
     );
   };
-  if (errors.isPending) return <Loading label="Loading recent errors" />;
-  if (errors.isError) return <ErrorState message={errors.error.message} onRetry={() => errors.refetch()} />;
-  const rows = errors.data.pages.flatMap((p) =>
-    p.usage.recentErrors.edges.map((e) => ({
-      id: e.cursor,
-      status: e.node.status,
-      method: e.node.method,
-      path: e.node.path,
-      message: e.node.message ?? e.node.code ?? 'No message',
-      at: e.node.occurredAt,
-      maskedKey: e.node.maskedKey,
-    })),
-  );
+  if (groups.isPending) return <Loading label="Loading recent errors" />;
+  if (groups.isError) return <ErrorState message={groups.error.message} onRetry={() => groups.refetch()} />;
+  const list = groups.data.usage.errorGroups.groups;
+  const rows = list.map((g) => ({
+    id: `${g.status} ${g.method} ${g.path} ${g.code} ${g.message} ${g.maskedKey}`,
+    status: g.status,
+    method: g.method,
+    path: g.path,
+    message: g.message ?? g.code ?? 'No message',
+    count: g.count,
+    lastSeen: g.lastSeen,
+    maskedKey: g.maskedKey,
+  }));
   if (rows.length === 0) return <Empty title="No errors in this period" />;
   return (
     <>
@@ -94,9 +97,8 @@ export function RecentErrorsSection({
       </div>
       <RecentErrors
         rows={rows}
-        hasMore={errors.hasNextPage}
-        loadingMore={errors.isFetchingNextPage}
-        onMore={() => errors.fetchNextPage()}
+        hasMore={list.length === shown && shown < MAX_GROUPS}
+        onMore={() => setShown((n) => Math.min(MAX_GROUPS, n + PAGE * 2))}
       />
     </>
   );
