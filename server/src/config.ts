@@ -1,4 +1,5 @@
 import type { Env } from './env';
+import { type AuthThrottleConfig, DEFAULT_AUTH_THROTTLE } from './modules/auth-throttle';
 import type { PlanDefaults } from './modules/plans';
 import { type ChatConfig, chatConfigFromEnv } from './modules/providers/config';
 import type { SearchLimits } from './modules/search/limits';
@@ -12,7 +13,10 @@ export interface AppConfig {
   modelTimeoutMs: number;
   sessionTtlMs: number;
   cookieSecure: boolean | 'auto';
-  trustProxy: boolean;
+  /** Express's `trust proxy`: how many proxies (hops) or which proxy addresses to trust; false for none. */
+  trustProxy: Env['TRUST_PROXY'];
+  /** Sign-in and sign-up throttling (modules/auth-throttle). */
+  authThrottle: AuthThrottleConfig;
   planDefaults: PlanDefaults;
   modelsFile: string | undefined;
   codeAnalysis: { maxBytes: number; timeoutMs: number; workers: number; maxQueue: number };
@@ -55,6 +59,7 @@ export function configFromEnv(env: Env): AppConfig {
     sessionTtlMs: env.SESSION_TTL_HOURS * 3_600_000,
     cookieSecure: env.COOKIE_SECURE ?? 'auto',
     trustProxy: env.TRUST_PROXY,
+    authThrottle: DEFAULT_AUTH_THROTTLE,
     planDefaults: {
       free: { requestsPerMinute: env.PLAN_FREE_RPM, monthlyTokens: env.PLAN_FREE_MONTHLY_TOKENS },
       pro: { requestsPerMinute: env.PLAN_PRO_RPM, monthlyTokens: env.PLAN_PRO_MONTHLY_TOKENS },

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const boolish = z
@@ -30,6 +31,42 @@ const corsOrigins = z.string().transform((value, ctx): '*' | string[] => {
   return origins.filter((o) => o !== null);
 });
 
+/** Names Express's `trust proxy` knows for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies in front are trusted to say who the client is: `false` (none, the default), a number of hops
+ * (`true` is 1: one proxy, e.g. nginx on the same host), or a list of proxy addresses and ranges
+ * (`loopback, 10.0.0.0/8`). The client is then the right-most `X-Forwarded-For` entry not written by a trusted
+ * proxy: a client can prepend whatever it likes, never append.
+ */
+const trustProxy = z.string().transform((value, ctx): false | number | string[] => {
+  const v = value.trim().toLowerCase();
+  if (['false', 'no', '0'].includes(v)) return false;
+  if (['true', 'yes'].includes(v)) return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').flatMap((e) => (e.trim() === '' ? [] : [e.trim()]));
+  const bad = entries.filter((e) => !isProxyAddress(e));
+  if (entries.length === 0 || bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be false, a number of proxies (hops), or a list of proxy addresses or CIDR ranges${bad.length > 0 ? `; not addresses: ${bad.join(', ')}` : ''}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -53,7 +90,7 @@ export const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
   SESSION_TTL_HOURS: positiveInt.default(24 * 30),
   COOKIE_SECURE: boolish.optional(),
-  TRUST_PROXY: boolish.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   SEED_DEMO: boolish.default(true),
   MODELS_FILE: z.string().optional(),
   /** Code analysis: largest `code` accepted, time limit per analysis, worker threads, queued analyses. */

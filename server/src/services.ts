@@ -6,8 +6,8 @@ import { type Clock, systemClock } from './lib/clock';
 import { countTenantDenials } from './lib/tenant-denial';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics/registry';
-import { AttemptThrottle, type SignInThrottles } from './modules/accounts';
 import { MonthlyTokenAllowance, type TokenAllowance } from './modules/allowance';
+import { AuthThrottle, PgAttemptStore, RedisAttemptStore } from './modules/auth-throttle';
 import { ChatService } from './modules/chat';
 import { CodeAnalyzer } from './modules/code-analysis';
 import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
@@ -23,7 +23,8 @@ export interface Services {
   database: Database;
   keys: ApiKeyVerifier;
   lastUsed: LastUsedTracker;
-  signInThrottles: SignInThrottles;
+  /** Sign-in and sign-up attempt counters, shared by the instances (Redis, or the database). */
+  authThrottle: AuthThrottle;
   catalogue: ModelCatalogue;
   ownership: ModelOwnership;
   allowance: TokenAllowance;
@@ -63,17 +64,21 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const keys = new ApiKeyVerifier(ctx);
   const lastUsed = new LastUsedTracker(ctx);
   const catalogue = ModelCatalogue.fromFile(config.modelsFile);
-  const rateLimiter = new RateLimiter({
-    memory: new MemoryRateLimitStore(clock),
-    redis: config.redisUrl
-      ? new RedisRateLimitStore({
-          url: config.redisUrl,
-          commandTimeoutMs: config.redisCommandTimeoutMs,
-          // An injected clock (tests) drives Redis too; in production the script reads Redis's clock.
-          ...(overrides.clock && { clock: overrides.clock }),
-        })
-      : undefined,
+  const redis = config.redisUrl
+    ? new RedisRateLimitStore({
+        url: config.redisUrl,
+        commandTimeoutMs: config.redisCommandTimeoutMs,
+        // An injected clock (tests) drives Redis too; in production the script reads Redis's clock.
+        ...(overrides.clock && { clock: overrides.clock }),
+      })
+    : undefined;
+  const rateLimiter = new RateLimiter({ memory: new MemoryRateLimitStore(clock), redis, logger });
+  const authThrottle = new AuthThrottle({
+    config: config.authThrottle,
+    clock,
     logger,
+    database: new PgAttemptStore(database.db),
+    redis: redis && new RedisAttemptStore(redis.client, config.authThrottle.redisPrefix),
   });
   const providers = new ProviderRegistry({
     upstreams: config.chat.upstreams,
@@ -126,10 +131,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     database,
     keys,
     lastUsed,
-    signInThrottles: {
-      byEmail: new AttemptThrottle(clock, 10, 15 * 60_000),
-      byAddress: new AttemptThrottle(clock, 100, 15 * 60_000),
-    },
+    authThrottle,
     catalogue,
     ownership,
     providers,

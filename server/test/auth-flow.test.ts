@@ -101,20 +101,16 @@ describe('sign-up → key → call → revoke', () => {
     });
   });
 
-  it('throttles repeated failed sign-ins for one email', async () => {
+  it('slows down repeated failed sign-ins for one email (auth-throttle.test.ts has the rest)', async () => {
     const web = new TrpcTestClient(server.url);
     const email = `throttle-${Date.now()}@example.com`;
     await web.mutation('auth.signUp', { email, password: 'a long enough password' });
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) {
+    for (let i = 0; i < 6; i++) {
       statuses.push((await web.mutation('auth.signIn', { email, password: `wrong-${i}-password` })).status);
     }
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
-    expect(statuses[10]).toBe(429);
-    // Even the right password waits until the window passes.
-    expect((await web.mutation('auth.signIn', { email, password: 'a long enough password' })).status).toBe(
-      429,
-    );
+    expect(statuses.slice(0, 5)).toEqual(Array(5).fill(401));
+    expect(statuses[5]).toBe(429);
   });
 
   it('refuses mutations without the CSRF header', async () => {

@@ -163,6 +163,38 @@ describe('GraphQL errors and limits', () => {
     expect(r2.data ?? null).toBeNull();
   });
 
+  it('prices each aliased copy of a database-backed field by its queries: 200 usage summaries are refused', async () => {
+    const account = await createAccount(server);
+    const auth = { cookie: await sessionCookie(server, account.id) };
+    const aliased = (n: number, selection: string) =>
+      `{ ${Array.from({ length: n }, (_, i) => `u${i}: usage(period: LAST_30D) { ${selection} }`).join(' ')} }`;
+    for (const selection of [
+      'summary { totalRequests }',
+      'timeseries { requests }',
+      'endpoints { requests }',
+    ]) {
+      const r = await gql(server, auth, aliased(200, selection));
+      expect(r.errors?.[0]?.extensions?.code, selection).toBe('BAD_USER_INPUT');
+      expect(r.errors?.[0]?.message, selection).toMatch(/costs \d+; at most 5000/);
+      expect(r.data ?? null).toBeNull();
+    }
+    // Fields that read nothing stay cheap however often they are asked for.
+    const cheap = await gql(server, auth, aliased(200, 'from to bucketSeconds'));
+    expect(cheap.errors).toBeUndefined();
+    // The dashboard's whole overview, errors page included, is far within the limit, a few times over too.
+    const full = await gql(server, auth, USAGE_QUERY, { period: 'LAST_30D', first: 100 });
+    expect(full.errors).toBeUndefined();
+    const fourDashboards = await gql(
+      server,
+      auth,
+      aliased(
+        4,
+        'summary { totalRequests } timeseries { requests } endpoints { requests } recentErrors(first: 100) { edges { cursor } }',
+      ),
+    );
+    expect(fourDashboards.errors).toBeUndefined();
+  });
+
   it('keeps introspection for the explorer, and refuses oversized or non-JSON bodies', async () => {
     const account = await createAccount(server);
     const auth = { cookie: await sessionCookie(server, account.id) };

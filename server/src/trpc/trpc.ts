@@ -87,10 +87,21 @@ function fieldErrorsOf(err: ZodError): Record<string, string[]> {
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
     const internal = error.code === 'INTERNAL_SERVER_ERROR' && !isServiceError(error.cause);
-    const fieldErrors = error.cause instanceof ZodError ? fieldErrorsOf(error.cause) : null;
+    const cause = error.cause;
+    // A module's refusal of one field (a common password) is shown beside that field, as zod's are.
+    const fieldErrors =
+      cause instanceof ZodError
+        ? fieldErrorsOf(cause)
+        : isServiceError(cause) && cause.kind === 'invalid_request' && cause.param
+          ? { [cause.param]: [cause.message] }
+          : null;
     return {
       ...shape,
-      message: internal ? 'Internal server error' : fieldErrors ? 'Invalid input' : shape.message,
+      message: internal
+        ? 'Internal server error'
+        : cause instanceof ZodError
+          ? 'Invalid input'
+          : shape.message,
       data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, fieldErrors },
     };
   },
@@ -104,6 +115,9 @@ const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
   if (!result.ok) {
     const cause = asUnavailable(result.error.cause) ?? result.error.cause;
     const mapped = isServiceError(cause) ? toTRPCError(cause) : result.error;
+    // Retry advice (a throttled sign-in's retry-after) reaches the client as on REST.
+    if (isServiceError(cause))
+      for (const [name, value] of Object.entries(cause.headers)) ctx.res.setHeader(name, value);
     const resource = deniedResource(cause);
     if (resource && ctx.account) {
       logTenantDenial(ctx.services.ctx.logger, {

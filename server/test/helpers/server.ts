@@ -2,7 +2,9 @@ import type { AppConfig } from '../../src/config';
 import type { Env } from '../../src/env';
 import { parseEnv } from '../../src/env';
 import type { Clock } from '../../src/lib/clock';
+import { randomBase62 } from '../../src/lib/ids';
 import { createLogger } from '../../src/logger';
+import { DEFAULT_AUTH_THROTTLE } from '../../src/modules/auth-throttle';
 import { type RunningServer, startServer } from '../../src/server';
 import { createServices, type Services } from '../../src/services';
 import { openTestDatabase } from './database';
@@ -34,9 +36,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     database,
     logger: createLogger(env.LOG_LEVEL, options.logs),
     ...(options.clock && { clock: options.clock }),
-    ...(options.config && { config: options.config }),
+    config: { authThrottle: testAuthThrottle(), ...options.config },
   });
   await database.migrate();
   const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
   return { ...running, services, databaseUrl: database.url };
+}
+
+/**
+ * The default sign-in and sign-up throttle with Redis keys of its own: test servers share one Redis (and the
+ * client address 127.0.0.1), and counters must not carry over from one server, or one run, to the next.
+ */
+export function testAuthThrottle(
+  overrides: Partial<typeof DEFAULT_AUTH_THROTTLE> = {},
+): typeof DEFAULT_AUTH_THROTTLE {
+  return { ...DEFAULT_AUTH_THROTTLE, redisPrefix: `tessera:test:${randomBase62(10)}:auth:`, ...overrides };
 }

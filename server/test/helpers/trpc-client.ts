@@ -29,7 +29,13 @@ export class TrpcTestClient {
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) this.cookie = setCookie.split(';')[0];
     const body = (await res.json()) as { result?: { data: T }; error?: TrpcErrorShape };
-    return { status: res.status, data: body.result?.data, error: body.error, setCookie };
+    return {
+      status: res.status,
+      data: body.result?.data,
+      error: body.error,
+      setCookie,
+      headers: res.headers,
+    };
   }
 }
 
@@ -44,4 +50,5 @@ export interface TrpcResult<T> {
   data: T | undefined;
   error: TrpcErrorShape | undefined;
   setCookie: string | null;
+  headers: Headers;
 }

@@ -2,6 +2,7 @@ export * from './accounts';
 export * from './allowance-periods';
 export * from './allowance-reservations';
 export * from './api-keys';
+export * from './auth-attempts';
 export * from './search-collections';
 export * from './search-documents';
 export * from './search-postings';

@@ -1,9 +1,9 @@
 import { type Plan, SignUpInput } from '@tessera/shared';
-import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { type AccountRow, accounts } from '../../db/schema';
 import { ServiceError } from '../../errors';
 import { newId } from '../../lib/ids';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './common-passwords';
 import { hashPassword } from './password';
 
 export interface CreateAccountInput extends SignUpInput {
@@ -12,7 +12,10 @@ export interface CreateAccountInput extends SignUpInput {
   customMonthlyTokens?: number | null;
 }
 
-/** Sign-up (dashboard) and account creation (operators' CLI) both come here. */
+/**
+ * Sign-up (dashboard, after its throttle: sign-up.ts) and account creation (operators' CLI) both come here.
+ * A taken email is found by the insert's conflict, after the password is hashed.
+ */
 export async function createAccount({
   ctx,
   input,
@@ -21,20 +24,22 @@ export async function createAccount({
   input: CreateAccountInput;
 }): Promise<AccountRow> {
   const { email, password, name } = SignUpInput.parse(input);
-  const existing = await ctx.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email));
-  if (existing.length > 0) {
-    throw new ServiceError('conflict', 'An account with this email already exists.', {
-      param: 'email',
-      code: 'email_taken',
+  if (isCommonPassword(password)) {
+    throw new ServiceError('invalid_request', COMMON_PASSWORD_MESSAGE, {
+      param: 'password',
+      code: 'common_password',
     });
   }
+  // Hashed before the email is looked at: a taken email costs the same scrypt as a new one (and as a
+  // sign-in), so the answer's timing does not tell which emails have accounts.
+  const passwordHash = await hashPassword(password);
   const [row] = await ctx.db
     .insert(accounts)
     .values({
       id: newId('acc'),
       email,
       name: name ?? null,
-      passwordHash: await hashPassword(password),
+      passwordHash,
       plan: input.plan ?? 'free',
       customRequestsPerMinute: input.customRequestsPerMinute ?? null,
       customMonthlyTokens: input.customMonthlyTokens ?? null,

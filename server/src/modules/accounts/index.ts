@@ -1,10 +1,10 @@
+export { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './common-passwords';
 export type { CreateAccountInput } from './create';
 export { createAccount } from './create';
 export { hashPassword, verifyPassword } from './password';
 export type { SetPlanInput } from './plan';
 export { findAccount, setPlan } from './plan';
 export { createSession, endSession, resolveSession } from './sessions';
-export type { SignInThrottles } from './sign-in';
 export { signIn } from './sign-in';
-export { AttemptThrottle } from './throttle';
+export { signUp } from './sign-up';
 export { toAccountView } from './view';

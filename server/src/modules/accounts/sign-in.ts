@@ -3,42 +3,42 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { type AccountRow, accounts } from '../../db/schema';
 import { ServiceError } from '../../errors';
+import type { AttemptDecision, AuthThrottle } from '../auth-throttle';
 import { dummyPasswordHash, verifyPassword } from './password';
-import type { AttemptThrottle } from './throttle';
 
-export interface SignInThrottles {
-  byEmail: AttemptThrottle;
-  byAddress: AttemptThrottle;
+/** The 429 of a throttled attempt, with the wait in its message and `retry-after`. */
+export function tooManyAttempts(decision: AttemptDecision, what: string): ServiceError {
+  const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  return new ServiceError('rate_limited', `Too many ${what}. Try again in ${seconds}s.`, {
+    code: 'too_many_attempts',
+    headers: { 'retry-after': String(seconds) },
+  });
 }
 
-/** Checks email and password; throttled per email and per client address before any hashing. */
+/**
+ * Checks email and password. Before any hashing, the attempt is counted against the client address (a
+ * window) and the email (a backoff that grows with each failure; a success clears it), on counters every
+ * instance shares (modules/auth-throttle).
+ */
 export async function signIn({
   ctx,
   input,
   address,
-  throttles,
+  throttle,
 }: {
   ctx: Pick<Ctx, 'db'>;
   input: SignInInput;
   address: string;
-  throttles: SignInThrottles;
+  throttle: AuthThrottle;
 }): Promise<AccountRow> {
   const { email, password } = SignInInput.parse(input);
-  const wait = Math.max(throttles.byEmail.retryAfterMs(email), throttles.byAddress.retryAfterMs(address));
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
-    throw new ServiceError('rate_limited', `Too many sign-in attempts. Try again in ${seconds}s.`, {
-      code: 'too_many_attempts',
-      headers: { 'retry-after': String(seconds) },
-    });
-  }
-  throttles.byAddress.record(address);
+  const decision = await throttle.signInAttempt(email, address);
+  if (!decision.allowed) throw tooManyAttempts(decision, 'sign-in attempts');
   const [row] = await ctx.db.select().from(accounts).where(eq(accounts.email, email)).limit(1);
   const ok = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
   if (!row || !ok) {
-    throttles.byEmail.record(email);
     throw new ServiceError('authentication', 'Incorrect email or password.', { code: 'invalid_credentials' });
   }
-  throttles.byEmail.reset(email);
+  await throttle.signInSucceeded(email);
   return row;
 }

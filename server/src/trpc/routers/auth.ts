@@ -1,6 +1,6 @@
 import { SignInInput, SignUpInput } from '@tessera/shared';
 import type { Response } from 'express';
-import { createAccount, createSession, endSession, signIn, toAccountView } from '../../modules/accounts';
+import { createSession, endSession, signIn, signUp, toAccountView } from '../../modules/accounts';
 import type { Services } from '../../services';
 import { protectedProcedure, publicProcedure, router, SESSION_COOKIE } from '../trpc';
 
@@ -17,7 +17,12 @@ function setSessionCookie(res: Response, services: Services, token: string, expi
 
 export const authRouter = router({
   signUp: publicProcedure.input(SignUpInput).mutation(async ({ ctx, input }) => {
-    const account = await createAccount({ ctx: ctx.services.ctx, input });
+    const account = await signUp({
+      ctx: ctx.services.ctx,
+      input,
+      address: ctx.req.ip ?? 'unknown',
+      throttle: ctx.services.authThrottle,
+    });
     const session = await createSession({ ctx: ctx.services.ctx, accountId: account.id });
     setSessionCookie(ctx.res, ctx.services, session.token, session.expiresAt);
     return toAccountView(account, ctx.services.ctx.config.planDefaults);
@@ -28,7 +33,7 @@ export const authRouter = router({
       ctx: ctx.services.ctx,
       input,
       address: ctx.req.ip ?? 'unknown',
-      throttles: ctx.services.signInThrottles,
+      throttle: ctx.services.authThrottle,
     });
     const session = await createSession({ ctx: ctx.services.ctx, accountId: account.id });
     setSessionCookie(ctx.res, ctx.services, session.token, session.expiresAt);

@@ -1,0 +1,26 @@
+import type { SignUpInput } from '@tessera/shared';
+import type { Ctx } from '../../context';
+import type { AccountRow } from '../../db/schema';
+import type { AuthThrottle } from '../auth-throttle';
+import { createAccount } from './create';
+import { tooManyAttempts } from './sign-in';
+
+/**
+ * The dashboard's sign-up: counted against the client address on counters every instance shares, then
+ * `createAccount` (common passwords refused, the password hashed whether or not the email is taken).
+ */
+export async function signUp({
+  ctx,
+  input,
+  address,
+  throttle,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  input: SignUpInput;
+  address: string;
+  throttle: AuthThrottle;
+}): Promise<AccountRow> {
+  const decision = await throttle.signUpAttempt(address);
+  if (!decision.allowed) throw tooManyAttempts(decision, 'sign-ups from this address');
+  return createAccount({ ctx, input });
+}
