@@ -3,6 +3,7 @@ import { accounts } from './db/schema';
 import { randomBase62 } from './lib/ids';
 import type { Logger } from './logger';
 import { createAccount } from './modules/accounts';
+import { seedSampleTraffic } from './modules/demo';
 import { createKey } from './modules/keys';
 import type { Services } from './services';
 
@@ -29,6 +30,8 @@ export interface DemoAccount {
   email: string;
   password: string;
   key: string;
+  /** Requests of sample traffic metered for the dashboard (removable there). */
+  sampleEvents: number;
 }
 
 /** On a brand-new embedded database: a demo account and a test key, so that a newcomer can curl at once. */
@@ -43,7 +46,12 @@ export async function seedDemoIfEmpty(services: Services): Promise<DemoAccount |
     accountId: account.id,
     input: { name: 'Demo test key', kind: 'test' },
   });
-  return { email, password, key: key.key };
+  const sampleEvents = await seedSampleTraffic({
+    ctx: services.ctx,
+    usage: services.usage,
+    accountId: account.id,
+  });
+  return { email, password, key: key.key, sampleEvents };
 }
 
 export function printDemo(demo: DemoAccount, url: string, logger: Logger): void {
@@ -57,6 +65,9 @@ export function printDemo(demo: DemoAccount, url: string, logger: Logger): void 
       `    email      ${demo.email}`,
       `    password   ${demo.password}`,
       `    test key   ${demo.key}`,
+      '',
+      `  Its dashboard shows ${demo.sampleEvents.toLocaleString('en')} requests of sample traffic over two weeks, labelled as`,
+      '  such; one click on the overview removes it.',
       '',
       '  Try it:',
       `    curl ${url}/v1/chat/completions -H "Authorization: Bearer ${demo.key}" \\`,

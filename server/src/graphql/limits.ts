@@ -45,6 +45,8 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Usage.errorGroups': 200,
   /** The allowance view: in memory, read from the database at most once a second. */
   'Viewer.allowance': 10,
+  /** One indexed read of the account's keys. */
+  'Viewer.sampleData': 10,
 };
 
 /** Introspection entry points: one of them answers up to the whole schema, whatever its cost estimate says. */

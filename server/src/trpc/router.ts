@@ -1,11 +1,13 @@
 import { authRouter } from './routers/auth';
 import { modelsRouter } from './routers/catalogue';
+import { demoRouter } from './routers/demo';
 import { keysRouter } from './routers/keys';
 import { planRouter } from './routers/plan';
 import { router } from './trpc';
 
 export const appRouter = router({
   auth: authRouter,
+  demo: demoRouter,
   keys: keysRouter,
   models: modelsRouter,
   plan: planRouter,

@@ -164,5 +164,21 @@ export const KeyOptionsQuery = gql<KeyOptionsData, Record<string, never>>(
   'query KeyOptions { apiKeys { id name kind masked } }',
 );
 
+export interface SampleDataData {
+  viewer: { sampleData: boolean };
+}
+
+/** Whether the account shows sample traffic (the demo account of an embedded install). */
+export const SampleDataQuery = gql<SampleDataData, Record<string, never>>(
+  'SampleData',
+  'query SampleData { viewer { sampleData } }',
+);
+
 /** Every document the dashboard sends, for the schema check. */
-export const ALL_DOCUMENTS = [OverviewQuery, RecentErrorsQuery, ErrorGroupsQuery, KeyOptionsQuery];
+export const ALL_DOCUMENTS = [
+  OverviewQuery,
+  RecentErrorsQuery,
+  ErrorGroupsQuery,
+  KeyOptionsQuery,
+  SampleDataQuery,
+];

@@ -74,8 +74,9 @@ const keyOptions: KeyOptionsData = {
   apiKeys: [{ id: 'key_a', name: 'backend', kind: 'TEST', masked: 'sk_test_…abcd' }],
 };
 
-/** What the page's other queries answer: no errors, one key. */
+/** What the page's other queries answer: no errors, one key, no sample data. */
 function otherAnswer(operationName: string): unknown {
+  if (operationName === 'SampleData') return { viewer: { sampleData: false } };
   if (operationName === 'ErrorGroups') return noGroups;
   if (operationName === 'KeyOptions') return keyOptions;
   return noErrors;
@@ -195,7 +196,9 @@ describe('overview page', () => {
         variables: { first: number; after: string | null };
       };
       if (body.operationName === 'Overview') return Response.json({ data: overview(150, 100) });
-      if (body.operationName === 'KeyOptions') return Response.json({ data: keyOptions });
+      if (body.operationName === 'KeyOptions' || body.operationName === 'SampleData') {
+        return Response.json({ data: otherAnswer(body.operationName) });
+      }
       if (body.operationName === 'ErrorGroups') {
         const { node } = error(0);
         const group = { ...node, count: 2, lastSeen: node.occurredAt, lastRequestId: node.requestId };
@@ -260,5 +263,39 @@ describe('overview page', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Endpoint' }), '');
     expect(new URLSearchParams(window.location.search).get('endpoint')).toBeNull();
     expect(new URLSearchParams(window.location.search).get('period')).toBe('1h');
+  });
+
+  it('labels sample data and removes it in one action, then reads every figure again', async () => {
+    const user = userEvent.setup();
+    let sample = true;
+    let overviews = 0;
+    const rest = (_url: URL, init: RequestInit) => {
+      const body = JSON.parse(String(init.body)) as { operationName: string };
+      if (body.operationName === 'SampleData')
+        return Response.json({ data: { viewer: { sampleData: sample } } });
+      if (body.operationName === 'Overview') {
+        overviews += 1;
+        return Response.json({ data: overview(sample ? 3000 : 1, 0) });
+      }
+      return Response.json({ data: otherAnswer(body.operationName) });
+    };
+    const { calls } = renderWithTrpc(
+      <OverviewPage />,
+      {
+        'demo.removeSampleData': () => {
+          sample = false;
+          return { removedEvents: 3000 };
+        },
+      },
+      rest,
+    );
+    const notice = await screen.findByRole('region', { name: 'Sample data' });
+    expect(notice.textContent).toMatch(/made-up traffic/);
+    const before = overviews;
+    await user.click(within(notice).getByRole('button', { name: 'Remove sample data' }));
+    expect((await screen.findByRole('status')).textContent).toMatch(/removed: 3,000 requests/);
+    expect(screen.queryByRole('region', { name: 'Sample data' })).toBeNull();
+    expect(calls.map((c) => c.path)).toContain('demo.removeSampleData');
+    await waitFor(() => expect(overviews).toBeGreaterThan(before));
   });
 });

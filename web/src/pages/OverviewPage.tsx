@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { EndpointTable } from '../components/overview/EndpointTable';
 import { FirstCall } from '../components/overview/FirstCall';
 import { RecentErrorsSection } from '../components/overview/RecentErrorsSection';
+import { SampleDataNotice } from '../components/overview/SampleDataNotice';
 import { StatCard } from '../components/overview/StatCard';
 import { UsageCharts } from '../components/overview/UsageCharts';
 import { ErrorState, Loading } from '../components/States';
@@ -87,6 +88,7 @@ export function OverviewPage() {
           <Toggle label="Mode" options={MODES} value={modeChoice} onChange={view.setMode} />
         </div>
       </div>
+      <SampleDataNotice />
       <Filters
         keyId={view.keyId}
         endpoint={view.endpoint}

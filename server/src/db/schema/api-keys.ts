@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 
 export const apiKeys = pgTable(
@@ -16,6 +16,11 @@ export const apiKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The demo account's sample traffic is metered under a key of its own (revoked from birth, so it never
+     * authenticates): the usage of such a key is sample data, and removing it is deleting that key's usage.
+     */
+    sample: boolean('sample').notNull().default(false),
   },
   (t) => [index('api_keys_account_idx').on(t.accountId), index('api_keys_revoked_idx').on(t.revokedAt)],
 );

@@ -1,8 +1,10 @@
 import { accountAllowance } from '../../modules/analytics';
+import { hasSampleData } from '../../modules/demo';
 import { listKeys } from '../../modules/keys';
 import { listModels } from '../../modules/models';
 import { resolveLimits } from '../../modules/plans';
 import type { GraphqlContext } from '../context';
+import { toGraphQLError } from '../errors';
 
 const upper = <T extends string>(v: T) => v.toUpperCase() as Uppercase<T>;
 
@@ -35,5 +37,9 @@ export const accountResolvers = {
         planDefaults: ctx.services.ctx.config.planDefaults,
       }),
     authenticatedBy: ({ ctx }: { ctx: GraphqlContext }) => ctx.authenticatedBy,
+    sampleData: ({ ctx }: { ctx: GraphqlContext }) =>
+      hasSampleData({ ctx: ctx.services.ctx, accountId: ctx.account.id }).catch((err: unknown) => {
+        throw toGraphQLError(err);
+      }),
   },
 };

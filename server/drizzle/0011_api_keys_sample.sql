@@ -1,0 +1,1 @@
+ALTER TABLE "api_keys" ADD COLUMN "sample" boolean DEFAULT false NOT NULL;
