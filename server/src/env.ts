@@ -39,6 +39,11 @@ export const EnvSchema = z.object({
     .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
   DATA_DIR: z.string().default('./.data'),
+  /**
+   * Postgres: how long a request waits for a connection or a statement's answer before it gets 503
+   * `service_unavailable` (a database that hangs rather than refuses).
+   */
+  DATABASE_TIMEOUT_MS: positiveInt.default(3_000),
   REDIS_URL: z
     .string()
     .refine((v) => /^rediss?:\/\//.test(v), { error: 'must be a redis:// or rediss:// URL' })

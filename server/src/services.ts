@@ -57,7 +57,9 @@ export interface ServiceOverrides {
 export function createServices(env: Env, overrides: ServiceOverrides = {}): Services {
   const logger = overrides.logger ?? createLogger(env.LOG_LEVEL);
   const config = { ...configFromEnv(env), ...overrides.config };
-  const database = overrides.database ?? openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database =
+    overrides.database ??
+    openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, timeoutMs: env.DATABASE_TIMEOUT_MS });
   const clock = overrides.clock ?? systemClock;
   const ctx: Ctx = { db: database.db, clock, logger, config };
   const keys = new ApiKeyVerifier(ctx);

@@ -32,10 +32,18 @@ export interface DatabaseOptions {
   maxConnections?: number;
   /** Postgres's `application_name` for these connections (how they show in `pg_stat_activity`). */
   applicationName?: string;
+  /** Postgres only: how long a connection attempt or a statement may wait for an answer (postgres.ts). */
+  timeoutMs?: number;
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
-  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10, options.applicationName);
+  if (options.url)
+    return openPostgres(
+      options.url,
+      options.maxConnections ?? 10,
+      options.applicationName,
+      options.timeoutMs,
+    );
   return openPglite(options.dataDir ?? 'memory://');
 }
 
