@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { type AppOptions, createApp } from './app';
 import type { Services } from './services';
+import { GracefulShutdown } from './shutdown';
 
 export interface RunningServer {
   server: Server;
@@ -10,7 +11,10 @@ export interface RunningServer {
   app: Express;
   url: string;
   port: number;
-  /** Stops accepting, lets in-flight requests finish within the grace period, then stops the services. */
+  /**
+   * Stops accepting, lets in-flight requests finish within the grace period (shutdown.ts), then stops the
+   * services. Resolves as soon as the last connection is closed.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -19,7 +23,12 @@ export async function startServer(
   { port, host, ...appOptions }: { port: number; host: string } & AppOptions,
 ): Promise<RunningServer> {
   const { app, listener, serverOptions } = createApp(services, appOptions);
-  const server = createServer(serverOptions, listener);
+  const server = createServer(serverOptions);
+  const shutdown = new GracefulShutdown(server, {
+    logger: services.ctx.logger,
+    endCalls: () => services.chat.endAll(),
+  });
+  server.on('request', shutdown.listener(listener));
   server.listen(port, host);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -40,11 +49,7 @@ export async function startServer(
     close(graceMs = 10_000) {
       closing ??= (async () => {
         app.locals.draining = true;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        await closed;
-        clearTimeout(timer);
+        await shutdown.drain(graceMs);
         await services.stop();
       })();
       return closing;
