@@ -55,6 +55,10 @@ export const EnvSchema = z.object({
   /** Chat requests carry inline images (base64 data: URLs): their own, larger limit. */
   CHAT_BODY_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
   MODEL_TIMEOUT_MS: positiveInt.default(30_000),
+  /** A request's headers must arrive within this (from its first byte), or the connection gets 408. */
+  HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  /** A request's body must arrive within this once it is read (REST: 408 in OpenAI's body). */
+  BODY_TIMEOUT_MS: positiveInt.default(30_000),
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
   SESSION_TTL_HOURS: positiveInt.default(24 * 30),
   COOKIE_SECURE: boolish.optional(),

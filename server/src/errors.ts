@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'insufficient_quota'

@@ -23,7 +23,9 @@ export async function startServer(
   { port, host, ...appOptions }: { port: number; host: string } & AppOptions,
 ): Promise<RunningServer> {
   const { app, listener, serverOptions } = createApp(services, appOptions);
-  const server = createServer(serverOptions);
+  const { headersTimeoutMs, bodyTimeoutMs } = services.ctx.config;
+  // Node.js checks these timeouts every `connectionsCheckingInterval` (30 s by default): at most 1 s late here.
+  const server = createServer({ ...serverOptions, connectionsCheckingInterval: 1_000 });
   const shutdown = new GracefulShutdown(server, {
     logger: services.ctx.logger,
     endCalls: () => services.chat.endAll(),
@@ -31,8 +33,11 @@ export async function startServer(
   server.on('request', shutdown.listener(listener));
   server.listen(port, host);
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 5 * 60_000;
+  // Slow clients (a request's headers or body trickling in) hold a connection for this long at most: the
+  // headers get HEADERS_TIMEOUT_MS from the request's first byte, then a REST body BODY_TIMEOUT_MS
+  // (json-body.ts, a 408 in OpenAI's body); Node.js's own 408 ends any request still incomplete after both.
+  server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = headersTimeoutMs + bodyTimeoutMs + 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

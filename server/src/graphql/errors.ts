@@ -16,6 +16,7 @@ function codeOf(kind: ErrorKind): GraphqlCode {
   switch (kind) {
     case 'invalid_request':
     case 'payload_too_large':
+    case 'request_timeout':
     case 'unsupported_media_type':
     case 'method_not_allowed':
     case 'conflict':
