@@ -94,6 +94,13 @@ describe('SIGTERM', () => {
       late.socket.write(
         `GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\n`,
       );
+      // A third that has served a request already, and whose next one is arriving.
+      const reused = new Connection(server.port);
+      reused.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await reused.until(() => reused.text.includes('{"status":"ok"}'));
+      reused.socket.write(
+        `GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\n`,
+      );
       await new Promise((r) => setTimeout(r, 200));
 
       const signalled = performance.now();
@@ -107,6 +114,13 @@ describe('SIGTERM', () => {
       await late.until(() => late.closed);
       expect(late.text).toMatch(/^HTTP\/1\.1 200/);
       expect(late.text).toMatch(/\r\nconnection: close\r\n/i);
+      // The new request on the old connection does not start: 503 to retry elsewhere, connection closed.
+      reused.socket.write('\r\n');
+      await reused.until(() => reused.closed);
+      const second = reused.text.slice(reused.text.indexOf('HTTP/1.1', 10));
+      expect(second).toMatch(/^HTTP\/1\.1 503 /);
+      expect(second).toMatch(/\r\nretry-after: 1\r\n/i);
+      expect(second).toContain('"code":"server_shutting_down"');
 
       // The stream runs to its end (not reset), then its connection is closed: a request sent on it now
       // gets nothing.
