@@ -46,7 +46,8 @@ export class GracefulShutdown {
       }
       this.used.add(socket);
       this.inflight.add(res);
-      res.once('close', this.forget);
+      // 'close' comes once: `on` rather than `once`, which wraps the listener anew for every request.
+      res.on('close', this.forget);
       inner(req, res);
     };
   }
