@@ -99,7 +99,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     config.usage.writerThread && database.url
       ? new ThreadedUsageStore({ url: database.url, maxConnections: 2 }, logger)
       : undefined;
-  const baseUsage: UsageStore = usageThread ?? new PgUsageStore(database.db);
+  // Background writes: not bound by the request path's DATABASE_TIMEOUT_MS (a prune may run long).
+  const baseUsage: UsageStore = usageThread ?? new PgUsageStore(database.backgroundDb ?? database.db);
   const usage = new UsageRecorder(
     overrides.usageStore ? overrides.usageStore(baseUsage) : baseUsage,
     { clock, logger, metrics },

@@ -18,6 +18,11 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The connection URL (Postgres only), for a thread that opens connections of its own. */
   url?: string;
+  /**
+   * The same connections without the request path's statement deadline (postgres.ts), for background work whose
+   * statements may legitimately run long (the usage writer's prune); `db` when there is no deadline.
+   */
+  backgroundDb?: Db;
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;

@@ -51,6 +51,7 @@ export function openPostgres(
       : drizzlePostgres(withStatementDeadline(client, timeoutMs), { schema, casing: 'snake_case' });
   return {
     db,
+    backgroundDb: unbounded,
     kind: 'postgres',
     url,
     migrate: async () => {
