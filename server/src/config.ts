@@ -8,6 +8,9 @@ import type { SearchLimits } from './modules/search/limits';
 export interface AppConfig {
   env: Env['NODE_ENV'];
   bodyLimitBytes: number;
+  /** How long a request's headers, then its body, may take to arrive (slow clients hold connections). */
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
   /** The limit for chat completion requests, whose inline images are large. */
   chatBodyLimitBytes: number;
   modelTimeoutMs: number;
@@ -54,6 +57,8 @@ export function configFromEnv(env: Env): AppConfig {
   return {
     env: env.NODE_ENV,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: env.BODY_TIMEOUT_MS,
     chatBodyLimitBytes: env.CHAT_BODY_LIMIT_BYTES,
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,
     sessionTtlMs: env.SESSION_TTL_HOURS * 3_600_000,

@@ -76,6 +76,11 @@ export const EnvSchema = z.object({
     .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
   DATA_DIR: z.string().default('./.data'),
+  /**
+   * Postgres: how long a request waits for a connection or a statement's answer before it gets 503
+   * `service_unavailable` (a database that hangs rather than refuses).
+   */
+  DATABASE_TIMEOUT_MS: positiveInt.default(3_000),
   REDIS_URL: z
     .string()
     .refine((v) => /^rediss?:\/\//.test(v), { error: 'must be a redis:// or rediss:// URL' })
@@ -87,6 +92,10 @@ export const EnvSchema = z.object({
   /** Chat requests carry inline images (base64 data: URLs): their own, larger limit. */
   CHAT_BODY_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
   MODEL_TIMEOUT_MS: positiveInt.default(30_000),
+  /** A request's headers must arrive within this (from its first byte), or the connection gets 408. */
+  HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  /** A request's body must arrive within this once it is read (REST: 408 in OpenAI's body). */
+  BODY_TIMEOUT_MS: positiveInt.default(30_000),
   SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
   SESSION_TTL_HOURS: positiveInt.default(24 * 30),
   COOKIE_SECURE: boolish.optional(),

@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'insufficient_quota'
@@ -79,6 +80,7 @@ const CONNECTION_CODES = new Set([
   'CONNECTION_DESTROYED',
   'CONNECTION_ENDED',
   'CONNECT_TIMEOUT',
+  'DATABASE_TIMEOUT',
   '57P01',
   '57P02',
   '57P03',

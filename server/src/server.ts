@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import { type AppOptions, createApp } from './app';
 import { type MetricsListener, startMetricsListener } from './metrics/listener';
 import type { Services } from './services';
+import { GracefulShutdown } from './shutdown';
 
 export interface RunningServer {
   server: Server;
@@ -13,7 +14,10 @@ export interface RunningServer {
   port: number;
   /** Where the metrics listener answers `GET /metrics` (`http://127.0.0.1:9464`), unless it is off. */
   metricsUrl: string | undefined;
-  /** Stops accepting, lets in-flight requests finish within the grace period, then stops the services. */
+  /**
+   * Stops accepting, lets in-flight requests finish within the grace period (shutdown.ts), then stops the
+   * services. Resolves as soon as the last connection is closed.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -22,11 +26,21 @@ export async function startServer(
   { port, host, ...appOptions }: { port: number; host: string } & AppOptions,
 ): Promise<RunningServer> {
   const { app, listener, serverOptions } = createApp(services, appOptions);
-  const server = createServer(serverOptions, listener);
+  const { headersTimeoutMs, bodyTimeoutMs } = services.ctx.config;
+  // Node.js checks these timeouts every `connectionsCheckingInterval` (30 s by default): at most 1 s late here.
+  const server = createServer({ ...serverOptions, connectionsCheckingInterval: 1_000 });
+  const shutdown = new GracefulShutdown(server, {
+    logger: services.ctx.logger,
+    endCalls: () => services.chat.endAll(),
+  });
+  server.on('request', shutdown.listener(listener));
   server.listen(port, host);
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 5 * 60_000;
+  // Slow clients (a request's headers or body trickling in) hold a connection for this long at most: the
+  // headers get HEADERS_TIMEOUT_MS from the request's first byte, then a REST body BODY_TIMEOUT_MS
+  // (json-body.ts, a 408 in OpenAI's body); Node.js's own 408 ends any request still incomplete after both.
+  server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = headersTimeoutMs + bodyTimeoutMs + 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -62,11 +76,7 @@ export async function startServer(
     close(graceMs = 10_000) {
       closing ??= (async () => {
         app.locals.draining = true;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        await closed;
-        clearTimeout(timer);
+        await shutdown.drain(graceMs);
         await services.stop();
         // Last: scrapes still see the drain.
         await metricsListener?.close();

@@ -58,7 +58,9 @@ export interface ServiceOverrides {
 export function createServices(env: Env, overrides: ServiceOverrides = {}): Services {
   const logger = overrides.logger ?? createLogger(env.LOG_LEVEL);
   const config = { ...configFromEnv(env), ...overrides.config };
-  const database = overrides.database ?? openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database =
+    overrides.database ??
+    openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, timeoutMs: env.DATABASE_TIMEOUT_MS });
   const clock = overrides.clock ?? systemClock;
   const ctx: Ctx = { db: database.db, clock, logger, config };
   const keys = new ApiKeyVerifier(ctx);
@@ -102,7 +104,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     config.usage.writerThread && database.url
       ? new ThreadedUsageStore({ url: database.url, maxConnections: 2 }, logger)
       : undefined;
-  const baseUsage: UsageStore = usageThread ?? new PgUsageStore(database.db);
+  // Background writes: not bound by the request path's DATABASE_TIMEOUT_MS (a prune may run long).
+  const baseUsage: UsageStore = usageThread ?? new PgUsageStore(database.backgroundDb ?? database.db);
   const usage = new UsageRecorder(
     overrides.usageStore ? overrides.usageStore(baseUsage) : baseUsage,
     { clock, logger, metrics },

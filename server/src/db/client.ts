@@ -18,6 +18,11 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The connection URL (Postgres only), for a thread that opens connections of its own. */
   url?: string;
+  /**
+   * The same connections without the request path's statement deadline (postgres.ts), for background work whose
+   * statements may legitimately run long (the usage writer's prune); `db` when there is no deadline.
+   */
+  backgroundDb?: Db;
   migrate(): Promise<void>;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
@@ -32,10 +37,18 @@ export interface DatabaseOptions {
   maxConnections?: number;
   /** Postgres's `application_name` for these connections (how they show in `pg_stat_activity`). */
   applicationName?: string;
+  /** Postgres only: how long a connection attempt or a statement may wait for an answer (postgres.ts). */
+  timeoutMs?: number;
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
-  if (options.url) return openPostgres(options.url, options.maxConnections ?? 10, options.applicationName);
+  if (options.url)
+    return openPostgres(
+      options.url,
+      options.maxConnections ?? 10,
+      options.applicationName,
+      options.timeoutMs,
+    );
   return openPglite(options.dataDir ?? 'memory://');
 }
 

@@ -3,6 +3,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { Database } from './client';
+import { withStatementDeadline } from './deadline';
 import * as schema from './schema';
 
 /**
@@ -25,17 +26,32 @@ export function reconnectDelaySeconds(failures: number): number {
   return (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** failures, 1);
 }
 
-export function openPostgres(url: string, max: number, applicationName = 'tessera'): Database {
+/**
+ * `timeoutMs`, for the pool that serves requests: how long a connection attempt and each statement may wait
+ * for Postgres (deadline.ts); migrations are not bounded. Without it (the usage writer's thread, whose prune
+ * may run long), connections time out after 10 s and statements never.
+ */
+export function openPostgres(
+  url: string,
+  max: number,
+  applicationName = 'tessera',
+  timeoutMs?: number,
+): Database {
   const client = postgres(url, {
     max,
     connection: { application_name: applicationName },
     onnotice: () => {},
-    connect_timeout: 10,
+    connect_timeout: timeoutMs === undefined ? 10 : timeoutMs / 1000,
     backoff: reconnectDelaySeconds,
   });
-  const db = drizzlePostgres(client, { schema, casing: 'snake_case' });
+  const unbounded = drizzlePostgres(client, { schema, casing: 'snake_case' });
+  const db =
+    timeoutMs === undefined
+      ? unbounded
+      : drizzlePostgres(withStatementDeadline(client, timeoutMs), { schema, casing: 'snake_case' });
   return {
     db,
+    backgroundDb: unbounded,
     kind: 'postgres',
     url,
     migrate: async () => {
@@ -45,7 +61,7 @@ export function openPostgres(url: string, max: number, applicationName = 'tesser
       const holder = await client.reserve();
       try {
         await holder`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-        await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
+        await migratePostgres(unbounded, { migrationsFolder: MIGRATIONS_FOLDER });
       } finally {
         await holder`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
         holder.release();

@@ -31,31 +31,47 @@ function unauthenticated(message: string): GraphQLError {
  */
 export function graphqlContext(services: Services) {
   return async ({ req, res }: { req: Request; res: Response }): Promise<GraphqlContext> => {
-    if (req.get('authorization') !== undefined) {
-      let principal: Principal;
-      try {
-        principal = await services.keys.verify(req.get('authorization'));
-      } catch (err) {
-        // Keys that cannot be checked now (the database is down) are not a credentials problem: 503.
-        if (isServiceError(err) && err.kind === 'unavailable') throw toGraphQLError(err);
-        const mapped = toGraphQLError(err);
-        locals(res).errorType = 'authentication_error';
-        locals(res).errorCode = isServiceError(err) ? err.code : 'invalid_api_key';
-        locals(res).errorMessage = mapped.message;
-        throw unauthenticated(mapped.message);
-      }
-      locals(res).principal = principal;
-      services.lastUsed.touch(principal.keyId, services.ctx.clock.now());
-      const account = await findAccount({ ctx: services.ctx, idOrEmail: principal.accountId });
-      return { services, account, authenticatedBy: 'API_KEY', principal, res };
+    try {
+      return await resolveCaller(services, req, res);
+    } catch (err) {
+      // A database that is down or stalled while the caller is looked up is a 503 with retry advice (it was
+      // Apollo's generic 500); GraphQL's own errors (401) pass as they are.
+      const mapped = toGraphQLError(err);
+      const l = locals(res);
+      l.errorType ??= 'graphql_error';
+      l.errorCode ??= String(mapped.extensions.code);
+      l.errorMessage ??= mapped.message;
+      throw mapped;
     }
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const account = token ? await resolveSession({ ctx: services.ctx, token }) : null;
-    if (!account) {
-      throw unauthenticated(
-        'Sign in to the dashboard, or send an API key as `Authorization: Bearer <key>`, to use the GraphQL API.',
-      );
-    }
-    return { services, account, authenticatedBy: 'SESSION', principal: null, res };
   };
+}
+
+/** The caller: by API key (then metered like REST) or by the dashboard's session. */
+async function resolveCaller(services: Services, req: Request, res: Response): Promise<GraphqlContext> {
+  if (req.get('authorization') !== undefined) {
+    let principal: Principal;
+    try {
+      principal = await services.keys.verify(req.get('authorization'));
+    } catch (err) {
+      // Keys that cannot be checked now (the database is down) are not a credentials problem: 503.
+      if (isServiceError(err) && err.kind === 'unavailable') throw toGraphQLError(err);
+      const mapped = toGraphQLError(err);
+      locals(res).errorType = 'authentication_error';
+      locals(res).errorCode = isServiceError(err) ? err.code : 'invalid_api_key';
+      locals(res).errorMessage = mapped.message;
+      throw unauthenticated(mapped.message);
+    }
+    locals(res).principal = principal;
+    services.lastUsed.touch(principal.keyId, services.ctx.clock.now());
+    const account = await findAccount({ ctx: services.ctx, idOrEmail: principal.accountId });
+    return { services, account, authenticatedBy: 'API_KEY', principal, res };
+  }
+  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  const account = token ? await resolveSession({ ctx: services.ctx, token }) : null;
+  if (!account) {
+    throw unauthenticated(
+      'Sign in to the dashboard, or send an API key as `Authorization: Bearer <key>`, to use the GraphQL API.',
+    );
+  }
+  return { services, account, authenticatedBy: 'SESSION', principal: null, res };
 }

@@ -1,5 +1,6 @@
+import { HeaderMap } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { asUnavailable, type ErrorKind, isServiceError } from '../errors';
+import { asUnavailable, type ErrorKind, isServiceError, type ServiceError } from '../errors';
 import type { Logger } from '../logger';
 
 export type GraphqlCode =
@@ -15,6 +16,7 @@ function codeOf(kind: ErrorKind): GraphqlCode {
   switch (kind) {
     case 'invalid_request':
     case 'payload_too_large':
+    case 'request_timeout':
     case 'unsupported_media_type':
     case 'method_not_allowed':
     case 'conflict':
@@ -67,8 +69,11 @@ export function toGraphQLError(thrown: unknown): GraphQLError {
   if (isServiceError(err)) {
     const code = codeOf(err.kind);
     const status = HTTP_STATUS[code];
+    // Apollo answers with the status and headers in `extensions.http` (and strips them from the body):
+    // a 503 carries its retry advice as on REST.
+    const http = status && { status, headers: new HeaderMap(Object.entries(err.headers)) };
     return new GraphQLError(err.message, {
-      extensions: { code, ...(err.param && { param: err.param }), ...(status && { http: { status } }) },
+      extensions: { code, ...(err.param && { param: err.param }), ...(http && { http }) },
     });
   }
   // Kept as the cause so that formatError logs it; the caller sees only the generic message.
@@ -84,6 +89,19 @@ function innermost(error: unknown): unknown {
   let current = error;
   while (isGraphQLErrorLike(current) && current.originalError) current = current.originalError;
   return current;
+}
+
+/**
+ * The first error of a request that a dependency being unreachable explains (the database down or stalled),
+ * as a ServiceError: a resolver that let such an error through makes the whole answer a 503, as on REST.
+ */
+export function unavailableIn(errors: readonly unknown[]): ServiceError | undefined {
+  for (const error of errors) {
+    const inner = innermost(error);
+    const found = isServiceError(inner) ? inner : asUnavailable(inner);
+    if (found?.kind === 'unavailable') return found;
+  }
+  return undefined;
 }
 
 /**

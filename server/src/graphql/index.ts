@@ -7,7 +7,7 @@ import { locals } from '../rest/middleware/locals';
 import { meter } from '../rest/middleware/metering';
 import type { Services } from '../services';
 import { type GraphqlContext, graphqlContext } from './context';
-import { formatError } from './errors';
+import { formatError, unavailableIn } from './errors';
 import { DEFAULT_LIMITS, MAX_TOKENS, queryLimitsRule, queryOnlyRule } from './limits';
 import { limitNesting } from './nesting';
 import { accountResolvers } from './resolvers/account';
@@ -36,9 +36,15 @@ export function createGraphqlServer(services: Services): ApolloServer<GraphqlCon
         // A failed call carries its first error into usage and logs (GraphQL itself answers 200).
         async requestDidStart() {
           return {
-            async didEncounterErrors({ contextValue, errors }) {
+            async didEncounterErrors({ contextValue, errors, response }) {
               const first = errors[0];
               if (!first) return;
+              const unavailable = unavailableIn(errors);
+              if (unavailable) {
+                response.http.status = 503;
+                for (const [name, value] of Object.entries(unavailable.headers))
+                  response.http.headers.set(name, value);
+              }
               const l = locals(contextValue.res);
               l.errorType = 'graphql_error';
               l.errorCode = String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR');

@@ -24,6 +24,8 @@ function statusOf(kind: ErrorKind): { status: number; type: string } {
       return { status: 409, type: 'invalid_request_error' };
     case 'payload_too_large':
       return { status: 413, type: 'invalid_request_error' };
+    case 'request_timeout':
+      return { status: 408, type: 'invalid_request_error' };
     case 'unsupported_media_type':
       return { status: 415, type: 'invalid_request_error' };
     case 'rate_limited':

@@ -40,6 +40,7 @@ export function mountRest(app: Express, services: Services): DirectRoute[] {
         logger: services.ctx.logger,
       }),
     ],
-    jsonBody: jsonBody(services.ctx.config.bodyLimitBytes),
+    jsonBody: jsonBody(services.ctx.config.bodyLimitBytes, services.ctx.config.bodyTimeoutMs),
+    bodyTimeoutMs: services.ctx.config.bodyTimeoutMs,
   });
 }

@@ -69,6 +69,7 @@ export function mountPlayground(app: Express, services: Services): void {
         logger: services.ctx.logger,
       }),
     ],
-    jsonBody: jsonBody(services.ctx.config.bodyLimitBytes),
+    jsonBody: jsonBody(services.ctx.config.bodyLimitBytes, services.ctx.config.bodyTimeoutMs),
+    bodyTimeoutMs: services.ctx.config.bodyTimeoutMs,
   });
 }

@@ -26,6 +26,8 @@ export interface Pipeline {
   /** Runs after authentication: rate limits, allowance headers. */
   afterAuth: RequestHandler[];
   jsonBody: RequestHandler;
+  /** For routes with a body limit of their own: how long their body may take to arrive. */
+  bodyTimeoutMs: number;
 }
 
 /**
@@ -59,7 +61,10 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
       pipeline.authenticate,
       ...pipeline.afterAuth,
     ];
-    if (route.body) chain.push(route.bodyLimit === undefined ? pipeline.jsonBody : jsonBody(route.bodyLimit));
+    if (route.body)
+      chain.push(
+        route.bodyLimit === undefined ? pipeline.jsonBody : jsonBody(route.bodyLimit, pipeline.bodyTimeoutMs),
+      );
     app[route.method](route.path, ...chain, run);
     if (!route.path.includes(':'))
       direct.push({ method: route.method, path: route.path, chain: [...chain, run] });

@@ -53,6 +53,7 @@ function trpcCodeOf(kind: ErrorKind): TrpcCode {
     case 'insufficient_quota':
       return 'TOO_MANY_REQUESTS';
     case 'timeout':
+    case 'request_timeout':
       return 'TIMEOUT';
     case 'unavailable':
       return 'SERVICE_UNAVAILABLE';

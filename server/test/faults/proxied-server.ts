@@ -29,7 +29,7 @@ export async function startServerBehindDbProxy(env: Record<string, string> = {})
   url.port = String(proxy.port);
   const parsed = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
   const services = createServices(parsed, {
-    database: openDatabase({ url: url.toString(), maxConnections: 5 }),
+    database: openDatabase({ url: url.toString(), maxConnections: 5, timeoutMs: parsed.DATABASE_TIMEOUT_MS }),
     logger: createLogger(parsed.LOG_LEVEL),
   });
   const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });

@@ -32,7 +32,7 @@ export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<Chat
       };
     } catch (err) {
       // A call cut by the timeout or the client had the prompt processed upstream: it is still metered.
-      if (deadline.timedOut || deadline.clientGone) meter.charged = true;
+      if (deadline.timedOut || deadline.clientGone || deadline.shutDown) meter.charged = true;
       throw deadline.explain(err);
     } finally {
       deadline.clear();

@@ -1,6 +1,9 @@
 import { ServiceError } from '../../errors';
 import type { CallAbort } from './deps';
 
+/** The code of the error a call is ended with when the server stops (ChatService.endAll). */
+export const SHUTTING_DOWN = 'server_shutting_down';
+
 /**
  * One model call's abort: fired by the transport when the client leaves, or here when the model stays silent past the timeout.
  * Non-streamed calls arm it once; streams re-arm it on every chunk, so a long answer that keeps coming is not cut.
@@ -30,7 +33,13 @@ export class CallDeadline {
   }
 
   get clientGone(): boolean {
-    return this.call.signal.aborted && !this.expired;
+    return this.call.signal.aborted && !this.expired && !this.shutDown;
+  }
+
+  /** The server stopped the call: its grace period at shutdown is over. */
+  get shutDown(): boolean {
+    const reason: unknown = this.call.signal.reason;
+    return this.call.signal.aborted && reason instanceof ServiceError && reason.code === SHUTTING_DOWN;
   }
 
   /**

@@ -2,5 +2,5 @@ export type { RetryPolicy } from './attempts';
 export type { ChatCall, ChatDeps } from './deps';
 export type { MeteredUsage } from './meter';
 export type { PreparedChat } from './prepare';
-export { ChatService } from './service';
+export { ChatService, shuttingDown } from './service';
 export type { ChatSink } from './stream';

@@ -1,13 +1,17 @@
 import type { ChatCompletion } from '@tessera/shared';
+import { ServiceError } from '../../errors';
 import { countingThread, countTokens } from '../tokenizer';
 import { completeChat } from './complete';
-import type { ChatCall, ChatDeps } from './deps';
+import { SHUTTING_DOWN } from './deadline';
+import type { CallAbort, ChatCall, ChatDeps } from './deps';
 import { type PreparedChat, prepareChat } from './prepare';
 import { type ChatSink, streamChat } from './stream';
 
 /** The chat completions feature: checks a request, then answers it whole or as a stream. */
 export class ChatService {
   private readonly stopListening: () => void;
+  /** The calls under way, for `endAll` at shutdown. */
+  private readonly running = new Set<CallAbort>();
 
   constructor(private readonly deps: ChatDeps) {
     // Building the BPE takes about half a second: do it at start-up, not on the first request.
@@ -33,11 +37,41 @@ export class ChatService {
     return prepareChat({ catalogue: this.deps.catalogue, body });
   }
 
-  complete(call: ChatCall): Promise<ChatCompletion> {
-    return completeChat(this.deps, call);
+  async complete(call: ChatCall): Promise<ChatCompletion> {
+    this.running.add(call.abort);
+    try {
+      return await completeChat(this.deps, call);
+    } finally {
+      this.running.delete(call.abort);
+    }
   }
 
-  stream(call: ChatCall, sink: ChatSink): Promise<void> {
-    return streamChat(this.deps, call, sink);
+  async stream(call: ChatCall, sink: ChatSink): Promise<void> {
+    this.running.add(call.abort);
+    try {
+      await streamChat(this.deps, call, sink);
+    } finally {
+      this.running.delete(call.abort);
+    }
   }
+
+  /**
+   * Ends every call under way because the server is stopping (its grace period is over): a stream ends with
+   * an error event in OpenAI's body and `[DONE]`, a call not yet answered gets a 503 to retry elsewhere.
+   * Their tokens so far are metered. Returns how many calls were ended.
+   */
+  endAll(): number {
+    const calls = [...this.running];
+    for (const abort of calls) abort.abort(shuttingDown());
+    return calls.length;
+  }
+}
+
+/** Why a call was ended, or a request refused, at shutdown (CallDeadline recognises it by its code). */
+export function shuttingDown(): ServiceError {
+  return new ServiceError(
+    'unavailable',
+    'The server is shutting down; the request was not completed. Please retry.',
+    { code: SHUTTING_DOWN, headers: { 'retry-after': '1', 'x-should-retry': 'true' } },
+  );
 }

@@ -140,14 +140,17 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
       }
       sink.done();
     } catch (err) {
-      if (deadline.timedOut || deadline.clientGone) meter.charged = true;
+      if (deadline.timedOut || deadline.clientGone || deadline.shutDown) meter.charged = true;
       const cause = deadline.explain(err);
       if (!opened) throw cause;
       // A client that leaves is ordinary traffic (its request's access line says so), not a failure.
       if (!(cause instanceof ServiceError) && !deadline.clientGone)
         deps.logger.error({ err: cause }, 'stream failed after it started');
       if (!deadline.clientGone) sink.error(cause);
-      sink.end();
+      // Ended by a stopping server: the client gets the stream's regular end after the error, so that it
+      // tells a server that stopped from a connection that broke.
+      if (deadline.shutDown) sink.done();
+      else sink.end();
     } finally {
       deadline.clear();
       clearInterval(keepAlive);

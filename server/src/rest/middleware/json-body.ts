@@ -8,6 +8,8 @@ interface BodyParserError {
   length?: number;
   message?: string;
   charset?: string;
+  /** Ours, for `request.timeout`: the deadline that passed. */
+  timeoutMs?: number;
 }
 
 /** Maps body-parser's failures to our error kinds, each with a message that says what was wrong. */
@@ -32,6 +34,13 @@ export function bodyParserError(err: BodyParserError, limit: number): ServiceErr
         `Unsupported body encoding${err.charset ? ` '${err.charset}'` : ''}: send UTF-8 JSON.`,
         { code: 'unsupported_media_type' },
       );
+    case 'request.timeout':
+      return new ServiceError(
+        'request_timeout',
+        `The request body did not arrive within ${err.timeoutMs ?? 0} ms (BODY_TIMEOUT_MS); the connection is closed.`,
+        // The rest of the body is not read: the connection cannot carry another request.
+        { code: 'request_timeout', headers: { connection: 'close' } },
+      );
     case 'request.aborted':
       return new ServiceError('invalid_request', 'The request body was cut off before it was complete.', {
         code: 'request_aborted',
@@ -51,8 +60,12 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
 /** `application/json` in UTF-8 (stated or implied), with no other parameter: what nearly every client sends. */
 const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
-/** Parses a JSON body; any other content type is a 415 and a bad body a 400 or 413, all in our error body. */
-export function jsonBody(limit: number): RequestHandler {
+/**
+ * Parses a JSON body; any other content type is a 415 and a bad body a 400 or 413, all in our error body. A
+ * body that has not arrived `timeoutMs` after it is first read is a 408 (a client trickling its body would
+ * otherwise hold the connection and this request for as long as it likes).
+ */
+export function jsonBody(limit: number, timeoutMs: number): RequestHandler {
   const parse = express.json({ limit, strict: true, type: () => true });
   return (req, res, next) => {
     if (!hasBody(req)) {
@@ -62,7 +75,7 @@ export function jsonBody(limit: number): RequestHandler {
     }
     const encoding = req.headers['content-encoding'];
     if (PLAIN_JSON.test(req.headers['content-type'] ?? '') && (!encoding || encoding === 'identity')) {
-      readPlainJson(req, limit).then(
+      readPlainJson(req, limit, timeoutMs).then(
         (body) => {
           req.body = body;
           next();
@@ -82,7 +95,17 @@ export function jsonBody(limit: number): RequestHandler {
       );
       return;
     }
+    let settled = false;
+    const timer = req.complete
+      ? undefined
+      : setTimeout(() => {
+          settled = true;
+          next(bodyParserError({ type: 'request.timeout', timeoutMs }, limit));
+        }, timeoutMs);
     parse(req, res, (err?: unknown) => {
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
       if (err) next(bodyParserError(err as BodyParserError, limit));
       else next();
     });
@@ -95,14 +118,18 @@ export function jsonBody(limit: number): RequestHandler {
  * the received length checked against the limit, an empty body read as {}, a byte-order mark skipped, only
  * an object or an array at the top.
  */
-function readPlainJson(req: Parameters<RequestHandler>[0], limit: number): Promise<unknown> {
+function readPlainJson(
+  req: Parameters<RequestHandler>[0],
+  limit: number,
+  timeoutMs: number,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (declared > limit) {
       reject(bodyParserError({ type: 'entity.too.large', length: declared }, limit));
       return;
     }
-    new PlainJsonReader(req, limit, resolve, reject).listen();
+    new PlainJsonReader(req, limit, timeoutMs, resolve, reject).listen();
   });
 }
 
@@ -115,16 +142,24 @@ class PlainJsonReader {
   private received = 0;
   private settled = false;
   private readonly onData = this.data.bind(this);
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly req: Parameters<RequestHandler>[0],
     private readonly limit: number,
+    private readonly timeoutMs: number,
     private readonly resolve: (value: unknown) => void,
     private readonly reject: (err: unknown) => void,
   ) {}
 
   listen(): void {
     const req = this.req;
+    // Most bodies have arrived with their headers: a timer only for those still on their way.
+    if (!req.complete)
+      this.timer = setTimeout(
+        () => this.fail({ type: 'request.timeout', timeoutMs: this.timeoutMs }),
+        this.timeoutMs,
+      );
     req.on('data', this.onData);
     req.once('end', () => this.end());
     req.on('error', () => this.fail({ type: 'request.aborted' }));
@@ -142,6 +177,7 @@ class PlainJsonReader {
   private end(): void {
     if (this.settled) return;
     this.settled = true;
+    clearTimeout(this.timer);
     const chunks = this.chunks;
     let text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -157,6 +193,7 @@ class PlainJsonReader {
   private fail(err: BodyParserError): void {
     if (this.settled) return;
     this.settled = true;
+    clearTimeout(this.timer);
     this.req.off('data', this.onData);
     this.reject(bodyParserError(err, this.limit));
   }

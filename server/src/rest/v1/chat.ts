@@ -74,7 +74,8 @@ class SseSink implements ChatSink {
     res.status(200);
     res.setHeader('content-type', 'text/event-stream; charset=utf-8');
     res.setHeader('cache-control', 'no-cache');
-    res.setHeader('connection', 'keep-alive');
+    // Not while the server shuts down: the response then carries `Connection: close` (shutdown.ts).
+    if (res.shouldKeepAlive) res.setHeader('connection', 'keep-alive');
     // Proxies such as nginx would otherwise buffer the stream.
     res.setHeader('x-accel-buffering', 'no');
     this.corked = true;
