@@ -13,8 +13,8 @@ import {
 
 /** Overall Youden score (points) of the every-10th sample, and the highest FPR any category may have. */
 const FLOORS = {
-  java: { score: 0, maxCategoryFpr: 60 },
-  python: { score: 10, maxCategoryFpr: 100 },
+  java: { score: 50, maxCategoryFpr: 85 },
+  python: { score: 35, maxCategoryFpr: 70 },
 } as const;
 
 describe.each(['java', 'python'] as const)('OWASP Benchmark %s (every 10th case)', (id) => {
