@@ -107,7 +107,7 @@ export const java: TaintLanguage = {
       rule: 'security/weak-cipher',
       cwe: 'CWE-327',
       severity: 'high',
-      callee: /^(Cipher|KeyGenerator|SecretKeyFactory)\.getInstance$/,
+      callee: /^Cipher\.getInstance$/,
       arg: 0,
       value: /^(DES|DESede|TripleDES|3DES|RC2|RC4|ARCFOUR|Blowfish)\b|\/ECB\b|^AES$/i,
       message:
