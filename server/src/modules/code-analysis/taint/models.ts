@@ -65,7 +65,14 @@ export const MUTATORS = new Set([
 ]);
 
 /** Collection writes and reads the dataflow models exactly (by constant key or index). */
-export const COLLECTION_PUT = new Set(['put', 'putIfAbsent', 'setdefault', '__setitem__']);
+export const COLLECTION_PUT = new Set([
+  'put',
+  'putIfAbsent',
+  'setdefault',
+  '__setitem__',
+  'set',
+  'setProperty',
+]);
 export const COLLECTION_ADD = new Set(['add', 'append', 'addElement', 'push', 'offer', 'addLast']);
 export const COLLECTION_INSERT = new Set(['insert', 'addFirst']);
 export const COLLECTION_GET = new Set(['get', 'getOrDefault', 'elementAt', 'pop', 'remove', 'removeAt']);

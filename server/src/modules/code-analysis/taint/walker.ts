@@ -10,6 +10,7 @@ import {
 } from './constants';
 import type { FileContext } from './context';
 import type { FlowSyntax } from './flow/types';
+import { applyGuard } from './guards';
 import {
   CLEAN_METHODS,
   COLLECTION_ADD,
@@ -233,6 +234,8 @@ export class FlowWalker {
     const outcomes: Env[] = [];
     let current: SyntaxNode | undefined = node;
     let decided = false;
+    const first = flow.branches[node.type];
+    const guard = first && !node.children.some((c) => c.field === first.alternative) ? first : undefined;
     while (current && !decided) {
       const spec = flow.branches[current.type];
       if (!spec) {
@@ -274,7 +277,33 @@ export class FlowWalker {
     }
     if (!decided) outcomes.push(this.env.clone());
     this.env = Env.join(outcomes);
+    // `if ('../' in name) return …`: past a guard that leaves, the value passed the check.
+    if (guard && !decided && outcomes.length === 2 && outcomes[0]?.dead) {
+      const condition = field(node, guard.condition);
+      if (condition) applyGuard(this, condition);
+    }
     return CLEAN;
+  }
+
+  /** The taint a name holds now, without evaluating anything (guards read what the condition already ran). */
+  taintOfName(node: SyntaxNode): Taint | undefined {
+    return this.env.vars.get(this.text(node));
+  }
+
+  constantOf(node: SyntaxNode): Const | undefined {
+    const lit = this.flow?.literals;
+    if (!lit?.strings.includes(node.type) && !lit?.chars.includes(node.type)) return undefined;
+    return this.evaluate(node).constant?.value;
+  }
+
+  markValidated(node: SyntaxNode, kinds: readonly TaintKind[]): void {
+    const name = this.text(node);
+    const taint = this.env.vars.get(name);
+    if (taint && kinds.length > 0) this.env.vars.set(name, markSafe(taint, kinds) as Taint);
+  }
+
+  nodeText(node: SyntaxNode): string {
+    return this.text(node);
   }
 
   private ternary(
@@ -743,10 +772,20 @@ export class FlowWalker {
     const collection = this.env.collections.get(name);
     if (!collection) return undefined;
     const key = vals[0]?.constant?.value;
-    if (COLLECTION_PUT.has(method) && vals.length >= 2) {
-      this.putEntry(name, vals[0]?.constant ? key : undefined, vals[1]?.taint, call, false);
+    // Keys of several parts (ConfigParser's section and option) are joined into one.
+    const joinedKey = (parts: Val[]) =>
+      parts.every((v) => v.constant) ? parts.map((v) => String(v.constant?.value)).join('\u0000') : undefined;
+    if (method === 'set' && collection.items && vals.length === 2 && typeof key === 'number') {
+      this.putEntry(name, key, vals[1]?.taint, call, true);
       return CLEAN;
     }
+    if (COLLECTION_PUT.has(method) && vals.length >= 2) {
+      this.putEntry(name, joinedKey(vals.slice(0, -1)), vals[vals.length - 1]?.taint, call, false);
+      return CLEAN;
+    }
+    const whole = vals.length > 1 ? joinedKey(vals) : undefined;
+    if (method === 'get' && whole !== undefined && collection.keys.has(whole))
+      return readEntry({ collection, taint: undefined }, whole);
     if (COLLECTION_ADD.has(method) && vals.length === 1) {
       const copy = copyCollection(collection);
       if (copy.items) copy.items.push(withStep(vals[0]?.taint, this.step(call, `${name}.${method}(…)`)));

@@ -67,7 +67,8 @@ export const pythonFlow: FlowSyntax = {
   subscripts: { subscript: { object: 'value', index: 'subscript' } },
   lists: ['list', 'tuple', 'expression_list'],
   dicts: { dictionary: { pair: 'pair', key: 'key', value: 'value' } },
-  newCollection: /^(dict|list|collections\.OrderedDict|OrderedDict|collections\.defaultdict|defaultdict)$/,
+  newCollection:
+    /^(dict|list|collections\.OrderedDict|OrderedDict|collections\.defaultdict|defaultdict|(configparser\.)?(ConfigParser|RawConfigParser|SafeConfigParser))$/,
   typedDeclarations: {},
   receiver: (call) => {
     const fn = field(call, 'function');
