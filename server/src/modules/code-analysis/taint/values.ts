@@ -97,10 +97,13 @@ export class Env {
   collections = new Map<string, Collection>();
   /** Declared types of names (Java locals and parameters): `xp` → `XPath`. */
   types = new Map<string, string>();
+  /** Names assigned in this function: a local named like a source (`args`) is the local, not the source. */
+  defined = new Set<string>();
   dead = false;
 
   clone(): Env {
     const e = new Env();
+    e.defined = new Set(this.defined);
     e.vars = new Map(this.vars);
     e.consts = new Map(this.consts);
     for (const [k, c] of this.collections) e.collections.set(k, copyCollection(c));
@@ -120,6 +123,7 @@ export class Env {
     }
     const out = first.clone();
     for (const s of live.slice(1)) {
+      for (const k of s.defined) out.defined.add(k);
       for (const [k, t] of s.vars) out.vars.set(k, unionTaint(out.vars.get(k), t) as Taint);
       for (const [k, v] of out.consts) if (!s.consts.has(k) || s.consts.get(k) !== v) out.consts.delete(k);
       for (const [k, c] of s.collections) {
@@ -132,6 +136,7 @@ export class Env {
 
   /** Assigns a whole value to a name: its taint, constant and collection model replace the old ones. */
   set(name: string, val: Val): void {
+    this.defined.add(name);
     if (val.taint) this.vars.set(name, val.taint);
     else this.vars.delete(name);
     if (val.constant) this.consts.set(name, val.constant.value);
@@ -151,6 +156,6 @@ export class Env {
   }
 
   has(name: string): boolean {
-    return this.vars.has(name) || this.consts.has(name) || this.collections.has(name);
+    return this.defined.has(name) || this.vars.has(name) || this.collections.has(name);
   }
 }
