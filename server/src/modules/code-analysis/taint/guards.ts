@@ -48,6 +48,15 @@ export function applyGuard(walker: FlowWalker, condition: SyntaxNode): void {
     if (node.type === 'comparison_operator' && parts.length === 2) {
       const op = node.children.find((c) => c.field === 'operators');
       const [a, b] = parts as [SyntaxNode, SyntaxNode];
+      // `url.netloc not in ALLOWED`, `url.scheme != 'https'` where `url = urlparse(target)`: target's host is checked.
+      if (a.type === 'attribute' || a.type === 'field_access' || /call|invocation/.test(a.type)) {
+        const object = a.children.find((c) => c.field === 'object');
+        const from = object ? walker.parsedSource(object) : undefined;
+        const member = walker.nodeText(a);
+        if (from && /\.(netloc|hostname|host|getHost\(\)|port)$/.test(member))
+          walker.markValidated(from, ['open-redirect', 'ssrf']);
+        if (from) return;
+      }
       if (op && /in$/.test(walker.nodeText(op))) {
         const needle = walker.constantOf(a);
         if (typeof needle === 'string' && walker.taintOfName(b))

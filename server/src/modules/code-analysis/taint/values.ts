@@ -99,11 +99,14 @@ export class Env {
   types = new Map<string, string>();
   /** Names assigned in this function: a local named like a source (`args`) is the local, not the source. */
   defined = new Set<string>();
+  /** Names holding a parsed URL, and the name it was parsed from (`url = urlparse(target)`). */
+  parsedFrom = new Map<string, string>();
   dead = false;
 
   clone(): Env {
     const e = new Env();
     e.defined = new Set(this.defined);
+    e.parsedFrom = new Map(this.parsedFrom);
     e.vars = new Map(this.vars);
     e.consts = new Map(this.consts);
     for (const [k, c] of this.collections) e.collections.set(k, copyCollection(c));
@@ -137,6 +140,7 @@ export class Env {
   /** Assigns a whole value to a name: its taint, constant and collection model replace the old ones. */
   set(name: string, val: Val): void {
     this.defined.add(name);
+    this.parsedFrom.delete(name);
     if (val.taint) this.vars.set(name, val.taint);
     else this.vars.delete(name);
     if (val.constant) this.consts.set(name, val.constant.value);

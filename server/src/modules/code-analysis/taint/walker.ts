@@ -40,6 +40,8 @@ const PATH_LIKE =
   /identifier|member|attribute|subscript|field_access|selector|variable_name|element_reference|scoped|call|invocation|index|^name$/;
 const ARGUMENT_LISTS = /^(arguments|argument_list|value_arguments)$/;
 const IS_CALL = /call|invocation/;
+const URL_PARSERS =
+  /^((urllib\.parse|urlparse)\.)?(urlparse|urlsplit)$|^new(URL|URI)$|^(URI\.create|URL|urllib\.parse\.urlparse)$/;
 
 /** The first child the selector names: a field, `*first` / `*last` named child, or `type:<node type>`. */
 export function select(node: SyntaxNode, selector: string, not?: SyntaxNode): SyntaxNode | undefined {
@@ -296,8 +298,8 @@ export class FlowWalker {
     return this.evaluate(node).constant?.value;
   }
 
-  markValidated(node: SyntaxNode, kinds: readonly TaintKind[]): void {
-    const name = this.text(node);
+  markValidated(node: SyntaxNode | string, kinds: readonly TaintKind[]): void {
+    const name = typeof node === 'string' ? node : this.text(node);
     const taint = this.env.vars.get(name);
     if (taint && kinds.length > 0) this.env.vars.set(name, markSafe(taint, kinds) as Taint);
   }
@@ -570,7 +572,22 @@ export class FlowWalker {
     const sink = this.lang.propertySinks?.find((p) => p.target.test(this.text(target)));
     if (sink && v.taint) this.flag(sink.kind, node, this.text(target), v.taint);
     this.assignTo(target, v, node);
+    this.rememberParsedUrl(target, valueNode);
     return v;
+  }
+
+  /** `url = urlparse(target)`: a check of `url`'s host or scheme is a check of `target`. */
+  private rememberParsedUrl(target: SyntaxNode, value: SyntaxNode): void {
+    if (!this.lang.calls.includes(value.type) || !NAME_LIKE.test(target.type)) return;
+    const { callee, args } = this.shape(value);
+    const arg = args[0];
+    if (!arg || !NAME_LIKE.test(arg.type) || !URL_PARSERS.test(callee)) return;
+    this.env.parsedFrom.set(this.text(target), this.text(arg));
+  }
+
+  /** The name a parsed URL came from, for a guard on `url.netloc` / `url.getHost()`. */
+  parsedSource(object: SyntaxNode): string | undefined {
+    return this.env.parsedFrom.get(this.text(object));
   }
 
   /** Stores a value into a target: a name, a field path, a subscript (collection entry), or a pattern of names. */
