@@ -570,7 +570,13 @@ export class FlowWalker {
       };
     }
     const sink = this.lang.propertySinks?.find((p) => p.target.test(this.text(target)));
-    if (sink && v.taint) this.flag(sink.kind, node, this.text(target), v.taint);
+    if (sink) {
+      // `session[key] = value`: an untrusted key crosses the boundary as much as an untrusted value.
+      const sub = this.flow?.subscripts[target.type];
+      const index = sub ? field(target, sub.index) : undefined;
+      const taint = v.taint ?? (index ? this.evaluate(index).taint : undefined);
+      if (taint) this.flag(sink.kind, node, this.text(target), taint);
+    }
     this.assignTo(target, v, node);
     this.rememberParsedUrl(target, valueNode);
     return v;
