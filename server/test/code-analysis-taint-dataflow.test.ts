@@ -271,6 +271,17 @@ const PYTHON_CASES: RuleCase[] = [
     py("resp.set_cookie('k', 'v', secure=False)"),
     py("resp.set_cookie('k', 'v', secure=True, httponly=True)"),
   ],
+  ['security/trust-boundary', 'python', Q(`flask.session[param] = '1'`), Q(`flask.session['visits'] = '1'`)],
+  [
+    'security/open-redirect',
+    'python',
+    Q(
+      "url = urllib.parse.urlparse(param)\nif url.scheme != 'https':\n    return 'no'\nreturn flask.redirect(param)",
+    ),
+    Q(
+      "url = urllib.parse.urlparse(param)\nif url.netloc not in ['example.com']:\n    return 'no'\nreturn flask.redirect(param)",
+    ),
+  ],
 ];
 
 const route = (body: string) =>
@@ -301,12 +312,13 @@ const OTHER_CASES: RuleCase[] = [
 ];
 
 describe('dataflow: vulnerable and safe variants', () => {
-  for (const [rule, language, vulnerable, safe] of [...JAVA_CASES, ...PYTHON_CASES, ...OTHER_CASES]) {
-    it(`${rule} in ${language}: ${safe.split('\n').slice(-4, -1).join(' ').slice(0, 70)}`, async () => {
+  const cases = [...JAVA_CASES, ...PYTHON_CASES, ...OTHER_CASES];
+  cases.forEach(([rule, language, vulnerable, safe], i) => {
+    it(`#${i} ${rule} in ${language}: ${safe.split('\n').slice(-3).join(' ').trim().slice(0, 70)}`, async () => {
       expect(await ruleIds(vulnerable, language)).toContain(rule);
       expect(await ruleIds(safe, language)).not.toContain(rule);
     });
-  }
+  });
 });
 
 describe('a dataflow finding', () => {
