@@ -282,6 +282,20 @@ const PYTHON_CASES: RuleCase[] = [
       "url = urllib.parse.urlparse(param)\nif url.netloc not in ['example.com']:\n    return 'no'\nreturn flask.redirect(param)",
     ),
   ],
+  [
+    'security/command-injection',
+    'python',
+    Q(
+      `args = []\nif os.name == 'nt':\n    args.append('cmd.exe')\n    args.append('/c')\nelse:\n    args.append('sh')\n    args.append('-c')\nargs.append(f'echo {param}')\nsubprocess.run(args)`,
+    ),
+    Q(`args = ['echo', param]\nsubprocess.run(args)`),
+  ],
+  [
+    'security/command-injection',
+    'python',
+    Q(`subprocess.run(['sh', '-c', 'ls ' + param])`),
+    Q(`subprocess.run(['ls', param])`),
+  ],
 ];
 
 const route = (body: string) =>

@@ -12,6 +12,8 @@ export interface SinkSpec {
   /** Only when the whole call's text also matches (`shell=True`, no SafeLoader). */
   when?: RegExp;
   unless?: RegExp;
+  /** Only an argument list that runs a shell command line: its second item is `-c` (`/c`), as in `["sh", "-c", cmd]`. */
+  shellList?: boolean;
   /** Only when the enclosing function's text matches (a parser configured to resolve external entities). */
   whenInFunction?: RegExp;
   /** Only arguments of these node types carry the danger (Ruby: a hash of conditions is bound, a string is not). */

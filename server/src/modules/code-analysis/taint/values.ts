@@ -24,6 +24,8 @@ export interface Collection {
   keys: Map<string, Taint | undefined>;
   items: (Taint | undefined)[] | undefined;
   other: Taint | undefined;
+  /** The constant text of each leading item, where known (`["sh", "-c", cmd]`: a shell command line). */
+  texts?: (string | undefined)[];
 }
 
 /** What an expression evaluates to: its taint, its constant value when known, its collection model. */
@@ -69,8 +71,15 @@ export function collectionTaint(c: Collection | undefined): Taint | undefined {
 }
 
 export function copyCollection(c: Collection): Collection {
-  return { keys: new Map(c.keys), items: c.items ? [...c.items] : undefined, other: c.other };
+  return {
+    keys: new Map(c.keys),
+    items: c.items ? [...c.items] : undefined,
+    other: c.other,
+    texts: c.texts ? [...c.texts] : undefined,
+  };
 }
+
+const SHELL_FLAG = /^(-c|\/c|\/C)$/;
 
 const itemsTaint = (c: Collection): Taint | undefined =>
   (c.items ?? []).reduce<Taint | undefined>((t, v) => unionTaint(t, v), undefined);
@@ -84,7 +93,11 @@ function joinCollections(a: Collection | undefined, b: Collection | undefined): 
     items = a.items.map((t, i) => unionTaint(t, b.items?.[i]));
   let other = unionTaint(a.other, b.other);
   if (!items) other = unionTaint(other, unionTaint(itemsTaint(a), itemsTaint(b)));
-  return { keys, items, other };
+  // Paths that pass `-c` (sh) and `/c` (cmd.exe) both pass a shell its command line: the flag is kept.
+  const sameText = (x: string | undefined, y: string | undefined) =>
+    x === y ? x : SHELL_FLAG.test(x ?? '') && SHELL_FLAG.test(y ?? '') ? '-c' : undefined;
+  const texts = a.texts && b.texts ? a.texts.map((t, i) => sameText(t, b.texts?.[i])) : undefined;
+  return { keys, items, other, texts };
 }
 
 /**

@@ -511,8 +511,10 @@ export class FlowWalker {
   }
 
   private list(node: SyntaxNode): Val {
-    const items = namedChildren(node).map((c) => this.evaluate(c).taint);
-    const collection: Collection = { keys: new Map(), items, other: undefined };
+    const vals = namedChildren(node).map((c) => this.evaluate(c));
+    const items = vals.map((v) => v.taint);
+    const texts = vals.map((v) => (typeof v.constant?.value === 'string' ? v.constant.value : undefined));
+    const collection: Collection = { keys: new Map(), items, other: undefined, texts };
     const taint = items.reduce<Taint | undefined>((t, v) => unionTaint(t, v), undefined);
     return taint ? { taint, collection } : { collection };
   }
@@ -811,13 +813,18 @@ export class FlowWalker {
       return readEntry({ collection, taint: undefined }, whole);
     if (COLLECTION_ADD.has(method) && vals.length === 1) {
       const copy = copyCollection(collection);
-      if (copy.items) copy.items.push(withStep(vals[0]?.taint, this.step(call, `${name}.${method}(…)`)));
-      else copy.other = unionTaint(copy.other, vals[0]?.taint);
+      if (copy.items) {
+        copy.items.push(withStep(vals[0]?.taint, this.step(call, `${name}.${method}(…)`)));
+        const text = vals[0]?.constant?.value;
+        copy.texts = [...(copy.texts ?? [])];
+        copy.texts[copy.items.length - 1] = typeof text === 'string' ? text : undefined;
+      } else copy.other = unionTaint(copy.other, vals[0]?.taint);
       this.env.collections.set(name, copy);
       return CLEAN;
     }
     if ((COLLECTION_INSERT.has(method) || method === 'add') && vals.length === 2) {
       const copy = copyCollection(collection);
+      copy.texts = undefined;
       if (copy.items && typeof key === 'number' && key >= 0 && key <= copy.items.length)
         copy.items.splice(key, 0, vals[1]?.taint);
       else {
@@ -844,9 +851,10 @@ export class FlowWalker {
       const out = readEntry({ collection, taint: undefined }, index, isIndex);
       if (removes) {
         const copy = copyCollection(collection);
-        if (isIndex && typeof index === 'number' && copy.items && index >= 0 && index < copy.items.length)
+        if (isIndex && typeof index === 'number' && copy.items && index >= 0 && index < copy.items.length) {
           copy.items.splice(index, 1);
-        else if (!isIndex && index !== undefined) copy.keys.delete(String(index));
+          copy.texts?.splice(index, 1);
+        } else if (!isIndex && index !== undefined) copy.keys.delete(String(index));
         this.env.collections.set(name, copy);
       }
       if (fallback && !out.taint && index !== undefined && !collection.keys.has(String(index)) && !isIndex)
@@ -874,6 +882,7 @@ export class FlowWalker {
         const v = vals[i];
         if (!arg || !v?.taint) continue;
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
+        if (sink.shellList && !/^(-c|\/c|\/C)$/.test(v.collection?.texts?.[1] ?? '')) continue;
         if (v.taint.safe?.includes(sink.kind)) continue;
         this.flag(sink.kind, call, callee, v.taint);
         return;

@@ -88,6 +88,12 @@ export const python: TaintLanguage = {
       arg: 0,
       when: /shell\s*=\s*True/,
     },
+    {
+      kind: 'command-injection',
+      callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
+      arg: 0,
+      shellList: true,
+    },
     { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
     {
       kind: 'xss',
