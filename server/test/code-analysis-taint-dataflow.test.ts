@@ -296,6 +296,22 @@ const PYTHON_CASES: RuleCase[] = [
     Q(`subprocess.run(['sh', '-c', 'ls ' + param])`),
     Q(`subprocess.run(['ls', param])`),
   ],
+  [
+    'security/xpath-injection',
+    'python',
+    Q(
+      `buf = io.StringIO()\nbuf.write("/users/user[@id='")\nbuf.write(param)\nbuf.write("']")\nnodes = elementpath.select(root, buf.getvalue())`,
+    ),
+    Q(
+      `buf = io.StringIO()\nbuf.write("/users/user[@id='1']")\nnodes = elementpath.select(root, buf.getvalue())`,
+    ),
+  ],
+  [
+    'security/xpath-injection',
+    'python',
+    Q(`nodes = elementpath.select(root, f"/users/user[@id='{param.replace('x', 'y')}']")`),
+    Q(`nodes = elementpath.select(root, f"/users/user[@id='{param.replace("'", '&apos;')}']")`),
+  ],
 ];
 
 const route = (body: string) =>

@@ -19,7 +19,7 @@ const ALL_KINDS: TaintKind[] = [
 ];
 
 /** The sinks a value is safe for once it is known not to contain these characters. */
-function kindsRejecting(text: string): TaintKind[] {
+export function kindsRejecting(text: string): TaintKind[] {
   const kinds: TaintKind[] = [];
   if (/\.\.|\/|\\/.test(text)) kinds.push('path-traversal');
   if (/['"]/.test(text)) kinds.push('sql-injection', 'xpath-injection', 'code-injection');

@@ -62,6 +62,9 @@ export const MUTATORS = new Set([
   'setdefault',
   'extend',
   'update',
+  // Buffers (StringIO, StringWriter, ByteArrayOutputStream) hold what is written into them.
+  'write',
+  'writelines',
 ]);
 
 /** Collection writes and reads the dataflow models exactly (by constant key or index). */

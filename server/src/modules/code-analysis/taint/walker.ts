@@ -10,7 +10,7 @@ import {
 } from './constants';
 import type { FileContext } from './context';
 import type { FlowSyntax } from './flow/types';
-import { applyGuard } from './guards';
+import { applyGuard, kindsRejecting } from './guards';
 import {
   CLEAN_METHODS,
   COLLECTION_ADD,
@@ -763,6 +763,17 @@ export class FlowWalker {
       if (folded !== undefined) return { constant: { value: folded } };
     }
     if (CLEAN_METHODS.has(method)) return CLEAN;
+    // `s.replace("'", "&apos;")`: the characters replaced away can no longer break out of a quoted context.
+    const [from, to] = vals.map((v) => v.constant?.value);
+    if (
+      /^replace(All)?$/.test(method) &&
+      typeof from === 'string' &&
+      typeof to === 'string' &&
+      !to.includes(from)
+    ) {
+      const taint = markSafe(receiver.taint, kindsRejecting(from));
+      return taint ? { taint } : CLEAN;
+    }
     // `props.getProperty(key, "default")` of Properties never loaded here can only be the default.
     if (method === 'getProperty' && vals[1]?.constant && receiverName && !this.loads(receiverName))
       return { constant: vals[1].constant };

@@ -136,6 +136,8 @@ export const python: TaintLanguage = {
       callee: /^((lxml\.)?etree\.)?(XPath|ETXPath)$|\.xpath$|\.XPathEvaluator$/,
       arg: 0,
     },
+    { kind: 'xpath-injection', callee: /^elementpath\.(select|iter_select)$/, arg: 1 },
+    { kind: 'xpath-injection', callee: /^elementpath\.Selector$/, arg: 0 },
     {
       kind: 'xxe',
       callee:
