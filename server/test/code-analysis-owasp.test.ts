@@ -13,11 +13,11 @@ import {
 
 /**
  * Overall Youden score (points) of the every-10th sample, and the highest FPR any category may have. The sample
- * scored 78.8 (Java) and 59.4 (Python: three of its categories have no real case in the sample, so their TPR is 0).
+ * scored 78.8 (Java) and 62.3 (Python: three of its categories have no real case in the sample, so their TPR is 0).
  */
 const FLOORS = {
   java: { score: 75, maxCategoryFpr: 10 },
-  python: { score: 55, maxCategoryFpr: 10 },
+  python: { score: 60, maxCategoryFpr: 10 },
 } as const;
 
 describe.each(['java', 'python'] as const)('OWASP Benchmark %s (every 10th case)', (id) => {
