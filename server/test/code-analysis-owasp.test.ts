@@ -11,10 +11,13 @@ import {
   runBenchmark,
 } from '../../bench/code-analysis/owasp-score';
 
-/** Overall Youden score (points) of the every-10th sample, and the highest FPR any category may have. */
+/**
+ * Overall Youden score (points) of the every-10th sample, and the highest FPR any category may have. The sample
+ * scored 78.8 (Java) and 62.3 (Python: three of its categories have no real case in the sample, so their TPR is 0).
+ */
 const FLOORS = {
-  java: { score: 0, maxCategoryFpr: 60 },
-  python: { score: 10, maxCategoryFpr: 100 },
+  java: { score: 75, maxCategoryFpr: 10 },
+  python: { score: 60, maxCategoryFpr: 10 },
 } as const;
 
 describe.each(['java', 'python'] as const)('OWASP Benchmark %s (every 10th case)', (id) => {

@@ -114,7 +114,7 @@ describe('parameters as taint sources', () => {
       thresholds: DEFAULT_THRESHOLDS,
     });
     const f = r.issues.find((i) => i.rule_id === 'security/code-injection');
-    expect(f).toMatchObject({ line: 2, cwe: 'CWE-95' });
+    expect(f).toMatchObject({ line: 2, cwe: 'CWE-94' });
     expect(f?.message).toContain('parameter payload');
     expect(f?.message).toContain('line 1');
   });

@@ -125,6 +125,19 @@ export const FileMetrics = z.object({
 });
 export type FileMetrics = z.infer<typeof FileMetrics>;
 
+export const TraceStep = z.object({
+  line: z.number().int(),
+  column: z.number().int(),
+  end_line: z.number().int(),
+  end_column: z.number().int(),
+  note: z
+    .string()
+    .describe(
+      'What happens to the value here: its source, an assignment, a call it passes through, the sink.',
+    ),
+});
+export type TraceStep = z.infer<typeof TraceStep>;
+
 export const Finding = z.object({
   rule_id: z.string(),
   category: FindingCategory,
@@ -137,6 +150,10 @@ export const Finding = z.object({
   end_column: z.number().int(),
   snippet: z.string(),
   cwe: z.string().nullable().describe('CWE id (e.g. CWE-89) for security findings, null otherwise.'),
+  trace: z
+    .array(TraceStep)
+    .optional()
+    .describe('For dataflow findings: the steps from the untrusted source to the sink, in order.'),
 });
 export type Finding = z.infer<typeof Finding>;
 

@@ -5,11 +5,13 @@ import { loadedLanguage } from '../parsing/grammars';
 import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import { BUG_RULES } from './bugs';
+import { insecureCookies } from './cookies';
 import { SECURITY_RULES } from './security';
+import { WEB_SECURITY_RULES } from './security-web';
 import type { Captures, RuleDefinition } from './types';
 import { unusedVariables } from './unused';
 
-export const RULES: RuleDefinition[] = [...BUG_RULES, ...SECURITY_RULES];
+export const RULES: RuleDefinition[] = [...BUG_RULES, ...SECURITY_RULES, ...WEB_SECURITY_RULES];
 
 const compiled = new Map<string, Query>();
 
@@ -97,7 +99,7 @@ export function runRules(
     findings.push(toFinding(rule, parsed, at, captures));
   }
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
-  if (categories.includes('security')) findings.push(...taintFindings(parsed));
+  if (categories.includes('security')) findings.push(...taintFindings(parsed), ...insecureCookies(parsed));
   return findings;
 }
 

@@ -130,8 +130,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
       '`{finding}` may resolve external entities in untrusted XML (XXE); disable DTDs and external entities (defusedxml in Python, setFeature("http://apache.org/xml/features/disallow-doctype-decl", true) in Java).',
     languages: {
       python: `((keyword_argument name: (identifier) @k value: (true)) @finding (#match? @k "^(resolve_entities|load_dtd)$"))
-                ((call function: (attribute object: (_) @m attribute: (identifier) @fn)) @finding
-                  (#match? @m "^(xml\\\\.etree\\\\.ElementTree|ElementTree|ET|etree|xml\\\\.dom\\\\.minidom|minidom|xml\\\\.sax|sax)$") (#match? @fn "^(parse|fromstring|parseString|XML|make_parser)$"))`,
+`,
       java: `((method_invocation object: (identifier) @cls name: (identifier) @fn) @finding
         (#match? @cls "^(DocumentBuilderFactory|SAXParserFactory|XMLInputFactory|TransformerFactory)$") (#match? @fn "^new(Instance|Factory)$"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (boolean) @v))) @finding (#eq? @fn "libxml_disable_entity_loader") (#match? @v "^(false|FALSE)$"))

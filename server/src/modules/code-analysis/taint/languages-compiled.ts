@@ -1,50 +1,7 @@
 import { INPUT_NAMES } from './languages-more';
 import type { TaintLanguage } from './types';
 
-const JVM_BINDINGS =
-  /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam|HeaderParam|CookieParam)\b/;
-
-/** Sources, sinks and sanitizers of Java, Go, C# and C/C++ (see languages.ts). */
-export const java: TaintLanguage = {
-  assignments: [
-    { type: 'variable_declarator', target: 'name', value: 'value' },
-    { type: 'assignment_expression', target: 'left', value: 'right' },
-  ],
-  calls: ['method_invocation', 'object_creation_expression'],
-  sources: [/^System\.in\b/, /^args$/],
-  parameterTypes: ['formal_parameter', 'spread_parameter'],
-  parameterSources: [{ name: INPUT_NAMES }, { text: JVM_BINDINGS }],
-  safeParameter:
-    /\b(int|long|short|byte|boolean|double|float|Integer|Long|Short|Boolean|Double|Float|UUID)\s+\w+\s*$/,
-  sourceCalls: [
-    /\.(getParameter|getParameterValues|getHeader|getQueryString|getCookies|getInputStream|getReader|readLine)$/,
-    /^System\.getenv$/,
-  ],
-  sanitizers: [
-    /^(Integer\.parseInt|Long\.parseLong|Integer\.valueOf|Long\.valueOf|UUID\.fromString|ESAPI\.encoder\(\)\.\w+|StringEscapeUtils\.escape\w+|Encode\.for\w+|HtmlUtils\.htmlEscape|FilenameUtils\.getName)$/,
-  ],
-  sinks: [
-    {
-      kind: 'sql-injection',
-      callee:
-        /\.(executeQuery|executeUpdate|execute|addBatch|prepareStatement|createQuery|createNativeQuery)$/,
-      arg: 0,
-    },
-    { kind: 'command-injection', callee: /\.exec$|^newProcessBuilder$/, arg: 'any' },
-    { kind: 'code-injection', callee: /(engine|Engine|scriptEngine)\.eval$/, arg: 0 },
-    { kind: 'xss', callee: /getWriter\(\)\.(print|println|write)$|^out\.(print|println|write)$/, arg: 0 },
-    { kind: 'unsafe-deserialization', callee: /^new(ObjectInputStream|XMLDecoder)$/, arg: 0 },
-    {
-      kind: 'path-traversal',
-      callee:
-        /^new(File|FileInputStream|FileOutputStream|FileReader|FileWriter)$|^(Paths\.get|Path\.of|Files\.(readAllBytes|readString|newInputStream|delete))$/,
-      arg: 0,
-    },
-    { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
-    { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
-  ],
-};
-
+/** Sources, sinks and sanitizers of Go, C# and C/C++ (see languages.ts). */
 export const go: TaintLanguage = {
   assignments: [
     { type: 'short_var_declaration', target: 'left', value: 'right' },

@@ -1,5 +1,7 @@
 import type { CodeLanguage } from '@tessera/shared';
-import { c, csharp, go, java } from './languages-compiled';
+import { java } from './catalogues/java';
+import { python } from './catalogues/python';
+import { c, csharp, go } from './languages-compiled';
 import { bash, INPUT_NAMES, kotlin, rust, scala, swift } from './languages-more';
 import type { TaintLanguage } from './types';
 
@@ -7,94 +9,6 @@ import type { TaintLanguage } from './types';
  * Sources, sinks and sanitizers per language, as data. Callees and paths are matched on the node's text with
  * whitespace removed (`request . args` reads `request.args`).
  */
-const python: TaintLanguage = {
-  assignments: [
-    { type: 'assignment', target: 'left', value: 'right' },
-    { type: 'augmented_assignment', target: 'left', value: 'right' },
-    { type: 'named_expression', target: 'name', value: 'value' },
-  ],
-  calls: ['call'],
-  sources: [
-    /^request\.(args|form|values|json|data|cookies|headers|files|GET|POST|COOKIES|META|body|query_params|path_params)\b/,
-    /^sys\.argv\b/,
-    /^os\.environ\b/,
-    /^self\.request\.(GET|POST|body|query_arguments)\b/,
-  ],
-  sourceCalls: [
-    /^input$/,
-    /^raw_input$/,
-    /^os\.getenv$/,
-    /^os\.environ\.get$/,
-    /^request\.(args|form|values|cookies|headers)\.get(list)?$/,
-    /^request\.get_json$/,
-    /^sys\.stdin\.read(line)?$/,
-    /^socket\.recv$|\.recv$/,
-  ],
-  sanitizers: [
-    /^(int|float|bool|len)$/,
-    /^shlex\.quote$/,
-    /^(html\.escape|escape|markupsafe\.escape|bleach\.clean|cgi\.escape)$/,
-    /^(os\.path\.basename|secure_filename|werkzeug\.utils\.secure_filename)$/,
-    /^(urllib\.parse\.quote|quote|quote_plus)$/,
-    /^uuid\.UUID$/,
-  ],
-  parameterTypes: [
-    'identifier',
-    'typed_parameter',
-    'default_parameter',
-    'typed_default_parameter',
-    'list_splat_pattern',
-    'dictionary_splat_pattern',
-  ],
-  parameterSources: [{ name: INPUT_NAMES }],
-  // Flask/FastAPI routes: the parameters are URL captures; Django views take the request first, then the captures.
-  handler: {
-    decorator: /@\w+\.(route|get|post|put|patch|delete|api_route)\(/,
-    firstParameter: /^request$/,
-  },
-  safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
-  sinks: [
-    { kind: 'sql-injection', callee: /\.(execute|executemany|executescript|raw)$/, arg: 0 },
-    {
-      kind: 'command-injection',
-      callee:
-        /^(os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput)$/,
-      arg: 0,
-    },
-    {
-      kind: 'command-injection',
-      callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
-      arg: 0,
-      when: /shell\s*=\s*True/,
-    },
-    { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
-    { kind: 'xss', callee: /^(Markup|render_template_string|HttpResponse|make_response|mark_safe)$/, arg: 0 },
-    {
-      kind: 'unsafe-deserialization',
-      callee: /^(pickle|cPickle|dill|marshal|shelve)\.(loads?|open)$/,
-      arg: 0,
-    },
-    {
-      kind: 'unsafe-deserialization',
-      callee: /^yaml\.(load|load_all|unsafe_load)$/,
-      arg: 0,
-      unless: /SafeLoader|safe_load/,
-    },
-    {
-      kind: 'path-traversal',
-      callee: /^(open|send_file|os\.remove|os\.unlink|shutil\.rmtree|io\.open|codecs\.open)$/,
-      arg: 0,
-    },
-    {
-      kind: 'ssrf',
-      callee:
-        /^(requests|httpx)\.(get|post|put|patch|delete|head|request)$|^urllib\.request\.urlopen$|^urlopen$/,
-      arg: 0,
-    },
-    { kind: 'open-redirect', callee: /^(redirect|HttpResponseRedirect)$/, arg: 0 },
-  ],
-};
-
 const javascript: TaintLanguage = {
   assignments: [
     { type: 'variable_declarator', target: 'name', value: 'value' },

@@ -5,7 +5,7 @@ import { NAME_LIKE, norm, type Origin } from './syntax';
 import type { TaintLanguage } from './types';
 
 /** Names a parameter declares: its name or pattern field, a direct name child, or the names in a pattern. */
-function parameterNames(source: string, param: SyntaxNode): string[] {
+export function parameterNames(source: string, param: SyntaxNode): string[] {
   if (NAME_LIKE.test(param.type)) return [norm(source, param)];
   const fields = param.children.filter((c) => c.field === 'name' || c.field === 'pattern');
   // A typed parameter has one name child (the rest is its type); a destructuring pattern has several.
@@ -21,7 +21,7 @@ function parameterNames(source: string, param: SyntaxNode): string[] {
 }
 
 /** The parameter declarations of a function, in order. */
-function parametersOf(unit: SyntaxNode, lang: TaintLanguage, containers: string[]): SyntaxNode[] {
+export function parametersOf(unit: SyntaxNode, lang: TaintLanguage, containers: string[]): SyntaxNode[] {
   const types = lang.parameterTypes ?? [];
   const list =
     unit.children.find((c) => c.field === 'parameters') ??
@@ -29,6 +29,16 @@ function parametersOf(unit: SyntaxNode, lang: TaintLanguage, containers: string[
   // Swift lists its parameters directly under the function.
   const holder = list ?? unit;
   return holder.children.filter((c) => c.named && types.includes(c.type));
+}
+
+/** Whether the function is an HTTP handler by its decorators or annotations (`@app.route(…)`). */
+export function isRouteHandler(parsed: ParsedSource, lang: TaintLanguage, unit: SyntaxNode): boolean {
+  const decorator = lang.handler?.decorator;
+  if (!decorator) return false;
+  const { source } = parsed;
+  const decorators =
+    unit.parent?.type === 'decorated_definition' ? source.slice(unit.parent.startIndex, unit.startIndex) : '';
+  return decorator.test(decorators);
 }
 
 /** Parameters that bring untrusted data into the function, with where they come from. */

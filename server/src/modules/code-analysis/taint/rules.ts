@@ -15,7 +15,7 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     fix: 'run the program with an argument list and no shell, or quote the value (shlex.quote, escapeshellarg)',
   },
   'code-injection': {
-    cwe: 'CWE-95',
+    cwe: 'CWE-94',
     severity: 'critical',
     title: 'Code injection',
     fix: 'never evaluate input as code; parse it as data (JSON, ast.literal_eval) or dispatch through a fixed table',
@@ -49,5 +49,29 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     severity: 'medium',
     title: 'Open redirect',
     fix: 'redirect only to relative paths or to hosts on an allow-list',
+  },
+  'ldap-injection': {
+    cwe: 'CWE-90',
+    severity: 'high',
+    title: 'LDAP injection',
+    fix: 'escape the value for LDAP filters (Encoder.encodeForLDAP, ldap3.utils.conv.escape_filter_chars) or bind it as a filter argument',
+  },
+  'xpath-injection': {
+    cwe: 'CWE-643',
+    severity: 'high',
+    title: 'XPath injection',
+    fix: 'pass the value as an XPath variable (XPathVariableResolver, lxml `$name` variables) instead of building the expression',
+  },
+  xxe: {
+    cwe: 'CWE-611',
+    severity: 'high',
+    title: 'XML external entities (XXE)',
+    fix: "keep external entities off (the parsers' default) or parse untrusted XML with defusedxml",
+  },
+  'trust-boundary': {
+    cwe: 'CWE-501',
+    severity: 'medium',
+    title: 'Trust boundary violation',
+    fix: 'validate the value against what the application expects before storing it in the session',
   },
 };

@@ -1,4 +1,5 @@
 import type { FindingSeverity } from '@tessera/shared';
+import type { FlowSyntax } from './flow/types';
 
 /** Where a value flowing to a sink must not come from unsanitised. */
 export interface SinkSpec {
@@ -11,6 +12,10 @@ export interface SinkSpec {
   /** Only when the whole call's text also matches (`shell=True`, no SafeLoader). */
   when?: RegExp;
   unless?: RegExp;
+  /** Only an argument list that runs a shell command line: its second item is `-c` (`/c`), as in `["sh", "-c", cmd]`. */
+  shellList?: boolean;
+  /** Only when the enclosing function's text matches (a parser configured to resolve external entities). */
+  whenInFunction?: RegExp;
   /** Only arguments of these node types carry the danger (Ruby: a hash of conditions is bound, a string is not). */
   argTypes?: RegExp;
 }
@@ -23,7 +28,24 @@ export type TaintKind =
   | 'unsafe-deserialization'
   | 'path-traversal'
   | 'ssrf'
-  | 'open-redirect';
+  | 'open-redirect'
+  | 'ldap-injection'
+  | 'xpath-injection'
+  | 'trust-boundary'
+  | 'xxe';
+
+/** A call whose argument's constant value makes it unsafe (a weak algorithm name), whatever its origin. */
+export interface ValueCheck {
+  rule: string;
+  cwe: string;
+  severity: FindingSeverity;
+  callee: RegExp;
+  arg: number;
+  /** The constant value that is unsafe (case-insensitive match left to the pattern). */
+  value: RegExp;
+  /** What is wrong and how to fix it; `{value}` is replaced by the value. */
+  message: string;
+}
 
 /**
  * Where an assignment's target or value sits: a field name, `*first` / `*last` (the first / last named child), or
@@ -84,6 +106,15 @@ export interface TaintLanguage {
   /** Parameters whose declared type makes them harmless whatever their name (`id: int`, `@PathVariable long id`). */
   safeParameter?: RegExp;
   handler?: HandlerSpec;
+  /** Control flow, constants and collections: with it, branches are joined and constant conditions decide. */
+  flow?: FlowSyntax;
+  /** Callees are compared without their package prefix (`java.io.File` reads `File`). */
+  qualifiedNames?: boolean;
+  /** Sanitisers that make a value safe for some sinks only (an HTML encoder for XSS, not for SQL). */
+  kindSanitizers?: { callee: RegExp; kinds: TaintKind[] }[];
+  valueChecks?: ValueCheck[];
+  /** What a route handler returns is the response body: a sink unless the returned call is one of `unless`. */
+  returnSink?: { kind: TaintKind; unless: RegExp };
 }
 
 export interface TaintRuleMeta {

@@ -1,0 +1,127 @@
+import { javaFlow } from '../flow/java';
+import { INPUT_NAMES } from '../languages-more';
+import type { TaintLanguage } from '../types';
+
+const JVM_BINDINGS =
+  /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam|HeaderParam|CookieParam)\b/;
+
+/** ESAPI's encoders, by the sink each one makes a value safe for. */
+const esapi = (methods: string) =>
+  new RegExp(`^ESAPI\\.encoder\\(\\)\\.(${methods})$|^Encoder\\.(${methods})$`);
+
+/**
+ * Java: servlet and Spring/JAX-RS sources; JDBC, Spring JdbcTemplate, JPA/Hibernate, Runtime/ProcessBuilder, JNDI
+ * (LDAP), XPath, servlet writers, files, sessions. Callees are compared without their package (`java.io.File` is
+ * `File`) and also as `DeclaredType.method` when the receiver is a typed local (`XPath xp; xp.evaluate(…)`).
+ */
+export const java: TaintLanguage = {
+  assignments: [
+    { type: 'variable_declarator', target: 'name', value: 'value' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['method_invocation', 'object_creation_expression'],
+  flow: javaFlow,
+  qualifiedNames: true,
+  sources: [/^System\.in\b/, /^args$/],
+  parameterTypes: ['formal_parameter', 'spread_parameter'],
+  parameterSources: [{ name: INPUT_NAMES }, { text: JVM_BINDINGS }],
+  safeParameter:
+    /\b(int|long|short|byte|boolean|double|float|Integer|Long|Short|Boolean|Double|Float|UUID)\s+\w+\s*$/,
+  sourceCalls: [
+    /\.(getParameter|getParameterValues|getParameterMap|getParameterNames|getHeader|getHeaders|getHeaderNames|getQueryString|getCookies|getInputStream|getReader|getPathInfo|readLine)$/,
+    /^System\.getenv$/,
+  ],
+  sanitizers: [
+    /^(Integer\.parseInt|Long\.parseLong|Integer\.valueOf|Long\.valueOf|Double\.parseDouble|Boolean\.parseBoolean|UUID\.fromString)$/,
+  ],
+  kindSanitizers: [
+    {
+      callee: esapi(
+        'encodeForHTML|encodeForHTMLAttribute|encodeForJavaScript|encodeForCSS|encodeForXML|encodeForXMLAttribute',
+      ),
+      kinds: ['xss'],
+    },
+    {
+      callee:
+        /^(StringEscapeUtils\.(escapeHtml\d?|escapeXml\d*|escapeEcmaScript|escapeJavaScript)|Encode\.for(Html\w*|JavaScript\w*|CssString|Xml\w*)|HtmlUtils\.htmlEscape\w*|HtmlEscapers\.htmlEscaper\(\)\.escape)$/,
+      kinds: ['xss'],
+    },
+    { callee: esapi('encodeForSQL'), kinds: ['sql-injection'] },
+    { callee: esapi('encodeForLDAP|encodeForDN'), kinds: ['ldap-injection'] },
+    { callee: esapi('encodeForXPath'), kinds: ['xpath-injection'] },
+    { callee: esapi('encodeForOS'), kinds: ['command-injection'] },
+    { callee: /^FilenameUtils\.getName$|\.getFileName$/, kinds: ['path-traversal'] },
+    {
+      callee: /^(URLEncoder\.encode|ESAPI\.encoder\(\)\.encodeForURL)$/,
+      kinds: ['xss', 'path-traversal', 'ldap-injection'],
+    },
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.(executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|queryForRowSet|queryForLong|queryForInt)$/,
+      arg: 0,
+    },
+    { kind: 'sql-injection', callee: /\.batchUpdate$/, arg: 'any' },
+    { kind: 'sql-injection', callee: /([Tt]emplate|JdbcTemplate)\.(query|update|execute)$/, arg: 0 },
+    {
+      kind: 'command-injection',
+      callee: /\.exec$|^newProcessBuilder$|^ProcessBuilder\.command$/,
+      arg: 'any',
+    },
+    { kind: 'code-injection', callee: /(engine|Engine|scriptEngine)\.eval$/, arg: 0 },
+    {
+      kind: 'xss',
+      callee:
+        /getWriter\(\)\.(print|println|write|printf|format|append)$|^(out|writer|PrintWriter)\.(print|println|write|printf|format|append)$|getOutputStream\(\)\.(print|println|write)$/,
+      arg: 'any',
+    },
+    { kind: 'unsafe-deserialization', callee: /^new(ObjectInputStream|XMLDecoder)$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^new(File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile)$|^(Paths\.get|Path\.of|Files\.(readAllBytes|readAllLines|readString|lines|newInputStream|newOutputStream|newBufferedReader|newBufferedWriter|write|writeString|copy|move|delete|deleteIfExists|createFile))$/,
+      arg: 'any',
+    },
+    {
+      kind: 'ldap-injection',
+      callee: /^(DirContext|InitialDirContext|LdapContext|InitialLdapContext|LdapTemplate)\.search$/,
+      arg: 'any',
+    },
+    {
+      kind: 'xpath-injection',
+      callee: /^XPath\.(evaluate|compile)$|\.newXPath\(\)\.(evaluate|compile)$/,
+      arg: 0,
+    },
+    {
+      kind: 'trust-boundary',
+      callee: /getSession\(\)\.(setAttribute|putValue)$|^HttpSession\.(setAttribute|putValue)$/,
+      arg: 'any',
+    },
+    { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
+  ],
+  valueChecks: [
+    {
+      rule: 'security/weak-cipher',
+      cwe: 'CWE-327',
+      severity: 'high',
+      callee: /^Cipher\.getInstance$/,
+      arg: 0,
+      value: /^(DES|DESede|TripleDES|3DES|RC2|RC4|ARCFOUR|Blowfish)\b|\/ECB\b|^AES$/i,
+      message:
+        '`{value}` is a broken or weak cipher (DES, 3DES, RC2, RC4, Blowfish) or mode (ECB, the default for a bare "AES"); use AES/GCM/NoPadding.',
+    },
+    {
+      rule: 'security/weak-hash',
+      cwe: 'CWE-328',
+      severity: 'medium',
+      callee: /^MessageDigest\.getInstance$/,
+      arg: 0,
+      value: /^(MD2|MD4|MD5|SHA|SHA-?1)$/i,
+      message:
+        '`{value}` is a broken hash; use SHA-256 or stronger (and a password hash such as bcrypt for passwords).',
+    },
+  ],
+};

@@ -1,0 +1,149 @@
+import { pythonFlow } from '../flow/python';
+import { INPUT_NAMES } from '../languages-more';
+import type { TaintLanguage } from '../types';
+
+const REQUEST = String.raw`^(flask\.)?request\.`;
+
+/**
+ * Python: Flask (also as `flask.request`), Django, FastAPI and Tornado sources; DB-API, subprocess/os, eval, pickle
+ * and YAML, files, HTTP clients, redirects, LDAP (ldap3, python-ldap), XPath (lxml), the session, XML parsers
+ * configured to resolve external entities, and what a route handler returns (the response body).
+ */
+export const python: TaintLanguage = {
+  assignments: [
+    { type: 'assignment', target: 'left', value: 'right' },
+    { type: 'augmented_assignment', target: 'left', value: 'right' },
+    { type: 'named_expression', target: 'name', value: 'value' },
+  ],
+  calls: ['call'],
+  flow: pythonFlow,
+  propertySinks: [{ target: /^(flask\.)?session\[/, kind: 'trust-boundary' }],
+  sources: [
+    new RegExp(
+      `${REQUEST}(args|form|values|json|data|cookies|headers|files|query_string|GET|POST|COOKIES|META|body|query_params|path_params)\\b`,
+    ),
+    /^sys\.argv\b/,
+    /^os\.environ\b/,
+    /^self\.request\.(GET|POST|body|query_arguments)\b/,
+  ],
+  sourceCalls: [
+    /^input$/,
+    /^raw_input$/,
+    /^os\.getenv$/,
+    /^os\.environ\.get$/,
+    new RegExp(`${REQUEST}(args|form|values|cookies|headers|files)\\.(get|getlist|to_dict)$`),
+    new RegExp(`${REQUEST}(get_json|get_data)$`),
+    /^sys\.stdin\.read(line)?$/,
+    /^socket\.recv$|\.recv$/,
+  ],
+  sanitizers: [/^(int|float|bool|len)$/, /^uuid\.UUID$/],
+  kindSanitizers: [
+    {
+      callee:
+        /^(html\.escape|escape|markupsafe\.escape|flask\.escape|bleach\.clean|cgi\.escape|xml\.sax\.saxutils\.escape|saxutils\.escape)$|(^|\.)(escape_?(for_?)?html|html_?escape)$/i,
+      kinds: ['xss'],
+    },
+    { callee: /^(shlex\.quote|pipes\.quote)$/, kinds: ['command-injection'] },
+    {
+      callee: /^(os\.path\.basename|secure_filename|werkzeug\.utils\.secure_filename)$/,
+      kinds: ['path-traversal'],
+    },
+    { callee: /(^|\.)escape_filter_chars$|(^|\.)escape_rdn$/, kinds: ['ldap-injection'] },
+    {
+      callee: /^(urllib\.parse\.quote|quote|quote_plus|urllib\.parse\.quote_plus)$/,
+      kinds: ['xss', 'path-traversal'],
+    },
+  ],
+  parameterTypes: [
+    'identifier',
+    'typed_parameter',
+    'default_parameter',
+    'typed_default_parameter',
+    'list_splat_pattern',
+    'dictionary_splat_pattern',
+  ],
+  parameterSources: [{ name: INPUT_NAMES }],
+  // Flask/FastAPI routes: the parameters are URL captures; Django views take the request first, then the captures.
+  handler: {
+    decorator: /@\w+\.(route|get|post|put|patch|delete|api_route)\(/,
+    firstParameter: /^request$/,
+  },
+  returnSink: {
+    kind: 'xss',
+    unless:
+      /(^|\.)(jsonify|redirect|send_file|send_from_directory|render_template|abort|url_for|dumps|JSONResponse|JsonResponse|Response)$/,
+  },
+  safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
+  sinks: [
+    { kind: 'sql-injection', callee: /\.(execute|executemany|executescript|raw)$/, arg: 0 },
+    {
+      kind: 'command-injection',
+      callee:
+        /^(os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput)$/,
+      arg: 0,
+    },
+    {
+      kind: 'command-injection',
+      callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
+      arg: 0,
+      when: /shell\s*=\s*True/,
+    },
+    {
+      kind: 'command-injection',
+      callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
+      arg: 0,
+      shellList: true,
+    },
+    { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
+    {
+      kind: 'xss',
+      callee: /^((flask\.)?Markup|render_template_string|HttpResponse|(flask\.)?make_response|mark_safe)$/,
+      arg: 0,
+    },
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^(pickle|cPickle|_pickle|dill|marshal|shelve|jsonpickle)\.(loads?|open|decode|Unpickler)$/,
+      arg: 0,
+    },
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^yaml\.(load|load_all|unsafe_load|full_load)$/,
+      arg: 0,
+      unless: /SafeLoader|CSafeLoader|safe_load/,
+    },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^(open|send_file|(flask\.)?send_file|os\.remove|os\.unlink|os\.open|os\.listdir|shutil\.rmtree|shutil\.copy\w*|io\.open|codecs\.open|pathlib\.Path|Path)$/,
+      arg: 0,
+    },
+    {
+      kind: 'ssrf',
+      callee:
+        /^(requests|httpx)\.(get|post|put|patch|delete|head|request)$|^urllib\.request\.urlopen$|^urlopen$/,
+      arg: 0,
+    },
+    {
+      kind: 'open-redirect',
+      callee: /^((flask|django\.shortcuts)\.)?(redirect|HttpResponseRedirect)$/,
+      arg: 0,
+    },
+    // ldap3 Connection.search(base, filter, …); python-ldap search_s(base, scope, filter, …).
+    { kind: 'ldap-injection', callee: /^(?!re\.|regex\.)[\w.]+\.search$/, arg: 1 },
+    { kind: 'ldap-injection', callee: /\.search(_s|_st|_ext|_ext_s)$/, arg: 2 },
+    {
+      kind: 'xpath-injection',
+      callee: /^((lxml\.)?etree\.)?(XPath|ETXPath)$|\.xpath$|\.XPathEvaluator$/,
+      arg: 0,
+    },
+    { kind: 'xpath-injection', callee: /^elementpath\.(select|iter_select)$/, arg: 1 },
+    { kind: 'xpath-injection', callee: /^elementpath\.Selector$/, arg: 0 },
+    {
+      kind: 'xxe',
+      callee:
+        /^(xml\.dom\.minidom\.parse(String)?|minidom\.parse(String)?|xml\.sax\.parse(String)?|sax\.parse(String)?|(lxml\.)?etree\.(fromstring|parse|XML)|\w+\.parse)$/,
+      arg: 0,
+      whenInFunction: /feature_external_(ges|pes)\s*,\s*True|resolve_entities\s*=\s*True/,
+    },
+  ],
+};

@@ -1,0 +1,69 @@
+import type { SyntaxNode } from '../../parsing/tree';
+
+/** One arm of a switch or match: its labels (constant expressions, patterns) or `default`, and its statements. */
+export interface SwitchArm {
+  labels: SyntaxNode[] | 'default';
+  body: SyntaxNode[];
+  /** The arm ends in `break` (or cannot fall through at all). */
+  ends: boolean;
+}
+
+/**
+ * How one language spells control flow, constants and collections: the adapter through which the shared dataflow
+ * (walker.ts) reads a tree-sitter tree. Node types and field names; `*first`/`*last` and positional children where
+ * a grammar has no fields.
+ */
+export interface FlowSyntax {
+  /** `if` and `else if` nodes: their condition, consequence, and the field holding the alternative(s). */
+  branches: Record<string, { condition: string; consequence: string; alternative: string }>;
+  /** Else clauses holding a plain body (Python's `else_clause`). */
+  elses?: Record<string, string>;
+  /** Conditional expressions; `positional`: consequence, condition, alternative as named children (Python). */
+  ternaries: Record<string, { condition: string; consequence: string; alternative: string } | 'positional'>;
+  /** Switch/match statements: the subject's field and the arms. */
+  switches: Record<string, { subject: string; arms: (node: SyntaxNode) => SwitchArm[] }>;
+  /** Loops with a condition (absent for C-style `for`), and their body. */
+  loops: Record<string, { condition?: string; body: string }>;
+  /** For-each loops: the variable(s) take the iterable's elements. */
+  foreach: Record<string, { target: string; iterable: string; body: string }>;
+  /** Try statements: the body, the handler clauses (run from the body's state), the finally clause. */
+  tries: Record<string, { body: string; handlers: string[]; finalizer: string }>;
+  returns: string[];
+  /** Statements that end the path (throw, raise). */
+  exits: string[];
+  /** `break`: ends a switch arm (loops treat it as going on: the state it leaves meets the loop's exit). */
+  breaks: string[];
+  literals: {
+    strings: string[];
+    /** Children of a string literal that hold its text, and those that interpolate an expression. */
+    stringParts: string[];
+    interpolations: string[];
+    numbers: string[];
+    chars: string[];
+    trues: string[];
+    falses: string[];
+    nulls: string[];
+  };
+  /** Binary operators with `left`, `operator`, `right` fields. */
+  binaries: string[];
+  /** Chained comparisons whose operators are in an `operators` field (Python). */
+  comparisons: string[];
+  /** Unary operators: the node type and the operand's field; `not`/`!` negate. */
+  unaries: Record<string, string>;
+  parens: string[];
+  /** Casts, and the field holding the cast value. */
+  casts: Record<string, string>;
+  /** Subscripts: `a[i]`, with the object's and the index's fields. */
+  subscripts: Record<string, { object: string; index: string }>;
+  /** List/array/tuple literals (items by position) and dictionary literals (pairs with key and value fields). */
+  lists: string[];
+  dicts: Record<string, { pair: string; key: string; value: string }>;
+  /** Callees that make an empty collection (`new HashMap<>()`, `dict()`). */
+  newCollection: RegExp;
+  /** Declarations with a declared type: the type's field and the declarators' name field (Java). */
+  typedDeclarations: Record<string, { type: string; declarator: string; name: string }>;
+  /** A call's receiver (the object of `a.b()`), for the models of collections, builders and typed callees. */
+  receiver: (call: SyntaxNode) => SyntaxNode | undefined;
+  /** The node naming a call's method or function (`getParameter` in `request.getParameter(…)`). */
+  method: (call: SyntaxNode) => SyntaxNode | undefined;
+}

@@ -1,0 +1,92 @@
+import type { SyntaxNode } from '../parsing/tree';
+import type { TaintKind } from './types';
+import type { FlowWalker } from './walker';
+
+/** Every sink kind: what an allow-list check or a full-match validation makes a value safe for. */
+const ALL_KINDS: TaintKind[] = [
+  'sql-injection',
+  'command-injection',
+  'code-injection',
+  'xss',
+  'unsafe-deserialization',
+  'path-traversal',
+  'ssrf',
+  'open-redirect',
+  'ldap-injection',
+  'xpath-injection',
+  'trust-boundary',
+  'xxe',
+];
+
+/** The sinks a value is safe for once it is known not to contain these characters. */
+export function kindsRejecting(text: string): TaintKind[] {
+  const kinds: TaintKind[] = [];
+  if (/\.\.|\/|\\/.test(text)) kinds.push('path-traversal');
+  if (/['"]/.test(text)) kinds.push('sql-injection', 'xpath-injection', 'code-injection');
+  if (/[<>]/.test(text)) kinds.push('xss');
+  if (/[;&|`$]/.test(text)) kinds.push('command-injection');
+  if (/[()*\\]/.test(text)) kinds.push('ldap-injection');
+  return kinds;
+}
+
+const CONTAINS = /^(contains|includes|startsWith|endsWith|startswith|endswith|indexOf|find|count)$/;
+const VALIDATES = /^(matches|fullmatch|isalnum|isdigit|isnumeric|isalpha|isdecimal|isidentifier)$/;
+const REGEX_MATCH = /^(re\.)?(fullmatch|match)$|^Pattern\.matches$/;
+
+const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/comment/.test(c.type));
+
+/**
+ * A guard that leaves the function when its condition holds (`if ('../' in name) return`, `if (!id.matches("\\w+"))
+ * throw`): past it, each checked name is safe for the sinks the check rules out. Membership of a constant rules out
+ * the characters it holds; an allow-list (`name in ALLOWED`), a full regex match or a character-class test
+ * (`isalnum`) rules out everything.
+ */
+export function applyGuard(walker: FlowWalker, condition: SyntaxNode): void {
+  const visit = (node: SyntaxNode): void => {
+    const parts = named(node);
+    if (node.type === 'comparison_operator' && parts.length === 2) {
+      const op = node.children.find((c) => c.field === 'operators');
+      const [a, b] = parts as [SyntaxNode, SyntaxNode];
+      // `url.netloc not in ALLOWED`, `url.scheme != 'https'` where `url = urlparse(target)`: target's host is checked.
+      if (a.type === 'attribute' || a.type === 'field_access' || /call|invocation/.test(a.type)) {
+        const object = a.children.find((c) => c.field === 'object');
+        const from = object ? walker.parsedSource(object) : undefined;
+        const member = walker.nodeText(a);
+        if (from && /\.(netloc|hostname|host|getHost\(\)|port)$/.test(member))
+          walker.markValidated(from, ['open-redirect', 'ssrf']);
+        if (from) return;
+      }
+      if (op && /in$/.test(walker.nodeText(op))) {
+        const needle = walker.constantOf(a);
+        if (typeof needle === 'string' && walker.taintOfName(b))
+          walker.markValidated(b, kindsRejecting(needle));
+        else if (walker.taintOfName(a) && !walker.taintOfName(b)) walker.markValidated(a, ALL_KINDS);
+        return;
+      }
+    }
+    if (/call|method_invocation/.test(node.type)) {
+      const fn = field(node, 'function');
+      const object = field(node, 'object') ?? (fn?.type === 'attribute' ? field(fn, 'object') : undefined);
+      const nameNode = field(node, 'name') ?? (fn?.type === 'attribute' ? field(fn, 'attribute') : fn);
+      const method = nameNode ? walker.nodeText(nameNode) : '';
+      const args = named(field(node, 'arguments') ?? node).filter(
+        (c) => c !== fn && c !== object && c !== nameNode,
+      );
+      if (object && walker.taintOfName(object)) {
+        if (VALIDATES.test(method)) walker.markValidated(object, ALL_KINDS);
+        else if (CONTAINS.test(method)) {
+          const needle = args[0] ? walker.constantOf(args[0]) : undefined;
+          if (typeof needle === 'string') walker.markValidated(object, kindsRejecting(needle));
+        }
+      }
+      const callee = fn ? walker.nodeText(fn) : object ? `${walker.nodeText(object)}.${method}` : method;
+      const subject = args[1];
+      if (REGEX_MATCH.test(callee) && subject && walker.taintOfName(subject))
+        walker.markValidated(subject, ALL_KINDS);
+      return;
+    }
+    for (const c of parts) visit(c);
+  };
+  visit(condition);
+}
