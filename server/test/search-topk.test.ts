@@ -81,7 +81,7 @@ async function fullScoring(body: Record<string, unknown>) {
   const res = await searchDocuments({
     ctx: server.services.ctx,
     accountId,
-    input: { collection: 'gen', mode: 'keyword', limit: 10, ...body } as never,
+    input: { collection: 'gen', mode: 'keyword', operator: 'or', limit: 10, ...body } as never,
     options: { topKMinMatches: Number.POSITIVE_INFINITY },
   });
   return res;
@@ -96,7 +96,7 @@ async function topK(body: Record<string, unknown>) {
   const shallow = await searchDocuments({
     ctx: server.services.ctx,
     accountId,
-    input: { collection: 'gen', mode: 'keyword', limit: 10, ...body } as never,
+    input: { collection: 'gen', mode: 'keyword', operator: 'or', limit: 10, ...body } as never,
     options: {
       topKMinMatches: 0,
       topKStart: { depth: 8, verify: 16, firstStep: 12 },

@@ -155,7 +155,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         limit ${need}
       )
       select 'h' as kind, h.id, h.score, d.title, d.metadata,
-        ${headlineSql(sql`${plan.language}::regconfig`, tsquery)} as headline,
+        ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)} as headline,
         null::float8 as ub, null::float8 as next_upper, null::boolean as exhausted, null::int as needed,
         null::int as verified
       from hits h
