@@ -29,6 +29,13 @@ const variants: [string, Record<string, unknown>][] = [
 ];
 /** Ablations of the default, run in process on the same database (options the API does not expose). */
 const ablations: [string, SearchOptions][] = [
+  [
+    'feedback (RM3), 10 documents, 10 terms, λ 0.5',
+    { feedback: { docs: 10, terms: 10, originalWeight: 0.5 } },
+  ],
+  ['feedback, 5 documents, 10 terms, λ 0.5', { feedback: { docs: 5, terms: 10, originalWeight: 0.5 } }],
+  ['feedback, 10 documents, 20 terms, λ 0.5', { feedback: { docs: 10, terms: 20, originalWeight: 0.5 } }],
+  ['feedback, 10 documents, 10 terms, λ 0.7', { feedback: { docs: 10, terms: 10, originalWeight: 0.7 } }],
   ['default, 16 scored terms at most', { maxScoredTerms: 16 }],
   ['default, 64 scored terms at most', { maxScoredTerms: 64 }],
 ];

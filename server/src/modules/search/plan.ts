@@ -40,6 +40,11 @@ export interface QueryPlan {
   truncated: boolean;
   /** The collection's postings references (postings.ts); undefined while it has no postings. */
   refs: References | undefined;
+  /**
+   * Set when what matches is any of the scored terms (nothing required): the tsquery for the same
+   * query matching only some of them, for MaxScore pruning (search.ts).
+   */
+  matchAnyOf?: (terms: string[]) => string | null;
 }
 
 /** How a term repeated in the query weighs: 1 + ln(times), so a pasted paragraph's theme counts a little more. */
@@ -153,11 +158,16 @@ export async function planKeyword(
     .slice(0, Math.max(0, maxTerms - fixedTerms.length));
   const terms = [...fixedTerms.slice(0, maxTerms), ...optional];
 
+  const required = operator === 'and' ? wordLexemes : [];
   const tsquery = matchQuery(
     clauses,
-    operator === 'and' ? wordLexemes : [],
+    required,
     optional.map((t) => t.term),
   );
+  const disjunctive =
+    operator === 'or' &&
+    fixedTerms.length === 0 &&
+    clauses.every((c) => c.occur === 'must_not' || c.units.every((u) => u.q.trim() === ''));
   return {
     language: row.language,
     ...stats,
@@ -166,6 +176,7 @@ export async function planKeyword(
     terms,
     truncated: fixedTerms.length > maxTerms,
     refs: row.rt === null || row.rb === null ? undefined : { title: row.rt, body: row.rb },
+    ...(disjunctive && { matchAnyOf: (subset: string[]) => matchQuery(clauses, [], subset) }),
   };
 }
 
@@ -234,5 +245,8 @@ export async function planFuzzy(
     terms,
     truncated: operator === 'and' && ranked.length > maxTerms,
     refs: await readReferences(db, scope),
+    ...(operator === 'or' && {
+      matchAnyOf: (subset: string[]) => (subset.length > 0 ? subset.map(quoteLexeme).join(' | ') : null),
+    }),
   };
 }

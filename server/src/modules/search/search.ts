@@ -4,8 +4,10 @@ import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
+import { expandWithFeedback, type FeedbackOptions } from './feedback';
 import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
+import { idf, K1 } from './rank';
 import { markSnippet } from './snippet';
 import type { Scope } from './sql';
 import { type ParsedQuery, parseQuery } from './syntax';
@@ -24,13 +26,22 @@ export interface SearchOptions {
   topKMinMatches?: number | undefined;
   /** Time limit of each statement on Postgres (STATEMENT_TIMEOUT_MS when unset). */
   statementTimeoutMs?: number | undefined;
+  /**
+   * Pseudo-relevance feedback for queries of plain words: off unless given. Measured on CACM it
+   * lowered nDCG@10 (BENCHMARKS.md), so the API does not use it; the benchmark compares it.
+   */
+  feedback?: FeedbackOptions | false;
   /** Terms scored at most (MAX_SCORED_TERMS when unset; the benchmark compares others). */
   maxScoredTerms?: number;
   /** Initial top-k list depth and verification budget (tests start small to exercise the rounds). */
   topKStart?: TopKStart;
   /** Told which path produced the page: full scoring, or top-k after how many rounds. */
   onStrategy?: (
-    strategy: { kind: 'full' } | { kind: 'topk'; rounds: number } | { kind: 'fallback'; rounds: number },
+    strategy:
+      | { kind: 'full' }
+      | { kind: 'topk'; rounds: number }
+      | { kind: 'fallback'; rounds: number }
+      | { kind: 'maxscore' },
   ) => void;
 }
 
@@ -126,7 +137,21 @@ export async function searchDocuments({
       ? await planKeyword(db, scope, parsed, input.operator, maxTerms)
       : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
     if (!plan || plan.tsquery === null) return [];
-    return rank(db, { ...plan, tsquery: plan.tsquery }, { scope, input, after, options });
+    const planned = { ...plan, tsquery: plan.tsquery };
+    const feedback = options.feedback ?? false;
+    // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
+    // what the caller wants, and operator "and" asks for every word.
+    if (feedback && parsed && parsed.clauses.length === 0 && input.operator === 'or') {
+      const firstPass = await rank(db, planned, {
+        scope,
+        input: { ...input, limit: feedback.docs, offset: undefined, cursor: undefined },
+        after: undefined,
+        options: { ...options, onStrategy: undefined },
+      });
+      const expanded = await expandWithFeedback(db, scope, planned, firstPass, feedback);
+      return rank(db, expanded, { scope, input, after, options });
+    }
+    return rank(db, planned, { scope, input, after, options });
   });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
@@ -145,6 +170,31 @@ export async function searchDocuments({
     next_cursor:
       hasMore && last ? encodeCursor({ id: last.id, score: last.score }, cursorContext(input)) : null,
   };
+}
+
+/**
+ * MaxScore (Turtle and Flood): a term adds at most w·idf·(k1+1) to a score (saturation never
+ * reaches k1+1). Taking the terms with the smallest such bounds while their sum stays under theta,
+ * a lower bound on the page's last score, a document holding none of the other ("essential") terms
+ * scores under theta and cannot be on the page; so when any term matches, only documents holding
+ * an essential term need scoring. Common words of a question thus stop costing a scan of most of
+ * the collection. Returns the narrower tsquery, or undefined when nothing can be left out.
+ */
+export function maxScorePrune(plan: QueryPlan, theta: number): string | undefined {
+  if (!plan.matchAnyOf || !Number.isFinite(theta) || theta <= 0) return undefined;
+  const bounds = plan.terms
+    .map((t) => ({ term: t.term, max: t.weight * idf(plan.n, t.df) * (K1 + 1) }))
+    .sort((x, y) => x.max - y.max);
+  const limit = theta - 1e-6 * Math.max(1, Math.abs(theta));
+  let sum = 0;
+  let skipped = 0;
+  for (const b of bounds) {
+    if (sum + b.max >= limit) break;
+    sum += b.max;
+    skipped++;
+  }
+  if (skipped === 0 || skipped === bounds.length) return undefined;
+  return plan.matchAnyOf(bounds.slice(skipped).map((b) => b.term)) ?? undefined;
 }
 
 /** The page of ranked rows: top-k over the postings when many documents may match, else every match scored. */
@@ -176,6 +226,11 @@ async function rank(
     const outcome = await rankTopK(db, query, options.topKStart);
     options.onStrategy?.({ kind: outcome.rows ? 'topk' : 'fallback', rounds: outcome.rounds });
     if (outcome.rows) return outcome.rows;
+    const pruned = maxScorePrune(plan, outcome.theta);
+    if (pruned) {
+      options.onStrategy?.({ kind: 'maxscore' });
+      return rankDocuments(db, { ...query, plan: { ...plan, tsquery: pruned } });
+    }
   } else {
     options.onStrategy?.({ kind: 'full' });
   }
