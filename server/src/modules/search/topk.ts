@@ -30,6 +30,11 @@ import { queryRows, textArrayLiteral } from './sql';
  */
 const MAX_M = 32_768;
 const MAX_V = 4_096;
+/**
+ * Postings a round may read over all its terms: a question's many terms would otherwise grow each
+ * list to MAX_M (32 × 32,768 reads); past this, full scoring narrowed by MaxScore is cheaper.
+ */
+const MAX_READ = 131_072;
 /** Margin for the 8-digit rounding of scores and float summation order. */
 const EPSILON = 1e-6;
 
@@ -224,7 +229,8 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         v = Math.max(v * 2, needs);
       } else v = Math.max(v * 2, Math.ceil((meta?.needed ?? 0) * 1.25) + 16);
     }
-    if (m > MAX_M || v > MAX_V || rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY)) {
+    const tooDeep = m > MAX_M || m * plan.terms.length > MAX_READ;
+    if (tooDeep || v > MAX_V || rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY)) {
       return { rows: undefined, rounds, theta };
     }
   }
