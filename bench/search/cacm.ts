@@ -8,6 +8,8 @@
  */
 // The server's own drizzle (one module instance with the server's), as bench/ has no dependencies of its own.
 import { sql } from '../../server/node_modules/drizzle-orm/index.js';
+import { searchDocuments } from '../../server/src/modules/search';
+import type { SearchOptions } from '../../server/src/modules/search/search';
 import { queryRows } from '../../server/src/modules/search/sql';
 import { Bm25Reference } from './bm25-reference';
 import { type CacmQuery, readCacm } from './cacm-corpus';
@@ -24,6 +26,18 @@ const variants: [string, Record<string, unknown>][] = [
   ['keyword (default)', {}],
   ['keyword, operator "and"', { operator: 'and' }],
   ['fuzzy', { mode: 'fuzzy' }],
+];
+/** Ablations of the default, run in process on the same database (options the API does not expose). */
+const ablations: [string, SearchOptions][] = [
+  [
+    'feedback (RM3), 10 documents, 10 terms, λ 0.5',
+    { feedback: { docs: 10, terms: 10, originalWeight: 0.5 } },
+  ],
+  ['feedback, 5 documents, 10 terms, λ 0.5', { feedback: { docs: 5, terms: 10, originalWeight: 0.5 } }],
+  ['feedback, 10 documents, 20 terms, λ 0.5', { feedback: { docs: 10, terms: 20, originalWeight: 0.5 } }],
+  ['feedback, 10 documents, 10 terms, λ 0.7', { feedback: { docs: 10, terms: 10, originalWeight: 0.7 } }],
+  ['default, 16 scored terms at most', { maxScoredTerms: 16 }],
+  ['default, 64 scored terms at most', { maxScoredTerms: 64 }],
 ];
 
 interface Scores {
@@ -103,6 +117,20 @@ try {
         console.log(`  ${label}, query ${q.id}: ${(error as Error).message.slice(0, 160)}`);
         return undefined;
       }
+    });
+    rows.push([label, result, (performance.now() - t0) / queries.length]);
+  }
+
+  for (const [label, options] of ablations) {
+    t0 = performance.now();
+    const result = await score(async (q) => {
+      const res = await searchDocuments({
+        ctx: bench.server.services.ctx,
+        accountId: bench.accountId,
+        input: { collection, query: q.text, limit: 100, mode: 'keyword', operator: 'or' },
+        options,
+      });
+      return res.data.map((d) => d.id);
     });
     rows.push([label, result, (performance.now() - t0) / queries.length]);
   }

@@ -1,7 +1,7 @@
 /**
  * Indexes 100,000 synthetic documents through POST /api/documents (batches of 500), then measures
  * POST /api/search latency end to end over HTTP for rare terms, common terms, two-term queries,
- * phrases, fuzzy queries and filtered queries.
+ * phrases, fuzzy queries, filtered queries, questions and pasted paragraphs (ranked OR).
  *   cd server && npx tsx ../bench/search/throughput-latency.ts [--docs=100000] [--pglite]
  */
 import { cpus } from 'node:os';
@@ -45,6 +45,24 @@ try {
     ['phrase', () => ({ query: `"${pick(0, 30)} ${pick(0, 30)}"` })],
     ['fuzzy rare', () => ({ query: pick(3_000, 30_000).replace(/x$/, 'q'), mode: 'fuzzy' })],
     ['common + filter', () => ({ query: pick(20, 100), filter: { n: { lt: 50_000 } } })],
+    ['two words, "and"', () => ({ query: `${pick(20, 100)} ${pick(1_000, 10_000)}`, operator: 'and' })],
+    [
+      'question, 8 words',
+      () => ({
+        query: [
+          pick(0, 20),
+          pick(0, 20),
+          pick(20, 100),
+          pick(20, 100),
+          pick(100, 1_000),
+          pick(100, 1_000),
+          pick(1_000, 10_000),
+          pick(3_000, 30_000),
+        ].join(' '),
+      }),
+    ],
+    // A document's text that is not in the collection, pasted whole (40-120 Zipf words).
+    ['paragraph', () => ({ query: syntheticDocument(total + seed++).text })],
   ];
   const all: number[] = [];
   for (const [label, make] of classes) {

@@ -100,6 +100,7 @@ export function configFromEnv(env: Env): AppConfig {
     searchLimits: {
       maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,
       maxDocumentBytes: env.SEARCH_MAX_DOCUMENT_BYTES,
+      statementTimeoutMs: env.SEARCH_STATEMENT_TIMEOUT_MS,
     },
     allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
     redisUrl: env.REDIS_URL,

@@ -51,7 +51,45 @@ describe('keyword syntax', () => {
   it('-word excludes and OR widens', async () => {
     expect(await ids({ collection: 'animals', query: 'fox -cat' })).toEqual(['fox']);
     expect((await ids({ collection: 'animals', query: 'birds OR cats' })).sort()).toEqual(['bird', 'cat']);
-    expect(await ids({ collection: 'animals', query: 'birds cats' })).toEqual([]);
+    expect(await ids({ collection: 'animals', query: 'birds cats', operator: 'and' })).toEqual([]);
+  });
+  it('any word matches (ranked OR): more and rarer words rank first', async () => {
+    // 'fox' is in two documents, 'lazy' in two, 'brown' in one: fox holds all three.
+    const ranked = await ids({ collection: 'animals', query: 'lazy brown fox' });
+    expect(ranked[0]).toBe('fox');
+    expect(ranked.slice(1).sort()).toEqual(['cat', 'dogs']);
+    expect((await ids({ collection: 'animals', query: 'birds cats' })).sort()).toEqual(['bird', 'cat']);
+    // A word nobody wrote does not empty the result.
+    expect(await ids({ collection: 'animals', query: 'which birds sing zyzzyva' })).toEqual(['bird']);
+  });
+  it('+word is required, and optional words then only rank', async () => {
+    expect(await ids({ collection: 'animals', query: '+lazy fox' })).toEqual(['fox', 'dogs']);
+    expect(await ids({ collection: 'animals', query: '+lazy +park' })).toEqual(['dogs']);
+    expect(await ids({ collection: 'animals', query: 'fox +"lazy dog"' })).toEqual(['fox']);
+  });
+  it('operator "and" requires every word; OR groups and phrases keep their meaning', async () => {
+    expect(await ids({ collection: 'animals', query: 'quick fox', operator: 'and' })).toEqual(['fox']);
+    const either = await ids({ collection: 'animals', query: 'fox sleeps OR jumps', operator: 'and' });
+    expect(either.sort()).toEqual(['cat', 'fox']);
+    expect(await ids({ collection: 'animals', query: 'fox "lazy dog"', operator: 'and' })).toEqual(['fox']);
+    expect(await ids({ collection: 'animals', query: 'fox -quick', operator: 'and' })).toEqual(['cat']);
+  });
+  it('a phrase among plain words is one of the alternatives; alone, it is what matches', async () => {
+    expect(await ids({ collection: 'animals', query: '"dog lazy"' })).toEqual(['dogs']);
+    expect((await ids({ collection: 'animals', query: '"dog lazy" birds' })).sort()).toEqual([
+      'bird',
+      'dogs',
+    ]);
+  });
+  it('answers questions and pasted paragraphs up to 10,000 characters', async () => {
+    const question = 'Which animals are sleeping in the afternoon, and what does the fox watch? ';
+    expect((await ids({ collection: 'animals', query: question }))[0]).toBe('cat');
+    const paragraph = `${'Somewhere far away a bird was singing while everybody slept. '.repeat(160)}`;
+    expect(paragraph.length).toBeLessThanOrEqual(10_000);
+    expect(await ids({ collection: 'animals', query: paragraph })).toContain('bird');
+    const tooLong = await search({ collection: 'animals', query: 'x'.repeat(10_001) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.param).toBe('query');
   });
   it('a query of stop words only, or of punctuation, finds nothing without failing', async () => {
     expect(await ids({ collection: 'animals', query: 'the and of' })).toEqual([]);
@@ -118,8 +156,12 @@ describe('fuzzy mode', () => {
     const hit = (await search({ collection: 'fuzzy', query: 'relevanse', mode: 'fuzzy' })).body.data[0];
     expect(hit.snippet).toContain('<mark>relevance</mark>');
   });
-  it('finds nothing when a word is like nothing indexed', async () => {
-    expect(await ids({ collection: 'fuzzy', query: 'search xyzzyq', mode: 'fuzzy' })).toEqual([]);
+  it('ranks like keyword mode: a word like nothing indexed only matters with operator "and"', async () => {
+    expect(await ids({ collection: 'fuzzy', query: 'xyzzyq', mode: 'fuzzy' })).toEqual([]);
+    expect(
+      await ids({ collection: 'fuzzy', query: 'search xyzzyq', mode: 'fuzzy', operator: 'and' }),
+    ).toEqual([]);
+    expect(await ids({ collection: 'fuzzy', query: 'search xyzzyq', mode: 'fuzzy' })).not.toEqual([]);
   });
 });
 

@@ -81,7 +81,7 @@ async function fullScoring(body: Record<string, unknown>) {
   const res = await searchDocuments({
     ctx: server.services.ctx,
     accountId,
-    input: { collection: 'gen', mode: 'keyword', limit: 10, ...body } as never,
+    input: { collection: 'gen', mode: 'keyword', operator: 'or', limit: 10, ...body } as never,
     options: { topKMinMatches: Number.POSITIVE_INFINITY },
   });
   return res;
@@ -96,7 +96,7 @@ async function topK(body: Record<string, unknown>) {
   const shallow = await searchDocuments({
     ctx: server.services.ctx,
     accountId,
-    input: { collection: 'gen', mode: 'keyword', limit: 10, ...body } as never,
+    input: { collection: 'gen', mode: 'keyword', operator: 'or', limit: 10, ...body } as never,
     options: {
       topKMinMatches: 0,
       topKStart: { depth: 8, verify: 16, firstStep: 12 },
@@ -157,6 +157,10 @@ const QUERIES: Record<string, unknown>[] = [
   { query: `${word(0)} OR ${word(6)}`, filter: { n: { gte: 100, lt: 400 } } },
   { query: word(1), filter: { n: { lt: 30 } } },
   { query: `${word(0)}q`, mode: 'fuzzy' },
+  // Questions: many optional words, common and rare (top-k, else MaxScore-pruned full scoring).
+  { query: [0, 1, 2, 8, 15, 30, 45, 59].map(word).join(' ') },
+  { query: `what is ${[0, 3, 6, 21, 52].map(word).join(' and ')}? -${word(4)}`, limit: 30 },
+  { query: [1, 2, 3, 4, 40].map(word).join(' '), offset: 25 },
   { query: word(0), limit: 1 },
   { query: word(3), limit: 50 },
 ];
@@ -210,6 +214,31 @@ describe('top-k over impact-ordered postings', () => {
     // The comparison is only worth something if top-k answered most queries itself.
     const proven = strategies.filter((s) => s === 'topk').length;
     expect(proven, strategies.join(',')).toBeGreaterThan(strategies.length / 2);
+  }, 240_000);
+
+  it('narrows full scoring of questions by MaxScore when top-k gives up, with the same results', async () => {
+    const questions = [
+      { query: [0, 1, 2, 8, 15, 30, 45, 59].map(word).join(' ') },
+      { query: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14].map(word).join(' '), limit: 3 },
+      { query: `${[0, 1, 2, 25, 33].map(word).join(' ')} -${word(3)}`, limit: 5 },
+    ];
+    const seen: string[] = [];
+    for (const body of questions) {
+      const narrowed = await searchDocuments({
+        ctx: server.services.ctx,
+        accountId,
+        input: { collection: 'gen', mode: 'keyword', operator: 'or', limit: 10, ...body } as never,
+        options: {
+          topKMinMatches: 0,
+          topKStart: { depth: 8, verify: 16, firstStep: 12, maxRounds: 1 },
+          onStrategy: (s) => seen.push(s.kind),
+        },
+      });
+      expect(pick(narrowed.data), JSON.stringify(body)).toEqual(pick((await fullScoring(body)).data));
+    }
+    // Each gave up after its one round; where common words could be left out, MaxScore did.
+    expect(seen.filter((s) => s === 'fallback')).toHaveLength(questions.length);
+    expect(seen.filter((s) => s === 'maxscore').length, seen.join(',')).toBeGreaterThanOrEqual(2);
   }, 240_000);
 
   it('keeps postings exact through replaces and deletes, and results equal after them', async () => {

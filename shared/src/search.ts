@@ -129,13 +129,16 @@ export const SearchFilter = z
 export type SearchFilter = z.infer<typeof SearchFilter>;
 
 export const SearchRequest = z.strictObject({
-  query: cleanText.refine((s) => s.length <= 1000, { error: 'must be at most 1000 characters' }),
+  /** Words, a question or a pasted paragraph; the search box's syntax: "phrase", +required, -excluded, OR. */
+  query: cleanText.refine((s) => s.length <= 10_000, { error: 'must be at most 10000 characters' }),
   collection: CollectionName.default('default'),
   limit: z.number().int().min(1).max(100).default(10),
   cursor: z.string().max(2000).optional(),
   offset: z.number().int().min(0).max(10_000).optional(),
   filter: SearchFilter.optional(),
   mode: z.enum(['keyword', 'fuzzy']).default('keyword'),
+  /** `or` (default): a document matches with any word, more and rarer words rank higher; `and`: every word is required. */
+  operator: z.enum(['or', 'and']).default('or'),
 });
 export type SearchRequest = z.infer<typeof SearchRequest>;
 

@@ -5,4 +5,6 @@ export interface SearchLimits {
   maxDocumentBytes: number;
   /** Estimated matches from which search tries top-k first (search.ts TOPK_MIN_MATCHES when unset). */
   topKMinMatches?: number;
+  /** Time limit of each search statement on Postgres (SET LOCAL statement_timeout); 503 `search_timeout` past it. */
+  statementTimeoutMs?: number;
 }

@@ -3,14 +3,24 @@ import type { Db } from '../../db/client';
 import { readCollection } from './collections';
 import { expandFuzzy } from './fuzzy';
 import { type References, readReferences } from './postings';
-import { queryRows, type Scope } from './sql';
+import { idf } from './rank';
+import { queryRows, quoteLexeme, type Scope, textArrayLiteral } from './sql';
+import type { Clause, ParsedQuery } from './syntax';
 
-/** Terms beyond this many still filter (they are in the tsquery) but do not add to the score. */
+/**
+ * At most this many terms are scored, the most informative ones (highest idf). In ranked ("or")
+ * mode the plain words beyond them are left out of the query altogether, so a pasted paragraph
+ * costs what its 32 rarest words cost; required, excluded and quoted parts always filter.
+ */
 export const MAX_SCORED_TERMS = 32;
+/** Required, excluded, quoted and OR-ed parts of one query, after removing repeats (400 above). */
+export const MAX_QUERY_CLAUSES = 64;
+
+export type Operator = 'or' | 'and';
 
 export interface ScoredTerm {
   term: string;
-  /** 1 in keyword mode, the trigram similarity in fuzzy mode. */
+  /** From the query's own frequency of the term; times the trigram similarity in fuzzy mode. */
   weight: number;
   df: number;
 }
@@ -21,73 +31,222 @@ export interface QueryPlan {
   n: number;
   avgTitle: number;
   avgBody: number;
-  /** tsquery text; null when nothing can match (only stop words, or a word like nothing indexed). */
+  /** tsquery text that decides what matches; null when nothing can match. */
   tsquery: string | null;
+  /** tsquery text for snippets: the scored terms only, so highlighting work is bounded. */
+  highlight: string | null;
   terms: ScoredTerm[];
-  /** True when the query has more lexemes than MAX_SCORED_TERMS (top-k then does not apply). */
+  /** True when more terms must be scored than MAX_SCORED_TERMS (top-k then does not apply). */
   truncated: boolean;
   /** The collection's postings references (postings.ts); undefined while it has no postings. */
   refs: References | undefined;
+  /**
+   * Set when what matches is any of the scored terms (nothing required): the tsquery for the same
+   * query matching only some of them, for MaxScore pruning (search.ts).
+   */
+  matchAnyOf?: (terms: string[]) => string | null;
 }
+
+/** How a term repeated in the query weighs: 1 + ln(times), so a pasted paragraph's theme counts a little more. */
+export const queryTermWeight = (times: number) => 1 + Math.log(Math.max(times, 1));
 
 function statistics(docCount: number, titleLenSum: number, bodyLenSum: number) {
   const n = Math.max(docCount, 1);
   return { n, avgTitle: Math.max(titleLenSum / n, 1), avgBody: Math.max(bodyLenSum / n, 1) };
 }
 
-const LEXEME = "'((?:[^']|'')*)'";
+/** The scored terms' OR, for ts_headline. */
+export function highlightQuery(terms: ScoredTerm[], fallback: string | null): string | null {
+  return terms.length > 0 ? terms.map((t) => quoteLexeme(t.term)).join(' | ') : fallback;
+}
 
-/** Keyword mode: websearch syntax parsed by Postgres, the positive and negative lexemes with their df. */
-export async function planKeyword(db: Db, scope: Scope, query: string): Promise<QueryPlan | undefined> {
+interface AnalysedUnit {
+  /** phraseto_tsquery's text ('' when the unit is only stop words). */
+  q: string;
+  lexemes: string[];
+}
+
+/**
+ * Keyword mode: the parsed query analysed by the collection's language in one statement (each
+ * operator part through phraseto_tsquery, the plain words through to_tsvector, with their
+ * frequency in the query), with the collection statistics and the df of every lexeme.
+ */
+export async function planKeyword(
+  db: Db,
+  scope: Scope,
+  parsed: ParsedQuery,
+  operator: Operator,
+  maxTerms = MAX_SCORED_TERMS,
+): Promise<QueryPlan | undefined> {
+  const units = parsed.clauses.flatMap((c) => c.units.map((u) => u.text));
   const rows = await queryRows<{
     language: string;
     n: number;
     tl: number;
     bl: number;
-    tsquery: string;
-    dfs: Record<string, number>;
+    units: AnalysedUnit[] | null;
+    words: Record<string, number> | null;
+    dfs: Record<string, number> | null;
     rt: number | null;
     rb: number | null;
   }>(
     db,
     sql`
+    with c as (
+      select * from search_collections where account_id = ${scope.accountId} and name = ${scope.collection}
+    ),
+    u as (
+      select u.i, phraseto_tsquery(c.language::regconfig, u.t)::text as q,
+        array(select v.lexeme from unnest(to_tsvector(c.language::regconfig, u.t)) v) as lexemes
+      from c cross join unnest(${textArrayLiteral(units)}::text[]) with ordinality as u(t, i)
+    ),
+    w as (
+      select v.lexeme, coalesce(array_length(v.positions, 1), 1) as times
+      from c cross join unnest(to_tsvector(c.language::regconfig, ${parsed.words.join(' ')})) v
+    ),
+    lex as (select lexeme from w union select unnest(lexemes) from u)
     select c.language, c.doc_count::float8 as n, c.title_len_sum::float8 as tl, c.body_len_sum::float8 as bl,
-      c.impact_title_avg as rt, c.impact_body_avg as rb, q.tsq::text as tsquery,
-      coalesce((
-        select jsonb_object_agg(st.term, st.df) from search_terms st
-        where st.account_id = c.account_id and st.collection = c.name
-          and st.term = any(array(
-            select replace((m)[1], '''''', '''') from regexp_matches(q.tsq::text, ${LEXEME}, 'g') as m))
-      ), '{}'::jsonb) as dfs
-    from search_collections c
-    cross join lateral (select websearch_to_tsquery(c.language::regconfig, ${query}) as tsq) q
-    where c.account_id = ${scope.accountId} and c.name = ${scope.collection}`,
+      c.impact_title_avg as rt, c.impact_body_avg as rb,
+      (select jsonb_agg(jsonb_build_object('q', u.q, 'lexemes', to_jsonb(u.lexemes)) order by u.i) from u) as units,
+      (select jsonb_object_agg(w.lexeme, w.times) from w) as words,
+      (select jsonb_object_agg(st.term, st.df) from search_terms st join lex on st.term = lex.lexeme
+        where st.account_id = c.account_id and st.collection = c.name) as dfs
+    from c`,
   );
   const row = rows[0];
   if (!row) return undefined;
+  const stats = statistics(row.n, row.tl, row.bl);
+  const dfs = new Map(Object.entries(row.dfs ?? {}));
+  const analysed = row.units ?? [];
+  let next = 0;
+  const clauses = parsed.clauses.map((clause: Clause) => ({
+    occur: operator === 'and' && clause.occur === 'should' ? 'must' : clause.occur,
+    units: clause.units.map(() => analysed[next++] ?? { q: '', lexemes: [] }),
+  }));
+
+  // Term weights: how often each lexeme occurs in the query's positive parts.
+  const times = new Map<string, number>(Object.entries(row.words ?? {}));
+  const fixed = new Set<string>();
+  for (const clause of clauses) {
+    if (clause.occur === 'must_not') continue;
+    for (const unit of clause.units) {
+      for (const lexeme of unit.lexemes) {
+        times.set(lexeme, (times.get(lexeme) ?? 0) + 1);
+        fixed.add(lexeme);
+      }
+    }
+  }
+  const wordLexemes = Object.keys(row.words ?? {});
+  if (operator === 'and') for (const lexeme of wordLexemes) fixed.add(lexeme);
+  const term = (t: string): ScoredTerm => ({
+    term: t,
+    weight: queryTermWeight(times.get(t) ?? 1),
+    df: dfs.get(t) ?? 0,
+  });
+  const byIdf = (x: ScoredTerm, y: ScoredTerm) =>
+    idf(stats.n, y.df) * y.weight - idf(stats.n, x.df) * x.weight || (x.term < y.term ? -1 : 1);
+  // Terms the collection does not hold add nothing to any score.
+  const fixedTerms = [...fixed]
+    .map(term)
+    .filter((t) => t.df > 0)
+    .sort(byIdf);
+  const optional = wordLexemes
+    .filter((t) => !fixed.has(t))
+    .map(term)
+    .filter((t) => t.df > 0)
+    .sort(byIdf)
+    .slice(0, Math.max(0, maxTerms - fixedTerms.length));
+  const terms = [...fixedTerms.slice(0, maxTerms), ...optional];
+
+  const required = operator === 'and' ? wordLexemes : [];
+  const tsquery = matchQuery(
+    clauses,
+    required,
+    optional.map((t) => t.term),
+  );
+  const disjunctive =
+    operator === 'or' &&
+    fixedTerms.length === 0 &&
+    clauses.every((c) => c.occur === 'must_not' || c.units.every((u) => u.q.trim() === ''));
   return {
     language: row.language,
-    ...statistics(row.n, row.tl, row.bl),
-    tsquery: row.tsquery.trim() === '' ? null : row.tsquery,
-    terms: Object.entries(row.dfs)
-      .slice(0, MAX_SCORED_TERMS)
-      .map(([term, df]) => ({ term, weight: 1, df })),
-    truncated: Object.keys(row.dfs).length > MAX_SCORED_TERMS,
+    ...stats,
+    tsquery,
+    highlight: highlightQuery(terms, tsquery),
+    terms,
+    truncated: fixedTerms.length > maxTerms,
     refs: row.rt === null || row.rb === null ? undefined : { title: row.rt, body: row.rb },
+    ...(disjunctive && { matchAnyOf: (subset: string[]) => matchQuery(clauses, [], subset) }),
   };
 }
 
-/** Fuzzy mode: each query word expanded to similar indexed terms (see fuzzy.ts). */
-export async function planFuzzy(db: Db, scope: Scope, query: string): Promise<QueryPlan | undefined> {
+/**
+ * What matches, as tsquery text: every required part (and every plain word with operator "and"),
+ * none of the excluded ones, and, when nothing is required, any one optional part (a scored word,
+ * a phrase, an OR group). Parts that analyse to nothing (stop words) are left out.
+ */
+function matchQuery(
+  clauses: { occur: string; units: AnalysedUnit[] }[],
+  requiredLexemes: string[],
+  optionalLexemes: string[],
+): string | null {
+  const part = (units: AnalysedUnit[]) => {
+    const qs = units.map((u) => u.q).filter((q) => q.trim() !== '');
+    return qs.length === 0
+      ? null
+      : qs.length === 1
+        ? `( ${qs[0]} )`
+        : `( ${qs.map((q) => `( ${q} )`).join(' | ')} )`;
+  };
+  const must = [
+    ...requiredLexemes.map(quoteLexeme),
+    ...clauses.filter((c) => c.occur === 'must').flatMap((c) => part(c.units) ?? []),
+  ];
+  const not = clauses.filter((c) => c.occur === 'must_not').flatMap((c) => part(c.units) ?? []);
+  const should = [
+    ...optionalLexemes.map(quoteLexeme),
+    ...clauses.filter((c) => c.occur === 'should').flatMap((c) => part(c.units) ?? []),
+  ];
+  const positive = must.length > 0 ? must : should.length > 0 ? [`( ${should.join(' | ')} )`] : [];
+  const all = [...positive, ...not.map((q) => `!${q}`)];
+  return all.length === 0 ? null : all.join(' & ');
+}
+
+/** Fuzzy mode: each query word expanded to similar indexed terms (see fuzzy.ts), ranked like keyword mode. */
+export async function planFuzzy(
+  db: Db,
+  scope: Scope,
+  query: string,
+  operator: Operator,
+  maxTerms = MAX_SCORED_TERMS,
+): Promise<QueryPlan | undefined> {
   const stats = await readCollection(db, scope);
   if (!stats) return undefined;
-  const expansion = await expandFuzzy(db, scope, stats.language, query);
+  const statistic = statistics(stats.docCount, stats.titleLenSum, stats.bodyLenSum);
+  const expansion = await expandFuzzy(db, scope, stats.language, query, operator);
+  // The most informative candidates, by similarity times idf.
+  const ranked = [...expansion.terms].sort(
+    (x, y) =>
+      y.weight * idf(statistic.n, y.df) - x.weight * idf(statistic.n, x.df) || (x.term < y.term ? -1 : 1),
+  );
+  const terms = ranked.slice(0, maxTerms);
+  // In "or" mode the scored candidates are the query; in "and" mode every word's candidates filter.
+  const tsquery =
+    operator === 'or'
+      ? terms.length > 0
+        ? terms.map((t) => quoteLexeme(t.term)).join(' | ')
+        : null
+      : expansion.tsquery;
   return {
     language: stats.language,
-    ...statistics(stats.docCount, stats.titleLenSum, stats.bodyLenSum),
-    tsquery: expansion.tsquery,
-    terms: expansion.terms.slice(0, MAX_SCORED_TERMS),
-    truncated: expansion.terms.length > MAX_SCORED_TERMS,
+    ...statistic,
+    tsquery,
+    highlight: highlightQuery(terms, tsquery),
+    terms,
+    truncated: operator === 'and' && ranked.length > maxTerms,
     refs: await readReferences(db, scope),
+    ...(operator === 'or' && {
+      matchAnyOf: (subset: string[]) => (subset.length > 0 ? subset.map(quoteLexeme).join(' | ') : null),
+    }),
   };
 }

@@ -57,7 +57,7 @@ export async function rankDocuments(db: Db, rq: RankQuery): Promise<RankedRow[]>
       order by s.score desc, s.id
       limit ${rq.limit + 1} offset ${rq.offset}
     )
-    select p.id, p.score, d.title, d.metadata, ${headlineSql(sql`${plan.language}::regconfig`, tsquery)} as headline
+    select p.id, p.score, d.title, d.metadata, ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)} as headline
     from page p
     cross join lateral (
       select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = p.id

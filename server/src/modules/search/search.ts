@@ -1,11 +1,16 @@
 import type { SearchRequest, SearchResponse } from '@tessera/shared';
+import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
+import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
-import { planFuzzy, planKeyword } from './plan';
+import { expandWithFeedback, type FeedbackOptions } from './feedback';
+import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
+import { idf, K1 } from './rank';
 import { markSnippet } from './snippet';
 import type { Scope } from './sql';
+import { type ParsedQuery, parseQuery } from './syntax';
 import { estimateMatches, rankTopK, type TopKStart } from './topk';
 
 /**
@@ -13,29 +18,96 @@ import { estimateMatches, rankTopK, type TopKStart } from './topk';
  * postings is tried first (topk.ts).
  */
 export const TOPK_MIN_MATCHES = 1_000;
+/** Each search statement's time limit on Postgres when the configuration names none. */
+export const STATEMENT_TIMEOUT_MS = 5_000;
 
 export interface SearchOptions {
   /** Overrides TOPK_MIN_MATCHES (0: always try top-k; Infinity: never). */
   topKMinMatches?: number | undefined;
+  /** Time limit of each statement on Postgres (STATEMENT_TIMEOUT_MS when unset). */
+  statementTimeoutMs?: number | undefined;
+  /**
+   * Pseudo-relevance feedback for queries of plain words: off unless given. Measured on CACM it
+   * lowered nDCG@10 (BENCHMARKS.md), so the API does not use it; the benchmark compares it.
+   */
+  feedback?: FeedbackOptions | false;
+  /** Terms scored at most (MAX_SCORED_TERMS when unset; the benchmark compares others). */
+  maxScoredTerms?: number;
   /** Initial top-k list depth and verification budget (tests start small to exercise the rounds). */
   topKStart?: TopKStart;
   /** Told which path produced the page: full scoring, or top-k after how many rounds. */
   onStrategy?: (
-    strategy: { kind: 'full' } | { kind: 'topk'; rounds: number } | { kind: 'fallback'; rounds: number },
+    strategy:
+      | { kind: 'full' }
+      | { kind: 'topk'; rounds: number }
+      | { kind: 'fallback'; rounds: number }
+      | { kind: 'maxscore' },
   ) => void;
 }
 
-const empty: SearchResponse = { object: 'list', data: [], has_more: false, next_cursor: null };
-
 /** What a cursor is bound to: the same query, mode, collection and filter. */
 function cursorContext(input: SearchRequest): string {
-  return JSON.stringify(['search', input.collection, input.mode, input.query, input.filter ?? null]);
+  return JSON.stringify([
+    'search',
+    input.collection,
+    input.mode,
+    input.operator,
+    input.query,
+    input.filter ?? null,
+  ]);
+}
+
+/** The query's explicit parts are bounded before any work starts: a 400 naming the limit. */
+function parseBounded(query: string): ParsedQuery {
+  const parsed = parseQuery(query);
+  const parts = parsed.clauses.reduce((sum, c) => sum + c.units.length, 0);
+  if (parts > MAX_QUERY_CLAUSES) {
+    throw new ServiceError(
+      'invalid_request',
+      `The query has ${parts} distinct quoted, required (+), excluded (-) or OR-ed parts; the limit is ${MAX_QUERY_CLAUSES}. Plain words have no such limit.`,
+      { param: 'query', code: 'too_many_query_parts' },
+    );
+  }
+  return parsed;
+}
+
+/** Postgres's query_canceled (statement_timeout), anywhere in the cause chain. */
+function isStatementTimeout(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; current !== null && typeof current === 'object' && depth < 6; depth++) {
+    if ((current as { code?: unknown }).code === '57014') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Runs the search's statements in one read transaction whose statements each have a time limit
+ * (SET LOCAL: it ends with the transaction, the pooled connection keeps its default). PGlite runs
+ * one statement at a time in process and has no timer to cancel one; there the bounded plan is
+ * what bounds the work (at most MAX_SCORED_TERMS scored terms, MAX_QUERY_CLAUSES parts).
+ */
+async function withTimeLimit<T>(db: Db, timeoutMs: number, run: (tx: Db) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
+      return run(tx as unknown as Db);
+    });
+  } catch (err) {
+    if (!isStatementTimeout(err)) throw err;
+    throw new ServiceError(
+      'unavailable',
+      `The search took longer than its limit of ${timeoutMs} ms and was stopped. Narrow the query (fewer or rarer words, a filter) and try again.`,
+      { code: 'search_timeout', param: 'query', headers: { 'x-should-retry': 'false' }, cause: err },
+    );
+  }
 }
 
 /**
  * `POST /api/search`: ranked hits of one collection of the caller's account. Keyword mode reads the
- * query as people type it (websearch syntax: "phrases", -exclusion, OR); fuzzy mode expands each
- * word to similar indexed terms first.
+ * query as people type it (syntax.ts: words, "phrases", +required, -excluded, OR); with operator
+ * "or" any word matches and BM25F ranks, with "and" every word is required. Fuzzy mode expands
+ * each word to similar indexed terms first.
  */
 export async function searchDocuments({
   ctx,
@@ -57,39 +129,30 @@ export async function searchDocuments({
   const after: CursorPosition | undefined =
     input.cursor === undefined ? undefined : decodeCursor(input.cursor, cursorContext(input));
   const scope: Scope = { accountId, collection: input.collection };
-  const plan =
-    input.mode === 'fuzzy'
-      ? await planFuzzy(ctx.db, scope, input.query)
-      : await planKeyword(ctx.db, scope, input.query);
-  if (!plan || plan.tsquery === null) return empty;
-  const query: RankQuery = {
-    scope,
-    plan: { ...plan, tsquery: plan.tsquery },
-    filter: input.filter,
-    after,
-    offset: input.offset ?? 0,
-    limit: input.limit,
-  };
-
-  const estimate = estimateMatches(
-    query.plan.tsquery,
-    new Map(plan.terms.map((t) => [t.term, t.df])),
-    plan.n,
-  );
-  let rows: RankedRow[] | undefined;
-  if (
-    plan.refs &&
-    !plan.truncated &&
-    plan.terms.length > 0 &&
-    estimate >= (options.topKMinMatches ?? TOPK_MIN_MATCHES)
-  ) {
-    const outcome = await rankTopK(ctx.db, query, options.topKStart);
-    rows = outcome.rows;
-    options.onStrategy?.({ kind: rows ? 'topk' : 'fallback', rounds: outcome.rounds });
-  } else {
-    options.onStrategy?.({ kind: 'full' });
-  }
-  rows ??= await rankDocuments(ctx.db, query);
+  const parsed = input.mode === 'fuzzy' ? undefined : parseBounded(input.query);
+  const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const rows = await withTimeLimit(ctx.db, timeoutMs, async (db) => {
+    const maxTerms = options.maxScoredTerms ?? MAX_SCORED_TERMS;
+    const plan = parsed
+      ? await planKeyword(db, scope, parsed, input.operator, maxTerms)
+      : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
+    if (!plan || plan.tsquery === null) return [];
+    const planned = { ...plan, tsquery: plan.tsquery };
+    const feedback = options.feedback ?? false;
+    // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
+    // what the caller wants, and operator "and" asks for every word.
+    if (feedback && parsed && parsed.clauses.length === 0 && input.operator === 'or') {
+      const firstPass = await rank(db, planned, {
+        scope,
+        input: { ...input, limit: feedback.docs, offset: undefined, cursor: undefined },
+        after: undefined,
+        options: { ...options, onStrategy: undefined },
+      });
+      const expanded = await expandWithFeedback(db, scope, planned, firstPass, feedback);
+      return rank(db, expanded, { scope, input, after, options });
+    }
+    return rank(db, planned, { scope, input, after, options });
+  });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   const hasMore = rows.length > input.limit;
@@ -107,4 +170,69 @@ export async function searchDocuments({
     next_cursor:
       hasMore && last ? encodeCursor({ id: last.id, score: last.score }, cursorContext(input)) : null,
   };
+}
+
+/**
+ * MaxScore (Turtle and Flood): a term adds at most w·idf·(k1+1) to a score (saturation never
+ * reaches k1+1). Taking the terms with the smallest such bounds while their sum stays under theta,
+ * a lower bound on the page's last score, a document holding none of the other ("essential") terms
+ * scores under theta and cannot be on the page; so when any term matches, only documents holding
+ * an essential term need scoring. Common words of a question thus stop costing a scan of most of
+ * the collection. Returns the narrower tsquery, or undefined when nothing can be left out.
+ */
+export function maxScorePrune(plan: QueryPlan, theta: number): string | undefined {
+  if (!plan.matchAnyOf || !Number.isFinite(theta) || theta <= 0) return undefined;
+  const bounds = plan.terms
+    .map((t) => ({ term: t.term, max: t.weight * idf(plan.n, t.df) * (K1 + 1) }))
+    .sort((x, y) => x.max - y.max);
+  const limit = theta - 1e-6 * Math.max(1, Math.abs(theta));
+  let sum = 0;
+  let skipped = 0;
+  for (const b of bounds) {
+    if (sum + b.max >= limit) break;
+    sum += b.max;
+    skipped++;
+  }
+  if (skipped === 0 || skipped === bounds.length) return undefined;
+  return plan.matchAnyOf(bounds.slice(skipped).map((b) => b.term)) ?? undefined;
+}
+
+/** The page of ranked rows: top-k over the postings when many documents may match, else every match scored. */
+async function rank(
+  db: Db,
+  plan: QueryPlan & { tsquery: string },
+  {
+    scope,
+    input,
+    after,
+    options,
+  }: { scope: Scope; input: SearchRequest; after: CursorPosition | undefined; options: SearchOptions },
+): Promise<RankedRow[]> {
+  const query: RankQuery = {
+    scope,
+    plan,
+    filter: input.filter,
+    after,
+    offset: input.offset ?? 0,
+    limit: input.limit,
+  };
+  const estimate = estimateMatches(plan.tsquery, new Map(plan.terms.map((t) => [t.term, t.df])), plan.n);
+  if (
+    plan.refs &&
+    !plan.truncated &&
+    plan.terms.length > 0 &&
+    estimate >= (options.topKMinMatches ?? TOPK_MIN_MATCHES)
+  ) {
+    const outcome = await rankTopK(db, query, options.topKStart);
+    options.onStrategy?.({ kind: outcome.rows ? 'topk' : 'fallback', rounds: outcome.rounds });
+    if (outcome.rows) return outcome.rows;
+    const pruned = maxScorePrune(plan, outcome.theta);
+    if (pruned) {
+      options.onStrategy?.({ kind: 'maxscore' });
+      return rankDocuments(db, { ...query, plan: { ...plan, tsquery: pruned } });
+    }
+  } else {
+    options.onStrategy?.({ kind: 'full' });
+  }
+  return rankDocuments(db, query);
 }

@@ -18,3 +18,6 @@ export interface Scope {
   accountId: string;
   collection: string;
 }
+
+/** A lexeme as tsquery text: quoted, with quotes and backslashes escaped. */
+export const quoteLexeme = (term: string) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;

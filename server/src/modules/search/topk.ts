@@ -30,10 +30,21 @@ import { queryRows, textArrayLiteral } from './sql';
  */
 const MAX_M = 32_768;
 const MAX_V = 4_096;
+/**
+ * Postings a round may read over all its terms: a question's many terms would otherwise grow each
+ * list to MAX_M (32 × 32,768 reads); past this, full scoring narrowed by MaxScore is cheaper.
+ */
+const MAX_READ = 131_072;
 /** Margin for the 8-digit rounding of scores and float summation order. */
 const EPSILON = 1e-6;
 
-export type TopKOutcome = { rows: RankedRow[]; rounds: number } | { rows: undefined; rounds: number };
+/**
+ * Proven page, or undefined with `theta`: the best lower bound found on the (offset+limit+1)-th
+ * score (a verified hit's exact score; −Infinity when none), which full scoring can prune with.
+ */
+export type TopKOutcome =
+  | { rows: RankedRow[]; rounds: number }
+  | { rows: undefined; rounds: number; theta: number };
 
 interface RoundRow {
   kind: 'h' | 'm';
@@ -59,6 +70,8 @@ export interface TopKStart {
   verify?: number | undefined;
   /** Candidates verified before the first step's k-th score filters the rest of the budget. */
   firstStep?: number | undefined;
+  /** Gives up after this many rounds (tests, to reach the fallback on a small collection). */
+  maxRounds?: number | undefined;
 }
 
 export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Promise<TopKOutcome> {
@@ -155,7 +168,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         limit ${need}
       )
       select 'h' as kind, h.id, h.score, d.title, d.metadata,
-        ${headlineSql(sql`${plan.language}::regconfig`, tsquery)} as headline,
+        ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)} as headline,
         null::float8 as ub, null::float8 as next_upper, null::boolean as exhausted, null::int as needed,
         null::int as verified
       from hits h
@@ -203,7 +216,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     const boundBlocks = kth === null ? nextUpper === null : margin(ub) >= kth;
     if (boundBlocks) {
       // Reading deeper lowers the bounds; nothing else can.
-      if (meta?.exhausted) return { rows: undefined, rounds };
+      if (meta?.exhausted) return { rows: undefined, rounds, theta };
       m *= 4;
     }
     if (unverifiedBlock) {
@@ -212,11 +225,14 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         // pass rate, and give up at once when that needs more than the budget.
         const verified = meta?.verified ?? v;
         const needs = Math.ceil((need * verified * 1.5) / Math.max(hits.length + rq.offset, 1));
-        if (needs > MAX_V) return { rows: undefined, rounds };
+        if (needs > MAX_V) return { rows: undefined, rounds, theta };
         v = Math.max(v * 2, needs);
       } else v = Math.max(v * 2, Math.ceil((meta?.needed ?? 0) * 1.25) + 16);
     }
-    if (m > MAX_M || v > MAX_V) return { rows: undefined, rounds };
+    const tooDeep = m > MAX_M || m * plan.terms.length > MAX_READ;
+    if (tooDeep || v > MAX_V || rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY)) {
+      return { rows: undefined, rounds, theta };
+    }
   }
 }
 

@@ -17,7 +17,10 @@ export function searchRoutes(services: Services): RestRoute[] {
             ctx,
             accountId: principal.accountId,
             input,
-            options: { topKMinMatches: ctx.config.searchLimits.topKMinMatches },
+            options: {
+              topKMinMatches: ctx.config.searchLimits.topKMinMatches,
+              statementTimeoutMs: ctx.config.searchLimits.statementTimeoutMs,
+            },
           }),
         );
       },
