@@ -3,6 +3,7 @@ import type { ChatCompletionRequest } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import { contentText } from '../tokenizer';
 import { jsonValueFor, type ValueSource, valueSourceFrom } from './simulator-json';
+import type { SchemaBudget } from './simulator-json-budget';
 
 export interface FunctionTool {
   name: string;
@@ -158,10 +159,10 @@ export function listedNames(text: string): string[] {
   return [...new Set([first, ...middles, last])].slice(0, MAX_PARALLEL_CALLS);
 }
 
-function argumentsFor(tool: FunctionTool, source: ValueSource): string {
+function argumentsFor(tool: FunctionTool, source: ValueSource, budget: SchemaBudget): string {
   const schema = tool.parameters;
   const filled =
-    isRecord(schema) && Object.keys(schema).length > 0 ? jsonValueFor(schema, source, 'tools') : {};
+    isRecord(schema) && Object.keys(schema).length > 0 ? jsonValueFor(schema, source, 'tools', budget) : {};
   return JSON.stringify(isRecord(filled) ? filled : {});
 }
 
@@ -175,6 +176,7 @@ export function simulatedToolCalls(
   tool: FunctionTool,
   request: ChatCompletionRequest,
   variant: string,
+  budget: SchemaBudget,
 ): SimulatedToolCall[] {
   const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
   const asked = lastUserText(request);
@@ -185,14 +187,22 @@ export function simulatedToolCalls(
     const calls = names.map((name, i) => ({
       id: callId(`${variant}\u0000${prompt}\u0000${i}`),
       name: tool.name,
-      arguments: argumentsFor(tool, { ...valueSourceFrom(asked, `${seed}\u0000${i}`), words: [name] }),
+      arguments: argumentsFor(
+        tool,
+        { ...valueSourceFrom(asked, `${seed}\u0000${i}`), words: [name] },
+        budget,
+      ),
     }));
     if (calls.every((call, i) => call.arguments.includes(JSON.stringify(names[i]).slice(1, -1))))
       return calls;
   }
   const source = valueSourceFrom(asked, seed);
   return [
-    { id: callId(`${variant}\u0000${prompt}`), name: tool.name, arguments: argumentsFor(tool, source) },
+    {
+      id: callId(`${variant}\u0000${prompt}`),
+      name: tool.name,
+      arguments: argumentsFor(tool, source, budget),
+    },
   ];
 }
 
