@@ -15,7 +15,14 @@ export interface AppConfig {
   trustProxy: boolean;
   planDefaults: PlanDefaults;
   modelsFile: string | undefined;
-  codeAnalysis: { maxBytes: number; timeoutMs: number; workers: number; maxQueue: number };
+  codeAnalysis: {
+    maxBytes: number;
+    timeoutMs: number;
+    workers: number;
+    maxQueue: number;
+    workersPerAccount: number | undefined;
+    queuePerAccount: number;
+  };
   chat: ChatConfig;
   metricsToken: string | undefined;
   usage: {
@@ -60,6 +67,8 @@ export function configFromEnv(env: Env): AppConfig {
       timeoutMs: env.CODE_ANALYSIS_TIMEOUT_MS,
       workers: env.CODE_ANALYSIS_WORKERS,
       maxQueue: env.CODE_ANALYSIS_MAX_QUEUE,
+      workersPerAccount: env.CODE_ANALYSIS_WORKERS_PER_ACCOUNT,
+      queuePerAccount: env.CODE_ANALYSIS_QUEUE_PER_ACCOUNT,
     },
     chat: chatConfigFromEnv(env),
     metricsToken: env.METRICS_TOKEN,
