@@ -23,4 +23,15 @@ describe('FairQueue', () => {
     expect(queue.waiting('a')).toBe(1);
     expect(queue.drain()).toEqual(['a1']);
   });
+
+  it('takes back partly done work at the front of its owner, the owner after the others', () => {
+    const queue = new FairQueue<string>();
+    queue.push('a', 'a1');
+    queue.push('a', 'a2');
+    queue.push('b', 'b1');
+    const first = queue.take();
+    expect(first?.item).toBe('a1');
+    queue.unshift('a', 'a1 (rest)');
+    expect([queue.take()?.item, queue.take()?.item, queue.take()?.item]).toEqual(['b1', 'a1 (rest)', 'a2']);
+  });
 });

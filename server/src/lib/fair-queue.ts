@@ -24,6 +24,17 @@ export class FairQueue<T> {
     this.count += 1;
   }
 
+  /**
+   * Puts an item back at the front of its owner's queue (work taken and only partly done), the owner keeping
+   * the place in the rotation that `take` gave it: after the others.
+   */
+  unshift(owner: string, item: T): void {
+    const queue = this.queues.get(owner);
+    if (queue) queue.unshift(item);
+    else this.queues.set(owner, [item]);
+    this.count += 1;
+  }
+
   /** The next item of the first owner in turn that `eligible` allows, or undefined when none may be served. */
   take(eligible: (owner: string) => boolean = () => true): { owner: string; item: T } | undefined {
     for (const [owner, queue] of this.queues) {

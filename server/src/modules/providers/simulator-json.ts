@@ -2,7 +2,7 @@ import { ServiceError } from '../../errors';
 import { MAX_STRING_LENGTH, SchemaBudget, SchemaBudgetExceeded } from './simulator-json-budget';
 import { PatternTooLong } from './simulator-json-pattern';
 import { stringFor } from './simulator-json-strings';
-import { keywordsOf, pick, randomFrom } from './simulator-text';
+import { keywordsOf, pick, randomFrom, sourceOf } from './simulator-text';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -335,7 +335,8 @@ function namesIn(text: string): string[] {
  * The values' source for a text (the user's request): its names when it has any (what a model would put in a
  * `city` or `query` field), otherwise its keywords, and its numbers; the random sequence is seeded by `seed`.
  */
-export function valueSourceFrom(text: string, seed: string): ValueSource {
+export function valueSourceFrom(whole: string, seed: string): ValueSource {
+  const text = sourceOf(whole);
   const names = [...new Set(namesIn(text))];
   const numbers = (text.match(/(?<![\p{L}\p{N}.])-?\d+(?:\.\d+)?/gu) ?? [])
     .map(Number)
