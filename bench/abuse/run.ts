@@ -4,7 +4,7 @@
  * perf_hooks' event-loop delay histogram (5 ms resolution). Prints, per input: the answer's status and code, the
  * worst and the smallest stall of the rounds, and the heap's peak growth. Results: BENCHMARKS.md.
  *
- *   cd server && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx ../bench/abuse/run.ts [--rounds=5]
+ *   cd server && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx ../bench/abuse/run.ts [--rounds=5] [--only=prompt,code]
  */
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { countingThread } from '../../server/src/modules/tokenizer';
@@ -13,6 +13,11 @@ import { measure } from '../../server/test/abuse/stall-meter';
 import { variedText } from '../../server/test/helpers/text';
 
 const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 5);
+// --only=prompt,code: those classes alone.
+const ONLY = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.split('=')[1]
+  ?.split(',');
 
 const server = await startAbuseServer({
   BODY_LIMIT_BYTES: String(8 * 1024 * 1024),
@@ -163,7 +168,7 @@ console.log(
 console.log('| Class | Input | Answer | Worst stall ms | Smallest stall ms | Peak heap growth MB |');
 console.log('| --- | --- | --- | --- | --- | --- |');
 const worstByClass = new Map<string, number>();
-for (const [kind, label, run] of classes) {
+for (const [kind, label, run] of classes.filter(([kind]) => !ONLY || ONLY.includes(kind))) {
   let answer = await run();
   const stalls: number[] = [];
   let heap = 0;

@@ -67,6 +67,14 @@ export function sourceOf(text: string): string {
   return text.length > SOURCE_CHARS ? text.slice(0, SOURCE_CHARS) : text;
 }
 
+/**
+ * A text as a seed: itself when short, otherwise its SHA-256 (hashed once, where every choice's and call's seed
+ * would hash the whole prompt again), so the answers still depend on all of it.
+ */
+export function seedOf(text: string): string {
+  return text.length > SOURCE_CHARS ? createHash('sha256').update(text).digest('base64') : text;
+}
+
 export function keywordsOf(prompt: string): string[] {
   const words = (sourceOf(prompt).match(/[\p{L}\p{N}][\p{L}\p{N}'-]{3,}/gu) ?? []).map((w) =>
     w.toLowerCase(),

@@ -4,6 +4,7 @@ import { ServiceError } from '../../errors';
 import { contentText } from '../tokenizer';
 import { jsonValueFor, type ValueSource, valueSourceFrom } from './simulator-json';
 import type { SchemaBudget } from './simulator-json-budget';
+import { seedOf, sourceOf } from './simulator-text';
 
 export interface FunctionTool {
   name: string;
@@ -69,7 +70,7 @@ export function lastUserText(request: ChatCompletionRequest): string {
 
 /** The tool whose name and description share the most words with the user's request; ties go to the first. */
 function bestTool(tools: FunctionTool[], request: ChatCompletionRequest): FunctionTool | undefined {
-  const asked = termsOf(lastUserText(request));
+  const asked = termsOf(sourceOf(lastUserText(request)));
   let best: FunctionTool | undefined;
   let bestScore = -1;
   for (const tool of tools) {
@@ -178,7 +179,7 @@ export function simulatedToolCalls(
   variant: string,
   budget: SchemaBudget,
 ): SimulatedToolCall[] {
-  const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
+  const prompt = seedOf(request.messages.map((m) => contentText(m.content)).join('\n'));
   const asked = lastUserText(request);
   const seed = `${variant}\u0000${tool.name}\u0000${prompt}`;
   const parallel = (request as { parallel_tool_calls?: unknown }).parallel_tool_calls !== false;

@@ -3,7 +3,7 @@ import type { AssistantMessage, ChatCompletionRequest, ChunkDelta, FinishReason 
 import { contentText, encodeText } from '../tokenizer';
 import { jsonValueFor, valueSourceFrom } from './simulator-json';
 import { SchemaBudget } from './simulator-json-budget';
-import { simulatedReply } from './simulator-text';
+import { seedOf, simulatedReply } from './simulator-text';
 import {
   chosenTool,
   type FunctionTool,
@@ -41,7 +41,7 @@ function jsonAnswer(
   if (typeof schema !== 'object' || schema === null || Object.keys(schema).length === 0) {
     return JSON.stringify({ answer: reply });
   }
-  const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
+  const prompt = seedOf(request.messages.map((m) => contentText(m.content)).join('\n'));
   return JSON.stringify(
     jsonValueFor(
       schema,
