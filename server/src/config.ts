@@ -22,7 +22,14 @@ export interface AppConfig {
   authThrottle: AuthThrottleConfig;
   planDefaults: PlanDefaults;
   modelsFile: string | undefined;
-  codeAnalysis: { maxBytes: number; timeoutMs: number; workers: number; maxQueue: number };
+  codeAnalysis: {
+    maxBytes: number;
+    timeoutMs: number;
+    workers: number;
+    maxQueue: number;
+    workersPerAccount: number | undefined;
+    queuePerAccount: number;
+  };
   chat: ChatConfig;
   metrics: {
     /** Required on both listeners when set; it alone mounts /metrics on the public port. */
@@ -79,6 +86,8 @@ export function configFromEnv(env: Env): AppConfig {
       timeoutMs: env.CODE_ANALYSIS_TIMEOUT_MS,
       workers: env.CODE_ANALYSIS_WORKERS,
       maxQueue: env.CODE_ANALYSIS_MAX_QUEUE,
+      workersPerAccount: env.CODE_ANALYSIS_WORKERS_PER_ACCOUNT,
+      queuePerAccount: env.CODE_ANALYSIS_QUEUE_PER_ACCOUNT,
     },
     chat: chatConfigFromEnv(env),
     metrics: {

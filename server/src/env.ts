@@ -107,6 +107,9 @@ export const EnvSchema = z.object({
   CODE_ANALYSIS_TIMEOUT_MS: positiveInt.default(10_000),
   CODE_ANALYSIS_WORKERS: positiveInt.max(64).default(2),
   CODE_ANALYSIS_MAX_QUEUE: positiveInt.default(64),
+  /** The most workers one account's analyses hold at once (default half the workers, at least 1), and wait for. */
+  CODE_ANALYSIS_WORKERS_PER_ACCOUNT: positiveInt.optional(),
+  CODE_ANALYSIS_QUEUE_PER_ACCOUNT: positiveInt.default(8),
   /** Upstream providers; a provider without its URL or key is not configured and the simulator stands in. */
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().optional(),

@@ -50,9 +50,12 @@ export const LONG_PROMPT_CHARS = 16_384;
 export function prepareChat({
   catalogue,
   body,
+  accountId,
 }: {
   catalogue: ModelCatalogue;
   body: unknown;
+  /** Whose prompt: long prompts of different accounts take turns on the counting thread. */
+  accountId?: string | undefined;
 }): PreparedChat | Promise<PreparedChat> {
   const parsed = parseChatRequest(body);
   const functions = usesFunctions(parsed);
@@ -72,7 +75,7 @@ export function prepareChat({
   const promptCopies = fansOut ? (request.n ?? 1) : 1;
   const { messages, tools } = request;
   if (promptLength(messages, tools) > LONG_PROMPT_CHARS) {
-    return countLongPromptTokens(messages, tools).then((promptTokens) =>
+    return countLongPromptTokens(messages, tools, accountId).then((promptTokens) =>
       checkContext(request, entry, requested, promptTokens, promptCopies, functions),
     );
   }

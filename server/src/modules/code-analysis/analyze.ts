@@ -1,4 +1,5 @@
 import type { AnalysisSummary, Finding, FunctionMetrics } from '@tessera/shared';
+import { checkAnalysable } from './bounds';
 import { complexityFindings } from './findings';
 import { computeMetrics } from './metrics';
 import { detectLanguage } from './parsing/detect';
@@ -12,6 +13,7 @@ export async function analyzeSource(job: AnalysisJob): Promise<AnalysisResult> {
   const language = job.language ?? (await detectLanguage(job.code, job.filename));
   const parsed = await parseSource(job.code, language);
   try {
+    checkAnalysable(parsed, language);
     return analyzeParsed(job, parsed, detected);
   } finally {
     parsed.dispose();

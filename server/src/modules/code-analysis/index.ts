@@ -15,6 +15,9 @@ export interface CodeAnalysisConfig {
   timeoutMs: number;
   workers: number;
   maxQueue: number;
+  /** The most workers, and waiting analyses, one account may hold (pool.ts). */
+  workersPerAccount?: number | undefined;
+  queuePerAccount?: number | undefined;
   thresholds?: ComplexityThresholds;
 }
 
@@ -31,12 +34,15 @@ export class CodeAnalyzer {
       timeoutMs: config.timeoutMs,
       maxQueue: config.maxQueue,
       logger,
+      ...(config.workersPerAccount !== undefined && { workersPerAccount: config.workersPerAccount }),
+      ...(config.queuePerAccount !== undefined && { queuePerAccount: config.queuePerAccount }),
     });
   }
 
-  async analyze(body: unknown): Promise<CodeAnalysis> {
+  /** Analyses a request of `accountId`'s, which shares the workers fairly with the other accounts (pool.ts). */
+  async analyze(body: unknown, accountId: string): Promise<CodeAnalysis> {
     const job = parseAnalyzeRequest(body, this.config.maxBytes, this.config.thresholds ?? DEFAULT_THRESHOLDS);
-    const result = await this.pool.run(job);
+    const result = await this.pool.run(job, accountId);
     return { id: `analysis_${randomBase62(24)}`, object: 'code.analysis', ...result };
   }
 

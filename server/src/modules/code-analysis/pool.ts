@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../../errors';
+import { FairQueue } from '../../lib/fair-queue';
 import type { Logger } from '../../logger';
 import type { AnalysisJob, AnalysisResult } from './types';
 import type { WorkerReply } from './worker-protocol';
@@ -11,9 +12,17 @@ export interface AnalysisPoolOptions {
   logger: Logger;
   /** Heap limit of each worker; a worker over it dies and is replaced. */
   maxHeapMb?: number;
+  /** The most workers one account's analyses hold at once (default: half the pool, at least one). */
+  workersPerAccount?: number;
+  /** The most analyses of one account waiting for a worker (default 8); beyond, a 429. */
+  queuePerAccount?: number;
 }
 
+/** The owner of analyses that name none (tests, the CLI): one account like any other. */
+const NO_OWNER = '';
+
 interface Pending {
+  owner: string;
   job: AnalysisJob;
   timeoutMs: number;
   resolve: (result: AnalysisResult) => void;
@@ -32,26 +41,51 @@ const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 /**
  * A fixed set of worker threads that run analyses off the event loop. Each job has a time limit: a worker that
  * overruns it is terminated and replaced, so no input can stall the server or hold a worker for ever.
+ *
+ * The workers are shared by every account, so they are shared fairly: one account's analyses hold at most
+ * `workersPerAccount` workers at once (half the pool by default: with 2 workers, one), the rest of its analyses
+ * wait in its own queue (at most `queuePerAccount`, then 429), and waiting analyses are served one account at a
+ * time in turn. An account flooding the pool with slow analyses thus leaves the other half of the workers, and
+ * its place in the rotation, to everyone else.
  */
 export class AnalysisPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
+  private readonly queue = new FairQueue<Pending>();
+  /** Workers held per account. */
+  private readonly running = new Map<string, number>();
+  private readonly workersPerAccount: number;
+  private readonly queuePerAccount: number;
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly options: AnalysisPoolOptions) {}
+  constructor(private readonly options: AnalysisPoolOptions) {
+    this.workersPerAccount = options.workersPerAccount ?? Math.max(1, Math.floor(options.size / 2));
+    this.queuePerAccount = options.queuePerAccount ?? 8;
+  }
 
-  /** Runs one analysis; `timeoutMs` overrides the pool's limit for this job. */
-  run(job: AnalysisJob, timeoutMs = this.options.timeoutMs): Promise<AnalysisResult> {
+  /** Runs one analysis for `owner` (an account id); `timeoutMs` overrides the pool's limit for this job. */
+  run(job: AnalysisJob, owner = NO_OWNER, timeoutMs = this.options.timeoutMs): Promise<AnalysisResult> {
     if (this.closed)
       return Promise.reject(
         new ServiceError('unavailable', 'Code analysis is shutting down.', { code: 'analysis_unavailable' }),
       );
-    if (this.queue.length >= this.options.maxQueue) {
+    if (this.queue.waiting(owner) >= this.queuePerAccount) {
+      return Promise.reject(
+        new ServiceError(
+          'rate_limited',
+          `Too many analyses at once: this account has ${this.heldBy(owner)} running and ${this.queuePerAccount} waiting, the most one account may queue. Wait for them to finish.`,
+          {
+            code: 'analysis_concurrency_exceeded',
+            headers: { 'retry-after': '1', 'retry-after-ms': '1000' },
+          },
+        ),
+      );
+    }
+    if (this.queue.size >= this.options.maxQueue) {
       return Promise.reject(
         new ServiceError(
           'unavailable',
-          `Code analysis is busy: ${this.queue.length} analyses are waiting. Retry shortly.`,
+          `Code analysis is busy: ${this.queue.size} analyses are waiting. Retry shortly.`,
           {
             code: 'analysis_busy',
             headers: { 'retry-after': '1' },
@@ -60,9 +94,19 @@ export class AnalysisPool {
       );
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, timeoutMs, resolve, reject });
+      this.queue.push(owner, { owner, job, timeoutMs, resolve, reject });
       this.dispatch();
     });
+  }
+
+  private heldBy(owner: string): number {
+    return this.running.get(owner) ?? 0;
+  }
+
+  private hold(owner: string, delta: number): void {
+    const held = this.heldBy(owner) + delta;
+    if (held > 0) this.running.set(owner, held);
+    else this.running.delete(owner);
   }
 
   /** Workers currently alive (for tests and metrics). */
@@ -72,7 +116,7 @@ export class AnalysisPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) {
+    for (const pending of this.queue.drain()) {
       pending.reject(
         new ServiceError('unavailable', 'Code analysis is shutting down.', { code: 'analysis_unavailable' }),
       );
@@ -81,11 +125,14 @@ export class AnalysisPool {
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => !s.busy);
-      if (!slot && this.slots.length < this.options.size) slot = this.spawn();
-      if (!slot) return;
-      const pending = this.queue.shift() as Pending;
+    while (this.queue.size > 0) {
+      const free = this.slots.find((s) => !s.busy);
+      if (!free && this.slots.length >= this.options.size) return;
+      const next = this.queue.take((owner) => this.heldBy(owner) < this.workersPerAccount);
+      if (!next) return;
+      const pending = next.item;
+      this.hold(pending.owner, 1);
+      const slot = free ?? this.spawn();
       const id = this.nextId++;
       const current = slot;
       current.busy = { id, pending, timer: undefined };
@@ -113,8 +160,10 @@ export class AnalysisPool {
       const { pending, timer } = slot.busy;
       clearTimeout(timer);
       slot.busy = undefined;
+      this.hold(pending.owner, -1);
       worker.unref();
       if (message.ok) pending.resolve(message.result);
+      else if (message.tooComplex) pending.reject(tooComplex(message.message));
       else {
         this.options.logger.error({ err: message.message }, 'code analysis failed');
         pending.reject(
@@ -124,9 +173,7 @@ export class AnalysisPool {
       this.dispatch();
     });
     worker.on('error', (err) => this.options.logger.error({ err }, 'code analysis worker crashed'));
-    worker.on('exit', () =>
-      this.retire(slot, 'The analysis worker stopped unexpectedly on this input.', 'analysis_failed'),
-    );
+    worker.on('exit', () => this.retire(slot));
     this.slots.push(slot);
     return slot;
   }
@@ -136,26 +183,43 @@ export class AnalysisPool {
     return setTimeout(() => this.timeout(slot, limit), limit);
   }
 
+  /**
+   * An analysis over its time limit: every accepted file (at most CODE_ANALYSIS_MAX_BYTES) of ordinary code is
+   * analysed well within it, so one that is not is the input's doing, the client's 400, not a 500.
+   */
   private timeout(slot: Slot, limit: number): void {
     this.retire(
       slot,
-      `The analysis did not finish within ${limit} ms; send a smaller file or analyse it in parts.`,
-      'analysis_timeout',
+      tooComplex(
+        `The analysis of \`code\` did not finish within ${limit} ms, the limit per analysis; send a smaller or simpler file, or analyse it in parts.`,
+      ),
     );
     void slot.worker.terminate();
   }
 
   /** Takes a worker out of the pool, fails its job, and lets dispatch start a replacement. */
-  private retire(slot: Slot, message: string, code: string): void {
+  private retire(
+    slot: Slot,
+    error: ServiceError = new ServiceError(
+      'internal',
+      'The analysis worker stopped unexpectedly on this input.',
+      { code: 'analysis_failed' },
+    ),
+  ): void {
     const index = this.slots.indexOf(slot);
     if (index === -1) return;
     this.slots.splice(index, 1);
     if (slot.busy) {
       clearTimeout(slot.busy.timer);
-      const kind = code === 'analysis_timeout' ? 'timeout' : 'internal';
-      slot.busy.pending.reject(new ServiceError(kind, message, { code }));
+      this.hold(slot.busy.pending.owner, -1);
+      slot.busy.pending.reject(error);
       slot.busy = undefined;
     }
     if (!this.closed) this.dispatch();
   }
+}
+
+/** An input whose analysis would cost more than its bounds (analyze.ts, the time limit): the client's 400. */
+function tooComplex(message: string): ServiceError {
+  return new ServiceError('invalid_request', message, { param: 'code', code: 'analysis_too_complex' });
 }

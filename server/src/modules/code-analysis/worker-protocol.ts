@@ -7,4 +7,5 @@ export interface WorkerRequest {
 
 export type WorkerReply =
   | { id: number; ok: true; result: AnalysisResult }
-  | { id: number; ok: false; message: string };
+  /** `tooComplex`: the input is over the analysis's bounds (analyze.ts), a client error, not a failure. */
+  | { id: number; ok: false; message: string; tooComplex?: boolean };

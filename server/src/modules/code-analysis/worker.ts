@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { analyzeSource } from './analyze';
+import { AnalysisTooComplex } from './bounds';
 import type { AnalysisJob } from './types';
 import type { WorkerReply, WorkerRequest } from './worker-protocol';
 
@@ -15,7 +16,8 @@ async function run(id: number, job: AnalysisJob): Promise<void> {
   try {
     reply = { id, ok: true, result: await analyzeSource(job) };
   } catch (err) {
-    reply = { id, ok: false, message: err instanceof Error ? err.message : String(err) };
+    const message = err instanceof Error ? err.message : String(err);
+    reply = { id, ok: false, message, tooComplex: err instanceof AnalysisTooComplex };
   }
   port.postMessage(reply);
 }

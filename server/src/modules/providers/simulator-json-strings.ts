@@ -1,3 +1,4 @@
+import { MAX_STRING_LENGTH, type SchemaBudget } from './simulator-json-budget';
 import { stringForPattern } from './simulator-json-pattern';
 import { pick } from './simulator-text';
 
@@ -9,8 +10,6 @@ interface WordSource {
 
 // For a prompt with no usable word.
 const FALLBACK_WORDS = ['example', 'sample', 'value'];
-/** The longest `minLength` the simulator fills (longer is the client's 400, simulator-json.ts). */
-export const MAX_STRING_LENGTH = 16_384;
 
 function lengthOf(text: string): number {
   // JSON Schema counts characters (code points), not UTF-16 units.
@@ -80,23 +79,28 @@ function formatted(format: string, word: string, random: () => number): string |
  * MAX_STRING_LENGTH) and `maxLength`, made of the prompt's words where the pattern leaves the choice open. A
  * pattern no string could be drawn for is left out: the words still fit the lengths.
  */
-export function stringFor(schema: Record<string, unknown>, source: WordSource): string {
+export function stringFor(schema: Record<string, unknown>, source: WordSource, budget: SchemaBudget): string {
   const { random } = source;
   const least = Math.min(typeof schema.minLength === 'number' ? schema.minLength : 0, MAX_STRING_LENGTH);
   const most = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
   if (typeof schema.pattern === 'string') {
-    const matching = stringForPattern(schema.pattern, least, most, random);
-    if (matching !== undefined) return matching;
+    const matching = stringForPattern(schema.pattern, least, most, random, budget);
+    if (matching !== undefined) {
+      budget.write(matching.length);
+      return matching;
+    }
   }
   const words = source.words.length > 0 ? source.words : FALLBACK_WORDS;
   const word = pick(words, random);
   let text = (typeof schema.format === 'string' && formatted(schema.format, word, random)) || word;
   let length = lengthOf(text);
   while (length < least) {
+    budget.spend(1);
     const next = ` ${pick(words, random)}`;
     text += next;
     length += lengthOf(next);
   }
   if (length > most) text = Array.from(text).slice(0, Math.max(0, most)).join('');
+  budget.write(text.length);
   return text;
 }

@@ -1,6 +1,8 @@
 import { ServiceError } from '../../errors';
-import { MAX_STRING_LENGTH, stringFor } from './simulator-json-strings';
-import { keywordsOf, pick, randomFrom } from './simulator-text';
+import { MAX_STRING_LENGTH, SchemaBudget, SchemaBudgetExceeded } from './simulator-json-budget';
+import { PatternTooLong } from './simulator-json-pattern';
+import { stringFor } from './simulator-json-strings';
+import { keywordsOf, pick, randomFrom, sourceOf } from './simulator-text';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -23,13 +25,25 @@ const OPEN_RANGE = 100;
 // The most values one document may hold: the schema is the client's, and `minItems: 1e9` or arrays of arrays
 // each with `minItems: 100` would otherwise hold the event loop for as long as they liked.
 export const MAX_VALUES = 10_000;
+// OpenAI's structured outputs take at most 5,000 properties in a schema; an object of more is refused before its
+// properties are read one by one (V8 takes milliseconds per ten thousand keys of a parsed object).
+const MAX_PROPERTIES = 5_000;
 
 /** A schema whose smallest instance is larger than the simulator makes: the client's 400. */
 function tooLarge(param: string, what: string): ServiceError {
   return new ServiceError(
     'invalid_request',
     `The schema at '${param}' asks for ${what}; the simulator makes documents of at most ${MAX_VALUES} values and strings of at most ${MAX_STRING_LENGTH} characters.`,
-    { param, code: 'invalid_value' },
+    { param, code: 'schema_too_large' },
+  );
+}
+
+/** A schema the simulator cannot answer within its budget (simulator-json-budget.ts): the client's 400. */
+function tooComplex(param: string, what: string): ServiceError {
+  return new ServiceError(
+    'invalid_request',
+    `The schema at '${param}' is too complex for the simulator: ${what}. Simplify the schema, or ask for fewer choices or tool calls.`,
+    { param, code: 'schema_too_complex' },
   );
 }
 
@@ -43,16 +57,42 @@ function numberOf(schema: Schema, key: string): number | undefined {
 }
 
 /** `allOf` branches merged into one schema: their properties and required lists joined, other keywords overlaid. */
-function mergeAll(schema: Schema, branches: Schema[]): Schema {
+function mergeAll(schema: Schema, branches: Schema[], budget: SchemaBudget): Schema {
   const { allOf: _, ...rest } = schema;
   let merged: Schema = rest;
   for (const branch of branches) {
+    // Each branch copies what was merged so far: spent before it is copied.
+    budget.spend(1 + 4 * (keyCount(merged.properties) + keyCount(branch.properties)) + keyCount(branch));
     const properties = { ...(isSchema(merged.properties) ? merged.properties : {}) };
     Object.assign(properties, isSchema(branch.properties) ? branch.properties : {});
     const required = [merged.required, branch.required].flatMap((r) => (Array.isArray(r) ? r : []));
     merged = { ...merged, ...branch, properties, required: [...new Set(required)] };
   }
   return merged;
+}
+
+function keyCount(value: unknown): number {
+  return isSchema(value) ? Object.keys(value).length : 0;
+}
+
+/**
+ * Spends what writing the client's own value (a `const`, an `enum` member) into the document costs: a step a node
+ * and its strings' characters, walked without recursion and stopped by the budget, whatever its size or depth.
+ */
+function spendOnValue(value: unknown, budget: SchemaBudget): void {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    budget.spend(1);
+    if (typeof item === 'string') budget.write(item.length);
+    else if (Array.isArray(item)) for (const child of item) stack.push(child);
+    else if (typeof item === 'object' && item !== null)
+      for (const [key, child] of Object.entries(item)) {
+        budget.write(key.length);
+        stack.push(child);
+      }
+    else budget.write(8);
+  }
 }
 
 /** The value's type: the schema's own, the first non-null of a list, or what its keywords imply. */
@@ -81,23 +121,28 @@ class ValueMaker {
     private readonly source: ValueSource,
     /** The request field the schema came from, for the 400 of a schema too large to fill. */
     private readonly param: string,
+    private readonly budget: SchemaBudget,
   ) {}
 
   value(node: unknown, depth: number): JsonValue {
     if (node === false || depth > MAX_DEPTH) return null;
     this.values += 1;
     if (this.values > MAX_VALUES) throw tooLarge(this.param, `more than ${MAX_VALUES} values`);
+    this.budget.spend(2);
     if (!isSchema(node)) return this.word();
     const schema = this.resolved(node);
-    if ('const' in schema) return schema.const as JsonValue;
+    if ('const' in schema) return this.clientValue(schema.const);
     if (Array.isArray(schema.enum) && schema.enum.length > 0)
-      return pick(schema.enum, this.source.random) as JsonValue;
-    if (Array.isArray(schema.allOf))
-      return this.value(mergeAll(schema, schema.allOf.filter(isSchema)), depth + 1);
+      return this.clientValue(pick(schema.enum, this.source.random));
+    if (Array.isArray(schema.allOf)) {
+      this.budget.spend(Math.ceil(schema.allOf.length / 8));
+      return this.value(mergeAll(schema, schema.allOf.filter(isSchema), this.budget), depth + 1);
+    }
     const branches = [schema.anyOf, schema.oneOf].find(Array.isArray)?.filter(isSchema);
     if (branches && branches.length > 0) {
       // Any branch but null: a nullable field's `anyOf: [X, {type: 'null'}]` gets an X, since null says little
       // about a client's handling of the field.
+      this.budget.spend(Math.ceil(branches.length / 8) + keyCount(schema));
       const values = branches.filter((b) => b.type !== 'null');
       const branch = values.length > 0 ? pick(values, this.source.random) : branches[0];
       const { anyOf: _a, oneOf: _o, ...rest } = schema;
@@ -123,6 +168,8 @@ class ValueMaker {
 
   /** A local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`) replaced by its target, the sibling keywords kept. */
   private resolved(schema: Schema, hops = 0): Schema {
+    if (typeof schema.$ref !== 'string') return schema;
+    this.budget.spend(1 + keyCount(schema) + Math.ceil(schema.$ref.length / 16));
     const { $ref, ...rest } = schema;
     if (typeof $ref !== 'string' || !$ref.startsWith('#')) return schema;
     // A reference to a reference to itself resolves to nothing.
@@ -136,36 +183,58 @@ class ValueMaker {
   }
 
   private word(): string {
-    return stringFor({}, this.source);
+    return stringFor({}, this.source, this.budget);
+  }
+
+  /** The client's own value, written into the document as it came. */
+  private clientValue(value: unknown): JsonValue {
+    spendOnValue(value, this.budget);
+    return value as JsonValue;
   }
 
   private string(schema: Schema): string {
     const least = numberOf(schema, 'minLength') ?? 0;
     if (least > MAX_STRING_LENGTH) throw tooLarge(this.param, `a string of ${least} characters`);
-    return stringFor(schema, this.source);
+    try {
+      return stringFor(schema, this.source, this.budget);
+    } catch (err) {
+      if (!(err instanceof PatternTooLong)) throw err;
+      throw tooLarge(
+        this.param,
+        `strings longer than ${MAX_STRING_LENGTH} characters (every match of its pattern)`,
+      );
+    }
   }
 
   private object(schema: Schema, depth: number): { [key: string]: JsonValue } {
     const properties = isSchema(schema.properties) ? schema.properties : {};
-    const required = (Array.isArray(schema.required) ? schema.required : []).filter(
-      (r): r is string => typeof r === 'string',
-    );
-    const optional =
-      depth < OPTIONAL_DEPTH ? Object.keys(properties).filter((k) => !required.includes(k)) : [];
+    const names = Object.keys(properties);
+    const listed = Array.isArray(schema.required) ? schema.required : [];
+    if (names.length > MAX_PROPERTIES || listed.length > MAX_PROPERTIES)
+      throw tooLarge(
+        this.param,
+        `an object of ${Math.max(names.length, listed.length)} properties (OpenAI's limit is ${MAX_PROPERTIES})`,
+      );
+    // The lists are the client's: spent before they are read.
+    this.budget.spend(Math.ceil((listed.length + names.length) / 8));
+    const required = listed.filter((r): r is string => typeof r === 'string');
+    const requiredSet = new Set(required);
+    const optional = depth < OPTIONAL_DEPTH ? names.filter((k) => !requiredSet.has(k)) : [];
     const extra = isSchema(schema.additionalProperties) ? schema.additionalProperties : true;
     const room = Math.max(required.length, numberOf(schema, 'maxProperties') ?? Number.POSITIVE_INFINITY);
     const out: { [key: string]: JsonValue } = {};
-    for (const name of [...required, ...optional].slice(0, room)) {
-      out[name] = this.value(name in properties ? properties[name] : extra, depth + 1);
+    let count = 0;
+    for (const name of [...requiredSet, ...optional].slice(0, room)) {
+      this.budget.write(name.length);
+      out[name] = this.value(Object.hasOwn(properties, name) ? properties[name] : extra, depth + 1);
+      count += 1;
     }
     const least = numberOf(schema, 'minProperties') ?? 0;
     if (least > MAX_VALUES) throw tooLarge(this.param, `${least} properties`);
-    for (
-      let i = 0;
-      Object.keys(out).length < least && schema.additionalProperties !== false && i < least;
-      i++
-    ) {
-      out[`${this.word()}_${i}`] = this.value(extra, depth + 1);
+    for (let i = 0; count < least && schema.additionalProperties !== false && i < least; i++) {
+      const name = `${this.word()}_${i}`;
+      if (!Object.hasOwn(out, name)) count += 1;
+      out[name] = this.value(extra, depth + 1);
     }
     return out;
   }
@@ -184,6 +253,7 @@ class ValueMaker {
     for (let attempt = 0; out.length < count && attempt < count * 8; attempt++) {
       const item = this.value(out.length < prefix.length ? prefix[out.length] : (rest ?? true), depth + 1);
       const key = JSON.stringify(item);
+      this.budget.spend(Math.ceil(key.length / 64));
       if (schema.uniqueItems === true && seen.has(key)) continue;
       seen.add(key);
       out.push(item);
@@ -207,6 +277,8 @@ class ValueMaker {
       (hiOpen ? n < hi : n <= hi) &&
       (!integer || Number.isInteger(n)) &&
       (step === undefined || Number.isInteger(n / step));
+    // A number is some ten steps' work, and the prompt's numbers (the client's, any count) are each looked at.
+    this.budget.spend(8 + Math.ceil(this.source.numbers.length / 16));
     const fromPrompt = this.source.numbers.filter(fits);
     if (fromPrompt.length > 0) return pick(fromPrompt, this.source.random);
     if (lo === Number.NEGATIVE_INFINITY) lo = hi === Number.POSITIVE_INFINITY ? 1 : hi - OPEN_RANGE;
@@ -231,10 +303,21 @@ class ValueMaker {
 
 /**
  * A value valid against `schema`, derived from the source; the same source always gives the same value. A schema
- * whose smallest instance exceeds MAX_VALUES values is a 400 naming `param`.
+ * whose smallest instance exceeds MAX_VALUES values, or whose answer would exceed the budget (shared by all the
+ * documents of one answer), is a 400 naming `param`.
  */
-export function jsonValueFor(schema: unknown, source: ValueSource, param = 'schema'): JsonValue {
-  return new ValueMaker(schema, source, param).value(schema, 0);
+export function jsonValueFor(
+  schema: unknown,
+  source: ValueSource,
+  param = 'schema',
+  budget = new SchemaBudget(),
+): JsonValue {
+  try {
+    return new ValueMaker(schema, source, param, budget).value(schema, 0);
+  } catch (err) {
+    if (err instanceof SchemaBudgetExceeded) throw tooComplex(param, `its answer would exceed ${err.what}`);
+    throw err;
+  }
 }
 
 /** Names in a text: capitalised words that do not open a sentence ("Paris" in "Weather in Paris?"). */
@@ -252,7 +335,8 @@ function namesIn(text: string): string[] {
  * The values' source for a text (the user's request): its names when it has any (what a model would put in a
  * `city` or `query` field), otherwise its keywords, and its numbers; the random sequence is seeded by `seed`.
  */
-export function valueSourceFrom(text: string, seed: string): ValueSource {
+export function valueSourceFrom(whole: string, seed: string): ValueSource {
+  const text = sourceOf(whole);
   const names = [...new Set(namesIn(text))];
   const numbers = (text.match(/(?<![\p{L}\p{N}.])-?\d+(?:\.\d+)?/gu) ?? [])
     .map(Number)

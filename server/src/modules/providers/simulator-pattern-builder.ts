@@ -1,10 +1,12 @@
 import type { RootNode } from 'regjsparser';
+import type { SchemaBudget } from './simulator-json-budget';
 
 export const FEATURES = { lookbehind: true, namedGroups: true, unicodePropertyEscape: true } as const;
 export type Node = RootNode<typeof FEATURES>;
 
-// The most nodes one string's building may visit: `(?:){1000000000}` repeats nothing a billion times.
-const MAX_STEPS = 100_000;
+// A character pool is made by testing each candidate with the node's one-character expression: about a tenth of a
+// step each.
+const POOL_TESTS_PER_STEP = 10;
 // Where a length is unbounded (`*`, `+`, `{n,}`), this is its bound: the planner's arithmetic stays finite.
 const UNBOUNDED = 1_000_000;
 const ASCII: string[] = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
@@ -19,15 +21,15 @@ const WIDER: string[] = [
   Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)),
 );
 
-class OutOfBudget extends Error {}
-
 function clamp(value: number, lo: number, hi: number): number {
   return Math.min(Math.max(value, lo), hi);
 }
 
 /**
  * Builds strings from one pattern's tree (regjsparser's), each aimed at a length: repetitions and alternatives are
- * chosen so that the lengths add up. Lookarounds and backreferences count as empty in the plan.
+ * chosen so that the lengths add up. Lookarounds and backreferences count as empty in the plan. Every node built
+ * and every repetition planned is spent from the answer's budget before it is made: `(?:){1000000000}` repeats
+ * nothing a billion times, and `x{2147483647}` would plan two billion repetitions.
  */
 export class Builder {
   private readonly ranges = new Map<Node, [number, number]>();
@@ -35,20 +37,20 @@ export class Builder {
   private readonly captureIndex = new Map<Node, number>();
   private readonly namedCapture = new Map<string, number>();
   private captures: string[] = [];
-  private steps = 0;
+  private random: () => number = Math.random;
 
   constructor(
     private readonly tree: Node,
     private readonly flags: string,
-    private readonly random: () => number,
+    private readonly budget: SchemaBudget,
   ) {
     this.numberGroups(tree);
   }
 
-  /** A string whose length (in code points) is as near `target` as the pattern allows. */
-  build(target: number): string {
+  /** A string whose length (in code points) is as near `target` as the pattern allows, drawn with `random`. */
+  build(target: number, random: () => number): string {
+    this.random = random;
     this.captures = [];
-    this.steps = 0;
     const [lo, hi] = this.range(this.tree);
     return this.make(this.tree, clamp(target, lo, hi));
   }
@@ -136,8 +138,7 @@ export class Builder {
   }
 
   private make(node: Node, target: number): string {
-    this.steps += 1;
-    if (this.steps > MAX_STEPS) throw new OutOfBudget();
+    this.budget.spend(1);
     switch (node.type) {
       case 'alternative':
         return this.sequence(node.body, target);
@@ -149,6 +150,8 @@ export class Builder {
         return text;
       }
       case 'disjunction': {
+        // Each alternative's range is looked at: a repeated alternation of hundreds costs that many each time.
+        this.budget.spend(Math.ceil(node.body.length / 2));
         const fitting = node.body.filter((n) => {
           const [a, b] = this.range(n);
           return a <= target && target <= b;
@@ -184,6 +187,7 @@ export class Builder {
     const count = this.randomInt(fewest, Math.max(fewest, mostFit));
     // Repetitions that may be empty make nothing beyond what the target needs.
     const made = a === 0 ? Math.min(count, Math.max(target, node.min > 0 ? 1 : 0)) : count;
+    this.budget.spend(made);
     const targets = this.split(
       target,
       Array.from({ length: made }, () => [a, b] as [number, number]),
@@ -202,6 +206,7 @@ export class Builder {
     else {
       // The node's own text is one character class or escape: running it on one character cannot backtrack.
       const one = new RegExp(`^(?:${node.raw})$`, this.flags);
+      this.budget.spend(Math.ceil(ASCII.length / POOL_TESTS_PER_STEP));
       pool = ASCII.filter((c) => one.test(c));
       if (pool.length === 0) {
         const ends =
@@ -218,6 +223,7 @@ export class Builder {
                     : [],
               )
             : [];
+        this.budget.spend(Math.ceil((WIDER.length + ends.length) / POOL_TESTS_PER_STEP));
         pool = [...WIDER, ...ends.map((cp) => String.fromCodePoint(cp))].filter((c) => one.test(c));
       }
     }

@@ -33,9 +33,30 @@ const COMMON = new Set([
 ]);
 
 const MAX_KEYWORD = 40;
+/**
+ * How much of a prompt the simulator reads for its words, names and numbers. The rest is counted but not read:
+ * an answer takes a dozen keywords, which the prompt's opening gives, and reading a megabyte of prompt for each
+ * choice and each tool call of an answer (8 choices, 4 calls each) held the event loop for half a second.
+ */
+export const SOURCE_CHARS = 16_384;
+
+/** The opening of a text that the simulator reads (SOURCE_CHARS). */
+export function sourceOf(text: string): string {
+  return text.length > SOURCE_CHARS ? text.slice(0, SOURCE_CHARS) : text;
+}
+
+/**
+ * A text as a seed: itself when short, otherwise its SHA-256 (hashed once, where every choice's and call's seed
+ * would hash the whole prompt again), so the answers still depend on all of it.
+ */
+export function seedOf(text: string): string {
+  return text.length > SOURCE_CHARS ? createHash('sha256').update(text).digest('base64') : text;
+}
 
 export function keywordsOf(prompt: string): string[] {
-  const words = (prompt.match(/[\p{L}\p{N}][\p{L}\p{N}'-]{3,}/gu) ?? []).map((w) => w.toLowerCase());
+  const words = (sourceOf(prompt).match(/[\p{L}\p{N}][\p{L}\p{N}'-]{3,}/gu) ?? []).map((w) =>
+    w.toLowerCase(),
+  );
   // A "word" of thousands of letters is no keyword, and would make the answer as long as the prompt.
   return [...new Set(words.filter((w) => w.length <= MAX_KEYWORD && !COMMON.has(w)))].slice(0, 12);
 }

@@ -3,6 +3,8 @@ import type { ChatCompletionRequest } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import { contentText } from '../tokenizer';
 import { jsonValueFor, type ValueSource, valueSourceFrom } from './simulator-json';
+import type { SchemaBudget } from './simulator-json-budget';
+import { seedOf, sourceOf } from './simulator-text';
 
 export interface FunctionTool {
   name: string;
@@ -68,7 +70,7 @@ export function lastUserText(request: ChatCompletionRequest): string {
 
 /** The tool whose name and description share the most words with the user's request; ties go to the first. */
 function bestTool(tools: FunctionTool[], request: ChatCompletionRequest): FunctionTool | undefined {
-  const asked = termsOf(lastUserText(request));
+  const asked = termsOf(sourceOf(lastUserText(request)));
   let best: FunctionTool | undefined;
   let bestScore = -1;
   for (const tool of tools) {
@@ -158,10 +160,10 @@ export function listedNames(text: string): string[] {
   return [...new Set([first, ...middles, last])].slice(0, MAX_PARALLEL_CALLS);
 }
 
-function argumentsFor(tool: FunctionTool, source: ValueSource): string {
+function argumentsFor(tool: FunctionTool, source: ValueSource, budget: SchemaBudget): string {
   const schema = tool.parameters;
   const filled =
-    isRecord(schema) && Object.keys(schema).length > 0 ? jsonValueFor(schema, source, 'tools') : {};
+    isRecord(schema) && Object.keys(schema).length > 0 ? jsonValueFor(schema, source, 'tools', budget) : {};
   return JSON.stringify(isRecord(filled) ? filled : {});
 }
 
@@ -175,8 +177,9 @@ export function simulatedToolCalls(
   tool: FunctionTool,
   request: ChatCompletionRequest,
   variant: string,
+  budget: SchemaBudget,
 ): SimulatedToolCall[] {
-  const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
+  const prompt = seedOf(request.messages.map((m) => contentText(m.content)).join('\n'));
   const asked = lastUserText(request);
   const seed = `${variant}\u0000${tool.name}\u0000${prompt}`;
   const parallel = (request as { parallel_tool_calls?: unknown }).parallel_tool_calls !== false;
@@ -185,14 +188,22 @@ export function simulatedToolCalls(
     const calls = names.map((name, i) => ({
       id: callId(`${variant}\u0000${prompt}\u0000${i}`),
       name: tool.name,
-      arguments: argumentsFor(tool, { ...valueSourceFrom(asked, `${seed}\u0000${i}`), words: [name] }),
+      arguments: argumentsFor(
+        tool,
+        { ...valueSourceFrom(asked, `${seed}\u0000${i}`), words: [name] },
+        budget,
+      ),
     }));
     if (calls.every((call, i) => call.arguments.includes(JSON.stringify(names[i]).slice(1, -1))))
       return calls;
   }
   const source = valueSourceFrom(asked, seed);
   return [
-    { id: callId(`${variant}\u0000${prompt}`), name: tool.name, arguments: argumentsFor(tool, source) },
+    {
+      id: callId(`${variant}\u0000${prompt}`),
+      name: tool.name,
+      arguments: argumentsFor(tool, source, budget),
+    },
   ];
 }
 

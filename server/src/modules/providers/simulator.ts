@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AssistantMessage, ChatCompletionRequest, ChunkDelta, FinishReason } from '@tessera/shared';
 import { contentText, encodeText } from '../tokenizer';
 import { jsonValueFor, valueSourceFrom } from './simulator-json';
-import { simulatedReply } from './simulator-text';
+import { SchemaBudget } from './simulator-json-budget';
+import { seedOf, simulatedReply } from './simulator-text';
 import {
   chosenTool,
   type FunctionTool,
@@ -29,31 +30,37 @@ function stopsOf(request: ChatCompletionRequest): string[] {
 }
 
 /** JSON modes get JSON, so that clients parsing the answer work against the simulator too. */
-function jsonAnswer(request: ChatCompletionRequest, reply: string, variant: string): string {
+function jsonAnswer(
+  request: ChatCompletionRequest,
+  reply: string,
+  variant: string,
+  budget: SchemaBudget,
+): string {
   const format = request.response_format as { type: string; json_schema?: { schema?: unknown } };
   const schema = format.type === 'json_schema' ? format.json_schema?.schema : undefined;
   if (typeof schema !== 'object' || schema === null || Object.keys(schema).length === 0) {
     return JSON.stringify({ answer: reply });
   }
-  const prompt = request.messages.map((m) => contentText(m.content)).join('\n');
+  const prompt = seedOf(request.messages.map((m) => contentText(m.content)).join('\n'));
   return JSON.stringify(
     jsonValueFor(
       schema,
       valueSourceFrom(lastUserText(request), `${variant}\u0000${prompt}`),
       'response_format.json_schema.schema',
+      budget,
     ),
   );
 }
 
 /** A text choice: the reply cut at the first stop sequence, then at the completion cap. */
-function simulateText(call: ProviderCall, variant: string): SimulatedChoice {
+function simulateText(call: ProviderCall, variant: string, budget: SchemaBudget): SimulatedChoice {
   const { request } = call;
   // After a tool's result the answer is about the result, as a model's would be.
   const prompt =
     trailingToolResults(request) ?? request.messages.map((m) => contentText(m.content)).join('\n');
   const reply = simulatedReply(prompt, variant);
   const json = request.response_format && request.response_format.type !== 'text';
-  let text = json ? jsonAnswer(request, reply, variant) : reply;
+  let text = json ? jsonAnswer(request, reply, variant, budget) : reply;
   let finish: FinishReason = 'stop';
   const cut = Math.min(...stopsOf(request).map((s) => (text.includes(s) ? text.indexOf(s) : text.length)));
   if (cut < text.length) text = text.slice(0, cut);
@@ -71,11 +78,16 @@ function simulateText(call: ProviderCall, variant: string): SimulatedChoice {
  * cap they exceed cuts the arguments (finish `length`, as OpenAI ends a call cut short); calls past the cap are not
  * made.
  */
-function simulateToolCalls(call: ProviderCall, tool: FunctionTool, variant: string): SimulatedChoice {
+function simulateToolCalls(
+  call: ProviderCall,
+  tool: FunctionTool,
+  variant: string,
+  budget: SchemaBudget,
+): SimulatedChoice {
   const calls: NonNullable<SimulatedChoice['calls']> = [];
   let finish: FinishReason = 'tool_calls';
   let count = 0;
-  for (const { id, name, arguments: args } of simulatedToolCalls(tool, call.request, variant)) {
+  for (const { id, name, arguments: args } of simulatedToolCalls(tool, call.request, variant, budget)) {
     if (calls.length > 0 && count >= call.maxTokens) break;
     const nameTokens = encodeText(name).length;
     let tokens = encodeText(args);
@@ -95,9 +107,11 @@ function simulateToolCalls(call: ProviderCall, tool: FunctionTool, variant: stri
 function simulate(call: ProviderCall): SimulatedChoice[] {
   const { request } = call;
   const tool = chosenTool(request);
+  // One budget for the schemas' work of every choice and call of the answer (simulator-json-budget.ts).
+  const budget = new SchemaBudget();
   return Array.from({ length: request.n ?? 1 }, (_, i) => {
     const variant = `${call.upstreamModel}/${request.seed ?? ''}/${i}`;
-    return tool ? simulateToolCalls(call, tool, variant) : simulateText(call, variant);
+    return tool ? simulateToolCalls(call, tool, variant, budget) : simulateText(call, variant, budget);
   });
 }
 

@@ -129,10 +129,11 @@ export function promptLength(messages: ChatMessage[], tools?: ToolDefinitions): 
 export async function countLongPromptTokens(
   messages: ChatMessage[],
   tools?: ToolDefinitions,
+  owner?: string,
 ): Promise<number> {
   const texts: string[] = [];
   const framing = walkPrompt(messages, tools, (text) => {
     texts.push(text);
   });
-  return framing + (await countTokensAside(texts));
+  return framing + (await countTokensAside(texts, owner));
 }

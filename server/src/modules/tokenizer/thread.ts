@@ -4,16 +4,22 @@ import { countTokensInTurns } from './turns';
 
 /**
  * Long prompts are counted on a thread of their own, off the event loop: counting 1 MB of prompt takes 100–300
- * ms of CPU, and on the event loop every other request of the process would wait for it.
+ * ms of CPU (seconds when it is one unbroken run, which BPE merges as one piece), and on the event loop every
+ * other request of the process would wait for it.
  *
  * One thread per process, started by the first long prompt and kept (it holds its own copy of the BPE, about
- * 7 MB). Until it is ready, and if it ever dies, texts are counted on the event loop in turns (turns.ts),
- * a little at a time between the loop's other work. The counts are the same either way: both are countTokens.
+ * 7 MB). Texts sent while it starts wait for it (its messages are queued): counting them on the event loop
+ * meanwhile held the loop for seconds on a long unbroken run, since turns.ts can pause only between pieces. Only
+ * when no thread can run (it died before it was ready, less than a minute ago) are texts counted on the event
+ * loop in turns (turns.ts). The counts are the same either way: both are countTokens. The thread counts the
+ * accounts' texts in turns, a span at a time (count-worker.ts), so one account's flood of long prompts does not
+ * hold up another's.
  */
 const ENTRY = new URL('./count-worker-entry.mjs', import.meta.url);
 
 interface Job {
   texts: string[];
+  owner: string;
   resolve: (tokens: number) => void;
   reject: (err: unknown) => void;
 }
@@ -30,16 +36,16 @@ class CountingThread {
   /** When a thread last died before it was ready: no new one for a minute (it would likely fail again). */
   private failedAt = Number.NEGATIVE_INFINITY;
 
-  count(texts: string[]): Promise<number> {
+  count(texts: string[], owner = ''): Promise<number> {
     if (!this.worker && Date.now() - this.failedAt > 60_000) this.start();
-    if (!this.ready) return countTokensInTurns(texts);
-    const worker = this.worker as Worker;
+    const worker = this.worker;
+    if (!worker) return countTokensInTurns(texts);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.jobs.set(id, { texts, resolve, reject });
+      this.jobs.set(id, { texts, owner, resolve, reject });
       // Keeps the process alive only while a count is under way.
       if (this.jobs.size === 1) worker.ref();
-      worker.postMessage({ id, texts } satisfies CountRequest);
+      worker.postMessage({ id, texts, owner } satisfies CountRequest);
     });
   }
 
@@ -120,7 +126,7 @@ class CountingThread {
 
 export const countingThread = new CountingThread();
 
-/** The summed token counts of texts, counted off the event loop. */
-export function countTokensAside(texts: string[]): Promise<number> {
-  return countingThread.count(texts);
+/** The summed token counts of texts, counted off the event loop, taking turns with other owners' (accounts'). */
+export function countTokensAside(texts: string[], owner?: string): Promise<number> {
+  return countingThread.count(texts, owner);
 }

@@ -8,8 +8,8 @@ export function codeAnalyzeRoutes(services: Services): RestRoute[] {
       method: 'post',
       path: '/api/code/analyze',
       body: true,
-      handler: async (req, res) => {
-        res.json(await codeAnalyzer.analyze(req.body));
+      handler: async (req, res, principal) => {
+        res.json(await codeAnalyzer.analyze(req.body, principal.accountId));
       },
     },
   ];

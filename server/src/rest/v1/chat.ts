@@ -178,7 +178,7 @@ export function chatRoutes(services: Services): RestRoute[] {
         res.on('close', () => {
           if (!res.writableFinished) abort.abort(clientClosed());
         });
-        const ready = services.chat.prepare(req.body);
+        const ready = services.chat.prepare(req.body, principal.accountId);
         // Not awaited unless it must be: a prompt that was counted at once goes on in this turn.
         const prepared = ready instanceof Promise ? await ready : ready;
         const l = locals(res);
