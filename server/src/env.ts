@@ -143,7 +143,7 @@ export const EnvSchema = z.object({
   /** Search indexing: documents per POST /api/documents, and bytes per document. */
   SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
   SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),
-  SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.max(600_000).default(5_000),
+  SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.max(600_000).default(2_500),
   /** Usage metering: in-memory buffer bound, batch size and write interval, retention of raw events. */
   USAGE_BUFFER_MAX: positiveInt.default(100_000),
   USAGE_BATCH_SIZE: positiveInt.default(500),
