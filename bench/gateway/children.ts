@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Node.js options Tessera's process runs with, as `pnpm start` gives them (server/package.json): a young
- * generation of 16 to 64 MB a semi-space, no memory reducer, no allocation-site pretenuring (ARCHITECTURE.md).
+ * generation of 16 to 64 MB a semi-space, no memory reducer, no allocation-site pretenuring (why: server/src/lib/heap.ts).
  */
 export const SERVER_NODE_ARGS = [
   '--max-semi-space-size=64',

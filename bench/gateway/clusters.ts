@@ -19,7 +19,7 @@ interface Stalls {
   origin: number;
   gcPauses: { start: number; duration: number; kind: string }[];
   gaps: { at: number; gap: number; cpu: number }[];
-  /** Usage batches written (since 2026-11-25's runs): start, duration until committed, events. */
+  /** Usage batches written: start, duration until committed, events (absent from older stall files). */
   usageWrites?: { at: number; ms: number; events: number }[];
 }
 

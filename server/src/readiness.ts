@@ -19,7 +19,7 @@ const EXPECTED_MIGRATIONS = (
 
 /**
  * Ready means the database answers and every migration of this build is applied. Redis being down does not
- * make an instance unready: it keeps serving with per-instance limits (see ARCHITECTURE.md), so the answer is
+ * make an instance unready: it keeps serving with per-instance limits (modules/ratelimit/README.md), so the answer is
  * `degraded` with status 200 rather than pulling every instance out of the load balancer at once.
  */
 export async function checkReadiness(services: Services): Promise<Readiness> {

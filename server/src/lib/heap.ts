@@ -1,3 +1,15 @@
+/**
+ * The main thread's heap. `pnpm start` (server/package.json) runs node with four V8 options, each measured with
+ * bench/gateway/run.ts at 1,000 requests a second on a 2-core machine:
+ * - `--max-semi-space-size=64`: a young generation of up to 64 MB a semi-space; scavenges come a third as often
+ *   and promote less, so major GCs, whose marking takes a core from a busy 2-core machine, are rarer.
+ * - `--min-semi-space-size=16` and `--no-memory-reducer`: after a few quiet seconds the memory reducer ran a full
+ *   GC and shrank the young generation to ~1 MB; the next burst then met a scavenge every 20–50 ms while it grew
+ *   back, and calls queued up to 0.7 s. The price: the heap is not given back after a burst (~18 MB more RSS).
+ * - `--no-allocation-site-pretenuring`: V8 chose to allocate some of zod's per-request parse objects straight in
+ *   the old generation, where they died as garbage for the major GC; without it the old generation grows ~30 %
+ *   less a scavenge under load.
+ */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -8,7 +20,7 @@ let collect: (() => void) | undefined;
  * transforming the modules, migrations, the catalogue) leaves its objects, live and dead, in both generations,
  * and the first scavenges under load sort them out: at 1,000 requests a second the first two often paused the
  * server 50–65 ms each (--trace-gc), 5–12 ms with this collection done first; the later ones are alike either
- * way (BENCHMARKS.md). A full collection of an idle process costs tens of milliseconds, before the port opens.
+ * way. A full collection of an idle process costs tens of milliseconds, before the port opens.
  * `gc` is made reachable in a context of its own, not exposed to the application's global scope.
  * Returns the milliseconds it took, or undefined if this Node.js would not allow it.
  */
@@ -28,12 +40,13 @@ export function collectStartupGarbage(): number | undefined {
 
 /**
  * `pnpm start` gives the server a young generation of 16 to 64 MB a semi-space (`--min-semi-space-size`,
- * `--max-semi-space-size`, ARCHITECTURE.md). V8's flags are the process's, and they win over a worker's
+ * `--max-semi-space-size`, above). V8's flags are the process's, and they win over a worker's
  * `resourceLimits`: every worker thread made afterwards (the usage writer, the counting thread, code analysis)
  * got 16 MB semi-spaces that could grow to 64 MB, whatever its limits asked. The usage writer's heap grew to
- * ~140 MB for ~10 MB live. The main thread's heap is sized when the process starts, so both flags can go back to
- * V8's default (0: unset) for the threads made later (BENCHMARKS.md, 2026-11-24, seventh session, and
- * 2026-11-25). Called once, before any worker thread is started; does nothing if this Node.js refuses flags at
+ * ~140 MB for ~10 MB live; with only the minimum reset, its new space still grew to 134 MB. The main thread's
+ * heap is sized when the process starts, so both flags can go back to V8's default (0: unset) for the threads
+ * made later, which then keep what their `resourceLimits` ask (the usage writer: 8 MB; lib/heap.test.ts checks
+ * it). Called once, before any worker thread is started; does nothing if this Node.js refuses flags at
  * run time.
  */
 export function releaseWorkersYoungGeneration(): void {

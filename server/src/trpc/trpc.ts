@@ -138,7 +138,6 @@ const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
 });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(mapErrors);
 
 /** Signed-in procedures: the context's account is narrowed to non-null. */

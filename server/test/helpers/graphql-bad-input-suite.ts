@@ -4,7 +4,7 @@ import { createAccountWithKey } from './fixtures';
 import { LogCapture } from './log-capture';
 import { startTestServer, type TestServer } from './server';
 
-/** The codes ARCHITECTURE.md documents for /graphql; INTERNAL_SERVER_ERROR is deliberately absent. */
+/** The codes server/src/graphql/README.md documents for /graphql; INTERNAL_SERVER_ERROR is deliberately absent. */
 const DOCUMENTED_CODES = new Set([
   'BAD_REQUEST',
   'BAD_USER_INPUT',

@@ -2,7 +2,7 @@ import { index, integer, pgTable, real, text } from 'drizzle-orm/pg-core';
 
 /**
  * Impact-ordered postings: one row per (document, lexeme) of a collection, read in descending
- * `impact` order for top-k search without visiting every match (ARCHITECTURE.md, Search). The
+ * `impact` order for top-k search without visiting every match (docs/search.md). The
  * impact is the lexeme's field-weighted, length-normalised frequency computed with the
  * collection's reference averages (`search_collections.impact_*_avg`); the raw frequencies and
  * lengths are kept next to it so that a posting's exact BM25F share under the current statistics

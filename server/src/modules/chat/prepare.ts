@@ -43,11 +43,11 @@ export function fitsModel(entry: ModelEntry, prompt: number, cap: number, explic
 /**
  * Prompts longer than this many characters are counted off the event loop (tokenizer/thread.ts), not at
  * once: counting 16,384 characters takes 3–6 ms on a 2-core machine, the most one request should hold the
- * others up. Shorter prompts, nearly all of them, are counted at once and prepared without a promise.
+ * others up. Shorter prompts, nearly all of them, are counted at once.
  */
 export const LONG_PROMPT_CHARS = 16_384;
 
-export function prepareChat({
+export async function prepareChat({
   catalogue,
   body,
   accountId,
@@ -56,7 +56,7 @@ export function prepareChat({
   body: unknown;
   /** Whose prompt: long prompts of different accounts take turns on the counting thread. */
   accountId?: string | undefined;
-}): PreparedChat | Promise<PreparedChat> {
+}): Promise<PreparedChat> {
   const parsed = parseChatRequest(body);
   const functions = usesFunctions(parsed);
   const request = functions || hasFunctionPieces(parsed) ? asToolsRequest(parsed) : parsed;
@@ -75,9 +75,8 @@ export function prepareChat({
   const promptCopies = fansOut ? (request.n ?? 1) : 1;
   const { messages, tools } = request;
   if (promptLength(messages, tools) > LONG_PROMPT_CHARS) {
-    return countLongPromptTokens(messages, tools, accountId).then((promptTokens) =>
-      checkContext(request, entry, requested, promptTokens, promptCopies, functions),
-    );
+    const promptTokens = await countLongPromptTokens(messages, tools, accountId);
+    return checkContext(request, entry, requested, promptTokens, promptCopies, functions);
   }
   return checkContext(request, entry, requested, countPromptTokens(messages, tools), promptCopies, functions);
 }

@@ -30,10 +30,10 @@ export class ChatService {
   }
 
   /**
-   * Validation, model lookup, token count and context check: every 4xx that needs no model call. A promise only
-   * for a long prompt, counted off the event loop, where `accountId`'s prompts take turns with other accounts'.
+   * Validation, model lookup, token count and context check: every 4xx that needs no model call. A long prompt
+   * is counted off the event loop, where `accountId`'s prompts take turns with other accounts'.
    */
-  prepare(body: unknown, accountId?: string): PreparedChat | Promise<PreparedChat> {
+  prepare(body: unknown, accountId?: string): Promise<PreparedChat> {
     return prepareChat({ catalogue: this.deps.catalogue, body, accountId });
   }
 

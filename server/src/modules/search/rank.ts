@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { QueryPlan } from './plan';
 
 /**
- * BM25F-style scoring, described in ARCHITECTURE.md. For each query term t in document d:
+ * BM25F-style scoring, described in docs/search.md. For each query term t in document d:
  *   tf~ = W_TITLE·tf_title/(1−B+B·len_title/avg_title) + W_BODY·tf_body/(1−B+B·len_body/avg_body)
  *   score += w_t · ln(1 + (N − df + 0.5)/(df + 0.5)) · tf~·(K1+1)/(K1+tf~)
  * w_t is 1 in keyword mode and the trigram similarity in fuzzy mode.

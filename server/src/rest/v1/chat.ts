@@ -178,9 +178,7 @@ export function chatRoutes(services: Services): RestRoute[] {
         res.on('close', () => {
           if (!res.writableFinished) abort.abort(clientClosed());
         });
-        const ready = services.chat.prepare(req.body, principal.accountId);
-        // Not awaited unless it must be: a prompt that was counted at once goes on in this turn.
-        const prepared = ready instanceof Promise ? await ready : ready;
+        const prepared = await services.chat.prepare(req.body, principal.accountId);
         const l = locals(res);
         l.model = prepared.entry.id;
         l.promptTokens = prepared.promptTokens;
