@@ -175,6 +175,13 @@ describe('playground chat settings and answers', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(screen.getAllByTestId('assistant-reply')).toHaveLength(2));
     await screen.findByRole('button', { name: 'Send' });
+    // Each answer keeps its own usage and latency.
+    expect(screen.getAllByTestId('reply-usage')).toHaveLength(2);
+    expect(bodies[1]?.messages.map((m) => m.content)).toEqual([
+      'First line\nsecond line',
+      'Two lines.',
+      'Again',
+    ]);
     expect(document.activeElement).toBe(box);
     expect(document.activeElement).not.toBe(document.body);
   });

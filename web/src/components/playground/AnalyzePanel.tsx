@@ -1,5 +1,5 @@
 import type { TraceStep } from '@tessera/shared';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, Fragment, useState } from 'react';
 import { type Caller, callApi } from '../../lib/api';
 import { FindingTrace } from './FindingTrace';
 
@@ -120,26 +120,35 @@ export function AnalyzePanel({ caller }: { caller: Caller | null }) {
                   <tr>
                     <th scope="col">Line</th>
                     <th scope="col">Severity</th>
-                    <th scope="col">Category</th>
+                    <th scope="col" className="col-category">
+                      Category
+                    </th>
                     <th scope="col">Finding</th>
                   </tr>
                 </thead>
                 <tbody>
                   {result.issues.map((f) => (
-                    <tr key={`${f.rule_id}:${f.line}`}>
-                      <td className="num">{f.line}</td>
-                      <td>
-                        <span className={`severity severity-${f.severity}`}>{f.severity}</span>
-                      </td>
-                      <td>{f.category}</td>
-                      <td>
-                        {f.message} <code>{f.rule_id}</code>
-                        {f.cwe && <span className="muted"> {f.cwe}</span>}
-                        {f.trace && f.trace.length > 0 && (
-                          <FindingTrace steps={f.trace} code={analysed} rule={f.rule_id} line={f.line} />
-                        )}
-                      </td>
-                    </tr>
+                    <Fragment key={`${f.rule_id}:${f.line}`}>
+                      <tr className={f.trace?.length ? 'has-trace' : undefined}>
+                        <td className="num">{f.line}</td>
+                        <td>
+                          <span className={`severity severity-${f.severity}`}>{f.severity}</span>
+                        </td>
+                        <td className="col-category">{f.category}</td>
+                        <td>
+                          {f.message} <code>{f.rule_id}</code>
+                          {f.cwe && <span className="muted"> {f.cwe}</span>}
+                        </td>
+                      </tr>
+                      {f.trace && f.trace.length > 0 && (
+                        // A row of its own, across the table: on a phone the finding's column is narrow.
+                        <tr className="trace-row">
+                          <td colSpan={4}>
+                            <FindingTrace steps={f.trace} code={analysed} rule={f.rule_id} line={f.line} />
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
                   ))}
                 </tbody>
               </table>

@@ -50,6 +50,13 @@ export function ChatPanel({ caller }: { caller: Caller | null }) {
       inputRef.current?.focus();
   }, [streaming]);
 
+  // The newest words stay in view as they stream in, in the transcript's own scroller.
+  const transcriptRef = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const list = transcriptRef.current;
+    if (list && turns.length > 0) list.scrollTop = list.scrollHeight;
+  }, [turns]);
+
   const updateLast = (update: (turn: Turn) => Turn) =>
     setTurns((t) => t.map((turn, i) => (i === t.length - 1 ? update(turn) : turn)));
 
@@ -58,10 +65,8 @@ export function ChatPanel({ caller }: { caller: Caller | null }) {
     const text = input.trim();
     if (!text || !caller || !chosen || !settingsValid || streaming) return;
     // An answer that failed before its first word is not part of the conversation the model sees.
-    const history = [
-      ...turns.filter((t) => t.content !== '').map(({ role, content }) => ({ role, content })),
-      { role: 'user' as const, content: text },
-    ];
+    const kept: Turn[] = [...turns.filter((t) => t.content !== ''), { role: 'user', content: text }];
+    const history = kept.map(({ role, content }) => ({ role, content }));
     const request: PlaygroundChatRequest = {
       model: chosen.id,
       messages: settings.system ? [{ role: 'system', content: settings.system }, ...history] : history,
@@ -79,7 +84,7 @@ export function ChatPanel({ caller }: { caller: Caller | null }) {
       totalMs: null,
       stopped: false,
     };
-    setTurns([...history, { role: 'assistant', content: '' }]);
+    setTurns([...kept, { role: 'assistant', content: '' }]);
     setInput('');
     setError(null);
     setStreaming(true);
@@ -113,7 +118,7 @@ export function ChatPanel({ caller }: { caller: Caller | null }) {
   return (
     <div className="playground-chat">
       <ChatSettings draft={draft} onChange={setDraft} models={list} chosen={chosen} errors={errors} />
-      <ol className="transcript" aria-live="polite" aria-label="Conversation">
+      <ol ref={transcriptRef} className="transcript" aria-live="polite" aria-label="Conversation">
         {turns.length === 0 && <li className="muted">Send a message to start.</li>}
         {turns.map((t, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: turns are append-only

@@ -72,7 +72,7 @@ export function ChatSettings({
           onChange={(e) => set({ system: e.target.value })}
         />
       </div>
-      <div className="field">
+      <div className="field chat-settings-model">
         <label htmlFor="pg-model">Model</label>
         <select
           id="pg-model"
