@@ -1,7 +1,13 @@
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/modules/accounts';
+import { createKey } from '../../src/modules/keys';
 import type { RunningServer } from '../../src/server';
+import type { Services } from '../../src/services';
 import {
   buildDashboard,
   CHROMIUM,
@@ -35,6 +41,20 @@ async function signUp(page: Page, email: string): Promise<void> {
   await page.getByRole('heading', { name: 'Playground' }).waitFor();
 }
 
+const run = promisify(execFile);
+/** Where the copied SDK code runs: the server package, which has the openai package installed. */
+const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The text of an OpenAI chat completion stream as curl prints it. */
+function streamedText(sse: string): string {
+  return sse
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => (JSON.parse(line.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0])
+    .map((choice) => choice?.delta.content ?? '')
+    .join('');
+}
+
 /** The last answer of the conversation, once its stream has ended (its facts show then). */
 async function lastAnswer(page: Page, count: number): Promise<Locator> {
   const answers = page.locator('.turn-assistant');
@@ -43,7 +63,9 @@ async function lastAnswer(page: Page, count: number): Promise<Locator> {
 }
 
 describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium against the real server', () => {
-  let server: RunningServer;
+  let server: RunningServer & { services: Services };
+  /** A test key of another account, for running the copied code: test keys get the same simulated answers. */
+  let testKey: string;
   let browser: Browser;
   let removeBuild: () => Promise<void>;
 
@@ -51,6 +73,13 @@ describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium again
     const build = await buildDashboard();
     removeBuild = build.remove;
     server = await startDashboardServer(build.dir);
+    const ctx = server.services.ctx;
+    const owner = await createAccount({
+      ctx,
+      input: { email: 'code-runner@example.com', password: 'a long enough password' },
+    });
+    testKey = (await createKey({ ctx, accountId: owner.id, input: { name: 'copied code', kind: 'test' } }))
+      .key;
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
@@ -132,8 +161,20 @@ describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium again
       );
       expect(replay).toBe(200);
 
+      // Run as copied, with a key in the variable: the same answer as the page showed.
+      const shown = (await second.getByTestId('assistant-reply').textContent()) ?? '';
+      const env = { ...process.env, TESSERA_API_KEY: testKey };
+      const curlRun = await run('bash', ['-c', curl], { env });
+      expect(streamedText(curlRun.stdout)).toBe(shown);
+
       await second.getByRole('button', { name: 'Copy as openai SDK (Node)' }).click();
       const sdk = await page.evaluate<string>('navigator.clipboard.readText()');
+      const sdkRun = await run(process.execPath, ['--input-type=module', '-e', sdk], {
+        env,
+        cwd: SERVER_DIR,
+      });
+      expect(sdkRun.stdout.startsWith(`${shown}\n`)).toBe(true);
+      expect(sdkRun.stdout).toContain('completion_tokens: 12');
       expect(sdk).toContain("import OpenAI from 'openai';");
       expect(sdk).toContain('apiKey: process.env.TESSERA_API_KEY');
       expect(sdk).toContain(`baseURL: "${server.url}/v1"`);
