@@ -186,6 +186,12 @@ describe('playground chat settings and answers', () => {
     expect(document.activeElement).not.toBe(document.body);
   });
 
+  it('leaves focus alone when the page opens (only the end of a reply brings it to the message box)', async () => {
+    renderWithTrpc(<PlaygroundPage />, { 'models.list': () => models });
+    await waitFor(() => expect(screen.getByRole('option', { name: 'tessera-fast-4k' })).toBeTruthy());
+    expect(document.activeElement).toBe(document.body);
+  });
+
   it('sends the system prompt, model, temperature and max tokens, and shows usage, latency and the provider', async () => {
     const user = userEvent.setup();
     const bodies: unknown[] = [];

@@ -39,8 +39,14 @@ export function ChatPanel({ caller }: { caller: Caller | null }) {
   // The Send and Stop buttons swap places as a reply starts and ends, and Send is disabled while the box is empty:
   // focus on a button that left, or that is disabled (Chromium then drops it), would fall to the page's body, so
   // it goes back to the message box, where the next message is typed.
+  // Only when a reply ends: on arrival the page's own focus (the route's heading) is left alone.
+  const replying = useRef(false);
   useEffect(() => {
-    if (streaming) return;
+    if (streaming || !replying.current) {
+      replying.current = streaming;
+      return;
+    }
+    replying.current = false;
     const active = document.activeElement;
     if (
       active === null ||
