@@ -30,6 +30,7 @@ describe('simulated answers are marked; upstream answers relay their own marks',
       env: {
         MODELS_FILE: writeCatalogue([
           catalogueEntry('up-fp', 'openai', 'fingerprint'),
+          catalogueEntry('up-whole-fp', 'openai', 'wholefingerprint'),
           catalogueEntry('up-ok', 'openai', 'ok'),
           catalogueEntry('up-500', 'openai', 'fail500'),
           catalogueEntry('claude-ok', 'anthropic', 'ok'),
@@ -110,6 +111,14 @@ describe('simulated answers are marked; upstream answers relay their own marks',
     for await (const chunk of streamed.data) fingerprints.add(chunk.system_fingerprint);
     expect([...fingerprints]).toEqual([FAKE_FINGERPRINT]);
     expect((await live.models.retrieve('up-fp')).owned_by).toBe('openai');
+
+    // An upstream that answers whole when asked to stream: its fingerprint is on every chunk made from it.
+    const whole = await live.chat.completions
+      .create({ model: 'up-whole-fp', messages, stream: true })
+      .withResponse();
+    const wholeFingerprints = new Set<string | undefined>();
+    for await (const chunk of whole.data) wholeFingerprints.add(chunk.system_fingerprint);
+    expect([...wholeFingerprints]).toEqual([FAKE_FINGERPRINT]);
   });
 
   it('an upstream without a fingerprint gets none made up: OpenAI-compatible and Anthropic', async () => {

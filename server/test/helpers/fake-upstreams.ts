@@ -46,6 +46,7 @@ export {
  *   flood     (OpenAI, streamed) FLOOD.chunks chunks of ~1 KB as fast as the connection takes them, waiting
  *             for it to drain when it is full, as a server does; `FLOOD.written` counts what it wrote
  *   fingerprint (OpenAI) says `system_fingerprint: FAKE_FINGERPRINT` on its answer and every chunk, as OpenAI does
+ *   wholefingerprint (OpenAI) `whole` with `fingerprint`'s system_fingerprint
  *   nousage, longnousage, toolsnousage
  *             (OpenAI, streamed) never report usage, as servers that ignore stream_options: the words,
  *             LONG_WORDS, or a tool call (TOOL_CALL_PIECES)
@@ -91,7 +92,7 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   const id = 'chatcmpl-upstream';
   const created = 1_700_000_000;
   const model = body.model;
-  if (!stream || behaviour === 'whole') {
+  if (!stream || behaviour === 'whole' || behaviour === 'wholefingerprint') {
     if (behaviour === 'slow') await sleep(options.slowMs);
     if (behaviour === 'stall' || behaviour === 'drip') await sleep(60_000);
     const message =
@@ -121,7 +122,7 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
       ],
       usage: usageOf(behaviour),
     };
-    if (behaviour === 'fingerprint') answer.system_fingerprint = FAKE_FINGERPRINT;
+    if (behaviour.endsWith('fingerprint')) answer.system_fingerprint = FAKE_FINGERPRINT;
     json(res, 200, answer);
     return;
   }
