@@ -186,6 +186,29 @@ describe('playground chat settings and answers', () => {
     expect(document.activeElement).not.toBe(document.body);
   });
 
+  it('Stop ends the reply, says its usage was not reported, and puts focus back in the message box', async () => {
+    const user = userEvent.setup();
+    renderWithTrpc(<PlaygroundPage />, { 'models.list': () => models }, (_url, init) => {
+      const enc = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(enc.encode('data: {"choices":[{"delta":{"content":"Partial"}}]}\n\n'));
+          init.signal?.addEventListener('abort', () => c.error(new DOMException('aborted', 'AbortError')));
+        },
+      });
+      return new Response(body, {
+        headers: { 'content-type': 'text/event-stream', 'x-tessera-provider': 'simulator' },
+      });
+    });
+    await waitFor(() => expect(screen.getByRole('option', { name: 'tessera-fast-4k' })).toBeTruthy());
+    await user.type(screen.getByLabelText('Message'), 'Go on{Enter}');
+    await waitFor(() => expect(screen.getByTestId('assistant-reply').textContent).toBe('Partial'));
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    await screen.findByText('Stopped: usage not reported');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByLabelText('Message'));
+  });
+
   it('leaves focus alone when the page opens (only the end of a reply brings it to the message box)', async () => {
     renderWithTrpc(<PlaygroundPage />, { 'models.list': () => models });
     await waitFor(() => expect(screen.getByRole('option', { name: 'tessera-fast-4k' })).toBeTruthy());

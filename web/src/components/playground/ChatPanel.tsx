@@ -98,8 +98,10 @@ export function ChatPanel({ caller }: { caller: Caller | null }) {
     const controller = new AbortController();
     abort.current = controller;
     const started = performance.now();
+    let answered = false;
     try {
       const res = await callApi(caller, '/v1/chat/completions', request, controller.signal);
+      answered = true;
       facts.provider = res.headers.get('x-tessera-provider');
       if (!res.body) throw new Error('The response had no body.');
       for await (const event of chatEvents(res.body)) {
@@ -115,7 +117,7 @@ export function ChatPanel({ caller }: { caller: Caller | null }) {
       facts.totalMs = performance.now() - started;
       facts.stopped = controller.signal.aborted;
       // A reply that never started (refused, failed) shows no facts: its error says what happened.
-      if (facts.provider !== null) updateLast((turn) => ({ ...turn, facts: { ...facts } }));
+      if (answered) updateLast((turn) => ({ ...turn, facts: { ...facts } }));
       setStreaming(false);
       abort.current = null;
     }
