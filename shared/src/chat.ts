@@ -144,6 +144,8 @@ export const ChatCompletion = z.object({
     }),
   ),
   usage: Usage,
+  /** The backend configuration that answered: an upstream's as it sent it, `tessera-sim-…` for the simulator. */
+  system_fingerprint: z.string().nullable().optional(),
 });
 export type ChatCompletion = z.infer<typeof ChatCompletion>;
 
@@ -170,6 +172,7 @@ export const ChatCompletionChunk = z.object({
   object: z.literal('chat.completion.chunk'),
   created: z.number().int(),
   model: z.string(),
+  system_fingerprint: z.string().nullable().optional(),
   choices: z.array(ChunkChoice),
   usage: Usage.nullable().optional(),
 });

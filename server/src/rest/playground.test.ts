@@ -48,6 +48,7 @@ describe('playground chat through the dashboard session', () => {
     const res = await post({ cookie, 'x-tessera-csrf': '1' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(res.headers.get('x-tessera-provider')).toBe('simulator');
     const text = await res.text();
     const events = text
       .split('\n\n')

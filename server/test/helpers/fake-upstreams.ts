@@ -45,10 +45,15 @@ export {
  *   whole     (OpenAI) answers whole (JSON) even when asked to stream, as servers that ignore `stream: true`
  *   flood     (OpenAI, streamed) FLOOD.chunks chunks of ~1 KB as fast as the connection takes them, waiting
  *             for it to drain when it is full, as a server does; `FLOOD.written` counts what it wrote
+ *   fingerprint (OpenAI) says `system_fingerprint: FAKE_FINGERPRINT` on its answer and every chunk, as OpenAI does
+ *   wholefingerprint (OpenAI) `whole` with `fingerprint`'s system_fingerprint
  *   nousage, longnousage, toolsnousage
  *             (OpenAI, streamed) never report usage, as servers that ignore stream_options: the words,
  *             LONG_WORDS, or a tool call (TOOL_CALL_PIECES)
  */
+/** What the `fingerprint` behaviour says as its `system_fingerprint`. */
+export const FAKE_FINGERPRINT = 'fp_fake0123ab';
+
 /** The `flood` behaviour: how many chunks it streams, and how many its last call has written so far. */
 export const FLOOD = { chunks: 20_000, written: 0, piece: ' flood'.repeat(170) };
 
@@ -87,7 +92,7 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
   const id = 'chatcmpl-upstream';
   const created = 1_700_000_000;
   const model = body.model;
-  if (!stream || behaviour === 'whole') {
+  if (!stream || behaviour === 'whole' || behaviour === 'wholefingerprint') {
     if (behaviour === 'slow') await sleep(options.slowMs);
     if (behaviour === 'stall' || behaviour === 'drip') await sleep(60_000);
     const message =
@@ -102,7 +107,7 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
         : behaviour === 'reasoning'
           ? { role: 'assistant', content: FAKE_TEXT, refusal: null, reasoning_content: FAKE_REASONING }
           : { role: 'assistant', content: FAKE_TEXT, refusal: null };
-    json(res, 200, {
+    const answer: Record<string, unknown> = {
       id,
       object: 'chat.completion',
       created,
@@ -116,13 +121,16 @@ const openAiHandler: Handler = async ({ res, body, behaviour, stream, options })
         },
       ],
       usage: usageOf(behaviour),
-    });
+    };
+    if (behaviour.endsWith('fingerprint')) answer.system_fingerprint = FAKE_FINGERPRINT;
+    json(res, 200, answer);
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const fingerprint = behaviour === 'fingerprint' ? FAKE_FINGERPRINT : undefined;
   const chunk = (choices: unknown[], usage: unknown = null) =>
     res.write(
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, usage })}\n\n`,
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: fingerprint, choices, usage })}\n\n`,
     );
   if (behaviour === 'toolsnousage') {
     const [name, ...args] = TOOL_CALL_PIECES;

@@ -11,13 +11,14 @@ export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<Chat
   return withAllowance(deps, call, async (meter) => {
     const deadline = new CallDeadline(deps.timeoutMs, call.abort);
     try {
-      const { value, target } = await withRetries(attemptOptions(deps, call, deadline.signal), (t) =>
-        t.provider.complete(providerCall(call.prepared, t, deadline.signal)),
-      );
+      const { value, target } = await withRetries(attemptOptions(deps, call, deadline.signal), (t) => {
+        call.onProvider(t.provider.name);
+        return t.provider.complete(providerCall(call.prepared, t, deadline.signal));
+      });
       meter.model = target.entry.id;
       meter.report(value.usage);
       const functions = call.prepared.functions;
-      return {
+      const completion: ChatCompletion = {
         id: completionId(),
         object: 'chat.completion',
         created: unixSeconds(deps.clock),
@@ -30,6 +31,8 @@ export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<Chat
         })),
         usage: value.usage,
       };
+      if (value.system_fingerprint !== undefined) completion.system_fingerprint = value.system_fingerprint;
+      return completion;
     } catch (err) {
       // A call cut by the timeout or the client had the prompt processed upstream: it is still metered.
       if (deadline.timedOut || deadline.clientGone || deadline.shutDown) meter.charged = true;

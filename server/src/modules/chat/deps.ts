@@ -38,6 +38,11 @@ export interface ChatCall {
   abort: CallAbort;
   /** Receives the usage once the call is over, however it ended. */
   onUsage: (usage: MeteredUsage) => void;
+  /**
+   * Told the provider's name (`simulator`, or the upstream's configured name) before each attempt, so the last
+   * one named is the provider that answered, or that failed last (for the `x-tessera-provider` header).
+   */
+  onProvider: (name: string) => void;
 }
 
 export function providerCall(

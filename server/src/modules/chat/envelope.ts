@@ -13,19 +13,37 @@ export function completionId(): string {
  */
 export class ChunkEnvelope {
   readonly id = completionId();
-  /** `{"id":…,"object":…,"created":…,"model":…,"choices":` */
-  private readonly head: string;
+  /** `{"id":…,"object":…,"created":…,"model":…[,"system_fingerprint":…],"choices":` */
+  private head: string;
   /** With `include_usage`, OpenAI sends `usage: null` on every chunk but the last. */
   private readonly tail: string;
+  /** The provider's `system_fingerprint` so far; undefined while it has given none (then the field is left out). */
+  private fingerprint: string | null | undefined;
 
   constructor(
     readonly created: number,
     readonly model: string,
     includeUsage: boolean,
   ) {
-    const head = JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created, model });
-    this.head = `${head.slice(0, -1)},"choices":`;
+    this.head = this.headOf(undefined);
     this.tail = includeUsage ? ',"usage":null}' : '}';
+  }
+
+  private headOf(fingerprint: string | null | undefined): string {
+    const { id, created, model } = this;
+    const head = JSON.stringify(
+      fingerprint === undefined
+        ? { id, object: 'chat.completion.chunk', created, model }
+        : { id, object: 'chat.completion.chunk', created, model, system_fingerprint: fingerprint },
+    );
+    return `${head.slice(0, -1)},"choices":`;
+  }
+
+  /** The provider's chunk's `system_fingerprint`, relayed on this chunk and the ones after (it rarely changes). */
+  fingerprintOf(fingerprint: string | null | undefined): void {
+    if (fingerprint === undefined || fingerprint === this.fingerprint) return;
+    this.fingerprint = fingerprint;
+    this.head = this.headOf(fingerprint);
   }
 
   /** A chunk of these choices (JSON). */

@@ -93,8 +93,12 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
     );
     keepAlive.unref();
     try {
-      const { value: chunks, target } = await withRetries(attemptOptions(deps, call, deadline.signal), (t) =>
-        t.provider.stream(providerCall(prepared, t, deadline.signal)),
+      const { value: chunks, target } = await withRetries(
+        attemptOptions(deps, call, deadline.signal),
+        (t) => {
+          call.onProvider(t.provider.name);
+          return t.provider.stream(providerCall(prepared, t, deadline.signal));
+        },
       );
       meter.model = target.entry.id;
       meter.charged = true;
@@ -108,6 +112,7 @@ export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink)
       opened = true;
       for await (const chunk of chunks) {
         deadline.arm();
+        envelope.fingerprintOf(chunk.system_fingerprint);
         const choices = relay.choicesOf(chunk);
         if (choices.length === 0) continue;
         sink.send(envelope.chunk(choices));

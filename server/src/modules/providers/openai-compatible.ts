@@ -18,6 +18,7 @@ interface UpstreamCompletion {
     logprobs?: ChoiceLogprobs | null;
   }[];
   usage?: Partial<Usage> | null;
+  system_fingerprint?: string | null;
 }
 
 const FINISH: readonly string[] = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'];
@@ -112,7 +113,10 @@ export class OpenAiCompatibleProvider implements ChatProvider {
       finish_reason: finishOf(c.finish_reason) ?? 'stop',
       logprobs: c.logprobs ?? null,
     }));
-    return { choices, usage: usageOf(body.usage, call.promptTokens) };
+    const completion: ProviderCompletion = { choices, usage: usageOf(body.usage, call.promptTokens) };
+    // Relayed unchanged, null included: it tells clients which upstream configuration answered.
+    if (body.system_fingerprint !== undefined) completion.system_fingerprint = body.system_fingerprint;
+    return completion;
   }
 
   /**
@@ -136,7 +140,9 @@ export class OpenAiCompatibleProvider implements ChatProvider {
 
   /** A whole answer as a stream: each choice's message in one delta, then the finish reasons and the usage. */
   private async *whole(completion: ProviderCompletion): AsyncGenerator<ProviderChunk> {
+    const fingerprint = completion.system_fingerprint;
     yield {
+      system_fingerprint: fingerprint,
       choices: completion.choices.map((c) => ({
         index: c.index,
         delta: {
@@ -156,6 +162,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
       usage: null,
     };
     yield {
+      system_fingerprint: fingerprint,
       choices: completion.choices.map((c) => ({ index: c.index, delta: {}, finish_reason: c.finish_reason })),
       usage: completion.usage,
     };
@@ -178,7 +185,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
         c.logprobs ??= null;
         if (c.finish_reason) finished = true;
       }
-      yield { choices, usage: chunk.usage ?? null };
+      yield { choices, usage: chunk.usage ?? null, system_fingerprint: chunk.system_fingerprint };
     }
     // A body that ends with neither [DONE] nor a finish reason (cut short, or not SSE at all) is no answer.
     if (!finished) throw upstreamStreamError(this.name, 'the stream ended before the answer was complete');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SIMULATOR_FINGERPRINT } from './simulator';
 import { simulatedReply } from './simulator-text';
 
 describe('simulatedReply', () => {
@@ -26,5 +27,17 @@ describe('simulatedReply', () => {
     expect(simulatedReply(prompt, 'm/1/0')).toBe(simulatedReply(prompt, 'm/1/0'));
     const variants = new Set(Array.from({ length: 8 }, (_, i) => simulatedReply(prompt, `m/${i}/0`)));
     expect(variants.size).toBeGreaterThan(1);
+  });
+
+  it('answers as its fingerprint says: a changed answer needs a new SIMULATOR_FINGERPRINT revision', () => {
+    // OpenAI's clients take the same fingerprint and seed to mean the same answers. When this answer changes on
+    // purpose, bump the revision in simulator.ts and pin the new answer here beside it.
+    expect(SIMULATOR_FINGERPRINT).toBe('tessera-sim-1');
+    expect(simulatedReply('Name three rivers in Europe', 'tessera-fast-4k//0')).toBe(
+      "Let's look at name. A common mistake is to treat rivers in isolation from the main idea. It helps to " +
+        'write down what you expect from Europe before changing anything. Keep three in mind as well, since it ' +
+        'often affects name. The key point is that name usually depends on rivers. Let me know if you want more ' +
+        'detail on name.',
+    );
   });
 });

@@ -168,6 +168,14 @@ function usageOf(call: ProviderCall, choices: SimulatedChoice[]) {
 }
 
 /**
+ * The simulator's `system_fingerprint`, on every simulated completion and chunk: OpenAI's clients show it and
+ * keep it beside answers, so a simulated answer is recognisable wherever it ends up. Like OpenAI's, it names the
+ * configuration that answered: bump the revision when the simulator's answer to the same request changes
+ * (simulator-text.test.ts pins one answer beside it).
+ */
+export const SIMULATOR_FINGERPRINT = 'tessera-sim-1';
+
+/**
  * The built-in simulator: offline, deterministic, no weights. Answers from the prompt's own words, streams one token
  * at a time every `tokenDelayMs`, honours `n`, `stop` and the completion cap, and reports true BPE counts. Calls
  * tools (simulator-tools.ts) and answers JSON schemas (simulator-json.ts) with values valid against their schemas.
@@ -186,6 +194,7 @@ export class SimulatorProvider implements ChatProvider {
         finish_reason: c.finish,
       })),
       usage: usageOf(call, choices),
+      system_fingerprint: SIMULATOR_FINGERPRINT,
     };
   }
 
@@ -201,6 +210,7 @@ export class SimulatorProvider implements ChatProvider {
         delta: firstDelta(choice),
         finish_reason: null,
       })),
+      system_fingerprint: SIMULATOR_FINGERPRINT,
     };
     const deltas = choices.map(laterDeltas);
     const longest = Math.max(...deltas.map((d) => d.length));
@@ -209,12 +219,19 @@ export class SimulatorProvider implements ChatProvider {
       call.signal.throwIfAborted();
       for (const [index, choiceDeltas] of deltas.entries()) {
         const delta = choiceDeltas[step];
-        if (delta !== undefined) yield { choices: [{ index, delta, finish_reason: null }] };
+        if (delta !== undefined)
+          yield {
+            choices: [{ index, delta, finish_reason: null }],
+            system_fingerprint: SIMULATOR_FINGERPRINT,
+          };
       }
     }
     for (const [index, choice] of choices.entries()) {
-      yield { choices: [{ index, delta: {}, finish_reason: choice.finish }] };
+      yield {
+        choices: [{ index, delta: {}, finish_reason: choice.finish }],
+        system_fingerprint: SIMULATOR_FINGERPRINT,
+      };
     }
-    yield { choices: [], usage: usageOf(call, choices) };
+    yield { choices: [], usage: usageOf(call, choices), system_fingerprint: SIMULATOR_FINGERPRINT };
   }
 }

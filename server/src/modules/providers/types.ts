@@ -33,6 +33,11 @@ export interface ProviderChoice {
 export interface ProviderCompletion {
   choices: ProviderChoice[];
   usage: Usage;
+  /**
+   * OpenAI's `system_fingerprint`: the backend configuration that answered. An upstream's is relayed as it
+   * sent it; the simulator gives its own (SIMULATOR_FINGERPRINT); absent when the provider has none.
+   */
+  system_fingerprint?: string | null;
 }
 
 /** A chunk in OpenAI's shape without the envelope (id, created, model) that the gateway adds. */
@@ -44,6 +49,8 @@ export interface ProviderChunk {
     logprobs?: ChoiceLogprobs | null;
   }[];
   usage?: Usage | null;
+  /** As on ProviderCompletion; OpenAI repeats it on every chunk. */
+  system_fingerprint?: string | null;
 }
 
 /**

@@ -6,7 +6,8 @@ export type CorsOrigins = '*' | readonly string[];
 
 /**
  * The response headers a browser client reads beyond the CORS-safelisted ones: the request id, the rate-limit
- * headers (rest/middleware/rate-limit.ts) and the retry advice of 429s and 5xxs that the openai SDK follows.
+ * headers (rest/middleware/rate-limit.ts), the retry advice of 429s and 5xxs that the openai SDK follows, and
+ * the provider that answered a chat call (rest/v1/chat.ts).
  */
 export const CORS_EXPOSED_HEADERS = [
   'x-request-id',
@@ -19,6 +20,7 @@ export const CORS_EXPOSED_HEADERS = [
   'retry-after',
   'retry-after-ms',
   'x-should-retry',
+  'x-tessera-provider',
 ].join(', ');
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';

@@ -164,6 +164,9 @@ function clientClosed(): ServiceError {
   );
 }
 
+/** The provider that answered a chat call: `simulator`, or the configured upstream's name. */
+export const PROVIDER_HEADER = 'x-tessera-provider';
+
 export function chatRoutes(services: Services): RestRoute[] {
   return [
     {
@@ -192,6 +195,11 @@ export function chatRoutes(services: Services): RestRoute[] {
             l.model = usage.model;
             l.promptTokens = usage.promptTokens;
             l.completionTokens = usage.completionTokens;
+          },
+          // Set before each attempt: a stream's headers leave once its provider accepted the call, and an
+          // error names the provider that failed. Clients that show headers see who answered.
+          onProvider(name: string) {
+            if (!res.headersSent) res.setHeader(PROVIDER_HEADER, name);
           },
         };
         if (prepared.request.stream)

@@ -1,5 +1,7 @@
-import { type FormEvent, useState } from 'react';
+import type { TraceStep } from '@tessera/shared';
+import { type FormEvent, Fragment, useState } from 'react';
 import { type Caller, callApi } from '../../lib/api';
+import { FindingTrace } from './FindingTrace';
 
 /** The parts of a code analysis this panel shows (the full contract is in shared/code-analysis). */
 interface AnalysisView {
@@ -20,20 +22,26 @@ interface AnalysisView {
     message: string;
     line: number;
     cwe: string | null;
+    /** Dataflow findings: the steps from the untrusted source to the sink. */
+    trace?: TraceStep[];
   }[];
 }
 
 const SAMPLE = `import hashlib
 import sqlite3
 
+from flask import Flask, jsonify, request
 
-def find_user(conn, name, password):
-    digest = hashlib.md5(password.encode()).hexdigest()
-    cur = conn.cursor()
-    cur.execute("SELECT * FROM users WHERE name = '" + name + "' AND hash = '" + digest + "'")
-    if digest == digest:
-        return cur.fetchone()
-    return None
+app = Flask(__name__)
+
+
+@app.route("/login")
+def login():
+    name = request.args.get("name", "")
+    digest = hashlib.md5(request.args.get("password", "").encode()).hexdigest()
+    query = "SELECT id FROM users WHERE name = '" + name + "' AND hash = '" + digest + "'"
+    row = sqlite3.connect("app.db").execute(query).fetchone()
+    return jsonify(ok=row is not None)
 `;
 
 /** Paste code, run the code analysis as the chosen caller, and list the findings. */
@@ -41,6 +49,8 @@ export function AnalyzePanel({ caller }: { caller: Caller | null }) {
   const [code, setCode] = useState(SAMPLE);
   const [language, setLanguage] = useState('');
   const [result, setResult] = useState<AnalysisView | null>(null);
+  /** The code the result is about: the trace quotes its lines, whatever is typed since. */
+  const [analysed, setAnalysed] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -52,6 +62,7 @@ export function AnalyzePanel({ caller }: { caller: Caller | null }) {
       if (!caller) return;
       const res = await callApi(caller, '/api/code/analyze', { code, ...(language && { language }) });
       setResult((await res.json()) as AnalysisView);
+      setAnalysed(code);
     } catch (err) {
       setResult(null);
       setError(err instanceof Error ? err.message : 'The analysis failed.');
@@ -109,23 +120,35 @@ export function AnalyzePanel({ caller }: { caller: Caller | null }) {
                   <tr>
                     <th scope="col">Line</th>
                     <th scope="col">Severity</th>
-                    <th scope="col">Category</th>
+                    <th scope="col" className="col-category">
+                      Category
+                    </th>
                     <th scope="col">Finding</th>
                   </tr>
                 </thead>
                 <tbody>
                   {result.issues.map((f) => (
-                    <tr key={`${f.rule_id}:${f.line}`}>
-                      <td className="num">{f.line}</td>
-                      <td>
-                        <span className={`severity severity-${f.severity}`}>{f.severity}</span>
-                      </td>
-                      <td>{f.category}</td>
-                      <td>
-                        {f.message} <code>{f.rule_id}</code>
-                        {f.cwe && <span className="muted"> {f.cwe}</span>}
-                      </td>
-                    </tr>
+                    <Fragment key={`${f.rule_id}:${f.line}`}>
+                      <tr className={f.trace?.length ? 'has-trace' : undefined}>
+                        <td className="num">{f.line}</td>
+                        <td>
+                          <span className={`severity severity-${f.severity}`}>{f.severity}</span>
+                        </td>
+                        <td className="col-category">{f.category}</td>
+                        <td>
+                          {f.message} <code>{f.rule_id}</code>
+                          {f.cwe && <span className="muted"> {f.cwe}</span>}
+                        </td>
+                      </tr>
+                      {f.trace && f.trace.length > 0 && (
+                        // A row of its own, across the table: on a phone the finding's column is narrow.
+                        <tr className="trace-row">
+                          <td colSpan={4}>
+                            <FindingTrace steps={f.trace} code={analysed} rule={f.rule_id} line={f.line} />
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
                   ))}
                 </tbody>
               </table>
