@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { type Caller, callApi } from '../../lib/api';
+import { ScrollRegion } from '../ScrollRegion';
 
 /** The parts of a code analysis this panel shows (the full contract is in shared/code-analysis). */
 interface AnalysisView {
@@ -102,7 +103,7 @@ export function AnalyzePanel({ caller }: { caller: Caller | null }) {
             {result.partial && ' The code did not fully parse: results cover what could be parsed.'}
           </p>
           {result.issues.length > 0 && (
-            <div className="table-wrap">
+            <ScrollRegion label="Findings">
               <table>
                 <caption className="sr-only">Findings</caption>
                 <thead>
@@ -129,7 +130,7 @@ export function AnalyzePanel({ caller }: { caller: Caller | null }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
         </section>
       )}
