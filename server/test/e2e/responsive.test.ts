@@ -95,6 +95,13 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
       overflow['key-created'] = await horizontalOverflow(page);
       await shot(page, `${name}-key-created`);
 
+      // The charts' legend keys stay the size of a line of text (they are SVGs, like the charts themselves).
+      await page.goto('/');
+      await SIGNED_IN_PAGES[0]?.ready(page);
+      const swatches = await page.locator('.legend svg').all();
+      expect(swatches.length).toBeGreaterThanOrEqual(6);
+      for (const swatch of swatches) expect((await swatch.boundingBox())?.height).toBeLessThanOrEqual(20);
+
       expect(overflow).toEqual(Object.fromEntries(Object.keys(overflow).map((k) => [k, 0])));
       expect(unreachable).toEqual(Object.fromEntries(Object.keys(unreachable).map((k) => [k, []])));
       await context.close();
