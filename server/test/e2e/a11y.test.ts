@@ -102,6 +102,10 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 AA) and keyboard pat
         await stop.ready(page);
         found[stop.name] = await axeViolations(page);
       }
+      // The explorer again with a result in its response pane (JSON strings, numbers and keys have their own colours).
+      await page.getByRole('button', { name: /Execute query/ }).click();
+      await page.locator('.graphiql-response .CodeMirror-code', { hasText: '"viewer"' }).waitFor();
+      found['explorer-result'] = await axeViolations(page);
 
       await page.goto('/keys');
       await page.getByLabel('Name').fill(`axe ${name}`);
@@ -159,8 +163,10 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 AA) and keyboard pat
     await page.keyboard.press('Shift+Tab');
     expect(await focused(page)).toMatchObject({ tag: 'BUTTON', text: 'Yes, revoke' });
     await page.keyboard.press('Enter');
-    await page.getByText(/^Revoked/).waitFor();
+    const row = page.getByRole('row', { name: /keyboard key/ });
+    await row.getByText(/^Revoked/).waitFor();
     await expect.poll(async () => (await focused(page)).text).toMatch(/^Revoked/);
+    expect(await row.locator(':focus').count()).toBe(1);
     expect(await status.textContent()).toBe('Key “keyboard key” revoked. Calls with it are now refused.');
     await close(page);
   });
