@@ -125,7 +125,12 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
       await page.waitForTimeout(500);
       await page.reload();
       await page.getByRole('heading', { name: 'Overview' }).waitFor();
-      await page.getByRole('status').waitFor({ state: 'detached' });
+      // The loading states, not the recent errors' export status, which stays on the page.
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Loading/ })
+        .first()
+        .waitFor({ state: 'detached' });
     }
     expect(await chatRow.textContent()).toMatch(/POST\s*\/v1\/chat\/completions/);
     await endpoints.getByRole('row', { name: /GET \/v1\/models/ }).waitFor();

@@ -1,13 +1,12 @@
+import { useId } from 'react';
 import { Axes } from './Axes';
 import { CHART, niceMax } from './scale';
+import { ChartTable, fillOf, Legend, PatternDef, patternId, type Series } from './series';
 
-export interface Series {
-  key: string;
-  label: string;
-  color: string;
-}
-
-/** Bars per bucket, stacked by series (one series makes plain bars). Drawn in SVG: no chart library. */
+/**
+ * Bars per bucket, stacked by series (one series makes plain bars). Drawn in SVG: no chart library. Series
+ * differ by fill pattern as well as colour; the numbers are also in a table for screen readers.
+ */
 export function StackedBars({
   title,
   series,
@@ -22,6 +21,7 @@ export function StackedBars({
   values: number[][];
   formatY?: (v: number) => string;
 }) {
+  const chartId = `bars${useId()}`;
   const { width, height, left, right, top, bottom } = CHART;
   const totals = values.map((row) => row.reduce((a, b) => a + b, 0));
   const max = niceMax(Math.max(0, ...totals));
@@ -33,6 +33,13 @@ export function StackedBars({
     <figure className="chart">
       <figcaption>{title}</figcaption>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${title}: ${sum} in total`}>
+        <defs>
+          {series.map((s) =>
+            s.pattern && s.pattern !== 'solid' ? (
+              <PatternDef key={s.key} id={patternId(chartId, s.key)} color={s.color} pattern={s.pattern} />
+            ) : null,
+          )}
+        </defs>
         <Axes max={max} labels={labels} formatY={formatY} />
         {values.map((row, i) => {
           let y = top + plotH;
@@ -45,7 +52,7 @@ export function StackedBars({
                 y -= h;
                 const serie = series[s];
                 return v > 0 && serie ? (
-                  <rect key={serie.key} x={x} y={y} width={barW} height={h} fill={serie.color}>
+                  <rect key={serie.key} x={x} y={y} width={barW} height={h} fill={fillOf(chartId, serie)}>
                     <title>{`${labels[i]}: ${v} ${serie.label}`}</title>
                   </rect>
                 ) : null;
@@ -54,20 +61,13 @@ export function StackedBars({
           );
         })}
       </svg>
-      {series.length > 1 && <Legend series={series} />}
+      {series.length > 1 && <Legend series={series} kind="bars" />}
+      <ChartTable
+        title={title}
+        labels={labels}
+        series={series}
+        cell={(bucket, s) => formatY(values[bucket]?.[s] ?? 0)}
+      />
     </figure>
-  );
-}
-
-export function Legend({ series }: { series: Series[] }) {
-  return (
-    <ul className="legend">
-      {series.map((s) => (
-        <li key={s.key}>
-          <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
-          {s.label}
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -1,5 +1,6 @@
+import { useEditorContext } from '@graphiql/react';
 import { GraphiQL } from 'graphiql';
-import type { ComponentProps } from 'react';
+import { type ComponentProps, useEffect } from 'react';
 import 'graphiql/style.css';
 import { EXPLORER_EXAMPLES } from '../graphql/examples';
 
@@ -15,6 +16,21 @@ const fetcher: Fetcher = async (params, opts) => {
   });
   return res.json();
 };
+
+/**
+ * GraphiQL's editors are CodeMirror instances whose hidden input has no name; CodeMirror's own option gives
+ * each one, so that a screen reader says which editor has focus. Rendered inside GraphiQL (as its logo), where
+ * the editors' context is.
+ */
+function EditorLabels() {
+  const { queryEditor, variableEditor, responseEditor } = useEditorContext({ nonNull: true });
+  useEffect(() => {
+    queryEditor?.setOption('screenReaderLabel', 'GraphQL query');
+    variableEditor?.setOption('screenReaderLabel', 'Query variables (JSON)');
+    responseEditor?.setOption('screenReaderLabel', 'Result (read only)');
+  }, [queryEditor, variableEditor, responseEditor]);
+  return null;
+}
 
 /** GraphiQL, bundled (no CDN) and loaded only when this page opens; tabs pre-filled with example queries. */
 export function ExplorerPage() {
@@ -32,7 +48,14 @@ export function ExplorerPage() {
           defaultEditorToolsVisibility="variables"
           isHeadersEditorEnabled={false}
           forcedTheme="light"
-        />
+        >
+          <GraphiQL.Logo>
+            <EditorLabels />
+            <span className="graphiql-logo-text">
+              Graph<em>i</em>QL
+            </span>
+          </GraphiQL.Logo>
+        </GraphiQL>
       </div>
     </section>
   );

@@ -102,4 +102,49 @@ describe('API keys page', () => {
     await waitFor(() => expect(screen.getByText(/^Revoked/)).toBeTruthy());
     expect(calls.find((c) => c.path === 'keys.revoke')?.input).toEqual({ id: 'k1' });
   });
+
+  it('moves focus to the list of keys after "I have saved it", and announces the outcomes', async () => {
+    const user = userEvent.setup();
+    const store = keyStore();
+    renderWithTrpc(<KeysPage />, store.handlers);
+    await screen.findByText('No keys yet');
+    const status = screen.getByRole('status');
+    expect(status.textContent).toBe('');
+
+    await user.type(screen.getByLabelText('Name'), 'backend{Enter}');
+    await screen.findByTestId('new-key');
+    expect(status.textContent).toBe('Key “backend” created. Copy it now: it will not be shown again.');
+    expect(document.activeElement?.getAttribute('aria-labelledby')).toBe('reveal-title');
+    // Escape must not throw away a key that is shown only once.
+    await user.keyboard('{Escape}');
+    expect(screen.getByTestId('new-key')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'I have saved it' }));
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Your keys' }));
+    expect(status.textContent).toBe('Key “backend” is listed below as sk_test_…WXYZ.');
+  });
+
+  it('keeps focus in the revoke confirmation: Cancel first, back to Revoke on Escape or Cancel, then on the outcome', async () => {
+    const user = userEvent.setup();
+    const store = keyStore();
+    store.handlers['keys.create']({ name: 'old', kind: 'test' });
+    renderWithTrpc(<KeysPage />, store.handlers);
+    const revoke = await screen.findByRole('button', { name: 'Revoke old' });
+
+    await user.click(revoke);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('button', { name: 'Yes, revoke' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Revoke old' }));
+
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Revoke old' }));
+
+    await user.keyboard('{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Yes, revoke' }));
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Revoked/));
+    expect(screen.getByRole('status').textContent).toBe('Key “old” revoked. Calls with it are now refused.');
+  });
 });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CreatedApiKey } from '@tessera/shared';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { BackendSnippet } from '../components/keys/BackendSnippet';
 import { CreateKeyForm } from '../components/keys/CreateKeyForm';
 import { KeyList } from '../components/keys/KeyList';
@@ -12,18 +12,40 @@ export function KeysPage() {
   const trpc = useTRPC();
   const keys = useQuery(trpc.keys.list.queryOptions());
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  // Outcomes (created, saved, revoked) are announced here; the region is always rendered so that screen readers
+  // notice when its text changes.
+  const [status, setStatus] = useState('');
+  const listHeading = useRef<HTMLHeadingElement>(null);
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
       <p className="lede">
         Keys authenticate your backend's calls. Test keys are free and never reach a real model.
       </p>
+      <p className="sr-only" role="status">
+        {status}
+      </p>
       {created ? (
-        <NewKeyReveal created={created} onDone={() => setCreated(null)} />
+        <NewKeyReveal
+          created={created}
+          onDone={() => {
+            setCreated(null);
+            setStatus(`Key “${created.name}” is listed below as ${created.masked}.`);
+            // The reveal and the button that had focus are going away: continue at the list of keys.
+            listHeading.current?.focus();
+          }}
+        />
       ) : (
-        <CreateKeyForm onCreated={setCreated} />
+        <CreateKeyForm
+          onCreated={(key) => {
+            setCreated(key);
+            setStatus(`Key “${key.name}” created. Copy it now: it will not be shown again.`);
+          }}
+        />
       )}
-      <h2>Your keys</h2>
+      <h2 ref={listHeading} tabIndex={-1}>
+        Your keys
+      </h2>
       {keys.isPending ? (
         <Loading label="Loading keys" />
       ) : keys.isError ? (
@@ -33,7 +55,10 @@ export function KeysPage() {
           <p>Create a test key above to make your first call.</p>
         </Empty>
       ) : (
-        <KeyList keys={keys.data} />
+        <KeyList
+          keys={keys.data}
+          onRevoked={(k) => setStatus(`Key “${k.name}” revoked. Calls with it are now refused.`)}
+        />
       )}
       <BackendSnippet />
     </section>

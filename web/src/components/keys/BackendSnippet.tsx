@@ -1,4 +1,5 @@
 import { CopyButton } from '../CopyButton';
+import { ScrollRegion } from '../ScrollRegion';
 
 /** How to call the API from a backend; the key comes from the environment, never from browser code. */
 export function BackendSnippet({ origin = window.location.origin }: { origin?: string }) {
@@ -40,9 +41,11 @@ function Snippet({ title, code }: { title: string; code: string }) {
         <span>{title}</span>
         <CopyButton text={code} />
       </figcaption>
-      <pre>
-        <code>{code}</code>
-      </pre>
+      <ScrollRegion label={`${title} example`} className="code-scroll">
+        <pre>
+          <code>{code}</code>
+        </pre>
+      </ScrollRegion>
     </figure>
   );
 }

@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiKeyView } from '@tessera/shared';
-import { useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { date, relativeTime } from '../../lib/format';
 import { messageOf, useTRPC } from '../../lib/trpc';
+import { ScrollRegion } from '../ScrollRegion';
 
 /** The account's keys, masked; revoking asks for confirmation in place. */
-export function KeyList({ keys }: { keys: ApiKeyView[] }) {
+export function KeyList({ keys, onRevoked }: { keys: ApiKeyView[]; onRevoked: (key: ApiKeyView) => void }) {
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="API keys">
       <table>
         <caption className="sr-only">API keys</caption>
         <thead>
@@ -24,24 +25,59 @@ export function KeyList({ keys }: { keys: ApiKeyView[] }) {
         </thead>
         <tbody>
           {keys.map((k) => (
-            <KeyRow key={k.id} apiKey={k} />
+            <KeyRow key={k.id} apiKey={k} onRevoked={onRevoked} />
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
-function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
+/**
+ * Where focus goes as the row changes, so that it never falls to the page's body: into the confirmation (on its
+ * harmless Cancel), back to Revoke when cancelled (button or Escape), to the "Revoked" note once revoked.
+ */
+type FocusTarget = 'cancel' | 'revoke' | 'revoked' | null;
+
+function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeyView; onRevoked: (key: ApiKeyView) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
+  const [focusTarget, setFocusTarget] = useState<FocusTarget>(null);
+  const revokeButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const revokedNote = useRef<HTMLSpanElement>(null);
   const revoke = useMutation(
     trpc.keys.revoke.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() }),
+      // The row shows "Revoked" only once the list is read again: wait for it before moving focus there.
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
+        setFocusTarget('revoked');
+        onRevoked(apiKey);
+      },
     }),
   );
   const revoked = apiKey.revokedAt !== null;
+
+  useEffect(() => {
+    const target = { cancel: cancelButton, revoke: revokeButton, revoked: revokedNote, none: null }[
+      focusTarget ?? 'none'
+    ];
+    if (!target?.current) return;
+    target.current.focus();
+    setFocusTarget(null);
+  });
+
+  const cancel = () => {
+    setConfirming(false);
+    setFocusTarget('revoke');
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || revoke.isPending) return;
+    e.preventDefault();
+    cancel();
+  };
+
   return (
     <tr className={revoked ? 'revoked' : undefined}>
       <td>{apiKey.name}</td>
@@ -55,9 +91,11 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
       <td>{apiKey.lastUsedAt ? relativeTime(apiKey.lastUsedAt) : 'Never'}</td>
       <td className="actions">
         {revoked ? (
-          <span className="muted">Revoked {relativeTime(apiKey.revokedAt ?? apiKey.createdAt)}</span>
+          <span className="muted" ref={revokedNote} tabIndex={-1}>
+            Revoked {relativeTime(apiKey.revokedAt ?? apiKey.createdAt)}
+          </span>
         ) : confirming ? (
-          <fieldset className="confirm">
+          <fieldset className="confirm" onKeyDown={onKeyDown}>
             <legend className="sr-only">Confirm revoking {apiKey.name}</legend>
             <span>Apps using it stop working at once.</span>
             <button
@@ -68,7 +106,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
             >
               {revoke.isPending ? 'Revoking…' : 'Yes, revoke'}
             </button>
-            <button type="button" className="btn btn-small" onClick={() => setConfirming(false)}>
+            <button type="button" className="btn btn-small" ref={cancelButton} onClick={cancel}>
               Cancel
             </button>
             {revoke.isError && (
@@ -81,8 +119,12 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
           <button
             type="button"
             className="btn btn-small"
+            ref={revokeButton}
             aria-label={`Revoke ${apiKey.name}`}
-            onClick={() => setConfirming(true)}
+            onClick={() => {
+              setConfirming(true);
+              setFocusTarget('cancel');
+            }}
           >
             Revoke
           </button>

@@ -1,4 +1,5 @@
 import { abbreviate, duration, percent } from '../../lib/format';
+import { ScrollRegion } from '../ScrollRegion';
 
 export interface EndpointRow {
   method: string;
@@ -13,7 +14,7 @@ export interface EndpointRow {
 export function EndpointTable({ rows }: { rows: EndpointRow[] }) {
   const sorted = [...rows].sort((a, b) => b.requests - a.requests);
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="Requests per endpoint">
       <table>
         <caption className="sr-only">Requests per endpoint</caption>
         <thead>
@@ -49,6 +50,6 @@ export function EndpointTable({ rows }: { rows: EndpointRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

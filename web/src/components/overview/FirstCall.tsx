@@ -1,4 +1,5 @@
 import { Link } from '../../lib/router';
+import { ScrollRegion } from '../ScrollRegion';
 
 /** What a new account sees instead of empty charts: the three steps to a first request. */
 export function FirstCall({
@@ -23,12 +24,14 @@ export function FirstCall({
         </li>
         <li>
           Call the API:
-          <pre>
-            <code>{`curl ${origin}/v1/chat/completions \\
+          <ScrollRegion label="curl example" className="code-scroll">
+            <pre>
+              <code>{`curl ${origin}/v1/chat/completions \\
   -H "Authorization: Bearer $TESSERA_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"model":"tessera-fast-4k","messages":[{"role":"user","content":"Hello"}]}'`}</code>
-          </pre>
+            </pre>
+          </ScrollRegion>
         </li>
       </ol>
       <p className="muted">

@@ -1,4 +1,5 @@
 import { relativeTime } from '../../lib/format';
+import { ScrollRegion } from '../ScrollRegion';
 
 export interface ErrorGroupRow {
   id: string;
@@ -25,7 +26,7 @@ export function RecentErrors({
 }) {
   return (
     <>
-      <div className="table-wrap">
+      <ScrollRegion label="Recent errors">
         <table>
           <caption className="sr-only">Recent errors</caption>
           <thead>
@@ -61,7 +62,7 @@ export function RecentErrors({
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {hasMore && (
         <button type="button" className="btn" onClick={onMore}>
           Show more errors

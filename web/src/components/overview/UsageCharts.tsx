@@ -1,14 +1,16 @@
 import { Lines } from '../../charts/Lines';
 import { StackedBars } from '../../charts/StackedBars';
 import { bucketLabel } from '../../charts/scale';
+import type { Series } from '../../charts/series';
 import type { UsagePointData } from '../../graphql/documents';
 import { abbreviate, duration } from '../../lib/format';
 
-const CODE_SERIES = [
-  { key: '2xx', label: '2xx success', color: 'var(--c2xx)' },
-  { key: '4xx', label: '4xx client error', color: 'var(--c4xx)' },
-  { key: '429', label: '429 rate limited', color: 'var(--c429)' },
-  { key: '5xx', label: '5xx server error', color: 'var(--c5xx)' },
+// Each class has its own pattern, so that the stack reads without telling the colours apart.
+const CODE_SERIES: Series[] = [
+  { key: '2xx', label: '2xx success', color: 'var(--c2xx)', pattern: 'solid' },
+  { key: '4xx', label: '4xx client error', color: 'var(--c4xx)', pattern: 'stripes' },
+  { key: '429', label: '429 rate limited', color: 'var(--c429)', pattern: 'dots' },
+  { key: '5xx', label: '5xx server error', color: 'var(--c5xx)', pattern: 'crosshatch' },
 ];
 
 /** Request volume, response codes by class and latency (average and p95) over the period's buckets. */
@@ -33,8 +35,8 @@ export function UsageCharts({ points, spanMs }: { points: UsagePointData[]; span
       <Lines
         title="Latency"
         series={[
-          { key: 'avg', label: 'Average', color: 'var(--c2xx)' },
-          { key: 'p95', label: 'p95', color: 'var(--c429)' },
+          { key: 'avg', label: 'Average', color: 'var(--c2xx)', marker: 'circle' },
+          { key: 'p95', label: 'p95', color: 'var(--c429)', marker: 'square', dashed: true },
         ]}
         labels={labels}
         values={[points.map((p) => p.averageLatencyMs), points.map((p) => p.p95LatencyMs)]}

@@ -109,12 +109,47 @@ describe('charts', () => {
       />,
     );
     expect(screen.getByRole('img', { name: 'Response codes: 20 in total' })).toBeTruthy();
-    const rects = [...container.querySelectorAll('rect')];
+    const rects = [...container.querySelectorAll('svg[role="img"] rect')];
     expect(rects).toHaveLength(3);
     const heights = rects.map((r) => Number(r.getAttribute('height')));
     expect(heights[0]).toBeCloseTo((heights[1] ?? 0) * 2);
     expect(heights[1]).toBeCloseTo(heights[2] ?? 0);
-    expect(screen.getByText('4xx')).toBeTruthy();
+    expect(within(screen.getByRole('list')).getByText('4xx')).toBeTruthy();
+  });
+
+  it('tell series apart by pattern as well as colour, and give the numbers as a table', () => {
+    const { container } = render(
+      <StackedBars
+        title="Response codes"
+        labels={['10:00', '11:00']}
+        series={[
+          { key: 'ok', label: '2xx', color: 'blue', pattern: 'solid' },
+          { key: 'err', label: '4xx', color: 'orange', pattern: 'stripes' },
+          { key: 'limit', label: '429', color: 'purple', pattern: 'dots' },
+        ]}
+        values={[
+          [10, 2, 1],
+          [5, 5, 0],
+        ]}
+      />,
+    );
+    const fills = (label: string) =>
+      [...container.querySelectorAll('svg[role="img"] rect')]
+        .filter((r) => r.querySelector('title')?.textContent?.endsWith(label))
+        .map((r) => r.getAttribute('fill'));
+    expect(new Set(fills('2xx'))).toEqual(new Set(['blue']));
+    const striped = fills('4xx')[0] ?? '';
+    expect(striped).toMatch(/^url\(#.+\)$/);
+    expect(fills('429')[0]).toMatch(/^url\(#.+\)$/);
+    expect(fills('429')[0]).not.toBe(striped);
+    // Each pattern is defined in the chart and drawn in its series' colour.
+    const pattern = container.querySelector(striped.slice(4, -1).replace(/:/g, '\\:'));
+    expect(pattern?.tagName.toLowerCase()).toBe('pattern');
+    expect(pattern?.querySelector('path')?.getAttribute('fill')).toBe('orange');
+
+    const table = screen.getByRole('table', { name: 'Response codes' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows.map((r) => r.textContent)).toEqual(['Time2xx4xx429', '10:001021', '11:00550']);
   });
 
   it('join a line over a bucket without requests, with a dot on every value', () => {
@@ -130,6 +165,33 @@ describe('charts', () => {
     const lines = container.querySelectorAll('polyline');
     expect(lines).toHaveLength(1);
     expect(lines[0]?.getAttribute('points')?.split(' ')).toHaveLength(3);
-    expect(container.querySelectorAll('circle')).toHaveLength(3);
+    expect(container.querySelectorAll('svg[role="img"] circle')).toHaveLength(3);
+  });
+
+  it('mark each line series with its own shape and dash, and read out their values', () => {
+    const { container } = render(
+      <Lines
+        title="Latency"
+        labels={['a', 'b']}
+        series={[
+          { key: 'avg', label: 'Average', color: 'blue', marker: 'circle' },
+          { key: 'p95', label: 'p95', color: 'purple', marker: 'square', dashed: true },
+        ]}
+        values={[
+          [10, 20],
+          [30, null],
+        ]}
+        formatY={(v) => `${v} ms`}
+      />,
+    );
+    const chart = screen.getByRole('img', { name: 'Latency: Average up to 20 ms, p95 up to 30 ms' });
+    const [avg, p95] = [...chart.querySelectorAll(':scope > g[stroke]')];
+    expect(avg?.querySelectorAll('circle')).toHaveLength(2);
+    expect(avg?.querySelector('polyline')?.getAttribute('stroke-dasharray')).toBeNull();
+    expect(p95?.querySelectorAll('circle')).toHaveLength(0);
+    expect(p95?.querySelectorAll('path')).toHaveLength(1);
+    const rows = within(screen.getByRole('table', { name: 'Latency' })).getAllByRole('row');
+    expect(rows.map((r) => r.textContent)).toEqual(['TimeAveragep95', 'a10 ms30 ms', 'b20 msno requests']);
+    expect(container.querySelectorAll('.legend svg')).toHaveLength(2);
   });
 });

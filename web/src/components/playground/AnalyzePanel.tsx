@@ -1,6 +1,7 @@
 import type { TraceStep } from '@tessera/shared';
 import { type FormEvent, Fragment, useState } from 'react';
 import { type Caller, callApi } from '../../lib/api';
+import { ScrollRegion } from '../ScrollRegion';
 import { FindingTrace } from './FindingTrace';
 
 /** The parts of a code analysis this panel shows (the full contract is in shared/code-analysis). */
@@ -113,7 +114,7 @@ export function AnalyzePanel({ caller }: { caller: Caller | null }) {
             {result.partial && ' The code did not fully parse: results cover what could be parsed.'}
           </p>
           {result.issues.length > 0 && (
-            <div className="table-wrap">
+            <ScrollRegion label="Findings">
               <table>
                 <caption className="sr-only">Findings</caption>
                 <thead>
@@ -152,7 +153,7 @@ export function AnalyzePanel({ caller }: { caller: Caller | null }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
         </section>
       )}
