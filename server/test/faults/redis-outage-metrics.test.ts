@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 async function metric(name: string): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const text = await (await fetch(`${server.metricsUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return Number(line?.split(' ')[1] ?? Number.NaN);
 }
