@@ -8,13 +8,14 @@
  * esbuild bundles our code and shared/ in a second or so, and is the transform tsx already used, so the
  * JavaScript is what ran before minus tsx's `keepNames` wrappers. Packages from node_modules stay imports
  * (tree-sitter's grammars and the like are found at run time). Types are checked by `pnpm typecheck`, not here.
+ *
+ *   tsx build.ts [--outdir=<folder directly inside server/>]
  */
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { WORKER_MODULES } from './src/lib/worker-thread';
-
-/** `--outdir=<folder>`: a folder directly inside server/, as dist/ is (the tests build into one of their own). */
-const OUT = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 
 /** Every bare import stays one (node_modules), except the workspace's own TypeScript packages, bundled. */
 const externalPackages: Plugin = {
@@ -26,21 +27,35 @@ const externalPackages: Plugin = {
   },
 };
 
-rmSync(OUT, { recursive: true, force: true });
-const started = performance.now();
-await build({
-  entryPoints: {
-    main: 'src/main.ts',
-    cli: 'src/cli/main.ts',
-    ...Object.fromEntries(Object.entries(WORKER_MODULES).map(([name, path]) => [name, `src/${path}`])),
-  },
-  outdir: OUT,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  plugins: [externalPackages],
-  logLevel: 'warning',
-});
-process.stdout.write(`built ${OUT}/ in ${Math.round(performance.now() - started)} ms\n`);
+/**
+ * Builds into `outdir`, a folder directly inside server/ as dist/ is (the tests and benchmarks build into ones of
+ * their own), emptied first; `extra` adds entry points (name → path), e.g. a benchmark's server.
+ */
+export async function buildServer(outdir: string, extra: Record<string, string> = {}): Promise<void> {
+  const root = import.meta.dirname;
+  rmSync(resolve(root, outdir), { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: {
+      main: 'src/main.ts',
+      cli: 'src/cli/main.ts',
+      ...Object.fromEntries(Object.entries(WORKER_MODULES).map(([name, path]) => [name, `src/${path}`])),
+      ...extra,
+    },
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    plugins: [externalPackages],
+    logLevel: 'warning',
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
+  const started = performance.now();
+  await buildServer(outdir);
+  process.stdout.write(`built ${outdir}/ in ${Math.round(performance.now() - started)} ms\n`);
+}
