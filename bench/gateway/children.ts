@@ -1,8 +1,10 @@
 /** Starting the benchmarks' child processes (the fake upstream, Tessera, the floor relay). */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { buildServer } from '../../server/build';
 
 /**
  * Node.js options Tessera's process runs with, as `pnpm start` gives them (server/package.json): a young
@@ -15,19 +17,34 @@ export const SERVER_NODE_ARGS = [
   '--no-allocation-site-pretenuring',
 ];
 
+const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
+
 /**
  * Runs a script of this folder in its own Node.js process and resolves with the first JSON line it prints that
- * has a `url` (and, for Tessera, a `key`).
+ * has a `url` (and, for Tessera, a `key`). Tessera (tessera.ts) runs as in production: built by server/build.ts
+ * together with the server's worker threads, into a folder of its own removed when it exits; the other scripts
+ * run under tsx.
  */
-export function start(
+export async function start(
   script: string,
   extra: string[] = [],
   nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; info: Record<string, string> }> {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path, ...extra], {
+  let entry = ['--import', 'tsx', path];
+  let built: string | undefined;
+  if (script === './tessera.ts') {
+    built = mkdtempSync(join(SERVER, '.dist-bench-'));
+    await buildServer(basename(built), { tessera: path });
+    entry = [join(built, 'tessera.js')];
+  }
+  const child = spawn(process.execPath, [...nodeArgs, ...entry, ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  if (built) {
+    const folder = built;
+    child.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  }
   return new Promise((resolve, reject) => {
     // The first line with a URL; the rest of stdout (Tessera's request log) is read and dropped.
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerOptions, ServerResponse } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { ServiceError } from './errors';
 import { mountGraphql } from './graphql';
+import { serverPath } from './lib/paths';
 import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
 import { checkReadiness } from './readiness';
@@ -25,7 +25,7 @@ import type { Services } from './services';
 import { appRouter } from './trpc/router';
 import { contextFactory } from './trpc/trpc';
 
-export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+export const WEB_DIST = serverPath('../web/dist');
 
 export interface AppOptions {
   /** Folder of the built SPA; served when it exists. */

@@ -3,20 +3,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from './helpers/build';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function cli(...args: string[]): Promise<unknown> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+/** The CLI from its sources under tsx, or with `built` (helpers/build.ts) as `pnpm cli` runs it. */
+async function cliIn(built: string | undefined, ...args: string[]): Promise<unknown> {
+  const entry = built ? [join(built, 'cli.js')] : ['--import', 'tsx', 'src/cli/main.ts'];
+  const { stdout } = await run(process.execPath, [...entry, ...args], {
     cwd: join(import.meta.dirname, '..'),
     // The CLI uses the embedded database of its DATA_DIR here, whatever the suite runs on.
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
   });
   return JSON.parse(stdout);
 }
+
+const cli = (...args: string[]) => cliIn(undefined, ...args);
 
 describe('operators CLI', () => {
   it('creates an enterprise account with custom limits, a key, changes the plan, revokes the key', async () => {
@@ -82,4 +87,41 @@ describe('operators CLI', () => {
       stderr: expect.stringContaining('--plan must be one of free, pro, enterprise'),
     });
   }, 30_000);
+});
+
+describe('operators CLI, built (`pnpm cli`)', () => {
+  let build: Awaited<ReturnType<typeof buildServer>> | undefined;
+  beforeAll(async () => {
+    build = await buildServer();
+  }, 60_000);
+  afterAll(() => build?.remove());
+
+  it('creates an account and a key from dist/cli.js', async () => {
+    const account = (await cliIn(
+      build?.dir,
+      'account',
+      'create',
+      '--email',
+      'built@example.com',
+      '--password',
+      'a long password',
+      '--plan',
+      'pro',
+    )) as { id: string; plan: string };
+    expect(account.plan).toBe('pro');
+    const key = (await cliIn(
+      build?.dir,
+      'key',
+      'create',
+      '--account',
+      account.id,
+      '--name',
+      'ops',
+      '--kind',
+      'test',
+    )) as {
+      key: string;
+    };
+    expect(key.key).toMatch(/^sk_test_/);
+  }, 60_000);
 });

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from './helpers/build';
 import { exited, startServerProcess } from './helpers/process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tessera-proc-'));
@@ -76,4 +77,51 @@ describe('the server process', () => {
     expect(err).toMatch(/PORT:/);
     expect(err).toMatch(/LOG_LEVEL:/);
   }, 30_000);
+});
+
+describe('the built server (`pnpm start`)', () => {
+  const builtData = mkdtempSync(join(tmpdir(), 'tessera-built-'));
+  let build: Awaited<ReturnType<typeof buildServer>> | undefined;
+  beforeAll(async () => {
+    build = await buildServer();
+  }, 60_000);
+  afterAll(() => {
+    build?.remove();
+    rmSync(builtData, { recursive: true, force: true });
+  });
+
+  it('serves from dist/main.js with its worker threads built too, and exits 0 on SIGTERM', async () => {
+    const server = await startServerProcess(builtData, {}, { expectDemoKey: true, built: build?.dir });
+    try {
+      const headers = { authorization: `Bearer ${server.demoKey}`, 'content-type': 'application/json' };
+      // Code analysis runs in the pool's worker threads, loaded from their built entries.
+      const analysis = await fetch(`${server.url}/api/code/analyze`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ language: 'javascript', code: 'function f(a) {\n  return a + 1;\n}\n' }),
+      });
+      expect(analysis.status).toBe(200);
+      expect(((await analysis.json()) as { summary: { functions: number } }).summary.functions).toBe(1);
+      // A prompt over 16,384 characters is counted on the counting thread.
+      const chat = await fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          model: 'tessera-long-100k',
+          messages: [{ role: 'user', content: 'hello world '.repeat(3_000) }],
+        }),
+      });
+      expect(chat.status).toBe(200);
+      expect(
+        ((await chat.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens,
+      ).toBeGreaterThan(6_000);
+
+      server.child.kill('SIGTERM');
+      expect(await exited(server.child)).toBe(0);
+      expect(server.output()).toContain('shutdown complete');
+      expect(server.output()).not.toMatch(/thread stopped|worker.*(error|exit)/i);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 90_000);
 });

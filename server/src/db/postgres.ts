@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { serverPath } from '../lib/paths';
 import type { Database } from './client';
 import { withStatementDeadline } from './deadline';
 import * as schema from './schema';
@@ -14,7 +14,7 @@ import * as schema from './schema';
 /** Arbitrary constant naming Tessera's migration lock among the database's advisory locks. */
 const MIGRATION_LOCK_ID = 7_253_140_042;
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const MIGRATIONS_FOLDER = serverPath('drizzle');
 
 /**
  * Seconds before a connection that failed is tried again. postgres.js's default grows as 3^n / 100 over the

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { serverPath } from '../lib/paths';
 import { locals } from '../rest/middleware/locals';
 import { meter } from '../rest/middleware/metering';
 import type { Services } from '../services';
@@ -15,7 +15,7 @@ import { DateTime } from './resolvers/scalars';
 import { usageResolvers } from './resolvers/usage';
 
 /** The schema's SDL, also read by the dashboard's code generation. */
-export const SCHEMA_FILE = fileURLToPath(new URL('./schema.graphql', import.meta.url));
+export const SCHEMA_FILE = serverPath('src/graphql/schema.graphql');
 
 export function createGraphqlServer(services: Services): ApolloServer<GraphqlContext> {
   return new ApolloServer<GraphqlContext>({

@@ -86,49 +86,30 @@ function run(
   req.originalUrl ??= req.url;
   req.baseUrl = '';
   req.params = {};
-  new Dispatch(chain, onError, req, res).next();
-}
-
-/**
- * One request's walk along its chain. A class rather than closures: the server runs under tsx, whose
- * transform names every closure assigned to a variable with a property definition each time it is made.
- */
-class Dispatch {
-  private index = 0;
-  private failed = false;
-  readonly next: NextFunction;
-
-  constructor(
-    private readonly chain: RequestHandler[],
-    private readonly onError: ErrorRequestHandler,
-    private readonly req: Request,
-    private readonly res: Response,
-  ) {
-    this.next = this.step.bind(this) as NextFunction;
-  }
-
-  private step(err?: unknown): void {
-    if (err !== undefined && err !== null) {
-      this.fail(err);
-      return;
-    }
-    const handler = this.chain[this.index++];
-    if (!handler) return;
-    try {
-      const result: unknown = handler(this.req, this.res, this.next);
-      if (result instanceof Promise) result.catch((e: unknown) => this.fail(e ?? new Error('rejected')));
-    } catch (e) {
-      this.fail(e);
-    }
-  }
-
-  private fail(err: unknown): void {
+  // One request's walk along its chain.
+  let index = 0;
+  let failed = false;
+  const fail = (err: unknown) => {
     // One error per request reaches the handler, as with Express (a second would write a second answer).
-    if (this.failed) return;
-    this.failed = true;
-    const res = this.res;
-    this.onError(err, this.req, res, () => {
+    if (failed) return;
+    failed = true;
+    onError(err, req, res, () => {
       if (!res.headersSent) res.status(500).end();
     });
-  }
+  };
+  const next = ((err?: unknown) => {
+    if (err !== undefined && err !== null) {
+      fail(err);
+      return;
+    }
+    const handler = chain[index++];
+    if (!handler) return;
+    try {
+      const result: unknown = handler(req, res, next);
+      if (result instanceof Promise) result.catch((e: unknown) => fail(e ?? new Error('rejected')));
+    } catch (e) {
+      fail(e);
+    }
+  }) as NextFunction;
+  next();
 }

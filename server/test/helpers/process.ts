@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { START_NODE_ARGS } from './build';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -13,13 +14,17 @@ export interface ServerProcess {
 const RUNNING = /running at (http:\/\/\S+)/;
 const DEMO_KEY = /test key\s+(sk_test_\S+)/;
 
-/** The real entry point (`src/main.ts`) as an operator runs it, on the embedded database in `dataDir`. */
+/**
+ * The real entry point as an operator runs it, on the embedded database in `dataDir`: `src/main.ts` under tsx,
+ * or with `built` (a folder made by helpers/build.ts) its `main.js` as `pnpm start` runs it.
+ */
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string>,
-  { expectDemoKey = false }: { expectDemoKey?: boolean } = {},
+  { expectDemoKey = false, built }: { expectDemoKey?: boolean; built?: string } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const args = built ? [...START_NODE_ARGS, join(built, 'main.js')] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: join(import.meta.dirname, '../..'),
     env: {
       ...process.env,

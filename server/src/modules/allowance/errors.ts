@@ -1,8 +1,7 @@
-import type { Plan } from '@tessera/shared';
+import { PLAN_LABELS, type Plan } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import type { AllowancePeriod } from './period';
 
-const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** 429 insufficient_quota: retrying does not help before the reset, so `x-should-retry: false`. */
@@ -16,7 +15,7 @@ export function insufficientQuota(input: {
 }): ServiceError {
   const { plan, limit, remaining, requested, period } = input;
   const resets = `It resets on ${period.resetsAt.toISOString().slice(0, 10)} at 00:00 UTC.`;
-  const allowance = `the ${PLAN_NAMES[plan]} plan includes ${fmt(limit)} tokens per month`;
+  const allowance = `the ${PLAN_LABELS[plan]} plan includes ${fmt(limit)} tokens per month`;
   const message =
     remaining <= 0
       ? `You have used up your monthly token allowance: ${allowance}. ${resets}`

@@ -111,7 +111,6 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     }
     const n = Math.ceil(tokens);
     // Test keys are served by the simulator and never consume the allowance.
-    // (Methods rather than arrow functions here: tsx renames every arrow function assigned to a name, per call.)
     if (principal.mode === 'test') return { tokens: n, async settle() {} };
     const nowMs = this.ctx.clock.now();
     const period = periodOf(nowMs);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 
 /**
  * The allowance's writes, each one statement (one round trip, atomic): data-modifying CTEs keep the
@@ -9,12 +10,6 @@ import type { Db } from '../../db/client';
 export interface Counters {
   used: number;
   reserved: number;
-}
-
-/** postgres.js returns the rows as the result; PGlite wraps them in `{ rows }`. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
 function counters(result: unknown): Counters | undefined {

@@ -1,6 +1,6 @@
 import { ChatCompletionRequest, MAX_CHOICES } from '@tessera/shared';
-import type { z } from 'zod';
 import { ServiceError } from '../../errors';
+import { describeValue as describe, invalidParameter } from '../../lib/invalid-parameter';
 
 /** What each parameter must be, in words, for messages that say "expected X, received Y". */
 const EXPECTED: Record<string, string> = {
@@ -33,50 +33,6 @@ const EXPECTED: Record<string, string> = {
   function_call: "'none', 'auto' or an object naming a function (deprecated: use tool_choice)",
 };
 
-/** OpenAI names nested parameters like `messages[0].content`. */
-function paramOf(path: PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => {
-    if (typeof key === 'number') return `${acc}[${key}]`;
-    return acc ? `${acc}.${String(key)}` : String(key);
-  }, '');
-}
-
-function expectedOf(path: PropertyKey[], fallback: string): string {
-  const pattern = path.map((k) => (typeof k === 'number' ? '*' : String(k))).join('.');
-  return EXPECTED[pattern] ?? fallback;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === 'string') {
-    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    return `the string '${shown}'`;
-  }
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
-
-/** The first zod issue as OpenAI's 400: `param` names the field, the message says expected and received. */
-function toInvalidRequest(issue: z.core.$ZodIssue): ServiceError {
-  const param = paramOf(issue.path);
-  const received = 'input' in issue ? issue.input : undefined;
-  const message =
-    issue.code === 'unrecognized_keys'
-      ? issue.message
-      : received === undefined && issue.code === 'invalid_type'
-        ? `Missing required parameter: '${param}'.`
-        : `Invalid value for '${param}': expected ${expectedOf(issue.path, issue.message)}, but received ${describe(received)}.`;
-  return new ServiceError('invalid_request', message, {
-    param: param || null,
-    code:
-      received === undefined && issue.code === 'invalid_type'
-        ? 'missing_required_parameter'
-        : 'invalid_value',
-  });
-}
-
 /**
  * zod copies the context as `{ ...ctx, async: false }`. With `async` already in it that copy adds no property:
  * on Node.js 20 a property added after a leading spread makes a new hidden class on every call (see
@@ -95,7 +51,7 @@ export function parseChatRequest(body: unknown): ChatCompletionRequest {
   }
   const result = ChatCompletionRequest.safeParse(body, PARSE_CONTEXT);
   const issue = result.error?.issues[0];
-  if (issue) throw toInvalidRequest(issue);
+  if (issue) throw invalidParameter(issue, { expected: EXPECTED });
   if (!result.success) throw new ServiceError('invalid_request', 'The request is invalid.');
   const request = result.data;
   if (request.stream_options != null && request.stream !== true) {

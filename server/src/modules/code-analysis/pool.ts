@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ServiceError } from '../../errors';
 import { FairQueue } from '../../lib/fair-queue';
+import { startWorkerThread } from '../../lib/worker-thread';
 import type { Logger } from '../../logger';
 import type { AnalysisJob, AnalysisResult } from './types';
 import type { WorkerReply } from './worker-protocol';
@@ -35,8 +36,6 @@ interface Slot {
   ready: boolean;
   busy: { id: number; pending: Pending; timer: NodeJS.Timeout | undefined } | undefined;
 }
-
-const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 
 /**
  * A fixed set of worker threads that run analyses off the event loop. Each job has a time limit: a worker that
@@ -144,7 +143,7 @@ export class AnalysisPool {
 
   private spawn(): Slot {
     const heap = this.options.maxHeapMb ?? 512;
-    const worker = new Worker(ENTRY, {
+    const worker = startWorkerThread('code-analysis-worker', {
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: heap, stackSizeMb: 8 },
     });

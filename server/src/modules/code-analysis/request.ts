@@ -6,8 +6,12 @@ import {
   CodeAnalyzeRequest as RequestSchema,
 } from '@tessera/shared';
 import { ServiceError } from '../../errors';
+import { invalidParameter } from '../../lib/invalid-parameter';
 import { resolveLanguage, supportedLanguageNames } from './languages';
 import type { AnalysisJob, ComplexityThresholds } from './types';
+
+/** What the parameters must be, in words (lib/invalid-parameter.ts). */
+const EXPECTED = { code: 'the source code to analyse, as a string' };
 
 /** Validates a request body into a job; every failure names the parameter and the accepted values. */
 export function parseAnalyzeRequest(
@@ -25,22 +29,8 @@ export function parseAnalyzeRequest(
       },
     );
   }
-  const result = RequestSchema.safeParse(body);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const param = issue?.path.join('.') || 'code';
-    const message =
-      param === 'code' && (body as Record<string, unknown>).code === undefined
-        ? 'Missing required parameter: `code` (the source code to analyse, as a string).'
-        : `Invalid parameter \`${param}\`: ${issue?.message ?? 'invalid value'}.`;
-    throw new ServiceError('invalid_request', message, {
-      param,
-      code:
-        param === 'code' && (body as Record<string, unknown>).code === undefined
-          ? 'missing_required_parameter'
-          : 'invalid_type',
-    });
-  }
+  const result = RequestSchema.safeParse(body, { reportInput: true });
+  if (!result.success) throw invalidParameter(result.error.issues[0], { expected: EXPECTED });
   const input: CodeAnalyzeRequest = result.data;
   const bytes = Buffer.byteLength(input.code, 'utf8');
   if (bytes > maxBytes) {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ModelObject } from '@tessera/shared';
 import { z } from 'zod';
 import { ServiceError } from '../../errors';
+import { serverPath } from '../../lib/paths';
 
-export const DEFAULT_MODELS_FILE = fileURLToPath(new URL('../../../config/models.json', import.meta.url));
+export const DEFAULT_MODELS_FILE = serverPath('config/models.json');
 
 /** One model as configured: the public id, where it is served, and what it is for. */
 export const ModelEntry = z.object({

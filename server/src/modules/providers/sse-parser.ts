@@ -10,6 +10,10 @@ export const MAX_SSE_LINE = 8 * 1024 * 1024;
  * Server-Sent Events from bytes as they arrive (lines `event:` and `data:`, blank line between events): `push`
  * each read, `end` after the last. Each byte is searched for a line end once: a long line arriving in many
  * reads costs no rescans. Synchronous, so that a read's events cost no promise each.
+ *
+ * Not eventsource-parser: its `feed` splits `incompleteLine + chunk` again on every read (v3), so a long line
+ * arriving in many reads is rescanned from its start each time (quadratic in its length), and nothing bounds
+ * what it buffers; an upstream sending an endless line would cost the event loop that much, with no error.
  */
 export class SseParser {
   private readonly decoder = new TextDecoder();

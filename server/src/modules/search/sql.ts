@@ -1,11 +1,10 @@
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 
 /** Runs raw SQL and returns its rows; PGlite answers `{rows}`, postgres.js an array. */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown;
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
+  return rowsOf<T>(await db.execute(query));
 }
 
 /** A Postgres text[] literal; every element quoted, so any characters are safe as a bound parameter. */

@@ -9,6 +9,7 @@ import {
 import type { z } from 'zod';
 import { ServiceError } from '../../errors';
 import { newId } from '../../lib/ids';
+import { invalidParameter } from '../../lib/invalid-parameter';
 import type { SearchLimits } from './limits';
 
 /** A document ready to write: id assigned, strings cleaned, metadata a plain object. */
@@ -19,27 +20,11 @@ export interface CleanDocument {
   metadata: Record<string, unknown>;
 }
 
-function paramOf(prefix: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
-    prefix,
-  );
-}
-
 /** Parses with a zod schema; the first issue becomes a 400 naming the parameter at fault. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const param = paramOf(prefix, issue?.path ?? []) || null;
-  throw new ServiceError(
-    'invalid_request',
-    `Invalid ${param ?? 'request body'}: ${issue?.message ?? 'invalid value'}.`,
-    {
-      param,
-      code: 'invalid_value',
-    },
-  );
+  throw invalidParameter(result.error.issues[0], { prefix });
 }
 
 /** Metadata goes to jsonb: NUL is refused (Postgres cannot store it) and lone surrogates replaced. */

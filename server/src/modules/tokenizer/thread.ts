@@ -1,6 +1,14 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../../lib/worker-thread';
 import type { CountReply, CountRequest } from './count-worker';
 import { countTokensInTurns } from './turns';
+
+interface Job {
+  texts: string[];
+  owner: string;
+  resolve: (tokens: number) => void;
+  reject: (err: unknown) => void;
+}
 
 /**
  * Long prompts are counted on a thread of their own, off the event loop: counting 1 MB of prompt takes 100–300
@@ -15,15 +23,6 @@ import { countTokensInTurns } from './turns';
  * accounts' texts in turns, a span at a time (count-worker.ts), so one account's flood of long prompts does not
  * hold up another's.
  */
-const ENTRY = new URL('./count-worker-entry.mjs', import.meta.url);
-
-interface Job {
-  texts: string[];
-  owner: string;
-  resolve: (tokens: number) => void;
-  reject: (err: unknown) => void;
-}
-
 class CountingThread {
   private worker: Worker | undefined;
   private ready = false;
@@ -50,7 +49,7 @@ class CountingThread {
   }
 
   private start(): void {
-    const worker = new Worker(ENTRY, {
+    const worker = startWorkerThread('count-worker', {
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
     });

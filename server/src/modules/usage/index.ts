@@ -1,8 +1,9 @@
+export { rowsOf } from '../../db/rows';
 export { HISTOGRAM_SIZE, LATENCY_BOUNDS_MS, quantile } from './histogram';
 export type { UsageRecorderOptions } from './recorder';
 export { UsageRecorder } from './recorder';
 export { GRANULARITY_MS, type Granularity, statusClassOf } from './rollup';
-export { PgUsageStore, rowsOf } from './store';
+export { PgUsageStore } from './store';
 export {
   ABORTED_STATUS,
   type KeyOwner,

@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { apiKeys, usageEvents, usageRollups } from '../../db/schema';
 import { rollupDeltas } from './rollup';
 import type { KeyOwner, UsageEvent, UsageStore } from './types';
@@ -149,12 +150,6 @@ async function storedAlready(db: Pick<Db, 'execute'>, events: readonly UsageEven
     }
   }
   return found;
-}
-
-/** postgres.js returns the rows as the result; PGlite wraps them in `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
 /**

@@ -1,9 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../../lib/worker-thread';
 import type { Logger } from '../../logger';
 import type { KeyOwner, UsageEvent, UsageStore } from './types';
 import type { WriterOptions, WriterReply, WriterRequest } from './writer-protocol';
-
-const ENTRY = new URL('./writer-worker-entry.mjs', import.meta.url);
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 type Request = WithoutId<WriterRequest>;
@@ -104,7 +103,7 @@ export class ThreadedUsageStore implements UsageStore {
   }
 
   private start(): Worker {
-    const worker = new Worker(ENTRY, {
+    const worker = startWorkerThread('usage-writer-worker', {
       workerData: this.options satisfies WriterOptions,
       execArgv: [],
       // Its own limits, not the server's: `pnpm start` gives the process a young generation of 16-64 MB a

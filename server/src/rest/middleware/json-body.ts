@@ -129,74 +129,42 @@ function readPlainJson(
       reject(bodyParserError({ type: 'entity.too.large', length: declared }, limit));
       return;
     }
-    new PlainJsonReader(req, limit, timeoutMs, resolve, reject).listen();
-  });
-}
-
-/**
- * One body being read. A class with bound methods rather than closures: the server runs under tsx, whose
- * transform renames every closure assigned to a variable each time one is made (a property definition each).
- */
-class PlainJsonReader {
-  private readonly chunks: Buffer[] = [];
-  private received = 0;
-  private settled = false;
-  private readonly onData = this.data.bind(this);
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly req: Parameters<RequestHandler>[0],
-    private readonly limit: number,
-    private readonly timeoutMs: number,
-    private readonly resolve: (value: unknown) => void,
-    private readonly reject: (err: unknown) => void,
-  ) {}
-
-  listen(): void {
-    const req = this.req;
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const fail = (err: BodyParserError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      reject(bodyParserError(err, limit));
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) fail({ type: 'entity.too.large' });
+      else chunks.push(chunk);
+    };
     // Most bodies have arrived with their headers: a timer only for those still on their way.
-    if (!req.complete)
-      this.timer = setTimeout(
-        () => this.fail({ type: 'request.timeout', timeoutMs: this.timeoutMs }),
-        this.timeoutMs,
-      );
-    req.on('data', this.onData);
-    req.once('end', () => this.end());
-    req.on('error', () => this.fail({ type: 'request.aborted' }));
-    req.once('close', () => {
-      if (!req.complete) this.fail({ type: 'request.aborted' });
+    if (!req.complete) timer = setTimeout(() => fail({ type: 'request.timeout', timeoutMs }), timeoutMs);
+    req.on('data', onData);
+    req.once('end', () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      let text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      try {
+        resolve(parseStrictJson(text));
+      } catch (err) {
+        reject(bodyParserError({ type: 'entity.parse.failed', message: (err as Error).message }, limit));
+      }
     });
-  }
-
-  private data(chunk: Buffer): void {
-    this.received += chunk.length;
-    if (this.received > this.limit) this.fail({ type: 'entity.too.large' });
-    else this.chunks.push(chunk);
-  }
-
-  private end(): void {
-    if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
-    const chunks = this.chunks;
-    let text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    try {
-      this.resolve(parseStrictJson(text));
-    } catch (err) {
-      this.reject(
-        bodyParserError({ type: 'entity.parse.failed', message: (err as Error).message }, this.limit),
-      );
-    }
-  }
-
-  private fail(err: BodyParserError): void {
-    if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
-    this.req.off('data', this.onData);
-    this.reject(bodyParserError(err, this.limit));
-  }
+    req.on('error', () => fail({ type: 'request.aborted' }));
+    req.once('close', () => {
+      if (!req.complete) fail({ type: 'request.aborted' });
+    });
+  });
 }
 
 function parseStrictJson(text: string): unknown {

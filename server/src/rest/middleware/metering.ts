@@ -25,62 +25,40 @@ export interface MeteringDeps {
  */
 export function meter(deps: MeteringDeps): RequestHandler {
   return (req, res, next) => {
-    const ending = new RequestEnding(deps, req, res);
-    // Both may fire; the first decides (the ending ignores the second).
-    res.on('finish', ending.done);
-    res.on('close', ending.done);
+    let recorded = false;
+    let endedAt = 0;
+    let endedWall = 0;
+    // Whether the response ended before the connection closed: judged once, when the first of the two fires.
+    let finished = false;
+    let timer: NodeJS.Timeout | undefined;
+    const record = () => {
+      if (recorded) return;
+      recorded = true;
+      if (timer) clearTimeout(timer);
+      recordRequest(req, res, deps, { at: endedAt, wall: endedWall, finished });
+    };
+    const done = () => {
+      if (endedAt !== 0) return;
+      endedAt = performance.now();
+      endedWall = deps.clock.now();
+      finished = res.writableFinished;
+      const l = locals(res);
+      if (!l.handlerRunning) {
+        record();
+        return;
+      }
+      // The client went away while the handler still works (a stream being cut): its final usage comes
+      // when it returns. A handler that never returns is recorded anyway after HANDLER_WAIT_MS.
+      timer = setTimeout(record, HANDLER_WAIT_MS);
+      timer.unref();
+      // Not left pending: a timer would hold the request and response for minutes.
+      l.onHandlerDone = record;
+    };
+    // Both may fire; the first decides (the second is ignored).
+    res.on('finish', done);
+    res.on('close', done);
     next();
   };
-}
-
-/**
- * When and how one request ended, recorded once. A class with bound methods rather than closures: the server
- * runs under tsx, whose transform renames every closure assigned to a variable each time one is made.
- */
-class RequestEnding {
-  private recorded = false;
-  private endedAt = 0;
-  private endedWall = 0;
-  // Whether the response ended before the connection closed: judged once, when the first of the two fires.
-  private finished = false;
-  private timer: NodeJS.Timeout | undefined;
-  readonly done = this.end.bind(this);
-  private readonly record = this.write.bind(this);
-
-  constructor(
-    private readonly deps: MeteringDeps,
-    private readonly req: Request,
-    private readonly res: Response,
-  ) {}
-
-  private end(): void {
-    if (this.endedAt !== 0) return;
-    this.endedAt = performance.now();
-    this.endedWall = this.deps.clock.now();
-    this.finished = this.res.writableFinished;
-    const l = locals(this.res);
-    if (!l.handlerRunning) {
-      this.write();
-      return;
-    }
-    // The client went away while the handler still works (a stream being cut): its final usage comes
-    // when it returns. A handler that never returns is recorded anyway after HANDLER_WAIT_MS.
-    this.timer = setTimeout(this.record, HANDLER_WAIT_MS);
-    this.timer.unref();
-    // Not left pending: a timer would hold the request and response for minutes.
-    l.onHandlerDone = this.record;
-  }
-
-  private write(): void {
-    if (this.recorded) return;
-    this.recorded = true;
-    if (this.timer) clearTimeout(this.timer);
-    recordRequest(this.req, this.res, this.deps, {
-      at: this.endedAt,
-      wall: this.endedWall,
-      finished: this.finished,
-    });
-  }
 }
 
 function recordRequest(

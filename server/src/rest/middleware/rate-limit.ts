@@ -1,4 +1,4 @@
-import type { Plan } from '@tessera/shared';
+import { PLAN_LABELS } from '@tessera/shared';
 import type { RequestHandler, Response } from 'express';
 import { ServiceError } from '../../errors';
 import type { Clock } from '../../lib/clock';
@@ -6,8 +6,6 @@ import type { Logger } from '../../logger';
 import type { TokenAllowance } from '../../modules/allowance';
 import { formatDuration, type RateLimitDecision, type RateLimiter } from '../../modules/ratelimit';
 import { locals } from './locals';
-
-const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
 
 /**
  * After authentication: counts the request against the account's per-minute limit (per mode) and sets
@@ -30,7 +28,7 @@ export function rateLimit(deps: {
     res.setHeader('x-ratelimit-limit-requests', String(decision.limit));
     res.setHeader('x-ratelimit-remaining-requests', String(decision.remaining));
     res.setHeader('x-ratelimit-reset-requests', formatDuration(decision.resetMs));
-    if (!decision.allowed) throw rateLimited(decision, PLAN_NAMES[principal.plan]);
+    if (!decision.allowed) throw rateLimited(decision, PLAN_LABELS[principal.plan]);
     next();
   };
 }

@@ -21,8 +21,6 @@ class SseSink implements ChatSink {
   private scheduled = false;
   /** The headers wait in the corked response until the end of the turn that opened the stream. */
   private corked = false;
-  // Bound once: a closure per call would be renamed by tsx's transform each time it is made.
-  private readonly flushBound = this.flush.bind(this);
 
   constructor(
     private readonly res: Response,
@@ -46,7 +44,7 @@ class SseSink implements ChatSink {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(this.flushBound);
+    setImmediate(() => this.flush());
   }
 
   private write(text: string): void {
