@@ -5,15 +5,17 @@
  * The first round reads every list to the same depth. When a round fails because what is unread
  * may still add too much, and a lower bound theta on the page's last score is known, the depths
  * follow MaxScore (Turtle and Flood) over the lists: the terms whose bounds on their unread part
- * sum below theta ("non-essential", the common words of a question or paragraph) stay where they
- * are, and every other list is read to its end, which makes its bound 0. A document then reaches
- * the page only through an essential list, whose postings are all read, plus at most the
- * non-essential bounds; so the round after proves the page unless verification runs out. Reading
- * the essential lists whole costs their document frequencies, which are small for the informative
- * words that essential terms are; when that sum is past the budget, every list grows fourfold
- * instead, as before.
+ * sum below theta, or half of it ("non-essential", the common words of a question or paragraph),
+ * stay where they are, and every other list is read to its end, which makes its bound 0. A
+ * document then reaches the page only through an essential list, whose postings are all read, plus
+ * at most the non-essential bounds; so the round after proves the page unless verification runs
+ * out. Reading the essential lists whole costs their document frequencies, which are small for the
+ * informative words that essential terms are; when that sum is past the budget, every list grows
+ * fourfold instead, as before.
  */
 export const FULL_DEPTH = 2_147_483_647;
+/** Shares of theta the non-essential bounds may sum to, tried in this order (see nextDepths). */
+export const NON_ESSENTIAL_SHARES = [0.5, 1];
 
 export interface DepthTerm {
   df: number;
@@ -40,20 +42,25 @@ export function nextDepths(
 ): number[] | undefined {
   const open = terms.map((_, i) => i).filter((i) => (bounds[i] ?? 0) > 0);
   if (Number.isFinite(theta) && theta > 0) {
-    // Smallest bounds first, while their sum stays under theta: those lists need not be read further.
+    // Smallest bounds first, while their sum stays under a share of theta: those lists need not be
+    // read further. Half of theta first: a document seen in an essential list then needs a
+    // verification only when its seen part reaches the other half, which keeps verification small;
+    // all of theta (fewer lists read whole, more verification) when half costs too much to read.
     const byBound = [...open].sort((x, y) => (bounds[x] ?? 0) - (bounds[y] ?? 0));
-    const limit = theta * (1 - 1e-6);
-    let sum = 0;
-    let kept = 0;
-    for (const i of byBound) {
-      if (sum + (bounds[i] ?? 0) >= limit) break;
-      sum += bounds[i] ?? 0;
-      kept++;
+    for (const share of NON_ESSENTIAL_SHARES) {
+      const limit = theta * share * (1 - 1e-6);
+      let sum = 0;
+      let kept = 0;
+      for (const i of byBound) {
+        if (sum + (bounds[i] ?? 0) >= limit) break;
+        sum += bounds[i] ?? 0;
+        kept++;
+      }
+      const essential = new Set(byBound.slice(kept));
+      const next = depths.map((d, i) => (essential.has(i) ? FULL_DEPTH : d));
+      const changed = next.some((d, i) => d !== depths[i]);
+      if (changed && readCost(terms, next) <= maxRead) return next;
     }
-    const essential = new Set(byBound.slice(kept));
-    const next = depths.map((d, i) => (essential.has(i) ? FULL_DEPTH : d));
-    const changed = next.some((d, i) => d !== depths[i]);
-    if (changed && readCost(terms, next) <= maxRead) return next;
   }
   const grown = depths.map((d, i) => (open.includes(i) && d < FULL_DEPTH ? d * 4 : d));
   const tooDeep = grown.some((d, i) => open.includes(i) && d < FULL_DEPTH && d > maxDepth);

@@ -225,11 +225,16 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     if (boundBlocks) {
       // Reading deeper lowers the bounds; nothing else can.
       if (meta?.exhausted) return { rows: undefined, rounds, theta };
-      const next = nextDepths(plan.terms, depths, meta?.bounds ?? [], theta, MAX_READ, MAX_M);
+      // Whole lists only where any scored term is a match (ranked OR): a document found in them is
+      // then a hit, whereas a phrase or a required word still fails on most of them (depths.ts).
+      const known = plan.matchAnyOf ? theta : Number.NEGATIVE_INFINITY;
+      const next = nextDepths(plan.terms, depths, meta?.bounds ?? [], known, MAX_READ, MAX_M);
       if (!next) return { rows: undefined, rounds, theta };
       depths = next;
-    }
-    if (unverifiedBlock) {
+      // Lists read deeper (whole) tighten every upper bound: this round's count of candidates to
+      // verify says little about the next one's, so verification grows by the usual step only.
+      if (unverifiedBlock && kth !== null) v = Math.max(v * 2, 512);
+    } else if (unverifiedBlock) {
       if (kth === null) {
         // Too few verified candidates match (a rare phrase, a selective filter): extrapolate the
         // pass rate, and give up at once when that needs more than the budget.
