@@ -156,7 +156,9 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         group by l.doc_id
       ),
       ranked as (
-        select doc_id, upper, row_number() over (order by upper desc, doc_id) as rn from cand
+        -- Only candidates that can still need verification are sorted (whole lists bring many).
+        select doc_id, upper, row_number() over (order by upper desc, doc_id) as rn
+        from cand where upper >= ${f8(floor)}
       ),
       scored_a as (${verified(sql`x.rn <= ${va} and x.upper >= ${f8(floor)}`)}),
       floor_b as (
@@ -185,12 +187,13 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       union all
       select 'm', null, null, null, null, null,
         (select coalesce(sum(b), 0) from bounds),
-        (select max(upper) from ranked
-          where rn > ${v} or upper < ${f8(floor)} or (rn > ${va} and upper < (select fb from floor_b))),
+        greatest(
+          (select max(upper) from ranked where rn > ${v} or (rn > ${va} and upper < (select fb from floor_b))),
+          (select max(upper) from cand where upper < ${f8(floor)})),
         (select bool_and(exhausted) from bounds),
         (select jsonb_agg(b order by i) from bounds),
-        (select count(*)::int from ranked where upper >= (select score from hits where rn = ${need})),
-        (select count(*)::int from ranked where rn <= ${v} and upper >= ${f8(floor)}
+        (select count(*)::int from cand where upper >= (select score from hits where rn = ${need})),
+        (select count(*)::int from ranked where rn <= ${v}
           and (rn <= ${va} or upper >= (select fb from floor_b)))`,
     );
     const meta = rows.find((r) => r.kind === 'm');
