@@ -225,18 +225,24 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     // before or tie with the k-th hit, or the bound on everything unread.
     const unverifiedBlock = nextUpper !== null && (kth === null || margin(nextUpper) >= kth);
     const boundBlocks = kth === null ? nextUpper === null : margin(ub) >= kth;
-    if (boundBlocks) {
+    // Whole lists only where any scored term is a match (ranked OR): a document found in them is
+    // then a hit, whereas a phrase or a required word still fails on most of them (depths.ts).
+    const known = plan.matchAnyOf ? theta : Number.NEGATIVE_INFINITY;
+    const next = nextDepths(plan.terms, depths, meta?.bounds ?? [], known, MAX_READ, MAX_M);
+    // Lists read whole also tighten every candidate's upper bound, which is what helps when more
+    // candidates reach the k-th score than verification may visit.
+    const wholeHelps =
+      unverifiedBlock &&
+      kth !== null &&
+      (meta?.needed ?? 0) * 1.25 + 16 > MAX_V &&
+      next?.some((d, i) => d === FULL_DEPTH && depths[i] !== FULL_DEPTH);
+    if (boundBlocks || wholeHelps) {
       // Reading deeper lowers the bounds; nothing else can.
-      if (meta?.exhausted) return { rows: undefined, rounds, theta };
-      // Whole lists only where any scored term is a match (ranked OR): a document found in them is
-      // then a hit, whereas a phrase or a required word still fails on most of them (depths.ts).
-      const known = plan.matchAnyOf ? theta : Number.NEGATIVE_INFINITY;
-      const next = nextDepths(plan.terms, depths, meta?.bounds ?? [], known, MAX_READ, MAX_M);
-      if (!next) return { rows: undefined, rounds, theta };
+      if (meta?.exhausted || !next) return { rows: undefined, rounds, theta };
       depths = next;
-      // Lists read deeper (whole) tighten every upper bound: this round's count of candidates to
-      // verify says little about the next one's, so verification grows by the usual step only.
-      if (unverifiedBlock && kth !== null) v = Math.max(v * 2, 512);
+      // Deeper (whole) lists tighten every upper bound: this round's count of candidates to verify
+      // says little about the next one's, so verification grows by a fixed step.
+      if (unverifiedBlock && kth !== null) v = Math.max(v * 2, 1024);
     } else if (unverifiedBlock) {
       if (kth === null) {
         // Too few verified candidates match (a rare phrase, a selective filter): extrapolate the
