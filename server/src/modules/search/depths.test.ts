@@ -18,6 +18,11 @@ describe('nextDepths', () => {
     expect(next).toEqual([512, 512, FULL_DEPTH, FULL_DEPTH]);
   });
 
+  it('may read more postings to make lists whole than to grow them (maxWholeRead)', () => {
+    const next = nextDepths(terms, [512, 512, 512, 512], [1, 2, 3, 5], 4, 10_000, 32_768, 30_000);
+    expect(next).toEqual([512, FULL_DEPTH, FULL_DEPTH, FULL_DEPTH]);
+  });
+
   it('does not count exhausted lists, whose bound is 0, among those to read further', () => {
     const next = nextDepths(terms, [512, 512, 512, 1_000], [1, 2, 3, 0], 7, 100_000, 32_768);
     expect(next).toEqual([512, 512, FULL_DEPTH, 1_000]);

@@ -15,7 +15,7 @@
  */
 export const FULL_DEPTH = 2_147_483_647;
 /** Shares of theta the non-essential bounds may sum to, tried in this order (see nextDepths). */
-export const NON_ESSENTIAL_SHARES = [0.5, 1];
+export const NON_ESSENTIAL_SHARES = [0.5, 0.75, 1];
 
 export interface DepthTerm {
   df: number;
@@ -30,7 +30,7 @@ export function readCost(terms: DepthTerm[], depths: number[]): number {
  * The next round's depths after one whose page the unread postings kept from being proven.
  * `bounds[i]` is what term i's unread postings may add (0 once its list is exhausted); `theta` a
  * lower bound on the page's last score (−Infinity when none is known); `maxRead` the budget in
- * postings. Undefined when no deeper reading fits the budget.
+ * postings when lists grow, `maxWholeRead` when MaxScore reads lists whole. Undefined when no deeper reading fits the budget.
  */
 export function nextDepths(
   terms: DepthTerm[],
@@ -39,6 +39,7 @@ export function nextDepths(
   theta: number,
   maxRead: number,
   maxDepth: number,
+  maxWholeRead = maxRead,
 ): number[] | undefined {
   const open = terms.map((_, i) => i).filter((i) => (bounds[i] ?? 0) > 0);
   if (Number.isFinite(theta) && theta > 0) {
@@ -59,7 +60,7 @@ export function nextDepths(
       const essential = new Set(byBound.slice(kept));
       const next = depths.map((d, i) => (essential.has(i) ? FULL_DEPTH : d));
       const changed = next.some((d, i) => d !== depths[i]);
-      if (changed && readCost(terms, next) <= maxRead) return next;
+      if (changed && readCost(terms, next) <= maxWholeRead) return next;
     }
   }
   const grown = depths.map((d, i) => (open.includes(i) && d < FULL_DEPTH ? d * 4 : d));

@@ -36,6 +36,11 @@ const MAX_V = 4_096;
  * list to MAX_M (32 × 32,768 reads); past this, full scoring narrowed by MaxScore is cheaper.
  */
 const MAX_READ = 131_072;
+/**
+ * Postings a round may read when MaxScore reads lists whole: sequential index reads, cheaper than
+ * the thousands of document visits a looser split leaves to verification, or than giving up.
+ */
+const MAX_WHOLE_READ = 262_144;
 /** Margin for the 8-digit rounding of scores and float summation order. */
 const EPSILON = 1e-6;
 
@@ -228,7 +233,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     // Whole lists only where any scored term is a match (ranked OR): a document found in them is
     // then a hit, whereas a phrase or a required word still fails on most of them (depths.ts).
     const known = plan.matchAnyOf ? theta : Number.NEGATIVE_INFINITY;
-    const next = nextDepths(plan.terms, depths, meta?.bounds ?? [], known, MAX_READ, MAX_M);
+    const next = nextDepths(plan.terms, depths, meta?.bounds ?? [], known, MAX_READ, MAX_M, MAX_WHOLE_READ);
     // Lists read whole also tighten every candidate's upper bound, which is what helps when more
     // candidates reach the k-th score than verification may visit.
     const wholeHelps =
