@@ -3,13 +3,14 @@
  * depths give an exact answer (a round proves its page or does not); they only decide the cost.
  *
  * The first round reads every list to the same depth. When a round fails because what is unread
- * may still add too much, and a lower bound theta on the page's last score is known, the depths
- * follow MaxScore (Turtle and Flood) over the lists: the terms whose bounds on their unread part
- * sum below theta, or half of it ("non-essential", the common words of a question or paragraph),
- * stay where they are, and every other list is read to its end, which makes its bound 0. A
- * document then reaches the page only through an essential list, whose postings are all read, plus
- * at most the non-essential bounds; so the round after proves the page unless verification runs
- * out. Reading the essential lists whole costs their document frequencies, which are small for the
+ * may still add too much (or too many candidates would need verifying), and a lower bound theta on
+ * the page's last score is known, the depths follow MaxScore (Turtle and Flood) over the lists: the
+ * terms whose bounds on their unread part sum below half of theta (three quarters, or all of it,
+ * when half reads too much) are "non-essential" (the common words of a question or paragraph) and
+ * stay where they are; every other list is read to its end, which makes its bound 0. A document
+ * then reaches the page only through an essential list, whose postings are all read, plus at most
+ * the non-essential bounds; so the round after proves the page unless verification runs out.
+ * Reading the essential lists whole costs their document frequencies, which are small for the
  * informative words that essential terms are; when that sum is past the budget, every list grows
  * fourfold instead, as before.
  */
@@ -46,7 +47,7 @@ export function nextDepths(
     // Smallest bounds first, while their sum stays under a share of theta: those lists need not be
     // read further. Half of theta first: a document seen in an essential list then needs a
     // verification only when its seen part reaches the other half, which keeps verification small;
-    // all of theta (fewer lists read whole, more verification) when half costs too much to read.
+    // larger shares (fewer lists read whole, more verification) when half costs too much to read.
     const byBound = [...open].sort((x, y) => (bounds[x] ?? 0) - (bounds[y] ?? 0));
     for (const share of NON_ESSENTIAL_SHARES) {
       const limit = theta * share * (1 - 1e-6);
