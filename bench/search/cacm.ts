@@ -4,7 +4,7 @@
  * by nDCG@10 (binary gains, log2 discount) and recall@100, and the queries that found nothing
  * counted; for each ranking variant, and for plain BM25 computed in the same run over the lexemes
  * Postgres produced for the same text (bm25-reference.ts).
- *   cd server && npx tsx ../bench/search/cacm.ts [--pglite]
+ *   cd server && npx tsx ../bench/search/cacm.ts [--pglite] [--no-ablations]
  */
 // The server's own drizzle (one module instance with the server's), as bench/ has no dependencies of its own.
 import { sql } from '../../server/node_modules/drizzle-orm/index.js';
@@ -121,7 +121,8 @@ try {
     rows.push([label, result, (performance.now() - t0) / queries.length]);
   }
 
-  for (const [label, options] of ablations) {
+  // --no-ablations: the API's rankings only (the ablations take most of an hour on PGlite under load).
+  for (const [label, options] of process.argv.includes('--no-ablations') ? [] : ablations) {
     t0 = performance.now();
     const result = await score(async (q) => {
       const res = await searchDocuments({

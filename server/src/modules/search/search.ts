@@ -39,7 +39,7 @@ export interface SearchOptions {
   onStrategy?: (
     strategy:
       | { kind: 'full' }
-      | { kind: 'topk'; rounds: number }
+      | { kind: 'topk'; rounds: number; wholeLists: number }
       | { kind: 'fallback'; rounds: number }
       | { kind: 'maxscore' },
   ) => void;
@@ -224,8 +224,11 @@ async function rank(
     estimate >= (options.topKMinMatches ?? TOPK_MIN_MATCHES)
   ) {
     const outcome = await rankTopK(db, query, options.topKStart);
-    options.onStrategy?.({ kind: outcome.rows ? 'topk' : 'fallback', rounds: outcome.rounds });
-    if (outcome.rows) return outcome.rows;
+    if (outcome.rows) {
+      options.onStrategy?.({ kind: 'topk', rounds: outcome.rounds, wholeLists: outcome.wholeLists });
+      return outcome.rows;
+    }
+    options.onStrategy?.({ kind: 'fallback', rounds: outcome.rounds });
     const pruned = maxScorePrune(plan, outcome.theta);
     if (pruned) {
       options.onStrategy?.({ kind: 'maxscore' });

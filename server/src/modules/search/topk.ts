@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { FULL_DEPTH, nextDepths } from './depths';
 import { filterSql } from './filter';
 import type { RankedRow, RankQuery } from './query';
 import { B, idf, K1, SCORE_DIGITS, scoreExpression, scoringColumns, W_BODY, W_TITLE } from './rank';
@@ -35,6 +36,11 @@ const MAX_V = 4_096;
  * list to MAX_M (32 × 32,768 reads); past this, full scoring narrowed by MaxScore is cheaper.
  */
 const MAX_READ = 131_072;
+/**
+ * Postings a round may read when MaxScore reads lists whole: sequential index reads, cheaper than
+ * the thousands of document visits a looser split leaves to verification, or than giving up.
+ */
+const MAX_WHOLE_READ = 262_144;
 /** Margin for the 8-digit rounding of scores and float summation order. */
 const EPSILON = 1e-6;
 
@@ -43,7 +49,7 @@ const EPSILON = 1e-6;
  * score (a verified hit's exact score; −Infinity when none), which full scoring can prune with.
  */
 export type TopKOutcome =
-  | { rows: RankedRow[]; rounds: number }
+  | { rows: RankedRow[]; rounds: number; wholeLists: number }
   | { rows: undefined; rounds: number; theta: number };
 
 interface RoundRow {
@@ -56,12 +62,16 @@ interface RoundRow {
   ub: number | null;
   next_upper: number | null;
   exhausted: boolean | null;
+  /** Per scored term, in plan order: the bound on what its unread postings add (0 once exhausted). */
+  bounds: number[] | null;
   /** Candidates whose upper bound reaches the current (offset+limit+1)-th score. */
   needed: number | null;
   /** Candidates verified this round. */
   verified: number | null;
 }
 
+const depthsLiteral = (depths: number[]) =>
+  `{${depths.map((d) => String(Math.min(d, FULL_DEPTH))).join(',')}}`;
 const f8 = (value: number) => sql.raw(`${Number.isFinite(value) ? String(value) : '0'}::float8`);
 
 /** Where the rounds start: list depth m, verification budget v, first step (defaults below; tests start small). */
@@ -96,7 +106,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   // Several terms need deeper lists before the sum of their bounds drops below the k-th score.
   const several = plan.terms.length > 1;
   const depth = several ? Math.min(2048, Math.max(512, Math.floor(4096 / plan.terms.length))) : 256;
-  let m = start.depth ?? Math.max(depth, 16 * need);
+  let depths = plan.terms.map(() => start.depth ?? Math.max(depth, 16 * need));
   const budget = several ? Math.min(512, Math.max(128, Math.floor(1024 / plan.terms.length))) : 64;
   let v = start.verify ?? Math.max(budget, 6 * need);
   // A lower bound on the (offset+limit+1)-th score, from the previous round's verified hits:
@@ -123,7 +133,8 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       db,
       sql`
       with t as (
-        select * from unnest(${terms}::text[], ${coefs}::float8[]) with ordinality as t(term, coef, i)
+        select * from unnest(${terms}::text[], ${coefs}::float8[], ${depthsLiteral(depths)}::int[])
+          with ordinality as t(term, coef, depth, i)
       ),
       lists as (
         select t.i, x.doc_id, x.impact, t.coef * ${sat(sql`x.tfn`)} as s
@@ -134,15 +145,15 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
           from search_postings p
           where p.account_id = ${a} and p.collection = ${c} and p.term = t.term
           order by p.impact desc nulls last
-          limit ${m}
+          limit t.depth
         ) x
       ),
       bounds as (
-        select t.i, count(l.i) < ${m} as exhausted,
-          case when count(l.i) < ${m} then 0::float8
+        select t.i, count(l.i) < t.depth as exhausted,
+          case when count(l.i) < t.depth then 0::float8
             else t.coef * ${sat(sql`coalesce(${ratio}, 1e6::float8) * min(l.impact)::float8`)} end as b
         from t left join lists l on l.i = t.i
-        group by t.i, t.coef
+        group by t.i, t.coef, t.depth
       ),
       cand as (
         select l.doc_id, sum(l.s) + (select sum(b) from bounds) - sum(bd.b) as upper
@@ -150,7 +161,9 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         group by l.doc_id
       ),
       ranked as (
-        select doc_id, upper, row_number() over (order by upper desc, doc_id) as rn from cand
+        -- Only candidates that can still need verification are sorted (whole lists bring many).
+        select doc_id, upper, row_number() over (order by upper desc, doc_id) as rn
+        from cand where upper >= ${f8(floor)}
       ),
       scored_a as (${verified(sql`x.rn <= ${va} and x.upper >= ${f8(floor)}`)}),
       floor_b as (
@@ -169,8 +182,8 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       )
       select 'h' as kind, h.id, h.score, d.title, d.metadata,
         ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)} as headline,
-        null::float8 as ub, null::float8 as next_upper, null::boolean as exhausted, null::int as needed,
-        null::int as verified
+        null::float8 as ub, null::float8 as next_upper, null::boolean as exhausted, null::jsonb as bounds,
+        null::int as needed, null::int as verified
       from hits h
       cross join lateral (
         select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = h.id
@@ -179,11 +192,13 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       union all
       select 'm', null, null, null, null, null,
         (select coalesce(sum(b), 0) from bounds),
-        (select max(upper) from ranked
-          where rn > ${v} or upper < ${f8(floor)} or (rn > ${va} and upper < (select fb from floor_b))),
+        greatest(
+          (select max(upper) from ranked where rn > ${v} or (rn > ${va} and upper < (select fb from floor_b))),
+          (select max(upper) from cand where upper < ${f8(floor)})),
         (select bool_and(exhausted) from bounds),
-        (select count(*)::int from ranked where upper >= (select score from hits where rn = ${need})),
-        (select count(*)::int from ranked where rn <= ${v} and upper >= ${f8(floor)}
+        (select jsonb_agg(b order by i) from bounds),
+        (select count(*)::int from cand where upper >= (select score from hits where rn = ${need})),
+        (select count(*)::int from ranked where rn <= ${v}
           and (rn <= ${va} or upper >= (select fb from floor_b)))`,
     );
     const meta = rows.find((r) => r.kind === 'm');
@@ -200,6 +215,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     if (kth !== null && kth > margin(threshold)) {
       return {
         rounds,
+        wholeLists: depths.filter((d) => d >= FULL_DEPTH).length,
         rows: hits.map((h) => ({
           id: h.id ?? '',
           score: h.score ?? 0,
@@ -214,12 +230,25 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     // before or tie with the k-th hit, or the bound on everything unread.
     const unverifiedBlock = nextUpper !== null && (kth === null || margin(nextUpper) >= kth);
     const boundBlocks = kth === null ? nextUpper === null : margin(ub) >= kth;
-    if (boundBlocks) {
+    // Whole lists only where any scored term is a match (ranked OR): a document found in them is
+    // then a hit, whereas a phrase or a required word still fails on most of them (depths.ts).
+    const known = plan.matchAnyOf ? theta : Number.NEGATIVE_INFINITY;
+    const next = nextDepths(plan.terms, depths, meta?.bounds ?? [], known, MAX_READ, MAX_M, MAX_WHOLE_READ);
+    // Lists read whole also tighten every candidate's upper bound, which is what helps when more
+    // candidates reach the k-th score than verification may visit.
+    const wholeHelps =
+      unverifiedBlock &&
+      kth !== null &&
+      (meta?.needed ?? 0) * 1.25 + 16 > MAX_V &&
+      next?.some((d, i) => d === FULL_DEPTH && depths[i] !== FULL_DEPTH);
+    if (boundBlocks || wholeHelps) {
       // Reading deeper lowers the bounds; nothing else can.
-      if (meta?.exhausted) return { rows: undefined, rounds, theta };
-      m *= 4;
-    }
-    if (unverifiedBlock) {
+      if (meta?.exhausted || !next) return { rows: undefined, rounds, theta };
+      depths = next;
+      // Deeper (whole) lists tighten every upper bound: this round's count of candidates to verify
+      // says little about the next one's, so verification grows by a fixed step.
+      if (unverifiedBlock && kth !== null) v = Math.max(v * 2, 1024);
+    } else if (unverifiedBlock) {
       if (kth === null) {
         // Too few verified candidates match (a rare phrase, a selective filter): extrapolate the
         // pass rate, and give up at once when that needs more than the budget.
@@ -229,8 +258,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         v = Math.max(v * 2, needs);
       } else v = Math.max(v * 2, Math.ceil((meta?.needed ?? 0) * 1.25) + 16);
     }
-    const tooDeep = m > MAX_M || m * plan.terms.length > MAX_READ;
-    if (tooDeep || v > MAX_V || rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY)) {
+    if (v > MAX_V || rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY)) {
       return { rows: undefined, rounds, theta };
     }
   }
