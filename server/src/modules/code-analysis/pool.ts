@@ -2,7 +2,14 @@ import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../../errors';
 import { FairQueue } from '../../lib/fair-queue';
 import type { Logger } from '../../logger';
-import type { AnalysisJob, AnalysisResult } from './types';
+import type {
+  AnalysisJob,
+  AnalysisResult,
+  ProjectJob,
+  ProjectResult,
+  WorkerJob,
+  WorkerResult,
+} from './types';
 import type { WorkerReply } from './worker-protocol';
 
 export interface AnalysisPoolOptions {
@@ -23,9 +30,9 @@ const NO_OWNER = '';
 
 interface Pending {
   owner: string;
-  job: AnalysisJob;
+  job: WorkerJob;
   timeoutMs: number;
-  resolve: (result: AnalysisResult) => void;
+  resolve: (result: WorkerResult) => void;
   reject: (err: unknown) => void;
 }
 
@@ -63,8 +70,13 @@ export class AnalysisPool {
     this.queuePerAccount = options.queuePerAccount ?? 8;
   }
 
-  /** Runs one analysis for `owner` (an account id); `timeoutMs` overrides the pool's limit for this job. */
-  run(job: AnalysisJob, owner = NO_OWNER, timeoutMs = this.options.timeoutMs): Promise<AnalysisResult> {
+  /**
+   * Runs one analysis for `owner` (an account id); `timeoutMs` overrides the pool's limit for this job. A project
+   * is one job: its files share one worker and one time limit.
+   */
+  run(job: AnalysisJob, owner?: string, timeoutMs?: number): Promise<AnalysisResult>;
+  run(job: ProjectJob, owner?: string, timeoutMs?: number): Promise<ProjectResult>;
+  run(job: WorkerJob, owner = NO_OWNER, timeoutMs = this.options.timeoutMs): Promise<WorkerResult> {
     if (this.closed)
       return Promise.reject(
         new ServiceError('unavailable', 'Code analysis is shutting down.', { code: 'analysis_unavailable' }),

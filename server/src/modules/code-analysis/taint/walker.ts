@@ -67,6 +67,16 @@ const namedChildren = (node: SyntaxNode) => node.children.filter((c) => c.named 
 /** Java's package prefixes (`java.io.File` → `File`, `org.x.ESAPI.encoder()` → `ESAPI.encoder()`). */
 const PACKAGE_PREFIX = /^(new)?(?:[a-z_][a-z0-9_]*\.)+(?=[A-Z])/;
 
+/** A sink reached while summarising a function: the summary keeps those its parameters reach (context.ts). */
+export interface SinkHit {
+  kind: TaintKind;
+  sink: string;
+  taint: Taint;
+  sinkStep: TraceStep;
+}
+
+const MAX_SINK_HITS = 32;
+
 export interface CallShape {
   callee: string;
   args: SyntaxNode[];
@@ -82,6 +92,8 @@ export class FlowWalker {
   env = new Env();
   /** What the function returns, joined over its return statements. */
   returned: Val | undefined;
+  /** Sinks reached when not reporting. */
+  readonly sinkHits: SinkHit[] = [];
   private readonly lang: TaintLanguage;
   private readonly flow: FlowSyntax | undefined;
   private readonly source: string;
@@ -106,13 +118,15 @@ export class FlowWalker {
   }
 
   private step(node: SyntaxNode, note: string): TraceStep {
-    return {
+    const step: TraceStep = {
       line: node.startRow + 1,
       column: node.startCol + 1,
       end_line: node.endRow + 1,
       end_column: node.endCol + 1,
       note: note.length > 80 ? `${note.slice(0, 79)}…` : note,
     };
+    if (this.ctx.path !== undefined) step.path = this.ctx.path;
+    return step;
   }
 
   /** Evaluates an expression or runs a statement, in order, updating the state; returns the value. */
@@ -733,8 +747,23 @@ export class FlowWalker {
     if (this.lang.sourceCalls.some(matches) || this.lang.sources.some((re) => re.test(callee)))
       return { taint: this.newTaint(call, this.text(call)) };
 
-    const summary = this.ctx.summaryFor(callee, method, args.length, receiverNode);
+    const receiverType = receiverNode ? this.typeOf(receiverNode) : undefined;
+    const summary = this.ctx.summaryFor(callee, method, args.length, receiverNode, receiverType);
     if (summary) {
+      // An argument the function passes on to a sink inside it: the sink is reached from here.
+      for (const through of summary.sinks) {
+        const v = vals[through.arg]?.taint;
+        if (!v) continue;
+        const passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
+        const steps = [...passed.steps, ...through.steps];
+        this.flag(
+          through.kind,
+          call,
+          through.sink,
+          { ...passed, steps: steps.slice(0, 16) },
+          through.sinkStep,
+        );
+      }
       let taint: Taint | undefined = summary.returnsSource;
       summary.flows.forEach((flows, i) => {
         if (flows) taint = unionTaint(taint, vals[i]?.taint);
@@ -798,9 +827,12 @@ export class FlowWalker {
 
   /** `Type.method` for a receiver whose declared type is known (`xp.evaluate` → `XPath.evaluate`). */
   private typedCallee(receiver: SyntaxNode | undefined, method: string): string | undefined {
-    if (!receiver) return undefined;
-    const type = this.env.types.get(this.text(receiver)) ?? this.ctx.fieldTypes.get(this.text(receiver));
+    const type = receiver ? this.typeOf(receiver) : undefined;
     return type ? `${type}.${method}` : undefined;
+  }
+
+  private typeOf(receiver: SyntaxNode): string | undefined {
+    return this.env.types.get(this.text(receiver)) ?? this.ctx.fieldTypes.get(this.text(receiver));
   }
 
   /** Collection writes and reads by constant key or index; undefined when the receiver is not modelled. */
@@ -920,9 +952,11 @@ export class FlowWalker {
     if (v.taint) this.flag(sink.kind, node, this.text(node), v.taint);
   }
 
-  flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint): void {
-    if (!this.reporting || taint.safe?.includes(kind)) return;
-    this.ctx.report(kind, at, sink, taint, this.step(at, `sink: ${sink}`));
+  flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint, sinkStep?: TraceStep): void {
+    if (taint.safe?.includes(kind)) return;
+    const step = sinkStep ?? this.step(at, `sink: ${sink}`);
+    if (this.reporting) this.ctx.report(kind, at, sink, taint, step);
+    else if (this.sinkHits.length < MAX_SINK_HITS) this.sinkHits.push({ kind, sink, taint, sinkStep: step });
   }
 }
 
