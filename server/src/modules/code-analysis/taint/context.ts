@@ -99,7 +99,13 @@ export class FileContext {
     const fn =
       receiver && !this.ownReceiver(receiver, callee) ? undefined : this.functionNamed(method, arity);
     if (fn) return this.summaryOf(fn);
-    const receiverText = receiver ? norm(this.parsed.source, receiver) : undefined;
+    // Languages without a flow syntax name no receiver node: `Db.Find` is read from the callee's text.
+    const dot = callee.lastIndexOf('.');
+    const receiverText = receiver
+      ? norm(this.parsed.source, receiver)
+      : dot > 0 && callee.slice(dot + 1) === method
+        ? callee.slice(0, dot)
+        : undefined;
     return this.project?.summaryAcross(this, method, arity, receiverText, receiverType);
   }
 
