@@ -267,3 +267,7 @@ export const CodeProjectAnalysis = z.object({
   partial: z.boolean().describe('True when some file did not fully parse.'),
 });
 export type CodeProjectAnalysis = z.infer<typeof CodeProjectAnalysis>;
+
+/** What POST /api/code/analyze returns: `code.analysis` for `code`, `code.project_analysis` for `files`. */
+export const CodeAnalyzeResponse = z.discriminatedUnion('object', [CodeAnalysis, CodeProjectAnalysis]);
+export type CodeAnalyzeResponse = z.infer<typeof CodeAnalyzeResponse>;
