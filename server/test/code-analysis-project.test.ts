@@ -233,7 +233,7 @@ describe('POST /api/code/analyze with files (a project)', () => {
     expect(security(javaUnsafe)).toMatchObject([{ path: 'App.java', line: 4 }]);
   });
 
-  it('resolves an instance method through the receiver type declared in another file (Java)', async () => {
+  it('resolves an instance method through the declared type of a local or a field (Java)', async () => {
     const result = await project([
       {
         path: 'Repo.java',
@@ -241,10 +241,13 @@ describe('POST /api/code/analyze with files (a project)', () => {
       },
       {
         path: 'Users.java',
-        code: 'public class Users extends HttpServlet {\n  public void doGet(HttpServletRequest request, HttpServletResponse response) throws Exception {\n    Repo repo = new Repo();\n    repo.find(request.getParameter("name"));\n  }\n}\n',
+        code: 'public class Users extends HttpServlet {\n  private Repo users;\n  public void doGet(HttpServletRequest request, HttpServletResponse response) throws Exception {\n    Repo repo = new Repo();\n    repo.find(request.getParameter("name"));\n    users.find(request.getParameter("other"));\n  }\n}\n',
       },
     ]);
-    expect(security(result)).toMatchObject([{ path: 'Users.java', line: 4 }]);
+    expect(security(result)).toMatchObject([
+      { path: 'Users.java', line: 5 },
+      { path: 'Users.java', line: 6 },
+    ]);
   });
 
   it('does not resolve a call to a function of another language, or of an unrelated module', async () => {

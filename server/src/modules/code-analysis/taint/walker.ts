@@ -556,9 +556,16 @@ export class FlowWalker {
     const simple = this.text(typeNode).replace(/<.*>/, '').replace(/\[\]/g, '').split('.').pop();
     if (!simple) return;
     const declarators = spec.declarator ? node.children.filter((c) => c.field === spec.declarator) : [node];
+    // Declarations outside any function are the class's fields: their types hold in every method.
+    const isField = this.unit === this.ctx.parsed.root;
     for (const d of declarators) {
       const name = field(d, spec.name);
-      if (name) this.env.types.set(this.text(name), simple);
+      if (!name) continue;
+      this.env.types.set(this.text(name), simple);
+      if (isField) {
+        this.ctx.fieldTypes.set(this.text(name), simple);
+        this.ctx.fieldTypes.set(`this.${this.text(name)}`, simple);
+      }
     }
   }
 
