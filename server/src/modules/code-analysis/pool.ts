@@ -2,13 +2,14 @@ import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../../errors';
 import { FairQueue } from '../../lib/fair-queue';
 import type { Logger } from '../../logger';
-import type {
-  AnalysisJob,
-  AnalysisResult,
-  ProjectJob,
-  ProjectResult,
-  WorkerJob,
-  WorkerResult,
+import {
+  type AnalysisJob,
+  type AnalysisResult,
+  isProjectJob,
+  type ProjectJob,
+  type ProjectResult,
+  type WorkerJob,
+  type WorkerResult,
 } from './types';
 import type { WorkerReply } from './worker-protocol';
 
@@ -175,7 +176,7 @@ export class AnalysisPool {
       this.hold(pending.owner, -1);
       worker.unref();
       if (message.ok) pending.resolve(message.result);
-      else if (message.tooComplex) pending.reject(tooComplex(message.message));
+      else if (message.tooComplex) pending.reject(tooComplex(message.message, pending.job));
       else {
         this.options.logger.error({ err: message.message }, 'code analysis failed');
         pending.reject(
@@ -200,10 +201,13 @@ export class AnalysisPool {
    * analysed well within it, so one that is not is the input's doing, the client's 400, not a 500.
    */
   private timeout(slot: Slot, limit: number): void {
+    const job = slot.busy?.pending.job;
+    const what = job && isProjectJob(job) ? `the project's ${job.files.length} files` : '`code`';
     this.retire(
       slot,
       tooComplex(
-        `The analysis of \`code\` did not finish within ${limit} ms, the limit per analysis; send a smaller or simpler file, or analyse it in parts.`,
+        `The analysis of ${what} did not finish within ${limit} ms, the limit per analysis; send a smaller or simpler file, or analyse it in parts.`,
+        job,
       ),
     );
     void slot.worker.terminate();
@@ -232,6 +236,9 @@ export class AnalysisPool {
 }
 
 /** An input whose analysis would cost more than its bounds (analyze.ts, the time limit): the client's 400. */
-function tooComplex(message: string): ServiceError {
-  return new ServiceError('invalid_request', message, { param: 'code', code: 'analysis_too_complex' });
+function tooComplex(message: string, job: WorkerJob | undefined): ServiceError {
+  return new ServiceError('invalid_request', message, {
+    param: job && isProjectJob(job) ? 'files' : 'code',
+    code: 'analysis_too_complex',
+  });
 }
