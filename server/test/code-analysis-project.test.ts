@@ -250,6 +250,22 @@ describe('POST /api/code/analyze with files (a project)', () => {
     ]);
   });
 
+  it('resolves functions bound to a name: an arrow function in a const, a function assigned to exports.x (JS)', async () => {
+    const helper = {
+      path: 'db.js',
+      code: 'const byId = (conn, id) => conn.query(\'SELECT * FROM t WHERE id = \' + id);\nexports.byName = function (conn, name) {\n  return conn.query("SELECT * FROM t WHERE name = \'" + name + "\'");\n};\nmodule.exports.byId = byId;\n',
+    };
+    const caller = {
+      path: 'app.js',
+      code: "const db = require('./db');\napp.get('/x', (req, res) => {\n  db.byId(conn, req.query.id);\n  db.byName(conn, req.query.name);\n});\n",
+    };
+    const result = await project([helper, caller]);
+    expect(security(result).map((f) => [f.path, f.line])).toEqual([
+      ['app.js', 3],
+      ['app.js', 4],
+    ]);
+  });
+
   it('does not resolve a call to a function of another language, or of an unrelated module', async () => {
     const result = await project([
       { path: 'db.js', code: 'function find(conn, name) {\n  return conn.query("SELECT " + name);\n}\n' },

@@ -38,6 +38,20 @@ export interface Summary {
 
 const MAX_FINDINGS = 200;
 
+/**
+ * The name an anonymous function is bound to where it is defined: `const q = (sql) => …`, `exports.q = function
+ * (sql) {…}` (the last part of the target: `q`).
+ */
+function boundName(fn: SyntaxNode): SyntaxNode | undefined {
+  const parent = fn.parent;
+  if (!parent) return undefined;
+  if (fn.field === 'value' && parent.type === 'variable_declarator')
+    return parent.children.find((c) => c.field === 'name' && NAME_LIKE.test(c.type));
+  if (fn.field === 'right' && parent.type === 'assignment_expression')
+    return parent.children.find((c) => c.field === 'left' && /identifier|member_expression/.test(c.type));
+  return undefined;
+}
+
 /** The file-wide part of the dataflow: its functions and their summaries, and the findings. */
 export class FileContext {
   readonly units: SyntaxNode[] = [];
@@ -62,9 +76,9 @@ export class FileContext {
       for (const child of node.children) {
         if (child.named && this.functionTypes[child.type]) {
           this.units.push(child);
-          const name = child.children.find((c) => c.field === 'name');
+          const name = child.children.find((c) => c.field === 'name') ?? boundName(child);
           if (name) {
-            const key = norm(parsed.source, name);
+            const key = norm(parsed.source, name).split('.').pop() ?? '';
             this.functions.set(key, [...(this.functions.get(key) ?? []), child]);
           }
         }
