@@ -250,6 +250,31 @@ describe('POST /api/code/analyze with files (a project)', () => {
     ]);
   });
 
+  it('resolves a method through an instance constructed from a class of another file (Python, JS)', async () => {
+    const python = await project([
+      {
+        path: 'repo.py',
+        code: 'class Repo:\n    def __init__(self, cur):\n        self.cur = cur\n\n    def find(self, name):\n        self.cur.execute("SELECT * FROM t WHERE name = \'" + name + "\'")\n',
+      },
+      {
+        path: 'views.py',
+        code: 'from flask import request\nimport repo\n\n@app.route("/u")\ndef u():\n    r = repo.Repo(cursor)\n    r.find(request.args["name"])\n    other = Other()\n    other.find(request.args["name"])\n',
+      },
+    ]);
+    expect(security(python).map((f) => [f.path, f.line])).toEqual([['views.py', 7]]);
+    const js = await project([
+      {
+        path: 'repo.js',
+        code: "class Repo {\n  find(name) {\n    return conn.query('SELECT * FROM t WHERE name = ' + name);\n  }\n}\nmodule.exports = { Repo };\n",
+      },
+      {
+        path: 'app.js',
+        code: "const { Repo } = require('./repo');\napp.get('/x', (req, res) => {\n  const repo = new Repo();\n  repo.find(req.query.name);\n});\n",
+      },
+    ]);
+    expect(security(js).map((f) => [f.path, f.line])).toEqual([['app.js', 4]]);
+  });
+
   it('resolves functions bound to a name: an arrow function in a const, a function assigned to exports.x (JS)', async () => {
     const helper = {
       path: 'db.js',

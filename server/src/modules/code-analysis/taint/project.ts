@@ -1,6 +1,6 @@
 import type { CodeLanguage } from '@tessera/shared';
 import type { ParsedSource } from '../parsing/parse';
-import type { SyntaxNode } from '../parsing/tree';
+import { type SyntaxNode, walk } from '../parsing/tree';
 import { FileContext, type Summary } from './context';
 import { type Imports, readImports } from './imports';
 import { TAINT_LANGUAGES } from './languages';
@@ -47,6 +47,8 @@ export class TaintProject {
   private readonly contexts = new Map<ParsedSource, FileContext>();
   private readonly byName = new Map<string, Defined[]>();
   private readonly imports = new Map<FileContext, Imports>();
+  /** Names of the types (classes…) the project's files declare. */
+  private readonly types = new Set<string>();
 
   constructor(files: { path: string; parsed: ParsedSource }[]) {
     for (const { path, parsed } of files) {
@@ -54,6 +56,13 @@ export class TaintProject {
       if (!lang) continue;
       const ctx = new FileContext(parsed, lang, path, this);
       this.contexts.set(parsed, ctx);
+      walk(parsed.root, (node) => {
+        if (TYPE_DECLARATION.test(node.type) && !/body|declaration_list/.test(node.type)) {
+          const name = node.children.find((c) => c.field === 'name');
+          if (name) this.types.add(norm(parsed.source, name));
+        }
+        return true;
+      });
       for (const [name, fns] of ctx.functionsByName) {
         const key = `${familyOf(parsed.language)}:${name}`;
         const list = this.byName.get(key) ?? [];
@@ -101,6 +110,15 @@ export class TaintProject {
     }
     const only = matching.length === 1 ? matching[0] : undefined;
     return only ? only.ctx.summaryOf(only.fn) : undefined;
+  }
+
+  /**
+   * The type a call constructs, when its callee names a type the project declares (`Repo()`, `new Repo()`,
+   * `models.Repo()`): the variable it is assigned to then has that type, as a declared one would.
+   */
+  constructedType(callee: string): string | undefined {
+    const name = callee.replace(/^new/, '').split('.').pop() ?? '';
+    return this.types.has(name) ? name : undefined;
   }
 
   /** The name of the type declaring the function, if any. */

@@ -601,6 +601,7 @@ export class FlowWalker {
       if (taint) this.flag(sink.kind, node, this.text(target), taint);
     }
     this.assignTo(target, v, node);
+    this.rememberConstructedType(target, valueNode);
     this.rememberParsedUrl(target, valueNode);
     return v;
   }
@@ -754,7 +755,11 @@ export class FlowWalker {
     if (this.lang.sourceCalls.some(matches) || this.lang.sources.some((re) => re.test(callee)))
       return { taint: this.newTaint(call, this.text(call)) };
 
-    const receiverType = receiverNode ? this.typeOf(receiverNode) : undefined;
+    // Without a flow adapter there is no receiver node: `repo.find` names its receiver in the callee's text.
+    const prefix = callee.includes('.') ? callee.slice(0, callee.lastIndexOf('.')) : undefined;
+    const receiverType = receiverNode
+      ? this.typeOf(receiverNode)
+      : prefix && (this.env.types.get(prefix) ?? this.ctx.fieldTypes.get(prefix));
     const summary = this.ctx.summaryFor(callee, method, args.length, receiverNode, receiverType);
     if (summary) {
       // An argument the function passes on to a sink inside it: the sink is reached from here.
@@ -819,6 +824,15 @@ export class FlowWalker {
     }
     const taint = unionTaint(calleeTaint, argTaint);
     return taint ? { taint } : CLEAN;
+  }
+
+  /** `repo = Repo()`, `const repo = new Repo()` of a type the project declares: `repo.find()` is `Repo.find`. */
+  private rememberConstructedType(target: SyntaxNode, value: SyntaxNode): void {
+    const project = this.ctx.project;
+    if (!project || !NAME_LIKE.test(target.type) || !/call|invocation|new_expression/.test(value.type))
+      return;
+    const type = project.constructedType(this.shape(value).callee);
+    if (type) this.env.types.set(this.text(target), type);
   }
 
   private loads(receiver: string): boolean {
