@@ -6,7 +6,8 @@
  *    With --languages=python,java only those languages.
  * 2. Per language, a project of 50 generated files of 200 lines (`generateProject`: in Python, JavaScript, TypeScript
  *    and Java each file's handler calls the next file's SQL helper, one cross-file finding per file) analysed as one
- *    job, after 3 warm-up runs: p50/p95 latency. --project-only skips 1 (but then has no baseline in the same run).
+ *    job, after 3 warm-up runs: p50/p95 latency, and interleaved with it five analyses of the 2,000-line file (the
+ *    same number of lines as single files) for the ratio of the medians. --project-only skips 1 (but then has no baseline in the same run).
  *    The load average is printed before and after: the machine may be shared.
  * 3. With --chat: latency of POST /v1/chat/completions (test key, simulator) and GET /v1/models on the real server,
  *    alone and while analyses run back to back on every worker.
@@ -79,19 +80,33 @@ async function projectLatency(): Promise<void> {
   const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000, maxQueue: 4, logger: createLogger('silent') });
   console.log(`\nprojects: 50 files × 200 lines, one job each; load average ${load()}`);
   console.log(
-    '| language | files | lines | KB | p50 ms | p95 ms | functions | issues | cross-file findings |',
+    '| language | files | lines | KB | p50 ms | p95 ms | 5 × 2,000-line file p50 ms | ratio of p50s | functions | issues | cross-file findings |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const language of LANGUAGES) {
     const files = generateProject(language);
     const job = { files, analysisType: 'all' as const, thresholds: DEFAULT_THRESHOLDS };
+    const single = {
+      code: generateFile(language),
+      language,
+      filename: undefined,
+      analysisType: 'all' as const,
+      thresholds: DEFAULT_THRESHOLDS,
+    };
     let last = await pool.run(job);
     for (let i = 0; i < 2; i += 1) last = await pool.run(job);
+    for (let i = 0; i < 8; i += 1) await pool.run(single);
+    // Interleaved with the project: the same lines as five 2,000-line files, one request each, so a change of
+    // load on a shared machine hits both alike.
     const times: number[] = [];
+    const singles: number[] = [];
     for (let i = 0; i < RUNS; i += 1) {
-      const started = performance.now();
+      let started = performance.now();
       last = await pool.run(job);
       times.push(performance.now() - started);
+      started = performance.now();
+      for (let j = 0; j < 5; j += 1) await pool.run(single);
+      singles.push(performance.now() - started);
     }
     const lines = files.reduce((n, f) => n + f.code.split('\n').length, 0);
     const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.code), 0);
@@ -99,7 +114,7 @@ async function projectLatency(): Promise<void> {
       i.trace?.some((s) => s.path !== undefined && s.path !== i.path),
     );
     console.log(
-      `| ${language} | ${files.length} | ${lines} | ${(bytes / 1024).toFixed(0)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.95))} | ${last.summary.functions} | ${last.issues.length} | ${crossing.length} |`,
+      `| ${language} | ${files.length} | ${lines} | ${(bytes / 1024).toFixed(0)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.95))} | ${ms(quantile(singles, 0.5))} | ${(quantile(times, 0.5) / quantile(singles, 0.5)).toFixed(2)} | ${last.summary.functions} | ${last.issues.length} | ${crossing.length} |`,
     );
   }
   console.log(`load average after: ${load()}`);
