@@ -19,8 +19,13 @@ export async function analyzeProject(job: ProjectJob): Promise<ProjectResult> {
       parsed.push({ path: file.path, parsed: tree, detected: file.language === undefined });
       checkAnalysable(tree, language, `\`files[${i}]\` (${file.path.slice(0, 200)})`);
     }
-    const project = new TaintProject(parsed);
-    const options = { analysisType: job.analysisType, thresholds: job.thresholds, project };
+    // Only the dataflow of security findings looks across files.
+    const crossFile = job.analysisType === 'all' || job.analysisType === 'security';
+    const options = {
+      analysisType: job.analysisType,
+      thresholds: job.thresholds,
+      ...(crossFile && { project: new TaintProject(parsed) }),
+    };
     const files: FileAnalysis[] = [];
     const issues: Finding[] = [];
     for (const { path, parsed: tree, detected } of parsed) {
