@@ -263,3 +263,66 @@ export function generateFile(language: CodeLanguage, lines = 2000): string {
   for (let i = 0; i < count; i += 1) body += t.fn.replaceAll('N(', `${i}(`);
   return `${t.head ?? ''}${body}${t.tail ?? ''}`;
 }
+
+const EXTENSIONS: Record<CodeLanguage, string> = {
+  python: 'py',
+  javascript: 'js',
+  typescript: 'ts',
+  tsx: 'tsx',
+  java: 'java',
+  go: 'go',
+  c: 'c',
+  cpp: 'cpp',
+  csharp: 'cs',
+  ruby: 'rb',
+  php: 'php',
+  rust: 'rs',
+  kotlin: 'kt',
+  swift: 'swift',
+  scala: 'scala',
+  bash: 'sh',
+};
+
+/**
+ * Where the language has a cross-file call the analysis resolves, file `i` gets a handler that passes request input
+ * to the next file's query helper, and that helper (a SQL sink): one cross-file finding per file.
+ */
+const CROSS_FILE: Partial<
+  Record<CodeLanguage, (i: number, next: number) => { head?: string; tail: string }>
+> = {
+  python: (i, next) => ({
+    head: `from m${next} import query_${next}\n`,
+    tail: `def serve_${i}():\n    query_${next}(cursor, request.args["id"])\n\n\ndef query_${i}(cur, q):\n    cur.execute("SELECT * FROM t WHERE id = " + q)\n`,
+  }),
+  javascript: (i, next) => ({
+    head: `const m${next} = require('./m${next}');\n`,
+    tail: `function serve${i}(req) {\n  m${next}.query${next}(conn, req.query.id);\n}\nfunction query${i}(conn, id) {\n  return conn.query('SELECT * FROM t WHERE id = ' + id);\n}\nmodule.exports = { query${i} };\n`,
+  }),
+  typescript: (i, next) => ({
+    head: `import { query${next} } from './m${next}';\n`,
+    tail: `export function serve${i}(req: Request) {\n  query${next}(conn, req.query.id);\n}\nexport function query${i}(conn: Pool, id: string) {\n  return conn.query('SELECT * FROM t WHERE id = ' + id);\n}\n`,
+  }),
+  java: (i, next) => ({
+    tail: `  void serve${i}(HttpServletRequest request) throws Exception {\n    Handlers${next}.query${next}(statement, request.getParameter("id"));\n  }\n  static void query${i}(java.sql.Statement st, String id) throws Exception {\n    st.executeQuery("SELECT * FROM t WHERE id = " + id);\n  }\n`,
+  }),
+};
+
+/** A project of `files` files of about `lines` lines each, named m0…m{files-1}, calling each other where modelled. */
+export function generateProject(
+  language: CodeLanguage,
+  files = 50,
+  lines = 200,
+): { path: string; code: string; language: undefined }[] {
+  const t = TEMPLATES[language];
+  return Array.from({ length: files }, (_, i) => {
+    const cross = CROSS_FILE[language]?.(i, (i + 1) % files);
+    let code = generateFile(language, lines - (cross ? cross.tail.split('\n').length + 1 : 0));
+    if (language === 'java') code = code.replace('class Handlers {', `class Handlers${i} {`);
+    if (cross) {
+      const tail = t.tail ?? '';
+      const body = tail ? code.slice(0, code.length - tail.length) : code;
+      code = `${cross.head ?? ''}${body}${cross.tail}${tail}`;
+    }
+    return { path: `src/m${i}.${EXTENSIONS[language]}`, code, language: undefined };
+  });
+}

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyzeSource } from '../../server/src/modules/code-analysis/analyze';
+import { analyzeProject } from '../../server/src/modules/code-analysis/project';
 import { DEFAULT_THRESHOLDS } from '../../server/src/modules/code-analysis/types';
 import type { CodeLanguage, Finding } from '../../shared/src/code-analysis';
 
@@ -133,9 +134,42 @@ export function formatScorecard(title: string, card: Scorecard): string {
   return lines.join('\n');
 }
 
-/** Analyses one case's file alone (no helpers), as the endpoint would: the CWEs of its security findings. */
-export async function analyzeCase(bench: Benchmark, c: BenchmarkCase): Promise<Finding[]> {
+/** The Benchmark's own helper modules (`helpers/`), as a project's other files: path relative to the corpus. */
+export function loadHelpers(bench: Benchmark): { path: string; code: string }[] {
+  const extension = LAYOUT[bench.id].extension;
+  const out: { path: string; code: string }[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (entry.name.endsWith(extension))
+        out.push({ path: full.slice(bench.dir.length + 1), code: readFileSync(full, 'utf8') });
+    }
+  };
+  const root = join(bench.dir, 'helpers');
+  if (existsSync(root)) visit(root);
+  return out;
+}
+
+/**
+ * Analyses one case's file as the endpoint would: alone, or with `helpers` as a project (`files`), keeping the
+ * findings in the case's own file. The CWEs of its security findings decide.
+ */
+export async function analyzeCase(
+  bench: Benchmark,
+  c: BenchmarkCase,
+  helpers?: { path: string; code: string }[],
+): Promise<Finding[]> {
   const code = readFileSync(c.file, 'utf8');
+  if (helpers) {
+    const path = c.file.slice(bench.dir.length + 1);
+    const result = await analyzeProject({
+      files: [{ path, code }, ...helpers].map((f) => ({ ...f, language: bench.language })),
+      analysisType: 'security',
+      thresholds: DEFAULT_THRESHOLDS,
+    });
+    return result.issues.filter((i) => i.path === path);
+  }
   const result = await analyzeSource({
     code,
     language: bench.language,
@@ -151,10 +185,11 @@ export async function runBenchmark(
   bench: Benchmark,
   cases: BenchmarkCase[],
   onCase?: (c: BenchmarkCase, findings: Finding[], flagged: boolean) => void,
+  helpers?: { path: string; code: string }[],
 ): Promise<Scorecard> {
   const flagged = new Set<string>();
   for (const c of cases) {
-    const findings = await analyzeCase(bench, c);
+    const findings = await analyzeCase(bench, c, helpers);
     const hit = cwesOf(findings).has(c.cwe);
     if (hit) flagged.add(c.name);
     onCase?.(c, findings, hit);

@@ -3,22 +3,38 @@
  *   (cd server && npx tsx ../bench/code-analysis/run.ts [--runs 20] [--chat | --chat-only])
  * 1. Per language, a generated 2,000-line file analysed with analysis_type=all through the worker pool (as the
  *    endpoint does), after 8 warm-up runs: p50/p95 latency and throughput in MB/s.
- * 2. With --chat: latency of POST /v1/chat/completions (test key, simulator) and GET /v1/models on the real server,
+ *    With --languages=python,java only those languages.
+ * 2. Per language, a project of 50 generated files of 200 lines (`generateProject`: in Python, JavaScript, TypeScript
+ *    and Java each file's handler calls the next file's SQL helper, one cross-file finding per file) analysed as one
+ *    job, after 3 warm-up runs: p50/p95 latency, and interleaved with it five analyses of the 2,000-line file (the
+ *    same number of lines as single files) for the ratio of the medians. --project-only skips 1 (but then has no baseline in the same run).
+ *    The load average is printed before and after: the machine may be shared.
+ * 3. With --chat: latency of POST /v1/chat/completions (test key, simulator) and GET /v1/models on the real server,
  *    alone and while analyses run back to back on every worker.
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { createLogger } from '../../server/src/logger';
 import { AnalysisPool, DEFAULT_THRESHOLDS } from '../../server/src/modules/code-analysis';
 import { createAccountWithKey } from '../../server/test/helpers/fixtures';
 import { startTestServer } from '../../server/test/helpers/server';
 import { CODE_LANGUAGES } from '../../shared/src/code-analysis';
-import { generateFile } from './generate';
+import { generateFile, generateProject } from './generate';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
   return i === -1 ? fallback : Number(process.argv[i + 1]);
 };
 const RUNS = arg('--runs', 20);
+const LANGUAGES = (() => {
+  const given = process.argv.find((a) => a.startsWith('--languages='));
+  if (!given) return CODE_LANGUAGES;
+  const names = given.slice('--languages='.length).split(',');
+  return CODE_LANGUAGES.filter((l) => names.includes(l));
+})();
+const load = () =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(', ');
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? 0;
@@ -28,11 +44,11 @@ const ms = (v: number) => v.toFixed(1);
 async function analysisLatency(): Promise<void> {
   const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000, maxQueue: 4, logger: createLogger('silent') });
   console.log(
-    `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${new Date().toISOString()}`,
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${new Date().toISOString()}, load average ${load()}`,
   );
   console.log('| language | lines | KB | p50 ms | p95 ms | MB/s | functions | issues |');
   console.log('|---|---|---|---|---|---|---|---|');
-  for (const language of CODE_LANGUAGES) {
+  for (const language of LANGUAGES) {
     const code = generateFile(language);
     const job = {
       code,
@@ -57,6 +73,51 @@ async function analysisLatency(): Promise<void> {
       `| ${language} | ${code.split('\n').length} | ${(bytes / 1024).toFixed(0)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.95))} | ${(bytes / 1e6 / (mean / 1000)).toFixed(2)} | ${last.functions.length} | ${last.issues.length} |`,
     );
   }
+  await pool.close();
+}
+
+async function projectLatency(): Promise<void> {
+  const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000, maxQueue: 4, logger: createLogger('silent') });
+  console.log(`\nprojects: 50 files × 200 lines, one job each; load average ${load()}`);
+  console.log(
+    '| language | files | lines | KB | p50 ms | p95 ms | 5 × 2,000-line file p50 ms | ratio of p50s | functions | issues | cross-file findings |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const language of LANGUAGES) {
+    const files = generateProject(language);
+    const job = { files, analysisType: 'all' as const, thresholds: DEFAULT_THRESHOLDS };
+    const single = {
+      code: generateFile(language),
+      language,
+      filename: undefined,
+      analysisType: 'all' as const,
+      thresholds: DEFAULT_THRESHOLDS,
+    };
+    let last = await pool.run(job);
+    for (let i = 0; i < 2; i += 1) last = await pool.run(job);
+    for (let i = 0; i < 8; i += 1) await pool.run(single);
+    // Interleaved with the project: the same lines as five 2,000-line files, one request each, so a change of
+    // load on a shared machine hits both alike.
+    const times: number[] = [];
+    const singles: number[] = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      let started = performance.now();
+      last = await pool.run(job);
+      times.push(performance.now() - started);
+      started = performance.now();
+      for (let j = 0; j < 5; j += 1) await pool.run(single);
+      singles.push(performance.now() - started);
+    }
+    const lines = files.reduce((n, f) => n + f.code.split('\n').length, 0);
+    const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.code), 0);
+    const crossing = last.issues.filter((i) =>
+      i.trace?.some((s) => s.path !== undefined && s.path !== i.path),
+    );
+    console.log(
+      `| ${language} | ${files.length} | ${lines} | ${(bytes / 1024).toFixed(0)} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.95))} | ${ms(quantile(singles, 0.5))} | ${(quantile(times, 0.5) / quantile(singles, 0.5)).toFixed(2)} | ${last.summary.functions} | ${last.issues.length} | ${crossing.length} |`,
+    );
+  }
+  console.log(`load average after: ${load()}`);
   await pool.close();
 }
 
@@ -136,5 +197,7 @@ async function chatUnderLoad(): Promise<void> {
   await server.close();
 }
 
-if (!process.argv.includes('--chat-only')) await analysisLatency();
+if (!process.argv.includes('--chat-only') && !process.argv.includes('--project-only'))
+  await analysisLatency();
+if (!process.argv.includes('--chat-only')) await projectLatency();
 if (process.argv.includes('--chat') || process.argv.includes('--chat-only')) await chatUnderLoad();

@@ -29,6 +29,26 @@ describe('AnalysisPool', () => {
     expect(pool.workerCount).toBe(1);
   });
 
+  it('runs a project as one job under one time limit, and names the files when it is over it', async () => {
+    const files = Array.from({ length: 20 }, (_, i) => ({
+      path: `m${i}.js`,
+      code: 'function f(a) { if (a && b || c) { return a ? 1 : 2; } }\n'.repeat(2_000),
+      language: undefined,
+    }));
+    const project = { files, analysisType: 'all' as const, thresholds: DEFAULT_THRESHOLDS };
+    const err = await pool.run(project, 'account', 1).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'invalid_request', code: 'analysis_too_complex', param: 'files' });
+    expect((err as Error).message).toContain("the project's 20 files");
+    const small = await pool.run({
+      ...project,
+      files: files.slice(0, 2).map((f) => ({ ...f, code: 'let x = 1;' })),
+    });
+    expect(small.files.map((f) => [f.path, f.language])).toEqual([
+      ['m0.js', 'javascript'],
+      ['m1.js', 'javascript'],
+    ]);
+  });
+
   it('refuses work beyond the queue bound with a 503-kind error instead of queueing for ever', async () => {
     const jobs = Array.from({ length: 4 }, () => pool.run(job('let x = 1;')));
     const settled = await Promise.allSettled(jobs);

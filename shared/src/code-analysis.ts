@@ -55,19 +55,49 @@ export const ANALYSIS_TYPES = ['complexity', 'bugs', 'security', 'all'] as const
 export const AnalysisType = z.enum(ANALYSIS_TYPES);
 export type AnalysisType = z.infer<typeof AnalysisType>;
 
-/** The request body as sent; `language` and `analysis_type` are checked by the server to list the supported values. */
+/** The most files one project analysis takes. */
+export const CODE_ANALYSIS_MAX_FILES = 200;
+
+/** One file of a project: its path names it in findings and is used to detect its language. */
+export const CodeFile = z.object({
+  path: z.string().describe("The file's path in the project (unique, non-empty), e.g. `app/views.py`."),
+  code: z.string().describe("The file's source code (UTF-8)."),
+  language: z
+    .string()
+    .optional()
+    .describe("Language name or alias; when absent, inferred from the path's extension (then the content)."),
+});
+export type CodeFile = z.infer<typeof CodeFile>;
+
+/**
+ * The request body as sent: exactly one of `code` (one file) or `files` (a project analysed together);
+ * `language` and `analysis_type` are checked by the server to list the supported values.
+ */
 export const CodeAnalyzeRequest = z.object({
   code: z
     .string()
-    .describe('The source code to analyse (UTF-8). Limited to CODE_ANALYSIS_MAX_BYTES, 512 KB by default.'),
+    .optional()
+    .describe(
+      'The source code to analyse (UTF-8). Limited to CODE_ANALYSIS_MAX_BYTES, 512 KB by default. Exactly one of `code` and `files`.',
+    ),
+  files: z
+    .array(CodeFile)
+    .optional()
+    .describe(
+      'A project: up to 200 files analysed together, so that what a function defined in one file does (a sink it reaches, a sanitiser) applies where another file calls it. CODE_ANALYSIS_MAX_BYTES applies to all the files together. Exactly one of `code` and `files`.',
+    ),
   language: z
     .string()
     .optional()
     .describe(
-      'Language name or alias (python/py, javascript/js, typescript/ts, tsx, java, go, c, cpp/c++, csharp/c#, ruby, php, rust, kotlin, swift, scala, bash). Detected when absent.',
+      'Language name or alias (python/py, javascript/js, typescript/ts, tsx, java, go, c, cpp/c++, csharp/c#, ruby, php, rust, kotlin, swift, scala, bash) of `code`. Detected when absent. With `files`, give each file its own `language`.',
     ),
   analysis_type: z.string().optional().describe('complexity, bugs, security or all (default).'),
-  filename: z.string().max(512).optional().describe('Optional file name, used to detect the language.'),
+  filename: z
+    .string()
+    .max(512)
+    .optional()
+    .describe('Optional file name of `code`, used to detect the language.'),
 });
 export type CodeAnalyzeRequest = z.infer<typeof CodeAnalyzeRequest>;
 
@@ -135,6 +165,10 @@ export const TraceStep = z.object({
     .describe(
       'What happens to the value here: its source, an assignment, a call it passes through, the sink.',
     ),
+  path: z
+    .string()
+    .optional()
+    .describe("Project analyses: the step's file, on every step of a trace that crosses files."),
 });
 export type TraceStep = z.infer<typeof TraceStep>;
 
@@ -150,6 +184,7 @@ export const Finding = z.object({
   end_column: z.number().int(),
   snippet: z.string(),
   cwe: z.string().nullable().describe('CWE id (e.g. CWE-89) for security findings, null otherwise.'),
+  path: z.string().optional().describe('Project analyses: the file the finding is in.'),
   trace: z
     .array(TraceStep)
     .optional()
@@ -198,3 +233,41 @@ export const CodeAnalysis = z.object({
     .describe('True when the code did not fully parse: results cover what could be parsed.'),
 });
 export type CodeAnalysis = z.infer<typeof CodeAnalysis>;
+
+/** One file's part of a project analysis: what a single-file analysis returns, but its findings. */
+export const FileAnalysis = z.object({
+  path: z.string(),
+  language: CodeLanguage,
+  language_detected: z
+    .boolean()
+    .describe('True when the language was inferred from the path or the content.'),
+  summary: AnalysisSummary,
+  metrics: FileMetrics,
+  functions: z.array(FunctionMetrics),
+  parse_errors: z.array(ParseError),
+  partial: z.boolean(),
+});
+export type FileAnalysis = z.infer<typeof FileAnalysis>;
+
+export const ProjectSummary = AnalysisSummary.extend({
+  files: z.number().int(),
+  maintainability_index: z.number().describe("The files' maintainability index, weighted by their lines."),
+});
+export type ProjectSummary = z.infer<typeof ProjectSummary>;
+
+export const CodeProjectAnalysis = z.object({
+  id: z.string(),
+  object: z.literal('code.project_analysis'),
+  analysis_type: AnalysisType,
+  summary: ProjectSummary,
+  files: z.array(FileAnalysis).describe('Per file, in the order sent: language, metrics, functions.'),
+  issues: z
+    .array(Finding)
+    .describe("Every file's findings, each with its `path`; ordered by path as sent, then line."),
+  partial: z.boolean().describe('True when some file did not fully parse.'),
+});
+export type CodeProjectAnalysis = z.infer<typeof CodeProjectAnalysis>;
+
+/** What POST /api/code/analyze returns: `code.analysis` for `code`, `code.project_analysis` for `files`. */
+export const CodeAnalyzeResponse = z.discriminatedUnion('object', [CodeAnalysis, CodeProjectAnalysis]);
+export type CodeAnalyzeResponse = z.infer<typeof CodeAnalyzeResponse>;

@@ -1,8 +1,8 @@
 import {
   ChatCompletion,
   ChatCompletionRequest,
-  CodeAnalysis,
   CodeAnalyzeRequest,
+  CodeAnalyzeResponse,
   CollectionConfig,
   CollectionObject,
   DeletedObject,
@@ -73,11 +73,15 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/api/code/analyze',
     tag: 'Code analysis',
-    summary: 'Analyse source code',
+    summary: 'Analyse source code: one file, or a project',
     description:
-      'Complexity metrics (cyclomatic as ESLint/lizard count it, cognitive per SonarSource, Halstead, maintainability index), bug findings and security findings with intraprocedural taint tracking, parsed with tree-sitter in worker threads. Code that does not fully parse is analysed and marked partial.',
+      'Complexity metrics (cyclomatic as ESLint/lizard count it, cognitive per SonarSource, Halstead, maintainability index), bug findings and security findings with taint tracking through the functions called, parsed with tree-sitter in worker threads. Code that does not fully parse is analysed and marked partial. Send `code` for one file (a `code.analysis`), or `files` (up to 200, CODE_ANALYSIS_MAX_BYTES together) for a project analysed as one job (a `code.project_analysis`): a function defined in one file that passes its argument to a sink, or sanitises it, counts where another file calls it (by import, module or declaring type); findings carry their `path`, and trace steps theirs when a trace crosses files; metrics are per file. 413 when the code (all the files together) is over the limit; 400 `analysis_too_complex` when an analysis is over its bounds or time limit.',
     request: { name: 'CodeAnalyzeRequest', schema: CodeAnalyzeRequest },
-    response: { name: 'CodeAnalysis', schema: CodeAnalysis, description: 'The analysis.' },
+    response: {
+      name: 'CodeAnalyzeResponse',
+      schema: CodeAnalyzeResponse,
+      description: 'The analysis: `code.analysis` for `code`, `code.project_analysis` for `files`.',
+    },
     // 503 analysis_busy when the worker pool's queue is full.
     errors: [503],
   },

@@ -5,7 +5,8 @@ import { computeMetrics } from './metrics';
 import { detectLanguage } from './parsing/detect';
 import { type ParsedSource, parseSource } from './parsing/parse';
 import { runRules } from './rules/engine';
-import type { AnalysisJob, AnalysisResult } from './types';
+import type { TaintProject } from './taint/project';
+import type { AnalysisJob, AnalysisResult, ComplexityThresholds } from './types';
 
 /** The whole analysis of one file; runs inside a worker thread. */
 export async function analyzeSource(job: AnalysisJob): Promise<AnalysisResult> {
@@ -20,7 +21,14 @@ export async function analyzeSource(job: AnalysisJob): Promise<AnalysisResult> {
   }
 }
 
-function analyzeParsed(job: AnalysisJob, parsed: ParsedSource, detected: boolean): AnalysisResult {
+/** What an analysis of parsed code needs besides the code; `project`: the other files a project's calls reach. */
+export interface AnalysisOptions {
+  analysisType: AnalysisJob['analysisType'];
+  thresholds: ComplexityThresholds;
+  project?: TaintProject;
+}
+
+export function analyzeParsed(job: AnalysisOptions, parsed: ParsedSource, detected: boolean): AnalysisResult {
   const { language } = parsed;
   const metrics = computeMetrics(parsed);
   const wants = (t: 'complexity' | 'bugs' | 'security') =>
@@ -30,7 +38,7 @@ function analyzeParsed(job: AnalysisJob, parsed: ParsedSource, detected: boolean
   const categories = (['bugs', 'security'] as const)
     .filter(wants)
     .map((c) => (c === 'bugs' ? 'bug' : 'security'));
-  if (categories.length > 0) issues.push(...runRules(parsed, categories));
+  if (categories.length > 0) issues.push(...runRules(parsed, categories, job.project));
   issues.sort((a, b) => a.line - b.line || a.column - b.column || a.rule_id.localeCompare(b.rule_id));
   return {
     language,
@@ -50,7 +58,7 @@ function analyzeParsed(job: AnalysisJob, parsed: ParsedSource, detected: boolean
   };
 }
 
-function summarize(
+export function summarize(
   issues: Finding[],
   functions: FunctionMetrics[],
   lines: number,

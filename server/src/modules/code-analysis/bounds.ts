@@ -35,16 +35,20 @@ function unparsedNodes(root: SyntaxNode): number {
 }
 
 /** Throws AnalysisTooComplex when the tree is over the bounds above. */
-export function checkAnalysable(tree: { root: SyntaxNode; truncated: boolean }, language: string): void {
+export function checkAnalysable(
+  tree: { root: SyntaxNode; truncated: boolean },
+  language: string,
+  what = '`code`',
+): void {
   if (tree.truncated) {
     throw new AnalysisTooComplex(
-      `\`code\` nests deeper than ${MAX_DEPTH} levels of syntax, the most an analysis takes; analyse the deeply nested part on its own, or simplify it.`,
+      `${what} nests deeper than ${MAX_DEPTH} levels of syntax, the most an analysis takes; analyse the deeply nested part on its own, or simplify it.`,
     );
   }
   const unparsed = unparsedNodes(tree.root);
   if (unparsed > MAX_UNPARSED_NODES) {
     throw new AnalysisTooComplex(
-      `\`code\` does not parse as ${language}: ${unparsed} of its syntax nodes are in syntax errors, more than the ${MAX_UNPARSED_NODES} an analysis takes. Check \`language\`, or send code that parses.`,
+      `${what} does not parse as ${language}: ${unparsed} of its syntax nodes are in syntax errors, more than the ${MAX_UNPARSED_NODES} an analysis takes. Check \`language\`, or send code that parses.`,
     );
   }
 }

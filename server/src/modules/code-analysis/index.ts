@@ -1,13 +1,19 @@
-import type { CodeAnalysis } from '@tessera/shared';
+import type { CodeAnalysis, CodeProjectAnalysis } from '@tessera/shared';
 import { randomBase62 } from '../../lib/ids';
 import type { Logger } from '../../logger';
 import { AnalysisPool } from './pool';
 import { parseAnalyzeRequest } from './request';
 import type { ComplexityThresholds } from './types';
-import { DEFAULT_THRESHOLDS } from './types';
+import { DEFAULT_THRESHOLDS, isProjectJob } from './types';
 
 export { resolveLanguage, supportedLanguageNames } from './languages';
-export type { AnalysisJob, AnalysisResult, ComplexityThresholds } from './types';
+export type {
+  AnalysisJob,
+  AnalysisResult,
+  ComplexityThresholds,
+  ProjectJob,
+  ProjectResult,
+} from './types';
 export { AnalysisPool, DEFAULT_THRESHOLDS };
 
 export interface CodeAnalysisConfig {
@@ -39,11 +45,16 @@ export class CodeAnalyzer {
     });
   }
 
-  /** Analyses a request of `accountId`'s, which shares the workers fairly with the other accounts (pool.ts). */
-  async analyze(body: unknown, accountId: string): Promise<CodeAnalysis> {
+  /**
+   * Analyses a request of `accountId`'s, one file or a project (one job either way), which shares the workers
+   * fairly with the other accounts (pool.ts).
+   */
+  async analyze(body: unknown, accountId: string): Promise<CodeAnalysis | CodeProjectAnalysis> {
     const job = parseAnalyzeRequest(body, this.config.maxBytes, this.config.thresholds ?? DEFAULT_THRESHOLDS);
-    const result = await this.pool.run(job, accountId);
-    return { id: `analysis_${randomBase62(24)}`, object: 'code.analysis', ...result };
+    const id = `analysis_${randomBase62(24)}`;
+    if (isProjectJob(job))
+      return { id, object: 'code.project_analysis', ...(await this.pool.run(job, accountId)) };
+    return { id, object: 'code.analysis', ...(await this.pool.run(job, accountId)) };
   }
 
   close(): Promise<void> {

@@ -3,7 +3,15 @@ import { ServiceError } from '../../errors';
 import { FairQueue } from '../../lib/fair-queue';
 import { startWorkerThread } from '../../lib/worker-thread';
 import type { Logger } from '../../logger';
-import type { AnalysisJob, AnalysisResult } from './types';
+import {
+  type AnalysisJob,
+  type AnalysisResult,
+  isProjectJob,
+  type ProjectJob,
+  type ProjectResult,
+  type WorkerJob,
+  type WorkerResult,
+} from './types';
 import type { WorkerReply } from './worker-protocol';
 
 export interface AnalysisPoolOptions {
@@ -24,9 +32,9 @@ const NO_OWNER = '';
 
 interface Pending {
   owner: string;
-  job: AnalysisJob;
+  job: WorkerJob;
   timeoutMs: number;
-  resolve: (result: AnalysisResult) => void;
+  resolve: (result: WorkerResult) => void;
   reject: (err: unknown) => void;
 }
 
@@ -62,8 +70,13 @@ export class AnalysisPool {
     this.queuePerAccount = options.queuePerAccount ?? 8;
   }
 
-  /** Runs one analysis for `owner` (an account id); `timeoutMs` overrides the pool's limit for this job. */
-  run(job: AnalysisJob, owner = NO_OWNER, timeoutMs = this.options.timeoutMs): Promise<AnalysisResult> {
+  /**
+   * Runs one analysis for `owner` (an account id); `timeoutMs` overrides the pool's limit for this job. A project
+   * is one job: its files share one worker and one time limit.
+   */
+  run(job: AnalysisJob, owner?: string, timeoutMs?: number): Promise<AnalysisResult>;
+  run(job: ProjectJob, owner?: string, timeoutMs?: number): Promise<ProjectResult>;
+  run(job: WorkerJob, owner = NO_OWNER, timeoutMs = this.options.timeoutMs): Promise<WorkerResult> {
     if (this.closed)
       return Promise.reject(
         new ServiceError('unavailable', 'Code analysis is shutting down.', { code: 'analysis_unavailable' }),
@@ -162,7 +175,7 @@ export class AnalysisPool {
       this.hold(pending.owner, -1);
       worker.unref();
       if (message.ok) pending.resolve(message.result);
-      else if (message.tooComplex) pending.reject(tooComplex(message.message));
+      else if (message.tooComplex) pending.reject(tooComplex(message.message, pending.job));
       else {
         this.options.logger.error({ err: message.message }, 'code analysis failed');
         pending.reject(
@@ -187,10 +200,13 @@ export class AnalysisPool {
    * analysed well within it, so one that is not is the input's doing, the client's 400, not a 500.
    */
   private timeout(slot: Slot, limit: number): void {
+    const job = slot.busy?.pending.job;
+    const what = job && isProjectJob(job) ? `the project's ${job.files.length} files` : '`code`';
     this.retire(
       slot,
       tooComplex(
-        `The analysis of \`code\` did not finish within ${limit} ms, the limit per analysis; send a smaller or simpler file, or analyse it in parts.`,
+        `The analysis of ${what} did not finish within ${limit} ms, the limit per analysis; send a smaller or simpler file, or analyse it in parts.`,
+        job,
       ),
     );
     void slot.worker.terminate();
@@ -219,6 +235,9 @@ export class AnalysisPool {
 }
 
 /** An input whose analysis would cost more than its bounds (analyze.ts, the time limit): the client's 400. */
-function tooComplex(message: string): ServiceError {
-  return new ServiceError('invalid_request', message, { param: 'code', code: 'analysis_too_complex' });
+function tooComplex(message: string, job: WorkerJob | undefined): ServiceError {
+  return new ServiceError('invalid_request', message, {
+    param: job && isProjectJob(job) ? 'files' : 'code',
+    code: 'analysis_too_complex',
+  });
 }

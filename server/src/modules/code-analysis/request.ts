@@ -1,38 +1,72 @@
 import {
   ANALYSIS_TYPES,
   type AnalysisType,
+  CODE_ANALYSIS_MAX_FILES,
   type CodeAnalyzeRequest,
+  type CodeFile,
   type CodeLanguage,
   CodeAnalyzeRequest as RequestSchema,
 } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import { invalidParameter } from '../../lib/invalid-parameter';
 import { resolveLanguage, supportedLanguageNames } from './languages';
-import type { AnalysisJob, ComplexityThresholds } from './types';
+import type { AnalysisJob, ComplexityThresholds, ProjectJob } from './types';
 
 /** What the parameters must be, in words (lib/invalid-parameter.ts). */
-const EXPECTED = { code: 'the source code to analyse, as a string' };
+const EXPECTED = {
+  code: 'the source code to analyse, as a string',
+  'files.*.path': 'a relative file path, as a non-empty string',
+  'files.*.code': 'the source code of the file, as a string',
+};
 
-/** Validates a request body into a job; every failure names the parameter and the accepted values. */
+const invalid = (message: string, param: string, code: string) =>
+  new ServiceError('invalid_request', message, { param, code });
+
+/**
+ * Validates a request body into a job (one file, or a project of `files`); every failure names the parameter and
+ * the accepted values.
+ */
 export function parseAnalyzeRequest(
   body: unknown,
   maxBytes: number,
   thresholds: ComplexityThresholds,
-): AnalysisJob {
+): AnalysisJob | ProjectJob {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ServiceError(
-      'invalid_request',
-      'The request body must be a JSON object with a `code` string.',
-      {
-        param: 'code',
-        code: 'invalid_request_body',
-      },
+    throw invalid(
+      'The request body must be a JSON object with a `code` string or a `files` array.',
+      'code',
+      'invalid_request_body',
+    );
+  }
+  const raw = body as Record<string, unknown>;
+  if (raw.code === undefined && raw.files === undefined) {
+    throw invalid(
+      'Missing required parameter: `code` (the source code to analyse, as a string), or `files` (a project: an array of {path, code, language?}).',
+      'code',
+      'missing_required_parameter',
+    );
+  }
+  if (raw.code !== undefined && raw.files !== undefined) {
+    throw invalid(
+      'Give either `code` (one file) or `files` (a project), not both.',
+      'files',
+      'invalid_parameter_combination',
+    );
+  }
+  if (Array.isArray(raw.files) && raw.files.length > CODE_ANALYSIS_MAX_FILES) {
+    throw invalid(
+      `\`files\` has ${raw.files.length} files; a project analysis takes at most ${CODE_ANALYSIS_MAX_FILES}.`,
+      'files',
+      'too_many_files',
     );
   }
   const result = RequestSchema.safeParse(body, { reportInput: true });
   if (!result.success) throw invalidParameter(result.error.issues[0], { expected: EXPECTED });
   const input: CodeAnalyzeRequest = result.data;
-  const bytes = Buffer.byteLength(input.code, 'utf8');
+  const analysisType = analysisTypeOf(input.analysis_type);
+  if (input.files) return projectJob(input, input.files, maxBytes, thresholds, analysisType);
+  const code = input.code ?? '';
+  const bytes = Buffer.byteLength(code, 'utf8');
   if (bytes > maxBytes) {
     throw new ServiceError(
       'payload_too_large',
@@ -44,22 +78,73 @@ export function parseAnalyzeRequest(
     );
   }
   return {
-    code: input.code,
+    code,
     language: languageOf(input.language),
     filename: input.filename,
-    analysisType: analysisTypeOf(input.analysis_type),
+    analysisType,
     thresholds,
   };
 }
 
-function languageOf(name: string | undefined): CodeLanguage | undefined {
+function projectJob(
+  input: CodeAnalyzeRequest,
+  files: CodeFile[],
+  maxBytes: number,
+  thresholds: ComplexityThresholds,
+  analysisType: AnalysisType,
+): ProjectJob {
+  for (const param of ['language', 'filename'] as const) {
+    if (input[param] !== undefined) {
+      throw invalid(
+        `\`${param}\` applies to \`code\`; with \`files\`, give each file its own \`language\` (or let its path's extension tell it).`,
+        param,
+        'invalid_parameter_combination',
+      );
+    }
+  }
+  if (files.length === 0) {
+    throw invalid('`files` is empty; send at least one file.', 'files', 'invalid_value');
+  }
+  const seen = new Set<string>();
+  let bytes = 0;
+  const out = files.map((file, i) => {
+    const path = file.path.trim();
+    if (path === '' || path.length > 512) {
+      throw invalid(
+        `\`files[${i}].path\` must be a non-empty path of at most 512 characters.`,
+        `files[${i}].path`,
+        'invalid_value',
+      );
+    }
+    if (seen.has(path)) {
+      throw invalid(
+        `\`files[${i}].path\` '${path.slice(0, 200)}' appears twice; each file's path must be unique.`,
+        `files[${i}].path`,
+        'duplicate_path',
+      );
+    }
+    seen.add(path);
+    bytes += Buffer.byteLength(file.code, 'utf8');
+    return { path, code: file.code, language: languageOf(file.language, `files[${i}].language`) };
+  });
+  if (bytes > maxBytes) {
+    throw new ServiceError(
+      'payload_too_large',
+      `\`files\` hold ${bytes} bytes of code together; the limit is ${maxBytes} bytes over all the files.`,
+      { param: 'files', code: 'code_too_large' },
+    );
+  }
+  return { files: out, analysisType, thresholds };
+}
+
+function languageOf(name: string | undefined, param = 'language'): CodeLanguage | undefined {
   if (name === undefined || name.trim() === '' || name.trim().toLowerCase() === 'auto') return undefined;
   const lang = resolveLanguage(name);
   if (!lang) {
     throw new ServiceError(
       'invalid_request',
-      `Unsupported language '${name.slice(0, 40)}'. Supported: ${supportedLanguageNames()}; omit \`language\` to detect it.`,
-      { param: 'language', code: 'unsupported_language' },
+      `Unsupported language '${name.slice(0, 40)}'. Supported: ${supportedLanguageNames()}; omit \`${param}\` to detect it.`,
+      { param, code: 'unsupported_language' },
     );
   }
   return lang;

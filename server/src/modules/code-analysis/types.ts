@@ -1,4 +1,4 @@
-import type { AnalysisType, CodeAnalysis, CodeLanguage } from '@tessera/shared';
+import type { AnalysisType, CodeAnalysis, CodeLanguage, CodeProjectAnalysis } from '@tessera/shared';
 
 /** Limits over which a function gets a `complexity` finding (the issue's defaults). */
 export interface ComplexityThresholds {
@@ -28,3 +28,25 @@ export interface AnalysisJob {
 
 /** What the worker returns: the response without its id. */
 export type AnalysisResult = Omit<CodeAnalysis, 'id' | 'object'>;
+
+/** One file of a project job: `language` undefined when it is to be inferred from the path, then the content. */
+export interface ProjectFile {
+  path: string;
+  code: string;
+  language: CodeLanguage | undefined;
+}
+
+/** A project: files analysed together as one job, so a function's summary applies where another file calls it. */
+export interface ProjectJob {
+  files: ProjectFile[];
+  analysisType: AnalysisType;
+  thresholds: ComplexityThresholds;
+}
+
+export type ProjectResult = Omit<CodeProjectAnalysis, 'id' | 'object'>;
+
+/** What a worker is sent and returns. */
+export type WorkerJob = AnalysisJob | ProjectJob;
+export type WorkerResult = AnalysisResult | ProjectResult;
+
+export const isProjectJob = (job: WorkerJob): job is ProjectJob => 'files' in job;

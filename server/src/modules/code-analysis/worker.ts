@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { analyzeSource } from './analyze';
 import { AnalysisTooComplex } from './bounds';
-import type { AnalysisJob } from './types';
+import { analyzeProject } from './project';
+import { isProjectJob, type WorkerJob } from './types';
 import type { WorkerReply, WorkerRequest } from './worker-protocol';
 
 if (!parentPort) throw new Error('worker.ts must run in a worker thread');
@@ -11,10 +12,14 @@ port.on('message', (message: WorkerRequest) => {
   void run(message.id, message.job);
 });
 
-async function run(id: number, job: AnalysisJob): Promise<void> {
+async function run(id: number, job: WorkerJob): Promise<void> {
   let reply: WorkerReply;
   try {
-    reply = { id, ok: true, result: await analyzeSource(job) };
+    reply = {
+      id,
+      ok: true,
+      result: isProjectJob(job) ? await analyzeProject(job) : await analyzeSource(job),
+    };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     reply = { id, ok: false, message, tooComplex: err instanceof AnalysisTooComplex };

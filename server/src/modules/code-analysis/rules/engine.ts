@@ -4,6 +4,7 @@ import { locate } from '../findings';
 import { loadedLanguage } from '../parsing/grammars';
 import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
+import type { TaintProject } from '../taint/project';
 import { BUG_RULES } from './bugs';
 import { insecureCookies } from './cookies';
 import { SECURITY_RULES } from './security';
@@ -70,6 +71,7 @@ function combinedQuery(rules: RuleDefinition[], language: CodeLanguage): Combine
 export function runRules(
   parsed: ParsedSource,
   categories: Exclude<FindingCategory, 'complexity'>[],
+  project?: TaintProject,
 ): Finding[] {
   const findings: Finding[] = [];
   const active = RULES.filter(
@@ -99,7 +101,8 @@ export function runRules(
     findings.push(toFinding(rule, parsed, at, captures));
   }
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
-  if (categories.includes('security')) findings.push(...taintFindings(parsed), ...insecureCookies(parsed));
+  if (categories.includes('security'))
+    findings.push(...taintFindings(parsed, project), ...insecureCookies(parsed));
   return findings;
 }
 

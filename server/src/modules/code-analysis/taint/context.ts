@@ -4,15 +4,31 @@ import { PROFILES } from '../metrics/profiles';
 import type { ParsedSource } from '../parsing/parse';
 import type { SyntaxNode } from '../parsing/tree';
 import { isRouteHandler, parameterNames, parametersOf } from './parameters';
+import type { TaintProject } from './project';
 import { TAINT_RULES } from './rules';
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
 import type { Const, Taint, TraceStep, Val } from './values';
 import { FlowWalker } from './walker';
 
-/** What a function of the file does with its arguments: which reach its return value, and what it returns. */
+/** A sink an argument of a function reaches inside it (or inside the functions it calls). */
+export interface SinkThrough {
+  /** The argument's position at a call. */
+  arg: number;
+  kind: TaintKind;
+  sink: string;
+  /** The argument's path from the parameter to the sink, and the sink itself. */
+  steps: TraceStep[];
+  sinkStep: TraceStep;
+}
+
+/**
+ * What a function does with its arguments: which reach its return value, which reach a sink inside it, and what it
+ * returns.
+ */
 export interface Summary {
   flows: boolean[];
+  sinks: SinkThrough[];
   /** Kinds a sanitiser inside made the returned value safe for. */
   safe: TaintKind[];
   /** Untrusted data the function reads itself and returns. */
@@ -21,6 +37,20 @@ export interface Summary {
 }
 
 const MAX_FINDINGS = 200;
+
+/**
+ * The name an anonymous function is bound to where it is defined: `const q = (sql) => …`, `exports.q = function
+ * (sql) {…}` (the last part of the target: `q`).
+ */
+function boundName(fn: SyntaxNode): SyntaxNode | undefined {
+  const parent = fn.parent;
+  if (!parent) return undefined;
+  if (fn.field === 'value' && parent.type === 'variable_declarator')
+    return parent.children.find((c) => c.field === 'name' && NAME_LIKE.test(c.type));
+  if (fn.field === 'right' && parent.type === 'assignment_expression')
+    return parent.children.find((c) => c.field === 'left' && /identifier|member_expression/.test(c.type));
+  return undefined;
+}
 
 /** The file-wide part of the dataflow: its functions and their summaries, and the findings. */
 export class FileContext {
@@ -33,9 +63,12 @@ export class FileContext {
   private readonly reported = new Set<string>();
   private readonly functionTypes: Record<string, string>;
 
+  /** `path` and `project`: the file's place in a project analysis, whose other files' functions calls may reach. */
   constructor(
     readonly parsed: ParsedSource,
     readonly lang: TaintLanguage,
+    readonly path?: string,
+    readonly project?: TaintProject,
   ) {
     this.functionTypes = PROFILES[parsed.language].functions;
     this.units.push(parsed.root);
@@ -43,9 +76,9 @@ export class FileContext {
       for (const child of node.children) {
         if (child.named && this.functionTypes[child.type]) {
           this.units.push(child);
-          const name = child.children.find((c) => c.field === 'name');
+          const name = child.children.find((c) => c.field === 'name') ?? boundName(child);
           if (name) {
-            const key = norm(parsed.source, name);
+            const key = norm(parsed.source, name).split('.').pop() ?? '';
             this.functions.set(key, [...(this.functions.get(key) ?? []), child]);
           }
         }
@@ -53,6 +86,11 @@ export class FileContext {
       }
     };
     collect(parsed.root);
+  }
+
+  /** The file's named functions by name. */
+  get functionsByName(): ReadonlyMap<string, readonly SyntaxNode[]> {
+    return this.functions;
   }
 
   isFunction(node: SyntaxNode): boolean {
@@ -70,15 +108,28 @@ export class FileContext {
     method: string,
     arity: number,
     receiver: SyntaxNode | undefined,
+    receiverType: string | undefined,
   ): Summary | undefined {
-    const candidates = this.functions.get(method);
-    if (!candidates) return undefined;
-    if (receiver && !this.ownReceiver(receiver, callee)) return undefined;
-    const fn = candidates.find((f) => {
-      const params = this.parameters(f).filter((p) => !/^(self|cls)$/.test(p));
-      return params.length === arity;
-    });
-    return fn ? this.summaryOf(fn) : undefined;
+    const fn =
+      receiver && !this.ownReceiver(receiver, callee) ? undefined : this.functionNamed(method, arity);
+    if (fn) return this.summaryOf(fn);
+    // Languages without a flow syntax name no receiver node: `Db.Find` is read from the callee's text.
+    const dot = callee.lastIndexOf('.');
+    const receiverText = receiver
+      ? norm(this.parsed.source, receiver)
+      : dot > 0 && callee.slice(dot + 1) === method
+        ? callee.slice(0, dot)
+        : undefined;
+    return this.project?.summaryAcross(this, method, arity, receiverText, receiverType);
+  }
+
+  /** The file's function of that name taking `arity` arguments (`self` and `cls` aside). */
+  functionNamed(name: string, arity: number): SyntaxNode | undefined {
+    return this.functions.get(name)?.find((f) => this.arity(f) === arity);
+  }
+
+  private arity(fn: SyntaxNode): number {
+    return this.parameters(fn).filter((p) => !/^(self|cls)$/.test(p)).length;
   }
 
   /** `this.f()`, `self.f()`, `new Inner().f()`, `Outer.f()`: receivers that are the file's own code. */
@@ -100,6 +151,7 @@ export class FileContext {
     base.run([]);
     const summary: Summary = {
       flows: [],
+      sinks: [],
       safe: [],
       returnsSource: base.returned?.taint,
       constant: base.returned?.constant,
@@ -112,6 +164,21 @@ export class FileContext {
       walker.run([[name, marker]]);
       const t = walker.returned?.taint;
       const flows = t?.origin.text === `#${i}`;
+      const arg = summary.flows.length;
+      for (const hit of walker.sinkHits) {
+        if (
+          hit.taint.origin.text !== `#${i}` ||
+          summary.sinks.some((s) => s.arg === arg && s.kind === hit.kind)
+        )
+          continue;
+        summary.sinks.push({
+          arg,
+          kind: hit.kind,
+          sink: hit.sink,
+          steps: hit.taint.steps,
+          sinkStep: hit.sinkStep,
+        });
+      }
       summary.flows.push(flows);
       if (flows) safe = safe ? safe.filter((k) => t?.safe?.includes(k)) : [...(t?.safe ?? [])];
     });
@@ -158,18 +225,21 @@ export class FileContext {
 
   report(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint, sinkStep: TraceStep): void {
     const rule = TAINT_RULES[kind];
+    // Steps in another file of a project name it.
+    const where = (s: TraceStep) => (s.path !== undefined && s.path !== this.path ? `${s.path} ` : '');
     const through = taint.steps
       .filter((s) => !s.note.startsWith('source:'))
-      .map((s) => `${s.note.replace(/ = …$/, '')} (line ${s.line})`)
+      .map((s) => `${s.note.replace(/ = …$/, '')} (${where(s)}line ${s.line})`)
       .slice(0, 4);
     const via = through.length > 0 ? ` through ${through.join(', ')}` : '';
+    const sinkFile = sinkStep.path !== undefined && sinkStep.path !== this.path ? ` (${sinkStep.path})` : '';
     this.push(
       {
         rule_id: `security/${kind}`,
         category: 'security',
         severity: rule.severity,
         confidence: 'high',
-        message: `${rule.title}: untrusted input \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\` without sanitizing; ${rule.fix}.`,
+        message: `${rule.title}: untrusted input \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile} without sanitizing; ${rule.fix}.`,
         ...locate(this.parsed, at),
         cwe: rule.cwe,
         trace: [...taint.steps, sinkStep],

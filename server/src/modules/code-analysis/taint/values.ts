@@ -7,6 +7,8 @@ export interface TraceStep {
   end_line: number;
   end_column: number;
   note: string;
+  /** Project analyses: the file the step is in. */
+  path?: string;
 }
 
 /** Untrusted data: where it came from, the steps it took, and the sinks it has been made safe for. */

@@ -67,6 +67,16 @@ const namedChildren = (node: SyntaxNode) => node.children.filter((c) => c.named 
 /** Java's package prefixes (`java.io.File` → `File`, `org.x.ESAPI.encoder()` → `ESAPI.encoder()`). */
 const PACKAGE_PREFIX = /^(new)?(?:[a-z_][a-z0-9_]*\.)+(?=[A-Z])/;
 
+/** A sink reached while summarising a function: the summary keeps those its parameters reach (context.ts). */
+export interface SinkHit {
+  kind: TaintKind;
+  sink: string;
+  taint: Taint;
+  sinkStep: TraceStep;
+}
+
+const MAX_SINK_HITS = 32;
+
 export interface CallShape {
   callee: string;
   args: SyntaxNode[];
@@ -82,6 +92,8 @@ export class FlowWalker {
   env = new Env();
   /** What the function returns, joined over its return statements. */
   returned: Val | undefined;
+  /** Sinks reached when not reporting. */
+  readonly sinkHits: SinkHit[] = [];
   private readonly lang: TaintLanguage;
   private readonly flow: FlowSyntax | undefined;
   private readonly source: string;
@@ -106,13 +118,15 @@ export class FlowWalker {
   }
 
   private step(node: SyntaxNode, note: string): TraceStep {
-    return {
+    const step: TraceStep = {
       line: node.startRow + 1,
       column: node.startCol + 1,
       end_line: node.endRow + 1,
       end_column: node.endCol + 1,
       note: note.length > 80 ? `${note.slice(0, 79)}…` : note,
     };
+    if (this.ctx.path !== undefined) step.path = this.ctx.path;
+    return step;
   }
 
   /** Evaluates an expression or runs a statement, in order, updating the state; returns the value. */
@@ -542,9 +556,16 @@ export class FlowWalker {
     const simple = this.text(typeNode).replace(/<.*>/, '').replace(/\[\]/g, '').split('.').pop();
     if (!simple) return;
     const declarators = spec.declarator ? node.children.filter((c) => c.field === spec.declarator) : [node];
+    // Declarations outside any function are the class's fields: their types hold in every method.
+    const isField = this.unit === this.ctx.parsed.root;
     for (const d of declarators) {
       const name = field(d, spec.name);
-      if (name) this.env.types.set(this.text(name), simple);
+      if (!name) continue;
+      this.env.types.set(this.text(name), simple);
+      if (isField) {
+        this.ctx.fieldTypes.set(this.text(name), simple);
+        this.ctx.fieldTypes.set(`this.${this.text(name)}`, simple);
+      }
     }
   }
 
@@ -580,6 +601,7 @@ export class FlowWalker {
       if (taint) this.flag(sink.kind, node, this.text(target), taint);
     }
     this.assignTo(target, v, node);
+    this.rememberConstructedType(target, valueNode);
     this.rememberParsedUrl(target, valueNode);
     return v;
   }
@@ -733,8 +755,27 @@ export class FlowWalker {
     if (this.lang.sourceCalls.some(matches) || this.lang.sources.some((re) => re.test(callee)))
       return { taint: this.newTaint(call, this.text(call)) };
 
-    const summary = this.ctx.summaryFor(callee, method, args.length, receiverNode);
+    // Without a flow adapter there is no receiver node: `repo.find` names its receiver in the callee's text.
+    const prefix = callee.includes('.') ? callee.slice(0, callee.lastIndexOf('.')) : undefined;
+    const receiverType = receiverNode
+      ? this.typeOf(receiverNode)
+      : prefix && (this.env.types.get(prefix) ?? this.ctx.fieldTypes.get(prefix));
+    const summary = this.ctx.summaryFor(callee, method, args.length, receiverNode, receiverType);
     if (summary) {
+      // An argument the function passes on to a sink inside it: the sink is reached from here.
+      for (const through of summary.sinks) {
+        const v = vals[through.arg]?.taint;
+        if (!v) continue;
+        const passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
+        const steps = [...passed.steps, ...through.steps];
+        this.flag(
+          through.kind,
+          call,
+          through.sink,
+          { ...passed, steps: steps.slice(0, 16) },
+          through.sinkStep,
+        );
+      }
       let taint: Taint | undefined = summary.returnsSource;
       summary.flows.forEach((flows, i) => {
         if (flows) taint = unionTaint(taint, vals[i]?.taint);
@@ -785,6 +826,15 @@ export class FlowWalker {
     return taint ? { taint } : CLEAN;
   }
 
+  /** `repo = Repo()`, `const repo = new Repo()` of a type the project declares: `repo.find()` is `Repo.find`. */
+  private rememberConstructedType(target: SyntaxNode, value: SyntaxNode): void {
+    const project = this.ctx.project;
+    if (!project || !NAME_LIKE.test(target.type) || !/call|invocation|new_expression/.test(value.type))
+      return;
+    const type = project.constructedType(this.shape(value).callee);
+    if (type) this.env.types.set(this.text(target), type);
+  }
+
   private loads(receiver: string): boolean {
     return this.source
       .slice(this.unit.startIndex, this.unit.endIndex)
@@ -798,9 +848,12 @@ export class FlowWalker {
 
   /** `Type.method` for a receiver whose declared type is known (`xp.evaluate` → `XPath.evaluate`). */
   private typedCallee(receiver: SyntaxNode | undefined, method: string): string | undefined {
-    if (!receiver) return undefined;
-    const type = this.env.types.get(this.text(receiver)) ?? this.ctx.fieldTypes.get(this.text(receiver));
+    const type = receiver ? this.typeOf(receiver) : undefined;
     return type ? `${type}.${method}` : undefined;
+  }
+
+  private typeOf(receiver: SyntaxNode): string | undefined {
+    return this.env.types.get(this.text(receiver)) ?? this.ctx.fieldTypes.get(this.text(receiver));
   }
 
   /** Collection writes and reads by constant key or index; undefined when the receiver is not modelled. */
@@ -920,9 +973,11 @@ export class FlowWalker {
     if (v.taint) this.flag(sink.kind, node, this.text(node), v.taint);
   }
 
-  flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint): void {
-    if (!this.reporting || taint.safe?.includes(kind)) return;
-    this.ctx.report(kind, at, sink, taint, this.step(at, `sink: ${sink}`));
+  flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint, sinkStep?: TraceStep): void {
+    if (taint.safe?.includes(kind)) return;
+    const step = sinkStep ?? this.step(at, `sink: ${sink}`);
+    if (this.reporting) this.ctx.report(kind, at, sink, taint, step);
+    else if (this.sinkHits.length < MAX_SINK_HITS) this.sinkHits.push({ kind, sink, taint, sinkStep: step });
   }
 }
 
