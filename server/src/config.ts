@@ -112,7 +112,10 @@ export function configFromEnv(env: Env): AppConfig {
       // Postgres stops a search before the request's own database deadline gives up on it: the client then
       // hears 503 `search_timeout` (its query was too costly), not `service_unavailable`, and the connection
       // is free again rather than still running the statement.
-      statementTimeoutMs: Math.min(env.SEARCH_STATEMENT_TIMEOUT_MS, Math.max(100, env.DATABASE_TIMEOUT_MS - 500)),
+      statementTimeoutMs: Math.min(
+        env.SEARCH_STATEMENT_TIMEOUT_MS,
+        Math.max(100, env.DATABASE_TIMEOUT_MS - 500),
+      ),
     },
     allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
     redisUrl: env.REDIS_URL,
