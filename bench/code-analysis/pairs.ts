@@ -33,7 +33,9 @@ for (const pair of IDIOMATIC_PAIRS) {
       `${where}: missed (${outcome.vulnerableFindings.map((f) => `${f.rule_id}@${f.line}`).join(', ') || 'no finding'})`,
     );
   if (!outcome.quiet)
-    misses.push(`${where}: safe reported (${outcome.safeFindings.map((f) => `${f.rule_id}@${f.line}`).join(', ')})`);
+    misses.push(
+      `${where}: safe reported (${outcome.safeFindings.map((f) => `${f.rule_id}@${f.line}`).join(', ')})`,
+    );
 }
 
 const pct = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(0)}%`);

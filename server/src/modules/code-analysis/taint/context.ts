@@ -18,7 +18,12 @@ export interface Summary {
   /** Untrusted data the function reads itself and returns. */
   returnsSource: Taint | undefined;
   constant: { value: Const } | undefined;
+  /** Sinks a parameter reaches inside the function unsanitised, with the steps from the parameter to the sink. */
+  sinks: { parameter: number; kind: TaintKind; at: SyntaxNode; sink: string; steps: TraceStep[] }[];
 }
+
+/** Profile kinds of anonymous functions, which run in the scope they are written in. */
+const CLOSURE_KINDS = new Set(['closure', 'lambda', 'arrow', 'block']);
 
 const MAX_FINDINGS = 200;
 
@@ -57,6 +62,15 @@ export class FileContext {
 
   isFunction(node: SyntaxNode): boolean {
     return this.functionTypes[node.type] !== undefined;
+  }
+
+  isClosure(node: SyntaxNode): boolean {
+    const kind = this.functionTypes[node.type];
+    return kind !== undefined && (CLOSURE_KINDS.has(kind) || /^function(_expression)?$/.test(node.type));
+  }
+
+  get parameterContainers(): string[] {
+    return PROFILES[this.parsed.language].parameterContainers;
   }
 
   parameters(unit: SyntaxNode): string[] {
@@ -103,6 +117,7 @@ export class FileContext {
       safe: [],
       returnsSource: base.returned?.taint,
       constant: base.returned?.constant,
+      sinks: [],
     };
     let safe: TaintKind[] | undefined;
     names.forEach((name, i) => {
@@ -113,6 +128,16 @@ export class FileContext {
       const t = walker.returned?.taint;
       const flows = t?.origin.text === `#${i}`;
       summary.flows.push(flows);
+      for (const hit of walker.sinkHits) {
+        if (hit.taint.origin.text !== `#${i}`) continue;
+        summary.sinks.push({
+          parameter: summary.flows.length - 1,
+          kind: hit.kind,
+          at: hit.at,
+          sink: hit.sink,
+          steps: hit.taint.steps,
+        });
+      }
       if (flows) safe = safe ? safe.filter((k) => t?.safe?.includes(k)) : [...(t?.safe ?? [])];
     });
     summary.safe = safe ?? [];

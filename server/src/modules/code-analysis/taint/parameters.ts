@@ -41,6 +41,21 @@ export function isRouteHandler(parsed: ParsedSource, lang: TaintLanguage, unit: 
   return decorator.test(decorators);
 }
 
+/** Whether the function is an action of a handler class (an ASP.NET controller's public method). */
+function inHandlerClass(
+  source: string,
+  unit: SyntaxNode,
+  params: SyntaxNode[],
+  spec: NonNullable<TaintLanguage['handler']>['enclosingClass'] & object,
+): boolean {
+  let cls = unit.parent;
+  while (cls && !/class_(declaration|definition)$/.test(cls.type)) cls = cls.parent;
+  const body = cls?.children.find((c) => c.field === 'body');
+  if (!cls || !body) return false;
+  const methodHeader = source.slice(unit.startIndex, params[0]?.startIndex ?? unit.endIndex);
+  return spec.header.test(source.slice(cls.startIndex, body.startIndex)) && spec.method.test(methodHeader);
+}
+
 /** Parameters that bring untrusted data into the function, with where they come from. */
 export function parameterSources(
   parsed: ParsedSource,
@@ -69,7 +84,9 @@ export function parameterSources(
   const requestParameter =
     first !== undefined && handler?.firstParameter?.test(first) === true ? first : undefined;
   const isHandler =
-    handler?.decorator?.test(`${decorators} ${modifiers}`) === true || requestParameter !== undefined;
+    handler?.decorator?.test(`${decorators} ${modifiers}`) === true ||
+    requestParameter !== undefined ||
+    (handler?.enclosingClass !== undefined && inHandlerClass(source, unit, params, handler.enclosingClass));
   const out: [string, Origin][] = [];
   for (const param of params) {
     // Kotlin keeps a parameter's annotations in a parameter_modifiers node just before it.

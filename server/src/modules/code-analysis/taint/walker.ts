@@ -8,7 +8,7 @@ import {
   truthy,
   unescapeLiteral,
 } from './constants';
-import type { FileContext } from './context';
+import type { FileContext, Summary } from './context';
 import type { FlowSyntax } from './flow/types';
 import { applyGuard, kindsRejecting } from './guards';
 import {
@@ -67,6 +67,14 @@ const namedChildren = (node: SyntaxNode) => node.children.filter((c) => c.named 
 /** Java's package prefixes (`java.io.File` → `File`, `org.x.ESAPI.encoder()` → `ESAPI.encoder()`). */
 const PACKAGE_PREFIX = /^(new)?(?:[a-z_][a-z0-9_]*\.)+(?=[A-Z])/;
 
+/** A sink reached during a walk that does not report (a function's summary). */
+export interface SinkHit {
+  kind: TaintKind;
+  at: SyntaxNode;
+  sink: string;
+  taint: Taint;
+}
+
 export interface CallShape {
   callee: string;
   args: SyntaxNode[];
@@ -82,6 +90,10 @@ export class FlowWalker {
   env = new Env();
   /** What the function returns, joined over its return statements. */
   returned: Val | undefined;
+  /** Sinks reached while not reporting (a summary's walk): which parameter marker reached which sink. */
+  readonly sinkHits: SinkHit[] = [];
+  /** How many closures deep the walk is: a closure's `return` is not the function's. */
+  private closures = 0;
   private readonly lang: TaintLanguage;
   private readonly flow: FlowSyntax | undefined;
   private readonly source: string;
@@ -118,16 +130,24 @@ export class FlowWalker {
   /** Evaluates an expression or runs a statement, in order, updating the state; returns the value. */
   evaluate(node: SyntaxNode): Val {
     if (this.env.dead) return CLEAN;
-    if (node !== this.unit && node.named && this.ctx.isFunction(node)) return CLEAN; // its own unit
+    if (node !== this.unit && node.named && this.ctx.isFunction(node))
+      return this.ctx.isClosure(node) ? this.closure(node) : CLEAN; // its own unit
     const flow = this.flow;
     const type = node.type;
-    const clean = this.lang.cleanMembers;
-    if (clean?.types.includes(type) && clean.pattern.test(this.text(node))) return CLEAN;
+    for (const clean of this.lang.cleanMembers ?? [])
+      if (clean.types.includes(type) && clean.pattern.test(this.text(node))) return CLEAN;
     if (flow) {
       const handled = this.evaluateFlow(flow, node);
       if (handled) return handled;
     }
     if (this.lang.calls.includes(type)) return this.evaluateCall(node);
+    if (type === 'token_tree' && this.lang.tokenTrees) return this.tokenTree(node);
+    const extraction = this.lang.extractions?.find((e) => e.type === type);
+    if (extraction) {
+      const handled = this.extraction(node, extraction.source);
+      if (handled) return handled;
+    }
+    for (const k of this.lang.keySinks ?? []) if (k.type === type) this.checkKey(node, k);
     const assignment = this.lang.assignments.find((a) => a.type === type);
     if (assignment) return this.assign(node, assignment);
     for (const m of this.lang.memberSinks ?? []) if (m.type === type) this.checkMember(node, m);
@@ -138,6 +158,91 @@ export class FlowWalker {
       if (node.children.length === 0) return CLEAN;
     }
     return this.evaluateChildren(node);
+  }
+
+  /**
+   * A closure (lambda, arrow function, block) runs where it is written, seeing the enclosing function's names:
+   * `db.withConnection { conn => conn.query(sql) }`. It is also walked as its own unit; findings are reported once.
+   */
+  private closure(node: SyntaxNode): Val {
+    const returned = this.returned;
+    const env = this.env.clone();
+    for (const name of this.ctx.parameters(node)) env.set(name, CLEAN);
+    const containers = this.ctx.parameterContainers;
+    const body = node.children.filter(
+      (c) => c.named && c.field !== 'parameters' && c.field !== 'parameter' && !containers.includes(c.type),
+    );
+    this.closures += 1;
+    this.explore(body, env);
+    this.closures -= 1;
+    this.returned = returned;
+    return CLEAN;
+  }
+
+  /**
+   * A macro's tokens (Rust's `format!("…", html_escape::encode_text(&x))`): a path followed by a parenthesised
+   * group is a call, and a sanitiser's group is clean.
+   */
+  private tokenTree(node: SyntaxNode): Val {
+    let taint: Taint | undefined;
+    let path = '';
+    let head: SyntaxNode | undefined;
+    const endPath = (calls: boolean) => {
+      // A name read on its own (`q.name` reads `q`); a called path is a function, not data.
+      if (head && !calls) taint = unionTaint(taint, this.evaluate(head).taint);
+      path = '';
+      head = undefined;
+    };
+    for (const child of node.children) {
+      const text = this.text(child);
+      if (NAME_LIKE.test(child.type)) {
+        if (path === '' || /(\.|::)$/.test(path)) {
+          if (path === '') head = child;
+          path += text;
+          continue;
+        }
+        endPath(false);
+        head = child;
+        path = text;
+        continue;
+      }
+      if ((text === '.' || text === '::') && path !== '') {
+        path += text;
+        continue;
+      }
+      if (child.type === 'token_tree') {
+        const sanitised = path !== '' && this.lang.sanitizers.some((re) => re.test(path));
+        endPath(path !== '');
+        if (!sanitised) taint = unionTaint(taint, this.tokenTree(child).taint);
+        continue;
+      }
+      endPath(false);
+      if (child.named) taint = unionTaint(taint, this.evaluate(child).taint);
+    }
+    endPath(false);
+    return taint ? { taint } : CLEAN;
+  }
+
+  /** `std::cin >> name`: the stream's input is stored into the right operand. */
+  private extraction(node: SyntaxNode, source: RegExp): Val | undefined {
+    const left = field(node, 'left');
+    const right = field(node, 'right');
+    const op = field(node, 'operator') ?? node.children.find((c) => !c.named);
+    if (!left || !right || !op || this.text(op) !== '>>') return undefined;
+    const leftText = this.text(left);
+    if (!source.test(leftText)) return undefined;
+    if (left.type === node.type) this.evaluate(left);
+    this.assignTo(right, { taint: this.newTaint(node, leftText.split('>>')[0] ?? leftText) }, node);
+    return CLEAN;
+  }
+
+  /** `{ __html: html }` in JSX: a property whose value is written into the page. */
+  private checkKey(node: SyntaxNode, sink: NonNullable<TaintLanguage['keySinks']>[number]): void {
+    const key = field(node, 'key');
+    const value = field(node, 'value');
+    if (!key || !value || !sink.key.test(this.text(key))) return;
+    const v = this.evaluate(value);
+    if (v.taint) this.flag(sink.kind, node, this.text(key), v.taint);
   }
 
   private evaluateChildren(node: SyntaxNode): Val {
@@ -173,7 +278,7 @@ export class FlowWalker {
       const value = namedChildren(node)[0];
       const v = value ? this.evaluate(value) : CLEAN;
       this.returned = this.returned ? joinVals(this.returned, v) : v;
-      if (value) this.ctx.onReturn(this, this.unit, value, v);
+      if (value && this.closures === 0) this.ctx.onReturn(this, this.unit, value, v);
       this.env.dead = true;
       return v;
     }
@@ -571,7 +676,9 @@ export class FlowWalker {
         constant: folded === undefined ? undefined : { value: folded },
       };
     }
-    const sink = this.lang.propertySinks?.find((p) => p.target.test(this.text(target)));
+    const sink = this.lang.propertySinks?.find(
+      (p) => p.target.test(this.text(target)) && (!p.valueTypes || p.valueTypes.test(valueNode.type)),
+    );
     if (sink) {
       // `session[key] = value`: an untrusted key crosses the boundary as much as an untrusted value.
       const sub = this.flow?.subscripts[target.type];
@@ -675,6 +782,9 @@ export class FlowWalker {
       return { callee, args, argsNode };
     }
     const first = call.children[0];
+    // `x.html_safe`: a method call without arguments (Ruby) is its receiver and method.
+    if (call.children.some((c) => c.field === 'method'))
+      return { callee: this.text(call), args: [], argsNode: undefined };
     return {
       callee: first ? this.text(first) : '',
       args: call.children.slice(1).filter((c) => c.named && !/comment/.test(c.type)),
@@ -693,7 +803,10 @@ export class FlowWalker {
     if (receiverNode) {
       receiver = this.evaluate(receiverNode);
       calleeTaint = receiver.taint;
-    } else if (argsNode) {
+    } else if (!argsNode) {
+      const receiverChild = call.children.find((c) => c.field === 'receiver');
+      if (receiverChild) calleeTaint = this.evaluate(receiverChild).taint;
+    } else {
       for (const c of call.children) {
         if (c === argsNode || !c.named || c === methodNode || c.startIndex >= argsNode.startIndex) continue;
         if (c.type === 'call_suffix') continue;
@@ -710,6 +823,7 @@ export class FlowWalker {
 
     for (const s of this.lang.sourceArguments ?? []) {
       if (!s.callee.test(callee)) continue;
+      if (s.when && !s.when.test(this.source.slice(call.startIndex, call.endIndex))) continue;
       const targets = s.into === 'all' ? args : args.slice(s.into, s.into + 1);
       const taint = this.newTaint(call, callee);
       for (const target of targets) this.assignTo(target, { taint }, call);
@@ -720,7 +834,7 @@ export class FlowWalker {
       const taint = vals.find((v, i) => i !== p.into && v.taint)?.taint;
       if (taint) this.assignTo(target, { taint: unionTaint(this.evaluate(target).taint, taint) }, call);
     }
-    this.checkSinks(call, callee, typed, args, vals);
+    this.checkSinks(call, callee, typed, args, vals, calleeTaint);
     this.ctx.checkValues(this, call, callee, typed, vals);
 
     if (this.lang.sanitizers.some(matches)) return CLEAN;
@@ -740,6 +854,7 @@ export class FlowWalker {
         if (flows) taint = unionTaint(taint, vals[i]?.taint);
       });
       if (taint && summary.safe.length > 0) taint = markSafe(taint, summary.safe);
+      this.throughHelper(summary, vals, call, method);
       const out: Val = {};
       if (taint) out.taint = withStep(taint, this.step(call, `through ${method}()`));
       if (summary.constant) out.constant = summary.constant;
@@ -783,6 +898,17 @@ export class FlowWalker {
     }
     const taint = unionTaint(calleeTaint, argTaint);
     return taint ? { taint } : CLEAN;
+  }
+
+  /** `run_query(sql)` where the file's `run_query` passes its parameter to a sink: the sink is reached here. */
+  private throughHelper(summary: Summary, vals: Val[], call: SyntaxNode, method: string): void {
+    for (const hit of summary.sinks) {
+      const arg = vals[hit.parameter]?.taint;
+      if (!arg || arg.safe?.includes(hit.kind)) continue;
+      const passed = withStep(arg, this.step(call, `passed to ${method}()`)) as Taint;
+      const taint = { ...passed, steps: [...passed.steps, ...hit.steps].slice(0, 16) };
+      this.flag(hit.kind, hit.at, hit.sink, taint);
+    }
   }
 
   private loads(receiver: string): boolean {
@@ -883,17 +1009,22 @@ export class FlowWalker {
     typed: string | undefined,
     args: SyntaxNode[],
     vals: Val[],
+    calleeTaint: Taint | undefined,
   ): void {
     for (const sink of this.lang.sinks) {
       if (!(sink.callee.test(callee) || (typed !== undefined && sink.callee.test(typed)))) continue;
       if (!this.conditionsHold(sink, call)) continue;
+      if (sink.arg === 'receiver') {
+        if (calleeTaint) this.flag(sink.kind, call, callee, calleeTaint);
+        continue;
+      }
       const positions = sink.arg === 'any' ? args.map((_, i) => i) : [sink.arg];
       for (const i of positions) {
         const arg = args[i];
         const v = vals[i];
         if (!arg || !v?.taint) continue;
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
-        if (sink.shellList && !/^(-c|\/c|\/C)$/.test(v.collection?.texts?.[1] ?? '')) continue;
+        if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
         if (v.taint.safe?.includes(sink.kind)) continue;
         this.flag(sink.kind, call, callee, v.taint);
         return;
@@ -921,7 +1052,11 @@ export class FlowWalker {
   }
 
   flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint): void {
-    if (!this.reporting || taint.safe?.includes(kind)) return;
+    if (taint.safe?.includes(kind)) return;
+    if (!this.reporting) {
+      this.sinkHits.push({ kind, at, sink, taint });
+      return;
+    }
     this.ctx.report(kind, at, sink, taint, this.step(at, `sink: ${sink}`));
   }
 }
@@ -952,4 +1087,14 @@ function readEntry(v: Val, key: Const | undefined, isIndex = false): Val {
   const k = String(key);
   const t = c.keys.has(k) ? unionTaint(c.keys.get(k), c.other) : c.other;
   return t ? { taint: t } : CLEAN;
+}
+
+/** `["sh", "-c", cmd]`, `["cmd.exe", "/c", cmd]`: an argument list that hands a shell its command line. */
+function isShellCommandLine(texts: (string | undefined)[] | undefined): boolean {
+  const [program, flag] = texts ?? [];
+  return (
+    /^(-c|\/c|\/C)$/.test(flag ?? '') &&
+    (program === undefined ||
+      /(^|[/\\])(sh|bash|zsh|dash|ksh|ash|cmd|cmd\.exe|powershell|pwsh)$/i.test(program))
+  );
 }

@@ -1,6 +1,6 @@
 import { javaFlow } from '../flow/java';
-import { INPUT_NAMES } from '../languages-more';
 import type { TaintLanguage } from '../types';
+import { INPUT_NAMES } from './shared';
 
 const JVM_BINDINGS =
   /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam|HeaderParam|CookieParam)\b/;
