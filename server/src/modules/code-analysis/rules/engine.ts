@@ -83,7 +83,8 @@ export function runRules(
       categories.includes(rule.category) &&
       rule.languages[parsed.language] !== undefined &&
       (!rule.needles || rule.needles.some((n) => parsed.source.includes(n))) &&
-      (rule.needlesByLanguage?.[parsed.language]?.some((n) => parsed.source.includes(n)) ?? true),
+      (rule.needlesByLanguage?.[parsed.language]?.some((n) => parsed.source.includes(n)) ?? true) &&
+      !rule.unlessByLanguage?.[parsed.language]?.some((n) => parsed.source.includes(n)),
   );
   const all = combinedQuery(active, parsed.language);
   const seen = new Map<string, Set<string>>();

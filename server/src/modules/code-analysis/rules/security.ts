@@ -48,7 +48,11 @@ export const SECURITY_RULES: RuleDefinition[] = [
       'curl',
       'wget',
       'SslVerifyMode',
+      'URLCredential',
     ],
+    // A URLSession delegate that answers a trust challenge with the server's own trust, unevaluated, accepts any
+    // certificate; one that evaluates it (SecTrustEvaluateWithError) does not.
+    unlessByLanguage: { swift: ['SecTrustEvaluate'] },
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -84,6 +88,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
            ${callText('call_expression', '^curl_easy_setopt\\(\\s*\\w+\\s*,\\s*CURLOPT_SSL_VERIFY(PEER|HOST)\\s*,\\s*(0L?|false|FALSE)\\s*\\)$')}`,
         ]),
       ),
+      swift: callText('call_expression', '^URLCredential\\(\\s*trust:'),
       bash: `((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "curl") (#match? @a "^(--insecure|-[a-zA-Z]*k[a-zA-Z]*)$"))
              ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "wget") (#eq? @a "--no-check-certificate"))`,
     },

@@ -150,7 +150,9 @@ export class FileContext {
     const sink = this.lang.returnSink;
     if (!sink || !v.taint || !walker.reporting) return;
     if (!isRouteHandler(this.parsed, this.lang, unit)) return;
-    if (/call|invocation/.test(value.type) && sink.unless.test(walker.shape(value).callee)) return;
+    if (sink.value && !sink.value.test(walker.nodeText(value))) return;
+    if (sink.unless && /call|invocation/.test(value.type) && sink.unless.test(walker.shape(value).callee))
+      return;
     walker.flag(sink.kind, value, 'the response body', v.taint);
   }
 

@@ -38,7 +38,15 @@ export function isRouteHandler(parsed: ParsedSource, lang: TaintLanguage, unit: 
   const { source } = parsed;
   const decorators =
     unit.parent?.type === 'decorated_definition' ? source.slice(unit.parent.startIndex, unit.startIndex) : '';
-  return decorator.test(decorators);
+  return decorator.test(`${decorators} ${annotations(source, unit)}`);
+}
+
+/** The annotations and attributes written on the function itself (Java's modifiers, C#'s attribute lists). */
+function annotations(source: string, unit: SyntaxNode): string {
+  return unit.children
+    .filter((c) => /modifiers|annotation|attribute_list/.test(c.type))
+    .map((c) => norm(source, c))
+    .join(' ');
 }
 
 /** Whether the function is an action of a handler class (an ASP.NET controller's public method). */
@@ -76,10 +84,7 @@ export function parameterSources(
   const first = firstNames[0];
   const decorators =
     unit.parent?.type === 'decorated_definition' ? source.slice(unit.parent.startIndex, unit.startIndex) : '';
-  const modifiers = unit.children
-    .filter((c) => /modifiers|annotation|attribute_list/.test(c.type))
-    .map((c) => norm(source, c))
-    .join(' ');
+  const modifiers = annotations(source, unit);
   // The request object itself is not a capture: its members are sources of their own.
   const requestParameter =
     first !== undefined && handler?.firstParameter?.test(first) === true ? first : undefined;

@@ -89,6 +89,11 @@ export interface TaintLanguage {
   keySinks?: { type: string; key: RegExp; kind: TaintKind }[];
   /** Operators that read input into their right operand (C++ `std::cin >> name`). */
   extractions?: { type: string; source: RegExp }[];
+  /**
+   * Declarations that construct an object from arguments (C++ `std::ifstream in(path);`, which the grammar may
+   * read as a function declarator): node type, its type field; the type is the callee for `sinks`.
+   */
+  constructorDeclarations?: string[];
   /** Macro arguments are token trees (Rust): a sanitiser's parenthesised group in them is clean. */
   tokenTrees?: boolean;
   /** Expressions (member paths, identifiers) that are untrusted, matched on normalised text. */
@@ -124,8 +129,11 @@ export interface TaintLanguage {
   /** Sanitisers that make a value safe for some sinks only (an HTML encoder for XSS, not for SQL). */
   kindSanitizers?: { callee: RegExp; kinds: TaintKind[] }[];
   valueChecks?: ValueCheck[];
-  /** What a route handler returns is the response body: a sink unless the returned call is one of `unless`. */
-  returnSink?: { kind: TaintKind; unless: RegExp };
+  /**
+   * What a route handler returns is the response body: a sink unless the returned call is one of `unless`; with
+   * `value`, only a returned expression whose text matches (Spring's `"redirect:" + url` view name).
+   */
+  returnSink?: { kind: TaintKind; unless?: RegExp; value?: RegExp };
 }
 
 export interface TaintRuleMeta {

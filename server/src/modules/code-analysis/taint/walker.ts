@@ -142,6 +142,7 @@ export class FlowWalker {
     }
     if (this.lang.calls.includes(type)) return this.evaluateCall(node);
     if (type === 'token_tree' && this.lang.tokenTrees) return this.tokenTree(node);
+    if (this.lang.constructorDeclarations?.includes(type)) this.constructorDeclaration(node);
     const extraction = this.lang.extractions?.find((e) => e.type === type);
     if (extraction) {
       const handled = this.extraction(node, extraction.source);
@@ -221,6 +222,31 @@ export class FlowWalker {
     }
     endPath(false);
     return taint ? { taint } : CLEAN;
+  }
+
+  /** `std::ifstream in(path);`: the declared type's constructor runs on the arguments, which may reach a sink. */
+  private constructorDeclaration(node: SyntaxNode): void {
+    const typeNode = field(node, 'type');
+    if (!typeNode) return;
+    const callee = this.text(typeNode);
+    for (const d of node.children.filter((c) => c.field === 'declarator')) {
+      let args: SyntaxNode[] = [];
+      if (d.type === 'function_declarator') {
+        // The most vexing parse: `in(path)` reads as a parameter of type `path`.
+        const list = field(d, 'parameters');
+        args = (list ? namedChildren(list) : []).map((p) => field(p, 'type') ?? p);
+      } else {
+        const value = field(d, 'value');
+        if (value && ARGUMENT_LISTS.test(value.type)) args = namedChildren(value);
+      }
+      if (args.length === 0) continue;
+      const vals = args.map((a) =>
+        NAME_LIKE.test(a.type) || a.type === 'type_identifier'
+          ? this.env.get(this.text(a))
+          : this.evaluate(a),
+      );
+      this.checkSinks(node, callee, undefined, args, vals, undefined);
+    }
   }
 
   /** `std::cin >> name`: the stream's input is stored into the right operand. */

@@ -16,6 +16,7 @@ export const c: TaintLanguage = {
     { callee: /^(recv|recvfrom)$/, into: 1 },
     { callee: /^(std::)?getline$/, into: 1, when: /\b(std::)?cin\b/ },
   ],
+  constructorDeclarations: ['declaration'],
   extractions: [{ type: 'binary_expression', source: /^(std::)?(cin|wcin)\b/ }],
   sanitizers: [/^(std::)?(atoi|atol|atoll|strtol|strtoul|strtoll|strtod|stoi|stol|stoul|stod)$/],
   kindSanitizers: [{ callee: /^(basename|PathFindFileName)$|\.filename$/, kinds: ['path-traversal'] }],
@@ -30,6 +31,6 @@ export const c: TaintLanguage = {
     },
     { kind: 'sql-injection', callee: /^(mysql_query|mysql_real_query|sqlite3_exec|PQexec)$/, arg: 1 },
     { kind: 'path-traversal', callee: /^(std::|::)?(fopen|open|freopen|remove|unlink|rename)$/, arg: 0 },
-    { kind: 'path-traversal', callee: /^\w+\.open$/, arg: 0, when: /stream|\bin\.|\bout\./ },
+    { kind: 'path-traversal', callee: /^(std::)?(ifstream|ofstream|fstream|wifstream|wofstream)$/, arg: 0 },
   ],
 };
