@@ -1064,6 +1064,7 @@ export class FlowWalker {
       !sink.whenInFunction.test(this.source.slice(this.unit.startIndex, this.unit.endIndex))
     )
       return false;
+    if (sink.unlessParent && call.parent && sink.unlessParent.test(this.text(call.parent))) return false;
     if (!sink.when && !sink.unless) return true;
     const text = this.source.slice(call.startIndex, call.endIndex);
     return (!sink.when || sink.when.test(text)) && !sink.unless?.test(text);

@@ -14,6 +14,12 @@ export const bash: TaintLanguage = {
   sinks: [
     { kind: 'command-injection', callee: /^eval$/, arg: 'any' },
     { kind: 'command-injection', callee: /^(sh|bash|zsh|dash|ksh)$/, arg: 'any', when: /\s-c\s/ },
+    {
+      kind: 'command-injection',
+      callee: /^(xargs|find|sudo|env|nohup|timeout|ssh)$/,
+      arg: 'any',
+      when: /\s(sh|bash|zsh)\s+-c\s/,
+    },
     { kind: 'code-injection', callee: /^(source|\.)$/, arg: 0 },
     { kind: 'sql-injection', callee: /^(mysql|mariadb)$/, arg: 'any', when: /\s(-e|--execute)\b/ },
     { kind: 'sql-injection', callee: /^psql$/, arg: 'any', when: /\s(-c|--command)\b/ },

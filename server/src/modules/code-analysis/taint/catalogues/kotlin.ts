@@ -16,6 +16,7 @@ export const kotlin: TaintLanguage = {
     /^call\.receive(Text|Parameters|Multipart|Stream|Channel)?(<.*>)?$/,
     /^(readLine|readln|readlnOrNull|System\.getenv)$/,
   ],
+  cleanMembers: [{ types: ['navigation_expression'], pattern: /^(java\.io\.)?File\(.*\)\.name$/ }],
   sanitizers: [
     /\.(toInt|toLong|toDouble|toBoolean|toIntOrNull|toLongOrNull|toDoubleOrNull)$/,
     /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|Encode\.for\w+|HtmlUtils\.htmlEscape|FilenameUtils\.getName|URLEncoder\.encode)$/,
@@ -49,6 +50,8 @@ export const kotlin: TaintLanguage = {
       callee:
         /^(File|FileInputStream|FileOutputStream|FileReader|FileWriter)$|^(Paths\.get|Path\.of|Files\.(readAllBytes|readString|readAllLines|newInputStream|delete))$/,
       arg: 0,
+      // `File(input).name` only takes the file name of the path.
+      unlessParent: /^(java\.io\.)?File\(.*\)\.name$/,
     },
     { kind: 'ssrf', callee: /^URL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
     { kind: 'open-redirect', callee: /\.sendRedirect$|^call\.respondRedirect$/, arg: 0 },

@@ -50,7 +50,7 @@ export const php: TaintLanguage = {
       arg: 0,
     },
     { kind: 'code-injection', callee: /^(eval|assert|create_function)$/, arg: 0 },
-    { kind: 'xss', callee: /^(echo|print)$/, arg: 'any' },
+    { kind: 'xss', callee: /^(echo|print|printf|vprintf)$/, arg: 'any' },
     { kind: 'unsafe-deserialization', callee: /^unserialize$/, arg: 0 },
     {
       kind: 'path-traversal',

@@ -43,6 +43,9 @@ export const ruby: TaintLanguage = {
     },
     { kind: 'command-injection', callee: /^`$/, arg: 'any' },
     { kind: 'code-injection', callee: /^(eval|instance_eval|class_eval|module_eval)$/, arg: 0 },
+    // Calling a method or naming a class chosen by the request.
+    { kind: 'code-injection', callee: /\.(send|__send__|public_send)$/, arg: 0 },
+    { kind: 'code-injection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
     { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html):/ },
     { kind: 'xss', callee: /^raw$/, arg: 0 },
     { kind: 'xss', callee: /\.html_safe$/, arg: 'receiver' },

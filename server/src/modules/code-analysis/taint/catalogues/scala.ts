@@ -56,6 +56,12 @@ export const scala: TaintLanguage = {
       arg: 0,
     },
     { kind: 'ssrf', callee: /^newURL$|^((scala\.io\.)?Source\.fromURL|URI\.create)$/, arg: 0 },
+    // Play WS, sttp, requests-scala.
+    {
+      kind: 'ssrf',
+      callee: /^(ws|wsClient)\.url$|^(basicRequest\.get|quickRequest\.get|requests\.(get|post))$/,
+      arg: 0,
+    },
     { kind: 'open-redirect', callee: /^Redirect$/, arg: 0 },
   ],
   parameterTypes: ['parameter'],
