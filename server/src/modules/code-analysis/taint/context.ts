@@ -19,7 +19,15 @@ export interface Summary {
   returnsSource: Taint | undefined;
   constant: { value: Const } | undefined;
   /** Sinks a parameter reaches inside the function unsanitised, with the steps from the parameter to the sink. */
-  sinks: { parameter: number; kind: TaintKind; at: SyntaxNode; sink: string; steps: TraceStep[] }[];
+  sinks: {
+    parameter: number;
+    kind: TaintKind;
+    at: SyntaxNode;
+    sink: string;
+    steps: TraceStep[];
+    /** The parameter was built into a string on its way (which a parameter of unknown origin needs). */
+    built: boolean;
+  }[];
 }
 
 /** Profile kinds of anonymous functions, which run in the scope they are written in. */
@@ -136,6 +144,7 @@ export class FileContext {
           at: hit.at,
           sink: hit.sink,
           steps: hit.taint.steps,
+          built: hit.taint.built === true,
         });
       }
       if (flows) safe = safe ? safe.filter((k) => t?.safe?.includes(k)) : [...(t?.safe ?? [])];
@@ -195,8 +204,9 @@ export class FileContext {
         rule_id: `security/${kind}`,
         category: 'security',
         severity: rule.severity,
-        confidence: 'high',
-        message: `${rule.title}: untrusted input \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\` without sanitizing; ${rule.fix}.`,
+        // A parameter of unknown origin built into a query or command: the caller may pass anything.
+        confidence: taint.weak ? 'medium' : 'high',
+        message: `${rule.title}: ${taint.weak ? 'a parameter' : 'untrusted input'} \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\` without sanitizing; ${rule.fix}.`,
         ...locate(this.parsed, at),
         cwe: rule.cwe,
         trace: [...taint.steps, sinkStep],

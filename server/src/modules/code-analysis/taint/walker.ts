@@ -23,6 +23,7 @@ import {
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
 import {
+  built,
   CLEAN,
   type Collection,
   type Const,
@@ -33,6 +34,7 @@ import {
   type TraceStep,
   unionTaint,
   type Val,
+  WEAK_KINDS,
   withStep,
 } from './values';
 
@@ -40,6 +42,11 @@ const PATH_LIKE =
   /identifier|member|attribute|subscript|field_access|selector|variable_name|element_reference|scoped|call|invocation|index|^name$/;
 const ARGUMENT_LISTS = /^(arguments|argument_list|value_arguments)$/;
 const IS_CALL = /call|invocation/;
+/** Nodes that build a string from their parts: concatenation, interpolation, templates, format macros. */
+const STRING_BUILDING =
+  /binary|concatenat|interpolat|template|string|encapsed|macro_invocation|token_tree|heredoc|f_string|format/;
+/** Calls that build a string from their arguments. */
+const FORMATTERS = /^(format|Format|sprintf|Sprintf|Sprint|Sprintln|snprintf|join|Join|concat|Concat|f)$/;
 const URL_PARSERS =
   /^((urllib\.parse|urlparse)\.)?(urlparse|urlsplit)$|^new(URL|URI)$|^(URI\.create|URL|urllib\.parse\.urlparse)$/;
 
@@ -154,8 +161,11 @@ export class FlowWalker {
     for (const m of this.lang.memberSinks ?? []) if (m.type === type) this.checkMember(node, m);
     if (PATH_LIKE.test(type) || node.children.length === 0 || this.lang.sourceNodes?.includes(type)) {
       const text = this.text(node);
-      if (this.env.has(text)) return this.env.get(text);
+      const known = this.env.has(text) ? this.env.get(text) : undefined;
+      // A parameter of unknown origin named like a source (`argv`, `args`) is that source.
+      if (known && !known.taint?.weak) return known;
       if (this.lang.sources.some((re) => re.test(text))) return { taint: this.newTaint(node, text) };
+      if (known) return known;
       if (node.children.length === 0) return CLEAN;
     }
     return this.evaluateChildren(node);
@@ -277,6 +287,7 @@ export class FlowWalker {
       if (!child.named) continue;
       taint = unionTaint(taint, this.evaluate(child).taint);
     }
+    if (taint && STRING_BUILDING.test(node.type)) taint = built(taint);
     return taint ? { taint } : CLEAN;
   }
 
@@ -564,7 +575,7 @@ export class FlowWalker {
       }
     };
     visit(node);
-    if (taint) return { taint };
+    if (taint) return { taint: built(taint) };
     return constant ? { constant: { value: text } } : CLEAN;
   }
 
@@ -585,7 +596,7 @@ export class FlowWalker {
       if (v !== undefined) return { constant: { value: v } };
     }
     if (/^(==|!=|<|>|<=|>=|===|!==|instanceof)$/.test(opText)) return CLEAN;
-    const taint = unionTaint(a.taint, b.taint);
+    const taint = built(unionTaint(a.taint, b.taint));
     return taint ? { taint } : CLEAN;
   }
 
@@ -857,7 +868,7 @@ export class FlowWalker {
     for (const p of this.lang.propagators ?? []) {
       const target = args[p.into];
       if (!target || !p.callee.test(callee)) continue;
-      const taint = vals.find((v, i) => i !== p.into && v.taint)?.taint;
+      const taint = built(vals.find((v, i) => i !== p.into && v.taint)?.taint);
       if (taint) this.assignTo(target, { taint: unionTaint(this.evaluate(target).taint, taint) }, call);
     }
     this.checkSinks(call, callee, typed, args, vals, calleeTaint);
@@ -922,7 +933,8 @@ export class FlowWalker {
       this.env.vars.set(receiverName, unionTaint(this.env.vars.get(receiverName), argTaint) as Taint);
       return { taint: unionTaint(receiver.taint, argTaint) };
     }
-    const taint = unionTaint(calleeTaint, argTaint);
+    let taint = unionTaint(calleeTaint, argTaint);
+    if (FORMATTERS.test(method)) taint = built(taint);
     return taint ? { taint } : CLEAN;
   }
 
@@ -931,8 +943,9 @@ export class FlowWalker {
     for (const hit of summary.sinks) {
       const arg = vals[hit.parameter]?.taint;
       if (!arg || arg.safe?.includes(hit.kind)) continue;
+      if (arg.weak && !hit.built) continue;
       const passed = withStep(arg, this.step(call, `passed to ${method}()`)) as Taint;
-      const taint = { ...passed, steps: [...passed.steps, ...hit.steps].slice(0, 16) };
+      const taint = { ...passed, built: true, steps: [...passed.steps, ...hit.steps].slice(0, 16) };
       this.flag(hit.kind, hit.at, hit.sink, taint);
     }
   }
@@ -1052,6 +1065,7 @@ export class FlowWalker {
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
         if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
         if (v.taint.safe?.includes(sink.kind)) continue;
+        if (v.taint.weak && !(v.taint.built && WEAK_KINDS.includes(sink.kind))) continue;
         this.flag(sink.kind, call, callee, v.taint);
         return;
       }
@@ -1080,6 +1094,7 @@ export class FlowWalker {
 
   flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint): void {
     if (taint.safe?.includes(kind)) return;
+    if (taint.weak && !(taint.built && WEAK_KINDS.includes(kind))) return;
     if (!this.reporting) {
       this.sinkHits.push({ kind, at, sink, taint });
       return;

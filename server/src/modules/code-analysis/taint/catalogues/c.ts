@@ -7,6 +7,9 @@ export const c: TaintLanguage = {
     { type: 'assignment_expression', target: 'left', value: 'right' },
   ],
   calls: ['call_expression'],
+  parameterTypes: ['parameter_declaration'],
+  safeParameter:
+    /^\s*(const\s+)?((unsigned|signed)\s+)?(int|long|short|char|size_t|ssize_t|bool|float|double|u?int\d+_t|off_t|pid_t)(\s+long)?\s+\w+\s*$/,
   sources: [/^argv\b/],
   sourceCalls: [/^(std::)?(getenv|secure_getenv|gets|readline)$/],
   // Reads that fill their buffer argument with input: `fgets(buf, n, stdin)`, `scanf("%s", buf)`, `recv(fd, buf…)`.

@@ -7,6 +7,7 @@ export const ruby: TaintLanguage = {
     { type: 'operator_assignment', target: 'left', value: 'right' },
   ],
   calls: ['call', 'subshell'],
+  parameterTypes: ['identifier', 'optional_parameter', 'keyword_parameter'],
   sources: [
     /^params\b/,
     /^request\.(params|query_string|body|headers|cookies|env)\b/,
