@@ -64,12 +64,14 @@ export const javascript: TaintLanguage = {
     },
     {
       kind: 'command-injection',
-      callee: /^((child_process|cp)\.)?(exec|execSync)$|^(shell|shelljs)\.exec$|^execaCommand(Sync)?$/,
+      callee:
+        /^((child_process|childProcess|cp|require\(["'](node:)?child_process["']\))\.)?(exec|execSync)$|^(shell|shelljs)\.exec$|^execaCommand(Sync)?$/,
       arg: 0,
     },
     {
       kind: 'command-injection',
-      callee: /^((child_process|cp)\.)?(spawn|spawnSync|execFile)$/,
+      callee:
+        /^((child_process|childProcess|cp|require\(["'](node:)?child_process["']\))\.)?(spawn|spawnSync|execFile|execFileSync)$/,
       arg: 'any',
       when: /shell\s*:\s*true/,
     },

@@ -54,7 +54,8 @@ export const php: TaintLanguage = {
     { kind: 'unsafe-deserialization', callee: /^unserialize$/, arg: 0 },
     {
       kind: 'path-traversal',
-      callee: /^(include|require|include_once|require_once|file_get_contents|fopen|readfile|file|unlink)$/,
+      callee:
+        /^(include|require|include_once|require_once|file_get_contents|file_put_contents|fopen|readfile|file|unlink|copy|rename|rmdir|mkdir|opendir|scandir|parse_ini_file|highlight_file|show_source)$/,
       arg: 0,
     },
     { kind: 'ssrf', callee: /^curl_init$/, arg: 0 },
