@@ -390,7 +390,10 @@ describe('POST /api/code/analyze with files: validation', () => {
     expect((await errorOf(notArray)).param).toBe('files');
     const noCode = await post({ files: [file('a.py'), { path: 'b.py' }] });
     expect(noCode.status).toBe(400);
-    expect(await errorOf(noCode)).toMatchObject({ param: 'files[1].code', code: 'missing_required_parameter' });
+    expect(await errorOf(noCode)).toMatchObject({
+      param: 'files[1].code',
+      code: 'missing_required_parameter',
+    });
     const notObject = await post({ files: [null] });
     expect(notObject.status).toBe(400);
     expect((await errorOf(notObject)).param).toBe('files[0]');

@@ -1,4 +1,4 @@
-import type { Finding } from '@tessera/shared';
+import type { CodeLanguage, Finding } from '@tessera/shared';
 import { locate } from '../findings';
 import { PROFILES } from '../metrics/profiles';
 import type { ParsedSource } from '../parsing/parse';
@@ -10,26 +10,35 @@ const MESSAGE =
 const text = (parsed: ParsedSource, n: SyntaxNode) =>
   parsed.source.slice(n.startIndex, n.endIndex).replace(/\s+/g, '');
 
+/** Servlet `addCookie(c)` calls per JVM language: the call's node type and its text (`response.addCookie(c)`). */
+const ADD_COOKIE: Partial<Record<CodeLanguage, { type: string; call: RegExp }>> = {
+  java: { type: 'method_invocation', call: /^(?:.*\.)?addCookie\((\w+)\)$/ },
+  kotlin: { type: 'call_expression', call: /^(?:.*\.)?addCookie\((\w+)\)$/ },
+};
+
 /**
- * Java servlet cookies (CWE-614): `response.addCookie(c)` where the same function never calls `c.setSecure(true)`.
- * The check reads the function the cookie is added in, so a flag set in a helper is not seen (a false positive).
+ * Servlet cookies (CWE-614) in Java and Kotlin: `response.addCookie(c)` where the same function never sets `c`'s
+ * Secure flag (`c.setSecure(true)`, Kotlin's `c.secure = true` / `c.isSecure = true`). The check reads the function
+ * the cookie is added in, so a flag set in a helper is not seen (a false positive).
  */
 export function insecureCookies(parsed: ParsedSource): Finding[] {
-  if (parsed.language !== 'java' || !parsed.source.includes('addCookie')) return [];
-  const functions = PROFILES.java.functions;
+  const spec = ADD_COOKIE[parsed.language];
+  if (!spec || !parsed.source.includes('addCookie')) return [];
+  const functions = PROFILES[parsed.language].functions;
   const out: Finding[] = [];
   walk(parsed.root, (node) => {
-    if (node.type !== 'method_invocation') return true;
-    const name = node.children.find((c) => c.field === 'name');
-    const args = node.children.find((c) => c.field === 'arguments');
-    if (!name || !args || text(parsed, name) !== 'addCookie') return true;
-    const cookie = args.children.find((c) => c.named);
-    if (cookie?.type !== 'identifier') return true;
+    if (node.type !== spec.type) return true;
+    const cookieName = spec.call.exec(text(parsed, node))?.[1];
+    if (!cookieName) return true;
     let scope: SyntaxNode | null = node.parent;
     while (scope && !functions[scope.type]) scope = scope.parent;
     const body = text(parsed, scope ?? parsed.root);
-    const cookieName = text(parsed, cookie);
-    if (body.includes(`${cookieName}.setSecure(true)`)) return true;
+    const secured = [
+      `${cookieName}.setSecure(true)`,
+      `${cookieName}.secure=true`,
+      `${cookieName}.isSecure=true`,
+    ];
+    if (secured.some((s) => body.includes(s))) return true;
     out.push({
       rule_id: 'security/insecure-cookie',
       category: 'security',

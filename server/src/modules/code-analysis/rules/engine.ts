@@ -8,11 +8,17 @@ import type { TaintProject } from '../taint/project';
 import { BUG_RULES } from './bugs';
 import { insecureCookies } from './cookies';
 import { SECURITY_RULES } from './security';
+import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
 import type { Captures, RuleDefinition } from './types';
 import { unusedVariables } from './unused';
 
-export const RULES: RuleDefinition[] = [...BUG_RULES, ...SECURITY_RULES, ...WEB_SECURITY_RULES];
+export const RULES: RuleDefinition[] = [
+  ...BUG_RULES,
+  ...SECURITY_RULES,
+  ...CRYPTO_RULES,
+  ...WEB_SECURITY_RULES,
+];
 
 const compiled = new Map<string, Query>();
 
@@ -78,7 +84,9 @@ export function runRules(
     (rule) =>
       categories.includes(rule.category) &&
       rule.languages[parsed.language] !== undefined &&
-      (!rule.needles || rule.needles.some((n) => parsed.source.includes(n))),
+      (!rule.needles || rule.needles.some((n) => parsed.source.includes(n))) &&
+      (rule.needlesByLanguage?.[parsed.language]?.some((n) => parsed.source.includes(n)) ?? true) &&
+      !rule.unlessByLanguage?.[parsed.language]?.some((n) => parsed.source.includes(n)),
   );
   const all = combinedQuery(active, parsed.language);
   const seen = new Map<string, Set<string>>();

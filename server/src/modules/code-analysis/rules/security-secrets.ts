@@ -6,6 +6,50 @@ const NAME =
 const VALUE = '"^.[^$<{%]{5,}.$"';
 const PLACEHOLDER = '"(?:changeme|example|placeholder|your[_-]|xxx|\\\\*\\\\*\\\\*|dummy|test|TODO|<)"';
 
+/**
+ * Key formats of the common providers (as gitleaks and GitHub's secret scanning define them): AWS access key ids,
+ * GitHub, GitLab, Slack, Stripe, Google, OpenAI, Anthropic, SendGrid, npm, Twilio; and a password written inside a
+ * connection string (`Password=…;`) or a URL (`scheme://user:password@host`).
+ */
+const TOKEN = JSON.stringify(
+  [
+    '\\b(AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\\b',
+    '\\bgh[pousr]_[A-Za-z0-9]{36,}',
+    '\\bgithub_pat_[A-Za-z0-9_]{60,}',
+    '\\bglpat-[A-Za-z0-9_-]{20,}',
+    '\\bxox[abposr]-[A-Za-z0-9-]{10,}',
+    '\\b(sk|rk)_live_[A-Za-z0-9]{20,}',
+    '\\bAIza[0-9A-Za-z_-]{35}',
+    '\\bsk-(proj-|svcacct-|ant-(api\\d+-)?)?[A-Za-z0-9_-]{32,}',
+    '\\bSG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}',
+    '\\bnpm_[A-Za-z0-9]{36}',
+    '\\bSK[0-9a-f]{32}\\b',
+    '\\b(Password|PASSWORD|password|Pwd|PWD|pwd)\\s*=\\s*[^;\'"\\s{}$%<]{4,}\\s*(;|[\'"]$)',
+    '\\b[a-z][a-z0-9+.-]*://[^/\\s:@\'"]+:[^/\\s:@\'"$%{}<]{3,}@[^\\s\'"]',
+  ].join('|'),
+);
+const TOKEN_NEEDLES = [
+  'AKIA',
+  'ASIA',
+  'ABIA',
+  'ACCA',
+  'gh',
+  'github_pat_',
+  'glpat-',
+  'xox',
+  '_live_',
+  'AIza',
+  'sk-',
+  'SG.',
+  'npm_',
+  'SK',
+  'assword',
+  'ASSWORD',
+  'wd',
+  'WD',
+  '://',
+];
+
 /** One top-level pattern per shape, each carrying the name and value checks (predicates do not reach into alternations). */
 const secret = (patterns: string[]): string =>
   patterns
@@ -63,13 +107,59 @@ export const SECRET_RULES: RuleDefinition[] = [
         '(const_spec name: (identifier) @name value: (expression_list (interpreted_string_literal) @finding))',
         '(var_spec name: (identifier) @name value: (expression_list (interpreted_string_literal) @finding))',
       ]),
-      php: `((assignment_expression left: (variable_name (name) @name) right: [(string) (encapsed_string)] @finding)
-        (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
       ruby: `((assignment left: [(identifier) (constant)] @name right: (string) @finding)
         (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
       csharp: `((variable_declarator name: (identifier) @name (string_literal) @finding)
         (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
+      kotlin: secret([
+        '(property_declaration (variable_declaration (simple_identifier) @name) (string_literal) @finding)',
+      ]),
+      swift: secret([
+        '(property_declaration name: (pattern bound_identifier: (simple_identifier) @name) value: (line_string_literal) @finding)',
+      ]),
+      scala: secret([
+        '(val_definition pattern: (identifier) @name value: (string) @finding)',
+        '(var_definition pattern: (identifier) @name value: (string) @finding)',
+      ]),
+      rust: secret([
+        '(const_item name: (identifier) @name value: (string_literal) @finding)',
+        '(static_item name: (identifier) @name value: (string_literal) @finding)',
+        '(let_declaration pattern: (identifier) @name value: (string_literal) @finding)',
+      ]),
+      ...Object.fromEntries(
+        ['c', 'cpp'].map((lang) => [
+          lang,
+          secret([
+            '(preproc_def name: (identifier) @name value: (preproc_arg) @finding)',
+            '(init_declarator declarator: [(identifier) (pointer_declarator declarator: (identifier)) (array_declarator declarator: (identifier))] @name value: (string_literal) @finding)',
+          ]),
+        ]),
+      ),
+      bash: secret([
+        '(variable_assignment name: (variable_name) @name value: [(word) (string) (raw_string)] @finding)',
+      ]),
+      php: `((assignment_expression left: (variable_name (name) @name) right: [(string) (encapsed_string)] @finding)
+        (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))
+        ((array_element_initializer (string (string_content) @name) [(string) (encapsed_string)] @finding)
+        (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
     },
+  },
+  {
+    id: 'security/hardcoded-token',
+    needles: TOKEN_NEEDLES,
+    category: 'security',
+    severity: 'high',
+    confidence: 'high',
+    cwe: 'CWE-798',
+    message:
+      "A credential in a provider's key format (or a password inside a connection string or URL) is written in the code; revoke it, and read it from the environment or a secret manager.",
+    languages: Object.fromEntries(
+      Object.entries(STRING_TYPES).map(([lang, types]) => [
+        lang,
+        // Bash values are often unquoted words (`export KEY=AKIA…`).
+        `(${lang === 'bash' ? '[(string) (raw_string) (word)]' : types} @finding (#match? @finding ${TOKEN}))`,
+      ]),
+    ),
   },
   {
     id: 'security/hardcoded-private-key',

@@ -1,36 +1,40 @@
 import { forJs, type RuleDefinition } from './types';
 
-/**
- * Weak randomness and cookies without the Secure flag. A predictable generator is reported wherever it is used
- * (as SpotBugs' PREDICTABLE_RANDOM and Bandit's B311 do): whether its numbers end up in a token cannot be told from
- * one call, and a secure generator costs nothing.
- */
+/** Cookies set without the Secure flag (CWE-614). */
+/** Whether a cookie's options set the Secure flag: `secure=True`, `Secure: true`, `'secure' => true`, PHP's sixth argument. */
+function securedCookie(args: string, fn: string | undefined): boolean {
+  if (/['"]?\b[Ss]ecure['"]?\s*(=>|=|:)\s*(True|true|TRUE)\b/.test(args)) return true;
+  return fn !== undefined && /^set(raw)?cookie$/.test(fn) && /^true$/i.test(topLevelArguments(args)[5] ?? '');
+}
+
+/** The arguments of a call's argument list text, split at its top-level commas. */
+function topLevelArguments(list: string): string[] {
+  const inner = list.trim().replace(/^\(/, '').replace(/\)$/, '');
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let current = '';
+  for (const ch of inner) {
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if ('([{'.includes(ch)) depth += 1;
+    else if (')]}'.includes(ch)) depth -= 1;
+    else if (ch === ',' && depth === 0) {
+      out.push(current.trim());
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}
+
 export const WEB_SECURITY_RULES: RuleDefinition[] = [
   {
-    id: 'security/predictable-random',
-    needles: ['Random', 'random'],
-    category: 'security',
-    severity: 'low',
-    confidence: 'medium',
-    cwe: 'CWE-330',
-    message:
-      '`{finding}` is a predictable random generator; use SecureRandom / secrets / crypto.getRandomValues for anything an attacker must not guess (tokens, identifiers, keys, passwords).',
-    languages: {
-      java: `((object_creation_expression type: (_) @t) @finding (#match? @t "^(java\\\\.util\\\\.)?Random$"))
-             ((method_invocation object: (_) @o name: (identifier) @n) @finding
-               (#match? @o "^(java\\\\.lang\\\\.)?Math$") (#eq? @n "random"))
-             ((method_invocation object: (_) @o name: (identifier) @n) @finding
-               (#match? @o "^(java\\\\.util\\\\.concurrent\\\\.)?ThreadLocalRandom$") (#eq? @n "current"))`,
-      python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn)) @finding
-               (#eq? @m "random")
-               (#match? @fn "^(random|randint|randrange|choice|choices|getrandbits|sample|shuffle|uniform|triangular|betavariate|expovariate|gammavariate|gauss|lognormvariate|normalvariate|vonmisesvariate|paretovariate|weibullvariate|randbytes)$"))`,
-      ...forJs(`((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)) @finding
-                 (#eq? @o "Math") (#eq? @p "random"))`),
-    },
-  },
-  {
     id: 'security/insecure-cookie',
-    needles: ['set_cookie', 'cookie'],
+    needles: ['set_cookie', 'cookie', 'Cookie'],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
@@ -43,7 +47,11 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
       ...forJs(`((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)
                   arguments: (arguments) @args) @finding
                  (#match? @o "^(res|response|ctx)$") (#eq? @p "cookie"))`),
+      php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie)$"))`,
+      go: `((composite_literal type: (qualified_type) @t body: (literal_value) @args) @finding (#eq? @t "http.Cookie"))`,
+      ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))`,
+      csharp: `((object_creation_expression type: (identifier) @t initializer: (initializer_expression) @args) @finding (#match? @t "^(CookieOptions|HttpCookie)$"))`,
     },
-    check: (c) => !/\bsecure\s*[=:]\s*(True|true)\b/.test(c.args?.text ?? ''),
+    check: (c) => !securedCookie(c.args?.text ?? '', c.fn?.text),
   },
 ];

@@ -1,55 +1,9 @@
+import { callText } from './security-crypto';
 import { SECRET_RULES } from './security-secrets';
 import { forJs, type RuleDefinition } from './types';
 
 /** Pattern rules for security; flows from untrusted input to sinks are in taint/. */
 export const SECURITY_RULES: RuleDefinition[] = [
-  {
-    id: 'security/weak-hash',
-    needles: ['md5', 'MD5', 'sha1', 'SHA1', 'SHA-1', 'md4', 'Digest'],
-    category: 'security',
-    severity: 'medium',
-    confidence: 'high',
-    cwe: 'CWE-328',
-    message:
-      'Weak hash `{finding}`: MD5 and SHA-1 are broken for security use; use SHA-256 or better (and bcrypt/scrypt/argon2 for passwords).',
-    languages: {
-      python: `((call function: (attribute object: (identifier) @mod attribute: (identifier) @fn)) @finding (#eq? @mod "hashlib") (#match? @fn "^(md5|sha1|md4)$"))
-                ((call function: (attribute object: (identifier) @mod attribute: (identifier) @fn) arguments: (argument_list . (string (string_content) @alg))) @finding
-                  (#eq? @mod "hashlib") (#eq? @fn "new") (#match? @alg "^(md5|MD5|sha1|SHA1|md4)$"))`,
-      ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
-        (#match? @fn "^(createHash|createHmac)$") (#match? @alg "^(md5|sha1|MD5|SHA1|md4|RSA-MD5)$"))`),
-      java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
-        (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))`,
-      go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
-        (#match? @pkg "^(md5|sha1)$") (#match? @fn "^(New|Sum)$"))`,
-      php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))`,
-      ruby: `((scope_resolution scope: (constant) @m name: (constant) @alg) @finding (#eq? @m "Digest") (#match? @alg "^(MD5|SHA1)$"))`,
-      csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding
-        (#match? @cls "^(MD5|SHA1)$") (#eq? @fn "Create"))`,
-    },
-  },
-  {
-    id: 'security/weak-cipher',
-    needles: ['DES', 'des', 'ARC', 'RC4', 'rc4', 'Blowfish', 'bf', 'ECB', 'ecb', 'RC2', 'rc2'],
-    category: 'security',
-    severity: 'high',
-    confidence: 'high',
-    cwe: 'CWE-327',
-    message:
-      'Weak cipher or mode `{finding}`: DES, 3DES, RC4, Blowfish and ECB mode do not protect data; use AES-GCM or ChaCha20-Poly1305.',
-    languages: {
-      python: `((call function: (attribute object: (identifier) @cls attribute: (identifier) @fn)) @finding
-        (#match? @cls "^(DES|DES3|ARC4|ARC2|Blowfish)$") (#eq? @fn "new"))`,
-      ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
-        (#match? @fn "^createCipher(iv)?$") (#match? @alg "^(des|rc4|bf|blowfish|rc2)|-ecb$|^des-ede"))`),
-      java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
-        (#eq? @cls "Cipher") (#eq? @fn "getInstance") (#match? @alg "\\"(DES|DESede|RC4|RC2|Blowfish|AES\\"|AES/ECB|[A-Za-z0-9]+/ECB)"))`,
-      go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
-        (#match? @pkg "^(des|rc4)$") (#match? @fn "^New(Cipher|TripleDESCipher)$"))`,
-      php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument (string) @alg))) @finding
-        (#match? @fn "^openssl_(en|de)crypt$") (#match? @alg "(?:des|rc4|bf-|-ecb)"))`,
-    },
-  },
   {
     id: 'security/insecure-randomness',
     needles: ['random', 'Random', 'rand', 'uniqid', 'lcg_value'],
@@ -87,7 +41,18 @@ export const SECURITY_RULES: RuleDefinition[] = [
       'CURLOPT_SSL',
       'VERIFY_NONE',
       'check',
+      'Certificate',
+      'HostnameVerifier',
+      'hostnameVerifier',
+      'danger_accept_invalid',
+      'curl',
+      'wget',
+      'SslVerifyMode',
+      'URLCredential',
     ],
+    // A URLSession delegate that answers a trust challenge with the server's own trust, unevaluated, accepts any
+    // certificate; one that evaluates it (SecTrustEvaluateWithError) does not.
+    unlessByLanguage: { swift: ['SecTrustEvaluate'] },
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -104,7 +69,28 @@ export const SECURITY_RULES: RuleDefinition[] = [
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (name) @opt) . (argument [(boolean) (integer)] @v))) @finding
         (#eq? @fn "curl_setopt") (#match? @opt "^CURLOPT_SSL_VERIFY(PEER|HOST)$") (#match? @v "^(false|FALSE|0)$"))`,
       ruby: `((scope_resolution name: (constant) @c) @finding (#eq? @c "VERIFY_NONE"))`,
-      java: `((method_declaration name: (identifier) @n body: (block . "{" . "}")) @finding (#match? @n "^(checkServerTrusted|checkClientTrusted)$"))`,
+      java: `((method_declaration name: (identifier) @n body: (block . "{" . "}")) @finding (#match? @n "^(checkServerTrusted|checkClientTrusted)$"))
+             ((identifier) @finding (#eq? @finding "ALLOW_ALL_HOSTNAME_VERIFIER"))
+             ((object_creation_expression type: (type_identifier) @t) @finding (#eq? @t "NoopHostnameVerifier"))
+             ((method_invocation name: (identifier) @n arguments: (argument_list (lambda_expression body: (true)))) @finding (#match? @n "^(setHostnameVerifier|setDefaultHostnameVerifier|hostnameVerifier)$"))`,
+      kotlin: `${callText('call_expression', '(\\.hostnameVerifier|^HostnameVerifier)\\s*\\{\\s*[\\w\\s,]*->\\s*true\\s*\\}$')}
+             ((function_declaration (simple_identifier) @n (function_body) @b) @finding (#match? @n "^check(Server|Client)Trusted$") (#match? @b "^\\{\\s*\\}$"))`,
+      csharp: `((assignment_expression left: (_) @l right: (lambda_expression body: (boolean_literal) @v)) @finding
+               (#match? @l "(ServerCertificate(Custom)?ValidationCallback|RemoteCertificateValidationCallback)$") (#eq? @v "true"))
+             ((member_access_expression name: (identifier) @n) @finding (#eq? @n "DangerousAcceptAnyServerCertificateValidator"))`,
+      rust: `${callText('call_expression', '\\.danger_accept_invalid_(certs|hostnames)\\(\\s*true\\s*\\)$')}
+             ((scoped_identifier) @finding (#match? @finding "^(openssl::ssl::)?SslVerifyMode::NONE$"))`,
+      ...Object.fromEntries(
+        ['c', 'cpp'].map((lang) => [
+          lang,
+          `((call_expression function: (identifier) @fn arguments: (argument_list (_) . (identifier) @v)) @finding
+             (#match? @fn "^SSL(_CTX)?_set_verify$") (#eq? @v "SSL_VERIFY_NONE"))
+           ${callText('call_expression', '^curl_easy_setopt\\(\\s*\\w+\\s*,\\s*CURLOPT_SSL_VERIFY(PEER|HOST)\\s*,\\s*(0L?|false|FALSE)\\s*\\)$')}`,
+        ]),
+      ),
+      swift: callText('call_expression', '^URLCredential\\(\\s*trust:'),
+      bash: `((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "curl") (#match? @a "^(--insecure|-[a-zA-Z]*k[a-zA-Z]*)$"))
+             ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "wget") (#eq? @a "--no-check-certificate"))`,
     },
   },
   {
@@ -121,6 +107,9 @@ export const SECURITY_RULES: RuleDefinition[] = [
       'libxml',
       'LIBXML_NOENT',
       'noent',
+      'NOENT',
+      'DtdProcessing',
+      'XmlUrlResolver',
     ],
     category: 'security',
     severity: 'high',
@@ -136,6 +125,26 @@ export const SECURITY_RULES: RuleDefinition[] = [
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (boolean) @v))) @finding (#eq? @fn "libxml_disable_entity_loader") (#match? @v "^(false|FALSE)$"))
              ((name) @finding (#eq? @finding "LIBXML_NOENT"))`,
       ...forJs(`((pair key: (property_identifier) @k value: (true)) @finding (#eq? @k "noent"))`),
+      ruby: callText(
+        'call',
+        '^Nokogiri::XML(::Document)?(\\.parse)?\\b[\\s\\S]*\\b(noent|NOENT|dtdload|DTDLOAD)\\b',
+      ),
+      csharp: `((member_access_expression) @finding (#eq? @finding "DtdProcessing.Parse"))
+               ((assignment_expression left: (_) @l right: (object_creation_expression type: (identifier) @t)) @finding
+                 (#match? @l "XmlResolver$") (#eq? @t "XmlUrlResolver"))`,
+    },
+  },
+  {
+    id: 'security/sql-injection',
+    needles: ['#$'],
+    category: 'security',
+    severity: 'critical',
+    confidence: 'medium',
+    cwe: 'CWE-89',
+    message:
+      "`{finding}` splices a value into the SQL text with Slick's `#$` (no bind parameter); use `$value` so Slick binds it.",
+    languages: {
+      scala: `((interpolated_string_expression interpolator: (identifier) @i (interpolated_string) @s) @finding (#match? @i "^sqlu?$") (#match? @s ${JSON.stringify('#[$][{]?[A-Za-z_]')}))`,
     },
   },
   {

@@ -25,6 +25,10 @@ export interface RuleDefinition {
    * query: web-tree-sitter evaluates predicates in JavaScript, so a broad pattern costs time on every candidate.
    */
   needles?: string[];
+  /** Further needles for one language (Go's `"math/rand"` import), all languages' needles applying too. */
+  needlesByLanguage?: Partial<Record<CodeLanguage, string[]>>;
+  /** Text that makes the rule moot for the file in one language (Swift code that evaluates the server's trust). */
+  unlessByLanguage?: Partial<Record<CodeLanguage, string[]>>;
 }
 
 /** Two captures are the same code, ignoring whitespace. */

@@ -20,6 +20,8 @@ export interface SinkThrough {
   /** The argument's path from the parameter to the sink, and the sink itself. */
   steps: TraceStep[];
   sinkStep: TraceStep;
+  /** The parameter was built into a string on its way (which a parameter of unknown origin needs). */
+  built: boolean;
 }
 
 /**
@@ -35,6 +37,9 @@ export interface Summary {
   returnsSource: Taint | undefined;
   constant: { value: Const } | undefined;
 }
+
+/** Profile kinds of anonymous functions, which run in the scope they are written in. */
+const CLOSURE_KINDS = new Set(['closure', 'lambda', 'arrow', 'block']);
 
 const MAX_FINDINGS = 200;
 
@@ -95,6 +100,15 @@ export class FileContext {
 
   isFunction(node: SyntaxNode): boolean {
     return this.functionTypes[node.type] !== undefined;
+  }
+
+  isClosure(node: SyntaxNode): boolean {
+    const kind = this.functionTypes[node.type];
+    return kind !== undefined && (CLOSURE_KINDS.has(kind) || /^function(_expression)?$/.test(node.type));
+  }
+
+  get parameterContainers(): string[] {
+    return PROFILES[this.parsed.language].parameterContainers;
   }
 
   parameters(unit: SyntaxNode): string[] {
@@ -177,6 +191,7 @@ export class FileContext {
           sink: hit.sink,
           steps: hit.taint.steps,
           sinkStep: hit.sinkStep,
+          built: hit.taint.built === true,
         });
       }
       summary.flows.push(flows);
@@ -192,7 +207,9 @@ export class FileContext {
     const sink = this.lang.returnSink;
     if (!sink || !v.taint || !walker.reporting) return;
     if (!isRouteHandler(this.parsed, this.lang, unit)) return;
-    if (/call|invocation/.test(value.type) && sink.unless.test(walker.shape(value).callee)) return;
+    if (sink.value && !sink.value.test(walker.nodeText(value))) return;
+    if (sink.unless && /call|invocation/.test(value.type) && sink.unless.test(walker.shape(value).callee))
+      return;
     walker.flag(sink.kind, value, 'the response body', v.taint);
   }
 
@@ -238,8 +255,9 @@ export class FileContext {
         rule_id: `security/${kind}`,
         category: 'security',
         severity: rule.severity,
-        confidence: 'high',
-        message: `${rule.title}: untrusted input \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile} without sanitizing; ${rule.fix}.`,
+        // A parameter of unknown origin built into a query or command: the caller may pass anything.
+        confidence: taint.weak ? 'medium' : 'high',
+        message: `${rule.title}: ${taint.weak ? 'a parameter' : 'untrusted input'} \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile} without sanitizing; ${rule.fix}.`,
         ...locate(this.parsed, at),
         cwe: rule.cwe,
         trace: [...taint.steps, sinkStep],

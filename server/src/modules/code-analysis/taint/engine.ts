@@ -2,8 +2,9 @@ import type { Finding } from '@tessera/shared';
 import type { ParsedSource } from '../parsing/parse';
 import { FileContext } from './context';
 import { TAINT_LANGUAGES } from './languages';
-import { parameterSources } from './parameters';
+import { parameterSources, unknownParameters } from './parameters';
 import type { TaintProject } from './project';
+import type { Origin } from './syntax';
 import type { Taint } from './values';
 import { FlowWalker } from './walker';
 
@@ -13,29 +14,35 @@ import { FlowWalker } from './walker';
  * untrusted data that no sanitiser for that sink touched is reported with the path it took. In a project, calls
  * reach the other files' functions too (project.ts).
  */
+function parameterTaint(origin: Origin, weak: boolean): Taint {
+  const step = {
+    line: origin.line,
+    column: 1,
+    end_line: origin.line,
+    end_column: 1,
+    note: `source: ${origin.text}`,
+  };
+  return weak ? { origin, steps: [step], weak } : { origin, steps: [step] };
+}
+
 export function taintFindings(parsed: ParsedSource, project?: TaintProject): Finding[] {
   const lang = TAINT_LANGUAGES[parsed.language];
   if (!lang) return [];
   const ctx = project?.contextOf(parsed) ?? new FileContext(parsed, lang);
   for (const unit of ctx.units) {
-    const parameters: [string, Taint][] =
-      unit === parsed.root
-        ? []
-        : parameterSources(parsed, lang, unit).map(([name, origin]) => [
-            name,
-            {
-              origin,
-              steps: [
-                {
-                  line: origin.line,
-                  column: 1,
-                  end_line: origin.line,
-                  end_column: 1,
-                  note: `source: ${origin.text}`,
-                },
-              ],
-            },
-          ]);
+    if (unit === parsed.root) {
+      new FlowWalker(ctx, unit, true).run([]);
+      continue;
+    }
+    const known = parameterSources(parsed, lang, unit);
+    const names = new Set(known.map(([name]) => name));
+    // Where the function's input is identified (a handler's bound parameters), its other parameters are not input.
+    const unknown =
+      known.length > 0 ? [] : unknownParameters(parsed, lang, unit).filter(([n]) => !names.has(n));
+    const parameters: [string, Taint][] = [
+      ...known.map(([name, origin]): [string, Taint] => [name, parameterTaint(origin, false)]),
+      ...unknown.map(([name, origin]): [string, Taint] => [name, parameterTaint(origin, true)]),
+    ];
     new FlowWalker(ctx, unit, true).run(parameters);
   }
   return ctx.findings;

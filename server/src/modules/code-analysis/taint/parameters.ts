@@ -23,12 +23,17 @@ export function parameterNames(source: string, param: SyntaxNode): string[] {
 /** The parameter declarations of a function, in order. */
 export function parametersOf(unit: SyntaxNode, lang: TaintLanguage, containers: string[]): SyntaxNode[] {
   const types = lang.parameterTypes ?? [];
+  // C and C++ keep the parameter list inside the function's declarator.
+  const declarator = unit.children.find(
+    (c) => c.field === 'declarator' && /function_declarator/.test(c.type),
+  );
   const list =
     unit.children.find((c) => c.field === 'parameters') ??
-    unit.children.find((c) => containers.includes(c.type));
+    unit.children.find((c) => containers.includes(c.type)) ??
+    declarator?.children.find((c) => c.field === 'parameters');
   // Swift lists its parameters directly under the function.
   const holder = list ?? unit;
-  return holder.children.filter((c) => c.named && types.includes(c.type));
+  return holder.children.filter((c) => c.named && c.field !== 'name' && types.includes(c.type));
 }
 
 /** Whether the function is an HTTP handler by its decorators or annotations (`@app.route(…)`). */
@@ -38,7 +43,51 @@ export function isRouteHandler(parsed: ParsedSource, lang: TaintLanguage, unit: 
   const { source } = parsed;
   const decorators =
     unit.parent?.type === 'decorated_definition' ? source.slice(unit.parent.startIndex, unit.startIndex) : '';
-  return decorator.test(decorators);
+  return decorator.test(`${decorators} ${annotations(source, unit)}`);
+}
+
+/** The annotations and attributes written on the function itself (Java's modifiers, C#'s attribute lists). */
+function annotations(source: string, unit: SyntaxNode): string {
+  return unit.children
+    .filter((c) => /modifiers|annotation|attribute_list/.test(c.type))
+    .map((c) => norm(source, c))
+    .join(' ');
+}
+
+/**
+ * Every other parameter that could hold text (not typed as a number, boolean or UUID, not the receiver): what the
+ * function is given from outside, of unknown origin.
+ */
+export function unknownParameters(
+  parsed: ParsedSource,
+  lang: TaintLanguage,
+  unit: SyntaxNode,
+): [string, Origin][] {
+  const { source } = parsed;
+  const out: [string, Origin][] = [];
+  for (const param of parametersOf(unit, lang, PROFILES[parsed.language].parameterContainers)) {
+    const text = source.slice(param.startIndex, param.endIndex);
+    if (lang.safeParameter?.test(text)) continue;
+    const origin = { text: `parameter ${text.replace(/\s+/g, ' ').slice(0, 50)}`, line: param.startRow + 1 };
+    for (const name of parameterNames(source, param))
+      if (!/^(self|cls|this|_)$/.test(name)) out.push([name, origin]);
+  }
+  return out;
+}
+
+/** Whether the function is an action of a handler class (an ASP.NET controller's public method). */
+function inHandlerClass(
+  source: string,
+  unit: SyntaxNode,
+  params: SyntaxNode[],
+  spec: NonNullable<TaintLanguage['handler']>['enclosingClass'] & object,
+): boolean {
+  let cls = unit.parent;
+  while (cls && !/class_(declaration|definition)$/.test(cls.type)) cls = cls.parent;
+  const body = cls?.children.find((c) => c.field === 'body');
+  if (!cls || !body) return false;
+  const methodHeader = source.slice(unit.startIndex, params[0]?.startIndex ?? unit.endIndex);
+  return spec.header.test(source.slice(cls.startIndex, body.startIndex)) && spec.method.test(methodHeader);
 }
 
 /** Parameters that bring untrusted data into the function, with where they come from. */
@@ -61,15 +110,14 @@ export function parameterSources(
   const first = firstNames[0];
   const decorators =
     unit.parent?.type === 'decorated_definition' ? source.slice(unit.parent.startIndex, unit.startIndex) : '';
-  const modifiers = unit.children
-    .filter((c) => /modifiers|annotation|attribute_list/.test(c.type))
-    .map((c) => norm(source, c))
-    .join(' ');
+  const modifiers = annotations(source, unit);
   // The request object itself is not a capture: its members are sources of their own.
   const requestParameter =
     first !== undefined && handler?.firstParameter?.test(first) === true ? first : undefined;
   const isHandler =
-    handler?.decorator?.test(`${decorators} ${modifiers}`) === true || requestParameter !== undefined;
+    handler?.decorator?.test(`${decorators} ${modifiers}`) === true ||
+    requestParameter !== undefined ||
+    (handler?.enclosingClass !== undefined && inHandlerClass(source, unit, params, handler.enclosingClass));
   const out: [string, Origin][] = [];
   for (const param of params) {
     // Kotlin keeps a parameter's annotations in a parameter_modifiers node just before it.

@@ -7,8 +7,8 @@ export interface SinkSpec {
   kind: TaintKind;
   /** Normalised callee text (whitespace removed), e.g. `cursor.execute` or `os.system`. */
   callee: RegExp;
-  /** Which argument carries the dangerous value: an index, or any argument. */
-  arg: number | 'any';
+  /** Which argument carries the dangerous value: an index, any argument, or the receiver (`s.html_safe`). */
+  arg: number | 'any' | 'receiver';
   /** Only when the whole call's text also matches (`shell=True`, no SafeLoader). */
   when?: RegExp;
   unless?: RegExp;
@@ -16,6 +16,8 @@ export interface SinkSpec {
   shellList?: boolean;
   /** Only when the enclosing function's text matches (a parser configured to resolve external entities). */
   whenInFunction?: RegExp;
+  /** Not when the call's parent expression matches (Kotlin's `File(x).name` reads only the file name). */
+  unlessParent?: RegExp;
   /** Only arguments of these node types carry the danger (Ruby: a hash of conditions is bound, a string is not). */
   argTypes?: RegExp;
 }
@@ -69,6 +71,11 @@ export interface HandlerSpec {
   decorator?: RegExp;
   /** The first parameter's name marks a handler (Django views take `request` first). */
   firstParameter?: RegExp;
+  /**
+   * Methods of a class whose header (up to its body) matches `header` are handlers when their own header (up to the
+   * parameters) matches `method`: ASP.NET MVC binds every parameter of a controller's public action.
+   */
+  enclosingClass?: { header: RegExp; method: RegExp };
 }
 
 export interface TaintLanguage {
@@ -78,8 +85,19 @@ export interface TaintLanguage {
   calls: string[];
   /** Nodes wrapping one argument (`value_argument`): the argument is their `value` field or last named child. */
   argumentWrappers?: string[];
-  /** Property assignments that are sinks (`el.innerHTML = x`). */
-  propertySinks?: { target: RegExp; kind: TaintKind }[];
+  /** Property assignments that are sinks (`el.innerHTML = x`); `valueTypes`: only values of these node types. */
+  propertySinks?: { target: RegExp; kind: TaintKind; valueTypes?: RegExp }[];
+  /** Object properties whose value is a sink (JSX `{ __html: x }`): nodes of `type` with `key` and `value` fields. */
+  keySinks?: { type: string; key: RegExp; kind: TaintKind }[];
+  /** Operators that read input into their right operand (C++ `std::cin >> name`). */
+  extractions?: { type: string; source: RegExp }[];
+  /**
+   * Declarations that construct an object from arguments (C++ `std::ifstream in(path);`, which the grammar may
+   * read as a function declarator): node type, its type field; the type is the callee for `sinks`.
+   */
+  constructorDeclarations?: string[];
+  /** Macro arguments are token trees (Rust): a sanitiser's parenthesised group in them is clean. */
+  tokenTrees?: boolean;
   /** Expressions (member paths, identifiers) that are untrusted, matched on normalised text. */
   sources: RegExp[];
   /** Further node types whose text is matched against `sources` (Bash's `$1`, `${QUERY_STRING}`). */
@@ -92,14 +110,14 @@ export interface TaintLanguage {
   /** Calls that write their other arguments into one of them (C's sprintf/strcpy): taint flows into that one. */
   propagators?: { callee: RegExp; into: number }[];
   /** Calls that store untrusted input into their arguments (Bash `read line`, Rust `read_line(&mut buf)`). */
-  sourceArguments?: { callee: RegExp; into: number | 'all' }[];
+  sourceArguments?: { callee: RegExp; into: number | 'all'; when?: RegExp }[];
   /**
    * Member accesses that run their receiver (Scala's `cmd.!`): a node of `type` whose `member` field matches, with
    * the receiver in the `receiver` field.
    */
   memberSinks?: { type: string; member: string; receiver: string; name: RegExp; kind: TaintKind }[];
   /** Member accesses whose value is safe whatever the receiver (Scala's `s.toInt`), on the normalised text. */
-  cleanMembers?: { types: string[]; pattern: RegExp };
+  cleanMembers?: { types: string[]; pattern: RegExp }[];
   /** Node types of parameter declarations, inside the function's parameter list. */
   parameterTypes?: string[];
   parameterSources?: ParameterSource[];
@@ -113,8 +131,11 @@ export interface TaintLanguage {
   /** Sanitisers that make a value safe for some sinks only (an HTML encoder for XSS, not for SQL). */
   kindSanitizers?: { callee: RegExp; kinds: TaintKind[] }[];
   valueChecks?: ValueCheck[];
-  /** What a route handler returns is the response body: a sink unless the returned call is one of `unless`. */
-  returnSink?: { kind: TaintKind; unless: RegExp };
+  /**
+   * What a route handler returns is the response body: a sink unless the returned call is one of `unless`; with
+   * `value`, only a returned expression whose text matches (Spring's `"redirect:" + url` view name).
+   */
+  returnSink?: { kind: TaintKind; unless?: RegExp; value?: RegExp };
 }
 
 export interface TaintRuleMeta {

@@ -17,6 +17,20 @@ export interface Taint {
   steps: TraceStep[];
   /** Kinds a sanitiser on the way neutralised (an HTML encoder: `xss`); absent = safe for nothing. */
   safe?: readonly TaintKind[];
+  /**
+   * A parameter of unknown origin rather than known input: reported only where it is built into a command or
+   * query text (`built`), the way Bandit's B608 reads SQL assembled from strings.
+   */
+  weak?: boolean;
+  built?: boolean;
+}
+
+/** The sinks a weak taint (a parameter of unknown origin) is reported at, once built into a string. */
+export const WEAK_KINDS: readonly TaintKind[] = ['sql-injection', 'command-injection'];
+
+/** A weak taint that went into a string being built. */
+export function built(taint: Taint | undefined): Taint | undefined {
+  return taint && !taint.built ? { ...taint, built: true } : taint;
 }
 
 export type Const = string | number | boolean | null;
@@ -53,6 +67,8 @@ export function withStep(taint: Taint | undefined, step: TraceStep): Taint | und
 export function unionTaint(a: Taint | undefined, b: Taint | undefined): Taint | undefined {
   if (!a) return b;
   if (!b) return a;
+  // Known input outweighs a parameter of unknown origin.
+  if (a.weak !== b.weak) return a.weak ? b : a;
   if (!a.safe && !b.safe) return a;
   const safe = (a.safe ?? []).filter((k) => b.safe?.includes(k));
   const base = (a.safe?.length ?? 0) <= (b.safe?.length ?? 0) ? a : b;

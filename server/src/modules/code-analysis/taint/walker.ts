@@ -23,6 +23,7 @@ import {
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
 import {
+  built,
   CLEAN,
   type Collection,
   type Const,
@@ -33,6 +34,7 @@ import {
   type TraceStep,
   unionTaint,
   type Val,
+  WEAK_KINDS,
   withStep,
 } from './values';
 
@@ -40,6 +42,11 @@ const PATH_LIKE =
   /identifier|member|attribute|subscript|field_access|selector|variable_name|element_reference|scoped|call|invocation|index|^name$/;
 const ARGUMENT_LISTS = /^(arguments|argument_list|value_arguments)$/;
 const IS_CALL = /call|invocation/;
+/** Nodes that build a string from their parts: concatenation, interpolation, templates, format macros. */
+const STRING_BUILDING =
+  /binary|concatenat|interpolat|template|string|encapsed|macro_invocation|token_tree|heredoc|f_string|format/;
+/** Calls that build a string from their arguments. */
+const FORMATTERS = /^(format|Format|sprintf|Sprintf|Sprint|Sprintln|snprintf|join|Join|concat|Concat|f)$/;
 const URL_PARSERS =
   /^((urllib\.parse|urlparse)\.)?(urlparse|urlsplit)$|^new(URL|URI)$|^(URI\.create|URL|urllib\.parse\.urlparse)$/;
 
@@ -94,6 +101,8 @@ export class FlowWalker {
   returned: Val | undefined;
   /** Sinks reached when not reporting. */
   readonly sinkHits: SinkHit[] = [];
+  /** How many closures deep the walk is: a closure's `return` is not the function's. */
+  private closures = 0;
   private readonly lang: TaintLanguage;
   private readonly flow: FlowSyntax | undefined;
   private readonly source: string;
@@ -132,26 +141,148 @@ export class FlowWalker {
   /** Evaluates an expression or runs a statement, in order, updating the state; returns the value. */
   evaluate(node: SyntaxNode): Val {
     if (this.env.dead) return CLEAN;
-    if (node !== this.unit && node.named && this.ctx.isFunction(node)) return CLEAN; // its own unit
+    if (node !== this.unit && node.named && this.ctx.isFunction(node))
+      return this.ctx.isClosure(node) ? this.closure(node) : CLEAN; // its own unit
     const flow = this.flow;
     const type = node.type;
-    const clean = this.lang.cleanMembers;
-    if (clean?.types.includes(type) && clean.pattern.test(this.text(node))) return CLEAN;
+    for (const clean of this.lang.cleanMembers ?? [])
+      if (clean.types.includes(type) && clean.pattern.test(this.text(node))) return CLEAN;
     if (flow) {
       const handled = this.evaluateFlow(flow, node);
       if (handled) return handled;
     }
     if (this.lang.calls.includes(type)) return this.evaluateCall(node);
+    if (type === 'token_tree' && this.lang.tokenTrees) return this.tokenTree(node);
+    if (this.lang.constructorDeclarations?.includes(type)) this.constructorDeclaration(node);
+    const extraction = this.lang.extractions?.find((e) => e.type === type);
+    if (extraction) {
+      const handled = this.extraction(node, extraction.source);
+      if (handled) return handled;
+    }
+    for (const k of this.lang.keySinks ?? []) if (k.type === type) this.checkKey(node, k);
     const assignment = this.lang.assignments.find((a) => a.type === type);
     if (assignment) return this.assign(node, assignment);
     for (const m of this.lang.memberSinks ?? []) if (m.type === type) this.checkMember(node, m);
     if (PATH_LIKE.test(type) || node.children.length === 0 || this.lang.sourceNodes?.includes(type)) {
       const text = this.text(node);
-      if (this.env.has(text)) return this.env.get(text);
+      const known = this.env.has(text) ? this.env.get(text) : undefined;
+      // A parameter of unknown origin named like a source (`argv`, `args`) is that source.
+      if (known && !known.taint?.weak) return known;
       if (this.lang.sources.some((re) => re.test(text))) return { taint: this.newTaint(node, text) };
+      if (known) return known;
       if (node.children.length === 0) return CLEAN;
     }
     return this.evaluateChildren(node);
+  }
+
+  /**
+   * A closure (lambda, arrow function, block) runs where it is written, seeing the enclosing function's names:
+   * `db.withConnection { conn => conn.query(sql) }`. It is also walked as its own unit; findings are reported once.
+   */
+  private closure(node: SyntaxNode): Val {
+    const returned = this.returned;
+    const env = this.env.clone();
+    for (const name of this.ctx.parameters(node)) env.set(name, CLEAN);
+    const containers = this.ctx.parameterContainers;
+    const body = node.children.filter(
+      (c) => c.named && c.field !== 'parameters' && c.field !== 'parameter' && !containers.includes(c.type),
+    );
+    this.closures += 1;
+    this.explore(body, env);
+    this.closures -= 1;
+    this.returned = returned;
+    return CLEAN;
+  }
+
+  /**
+   * A macro's tokens (Rust's `format!("…", html_escape::encode_text(&x))`): a path followed by a parenthesised
+   * group is a call, and a sanitiser's group is clean.
+   */
+  private tokenTree(node: SyntaxNode): Val {
+    let taint: Taint | undefined;
+    let path = '';
+    let head: SyntaxNode | undefined;
+    const endPath = (calls: boolean) => {
+      // A name read on its own (`q.name` reads `q`); a called path is a function, not data.
+      if (head && !calls) taint = unionTaint(taint, this.evaluate(head).taint);
+      path = '';
+      head = undefined;
+    };
+    for (const child of node.children) {
+      const text = this.text(child);
+      if (NAME_LIKE.test(child.type)) {
+        if (path === '' || /(\.|::)$/.test(path)) {
+          if (path === '') head = child;
+          path += text;
+          continue;
+        }
+        endPath(false);
+        head = child;
+        path = text;
+        continue;
+      }
+      if ((text === '.' || text === '::') && path !== '') {
+        path += text;
+        continue;
+      }
+      if (child.type === 'token_tree') {
+        const sanitised = path !== '' && this.lang.sanitizers.some((re) => re.test(path));
+        endPath(path !== '');
+        if (!sanitised) taint = unionTaint(taint, this.tokenTree(child).taint);
+        continue;
+      }
+      endPath(false);
+      if (child.named) taint = unionTaint(taint, this.evaluate(child).taint);
+    }
+    endPath(false);
+    return taint ? { taint } : CLEAN;
+  }
+
+  /** `std::ifstream in(path);`: the declared type's constructor runs on the arguments, which may reach a sink. */
+  private constructorDeclaration(node: SyntaxNode): void {
+    const typeNode = field(node, 'type');
+    if (!typeNode) return;
+    const callee = this.text(typeNode);
+    for (const d of node.children.filter((c) => c.field === 'declarator')) {
+      let args: SyntaxNode[] = [];
+      if (d.type === 'function_declarator') {
+        // The most vexing parse: `in(path)` reads as a parameter of type `path`.
+        const list = field(d, 'parameters');
+        args = (list ? namedChildren(list) : []).map((p) => field(p, 'type') ?? p);
+      } else {
+        const value = field(d, 'value');
+        if (value && ARGUMENT_LISTS.test(value.type)) args = namedChildren(value);
+      }
+      if (args.length === 0) continue;
+      const vals = args.map((a) =>
+        NAME_LIKE.test(a.type) || a.type === 'type_identifier'
+          ? this.env.get(this.text(a))
+          : this.evaluate(a),
+      );
+      this.checkSinks(node, callee, undefined, args, vals, undefined);
+    }
+  }
+
+  /** `std::cin >> name`: the stream's input is stored into the right operand. */
+  private extraction(node: SyntaxNode, source: RegExp): Val | undefined {
+    const left = field(node, 'left');
+    const right = field(node, 'right');
+    const op = field(node, 'operator') ?? node.children.find((c) => !c.named);
+    if (!left || !right || !op || this.text(op) !== '>>') return undefined;
+    const leftText = this.text(left);
+    if (!source.test(leftText)) return undefined;
+    if (left.type === node.type) this.evaluate(left);
+    this.assignTo(right, { taint: this.newTaint(node, leftText.split('>>')[0] ?? leftText) }, node);
+    return CLEAN;
+  }
+
+  /** `{ __html: html }` in JSX: a property whose value is written into the page. */
+  private checkKey(node: SyntaxNode, sink: NonNullable<TaintLanguage['keySinks']>[number]): void {
+    const key = field(node, 'key');
+    const value = field(node, 'value');
+    if (!key || !value || !sink.key.test(this.text(key))) return;
+    const v = this.evaluate(value);
+    if (v.taint) this.flag(sink.kind, node, this.text(key), v.taint);
   }
 
   private evaluateChildren(node: SyntaxNode): Val {
@@ -160,6 +291,7 @@ export class FlowWalker {
       if (!child.named) continue;
       taint = unionTaint(taint, this.evaluate(child).taint);
     }
+    if (taint && STRING_BUILDING.test(node.type)) taint = built(taint);
     return taint ? { taint } : CLEAN;
   }
 
@@ -187,7 +319,7 @@ export class FlowWalker {
       const value = namedChildren(node)[0];
       const v = value ? this.evaluate(value) : CLEAN;
       this.returned = this.returned ? joinVals(this.returned, v) : v;
-      if (value) this.ctx.onReturn(this, this.unit, value, v);
+      if (value && this.closures === 0) this.ctx.onReturn(this, this.unit, value, v);
       this.env.dead = true;
       return v;
     }
@@ -447,7 +579,7 @@ export class FlowWalker {
       }
     };
     visit(node);
-    if (taint) return { taint };
+    if (taint) return { taint: built(taint) };
     return constant ? { constant: { value: text } } : CLEAN;
   }
 
@@ -468,7 +600,7 @@ export class FlowWalker {
       if (v !== undefined) return { constant: { value: v } };
     }
     if (/^(==|!=|<|>|<=|>=|===|!==|instanceof)$/.test(opText)) return CLEAN;
-    const taint = unionTaint(a.taint, b.taint);
+    const taint = built(unionTaint(a.taint, b.taint));
     return taint ? { taint } : CLEAN;
   }
 
@@ -592,7 +724,9 @@ export class FlowWalker {
         constant: folded === undefined ? undefined : { value: folded },
       };
     }
-    const sink = this.lang.propertySinks?.find((p) => p.target.test(this.text(target)));
+    const sink = this.lang.propertySinks?.find(
+      (p) => p.target.test(this.text(target)) && (!p.valueTypes || p.valueTypes.test(valueNode.type)),
+    );
     if (sink) {
       // `session[key] = value`: an untrusted key crosses the boundary as much as an untrusted value.
       const sub = this.flow?.subscripts[target.type];
@@ -697,6 +831,9 @@ export class FlowWalker {
       return { callee, args, argsNode };
     }
     const first = call.children[0];
+    // `x.html_safe`: a method call without arguments (Ruby) is its receiver and method.
+    if (call.children.some((c) => c.field === 'method'))
+      return { callee: this.text(call), args: [], argsNode: undefined };
     return {
       callee: first ? this.text(first) : '',
       args: call.children.slice(1).filter((c) => c.named && !/comment/.test(c.type)),
@@ -715,7 +852,10 @@ export class FlowWalker {
     if (receiverNode) {
       receiver = this.evaluate(receiverNode);
       calleeTaint = receiver.taint;
-    } else if (argsNode) {
+    } else if (!argsNode) {
+      const receiverChild = call.children.find((c) => c.field === 'receiver');
+      if (receiverChild) calleeTaint = this.evaluate(receiverChild).taint;
+    } else {
       for (const c of call.children) {
         if (c === argsNode || !c.named || c === methodNode || c.startIndex >= argsNode.startIndex) continue;
         if (c.type === 'call_suffix') continue;
@@ -732,6 +872,7 @@ export class FlowWalker {
 
     for (const s of this.lang.sourceArguments ?? []) {
       if (!s.callee.test(callee)) continue;
+      if (s.when && !s.when.test(this.source.slice(call.startIndex, call.endIndex))) continue;
       const targets = s.into === 'all' ? args : args.slice(s.into, s.into + 1);
       const taint = this.newTaint(call, callee);
       for (const target of targets) this.assignTo(target, { taint }, call);
@@ -739,10 +880,10 @@ export class FlowWalker {
     for (const p of this.lang.propagators ?? []) {
       const target = args[p.into];
       if (!target || !p.callee.test(callee)) continue;
-      const taint = vals.find((v, i) => i !== p.into && v.taint)?.taint;
+      const taint = built(vals.find((v, i) => i !== p.into && v.taint)?.taint);
       if (taint) this.assignTo(target, { taint: unionTaint(this.evaluate(target).taint, taint) }, call);
     }
-    this.checkSinks(call, callee, typed, args, vals);
+    this.checkSinks(call, callee, typed, args, vals, calleeTaint);
     this.ctx.checkValues(this, call, callee, typed, vals);
 
     if (this.lang.sanitizers.some(matches)) return CLEAN;
@@ -765,14 +906,16 @@ export class FlowWalker {
       // An argument the function passes on to a sink inside it: the sink is reached from here.
       for (const through of summary.sinks) {
         const v = vals[through.arg]?.taint;
-        if (!v) continue;
+        if (!v || v.safe?.includes(through.kind)) continue;
+        // A parameter of unknown origin counts only where the helper builds it into the query or command.
+        if (v.weak && !through.built) continue;
         const passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
         const steps = [...passed.steps, ...through.steps];
         this.flag(
           through.kind,
           call,
           through.sink,
-          { ...passed, steps: steps.slice(0, 16) },
+          { ...passed, built: true, steps: steps.slice(0, 16) },
           through.sinkStep,
         );
       }
@@ -822,7 +965,8 @@ export class FlowWalker {
       this.env.vars.set(receiverName, unionTaint(this.env.vars.get(receiverName), argTaint) as Taint);
       return { taint: unionTaint(receiver.taint, argTaint) };
     }
-    const taint = unionTaint(calleeTaint, argTaint);
+    let taint = unionTaint(calleeTaint, argTaint);
+    if (FORMATTERS.test(method)) taint = built(taint);
     return taint ? { taint } : CLEAN;
   }
 
@@ -936,18 +1080,24 @@ export class FlowWalker {
     typed: string | undefined,
     args: SyntaxNode[],
     vals: Val[],
+    calleeTaint: Taint | undefined,
   ): void {
     for (const sink of this.lang.sinks) {
       if (!(sink.callee.test(callee) || (typed !== undefined && sink.callee.test(typed)))) continue;
       if (!this.conditionsHold(sink, call)) continue;
+      if (sink.arg === 'receiver') {
+        if (calleeTaint) this.flag(sink.kind, call, callee, calleeTaint);
+        continue;
+      }
       const positions = sink.arg === 'any' ? args.map((_, i) => i) : [sink.arg];
       for (const i of positions) {
         const arg = args[i];
         const v = vals[i];
         if (!arg || !v?.taint) continue;
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
-        if (sink.shellList && !/^(-c|\/c|\/C)$/.test(v.collection?.texts?.[1] ?? '')) continue;
+        if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
         if (v.taint.safe?.includes(sink.kind)) continue;
+        if (v.taint.weak && !(v.taint.built && WEAK_KINDS.includes(sink.kind))) continue;
         this.flag(sink.kind, call, callee, v.taint);
         return;
       }
@@ -960,6 +1110,7 @@ export class FlowWalker {
       !sink.whenInFunction.test(this.source.slice(this.unit.startIndex, this.unit.endIndex))
     )
       return false;
+    if (sink.unlessParent && call.parent && sink.unlessParent.test(this.text(call.parent))) return false;
     if (!sink.when && !sink.unless) return true;
     const text = this.source.slice(call.startIndex, call.endIndex);
     return (!sink.when || sink.when.test(text)) && !sink.unless?.test(text);
@@ -975,6 +1126,7 @@ export class FlowWalker {
 
   flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint, sinkStep?: TraceStep): void {
     if (taint.safe?.includes(kind)) return;
+    if (taint.weak && !(taint.built && WEAK_KINDS.includes(kind))) return;
     const step = sinkStep ?? this.step(at, `sink: ${sink}`);
     if (this.reporting) this.ctx.report(kind, at, sink, taint, step);
     else if (this.sinkHits.length < MAX_SINK_HITS) this.sinkHits.push({ kind, sink, taint, sinkStep: step });
@@ -1007,4 +1159,14 @@ function readEntry(v: Val, key: Const | undefined, isIndex = false): Val {
   const k = String(key);
   const t = c.keys.has(k) ? unionTaint(c.keys.get(k), c.other) : c.other;
   return t ? { taint: t } : CLEAN;
+}
+
+/** `["sh", "-c", cmd]`, `["cmd.exe", "/c", cmd]`: an argument list that hands a shell its command line. */
+function isShellCommandLine(texts: (string | undefined)[] | undefined): boolean {
+  const [program, flag] = texts ?? [];
+  return (
+    /^(-c|\/c|\/C)$/.test(flag ?? '') &&
+    (program === undefined ||
+      /(^|[/\\])(sh|bash|zsh|dash|ksh|ash|cmd|cmd\.exe|powershell|pwsh)$/i.test(program))
+  );
 }

@@ -1,6 +1,6 @@
 import { javaFlow } from '../flow/java';
-import { INPUT_NAMES } from '../languages-more';
 import type { TaintLanguage } from '../types';
+import { INPUT_NAMES } from './shared';
 
 const JVM_BINDINGS =
   /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam|HeaderParam|CookieParam)\b/;
@@ -26,7 +26,10 @@ export const java: TaintLanguage = {
   parameterTypes: ['formal_parameter', 'spread_parameter'],
   parameterSources: [{ name: INPUT_NAMES }, { text: JVM_BINDINGS }],
   safeParameter:
-    /\b(int|long|short|byte|boolean|double|float|Integer|Long|Short|Boolean|Double|Float|UUID)\s+\w+\s*$/,
+    /\b(int|long|short|byte|boolean|double|float|Integer|Long|Short|Boolean|Double|Float|UUID|HttpServletRequest|HttpServletResponse|HttpSession|Model|ModelMap|BindingResult|Errors|Principal|Authentication|Pageable|Locale|RedirectAttributes|WebRequest)\s+\w+\s*$/,
+  // Spring MVC binds a handler's simple parameters from the request even without @RequestParam.
+  handler: { decorator: /@(Get|Post|Put|Delete|Patch|Request)Mapping\b/ },
+  returnSink: { kind: 'open-redirect', value: /^"redirect:"\+/ },
   sourceCalls: [
     /\.(getParameter|getParameterValues|getParameterMap|getParameterNames|getHeader|getHeaders|getHeaderNames|getQueryString|getCookies|getInputStream|getReader|getPathInfo|readLine)$/,
     /^System\.getenv$/,

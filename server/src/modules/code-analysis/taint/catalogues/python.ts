@@ -1,6 +1,6 @@
 import { pythonFlow } from '../flow/python';
-import { INPUT_NAMES } from '../languages-more';
 import type { TaintLanguage } from '../types';
+import { INPUT_NAMES } from './shared';
 
 const REQUEST = String.raw`^(flask\.)?request\.`;
 

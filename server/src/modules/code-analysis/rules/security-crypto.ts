@@ -1,0 +1,136 @@
+import { forJs, type RuleDefinition } from './types';
+
+/** A call (or other node) whose whole text matches `pattern`, a regular expression. */
+export const callText = (type: string, pattern: string): string =>
+  `((${type}) @finding (#match? @finding ${JSON.stringify(pattern)}))`;
+
+/** The JCA's weak digests and ciphers (Kotlin, Scala). */
+const JCA_DIGEST = '(java\\.security\\.)?MessageDigest\\.getInstance\\(\\s*"(MD5|MD4|MD2|SHA-?1|SHA)"\\s*\\)';
+const JCA_CIPHER =
+  '(javax\\.crypto\\.)?Cipher\\.getInstance\\(\\s*"(DES|DESede|TripleDES|RC4|RC2|ARCFOUR|Blowfish|AES"|AES/ECB|[A-Za-z0-9]+/ECB)';
+/** OpenSSL and the C library. */
+const NATIVE_DIGEST = '^(MD5|MD4|SHA1|MD5_Init|MD4_Init|SHA1_Init|EVP_md5|EVP_md4|EVP_sha1)\\(';
+const NATIVE_CIPHER =
+  '^(EVP_des_\\w+|EVP_rc4\\w*|EVP_rc2_\\w+|EVP_bf_\\w+|EVP_aes_\\d+_ecb|DES_\\w+|BF_\\w*crypt\\w*|RC4|RC4_set_key)\\(';
+const NATIVE_RANDOM = '^(std::)?(rand|srand|random|srandom|drand48|srand48|lrand48|mrand48)\\(';
+
+/**
+ * Weak hashes and ciphers (CWE-327/328), and predictable random generators (CWE-330). A predictable generator is
+ * reported wherever it is used (as SpotBugs' PREDICTABLE_RANDOM and Bandit's B311 do): whether its numbers end up
+ * in a token cannot be told from one call, and a secure generator costs nothing. Java's algorithm names are checked
+ * by the dataflow (taint/catalogues/java.ts), which folds constants.
+ */
+export const CRYPTO_RULES: RuleDefinition[] = [
+  {
+    id: 'security/weak-hash',
+    needles: ['md5', 'MD5', 'sha1', 'SHA1', 'SHA-1', 'md4', 'Digest', 'Md5', 'Sha1', '"SHA"'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-328',
+    message:
+      'Weak hash `{finding}`: MD5 and SHA-1 are broken for security use; use SHA-256 or better (and bcrypt/scrypt/argon2 for passwords).',
+    languages: {
+      python: `((call function: (attribute object: (identifier) @mod attribute: (identifier) @fn)) @finding (#eq? @mod "hashlib") (#match? @fn "^(md5|sha1|md4)$"))
+                ((call function: (attribute object: (identifier) @mod attribute: (identifier) @fn) arguments: (argument_list . (string (string_content) @alg))) @finding
+                  (#eq? @mod "hashlib") (#eq? @fn "new") (#match? @alg "^(md5|MD5|sha1|SHA1|md4)$"))`,
+      ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
+        (#match? @fn "^(createHash|createHmac)$") (#match? @alg "^(md5|sha1|MD5|SHA1|md4|RSA-MD5)$"))
+        ((call_expression function: (identifier) @fn arguments: (arguments . (string (string_fragment) @alg))) @finding
+        (#match? @fn "^(createHash|createHmac)$") (#match? @alg "^(md5|sha1|MD5|SHA1|md4|RSA-MD5)$"))`),
+      java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
+        (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))`,
+      go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
+        (#match? @pkg "^(md5|sha1)$") (#match? @fn "^(New|Sum)$"))`,
+      php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))`,
+      ruby: `((scope_resolution scope: (constant) @m name: (constant) @alg) @finding (#eq? @m "Digest") (#match? @alg "^(MD5|SHA1)$"))`,
+      csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding
+        (#match? @cls "^(MD5|SHA1)$") (#match? @fn "^(Create|HashData)$"))
+        ${callText('object_creation_expression', '^new\\s+(MD5CryptoServiceProvider|SHA1CryptoServiceProvider|SHA1Managed|MD5Cng|SHA1Cng)\\(')}`,
+      kotlin: callText('call_expression', `^${JCA_DIGEST}$`),
+      scala: callText('call_expression', `^${JCA_DIGEST}$`),
+      swift: callText('call_expression', '^(Insecure\\.(MD5|SHA1)\\.hash|CC_MD5|CC_SHA1)\\('),
+      rust: `${callText('call_expression', '^((md5::)?compute|(md5::|sha1::)?(Md5|Sha1)::(new|digest)|Md5::default|Sha1::default)\\(')}
+        ((token_tree (identifier) @m . (identifier) @finding) (#eq? @m "md5") (#eq? @finding "compute"))`,
+      c: callText('call_expression', NATIVE_DIGEST),
+      cpp: callText('call_expression', NATIVE_DIGEST),
+    },
+  },
+  {
+    id: 'security/weak-cipher',
+    needles: ['DES', 'des', 'ARC', 'RC4', 'rc4', 'Blowfish', 'bf', 'ECB', 'ecb', 'RC2', 'rc2', 'BF_'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'high',
+    cwe: 'CWE-327',
+    message:
+      'Weak cipher or mode `{finding}`: DES, 3DES, RC4, Blowfish and ECB mode do not protect data; use AES-GCM or ChaCha20-Poly1305.',
+    languages: {
+      python: `((call function: (attribute object: (identifier) @cls attribute: (identifier) @fn)) @finding
+        (#match? @cls "^(DES|DES3|ARC4|ARC2|Blowfish)$") (#eq? @fn "new"))`,
+      ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
+        (#match? @fn "^createCipher(iv)?$") (#match? @alg "^(des|rc4|bf|blowfish|rc2)|-ecb$|^des-ede"))`),
+      java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
+        (#eq? @cls "Cipher") (#eq? @fn "getInstance") (#match? @alg "\\"(DES|DESede|RC4|RC2|Blowfish|AES\\"|AES/ECB|[A-Za-z0-9]+/ECB)"))`,
+      go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
+        (#match? @pkg "^(des|rc4)$") (#match? @fn "^New(Cipher|TripleDESCipher)$"))`,
+      php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument (string) @alg))) @finding
+        (#match? @fn "^openssl_(en|de)crypt$") (#match? @alg "(?:des|rc4|bf-|-ecb)"))`,
+      kotlin: callText('call_expression', `^${JCA_CIPHER}`),
+      scala: callText('call_expression', `^${JCA_CIPHER}`),
+      csharp: `${callText('invocation_expression', '^(DES|TripleDES|RC2)\\.Create\\(')}
+        ${callText('object_creation_expression', '^new\\s+(DESCryptoServiceProvider|TripleDESCryptoServiceProvider|RC2CryptoServiceProvider)\\(')}
+        ((member_access_expression) @finding (#eq? @finding "CipherMode.ECB"))`,
+      ruby: callText(
+        'call',
+        '^OpenSSL::Cipher(::\\w+)?\\.new\\(\\s*[\'"](des|DES|rc4|RC4|bf|BF|rc2|RC2|[\\w-]*-(ecb|ECB)[\'"])',
+      ),
+      c: callText('call_expression', NATIVE_CIPHER),
+      cpp: callText('call_expression', NATIVE_CIPHER),
+      swift: `((simple_identifier) @finding (#match? @finding "^kCC(AlgorithmDES|Algorithm3DES|AlgorithmRC4|AlgorithmRC2|AlgorithmBlowfish|OptionECBMode)$"))`,
+    },
+  },
+  {
+    id: 'security/predictable-random',
+    needles: ['Random', 'random', 'rand', 'RANDOM'],
+    needlesByLanguage: { go: ['"math/rand"', '"math/rand/v2"'] },
+    category: 'security',
+    severity: 'low',
+    confidence: 'medium',
+    cwe: 'CWE-330',
+    message:
+      '`{finding}` is a predictable random generator; use SecureRandom / secrets / crypto.getRandomValues for anything an attacker must not guess (tokens, identifiers, keys, passwords).',
+    languages: {
+      java: `((object_creation_expression type: (_) @t) @finding (#match? @t "^(java\\\\.util\\\\.)?Random$"))
+             ((method_invocation object: (_) @o name: (identifier) @n) @finding
+               (#match? @o "^(java\\\\.lang\\\\.)?Math$") (#eq? @n "random"))
+             ((method_invocation object: (_) @o name: (identifier) @n) @finding
+               (#match? @o "^(java\\\\.util\\\\.concurrent\\\\.)?ThreadLocalRandom$") (#eq? @n "current"))`,
+      python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn)) @finding
+               (#eq? @m "random")
+               (#match? @fn "^(random|randint|randrange|choice|choices|getrandbits|sample|shuffle|uniform|triangular|betavariate|expovariate|gammavariate|gauss|lognormvariate|normalvariate|vonmisesvariate|paretovariate|weibullvariate|randbytes)$"))`,
+      ...forJs(`((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)) @finding
+                 (#eq? @o "Math") (#eq? @p "random"))`),
+      php: callText(
+        'function_call_expression',
+        '^(rand|mt_rand|lcg_value|mt_srand|srand|array_rand|str_shuffle)\\(',
+      ),
+      ruby: callText('call', '^((Kernel|Random)\\.)?(rand|srand)\\b|^Random\\.(new|bytes)\\b'),
+      go: callText(
+        'call_expression',
+        '^rand\\.(Int|Intn|Int31|Int31n|Int63|Int63n|Uint32|Uint64|Float32|Float64|Perm|Shuffle|Read|Seed|N|IntN|Int64N|Uint64N|Uint32N)\\(',
+      ),
+      c: callText('call_expression', NATIVE_RANDOM),
+      cpp: callText('call_expression', NATIVE_RANDOM),
+      csharp: callText('object_creation_expression', '^new\\s+(System\\.)?Random\\('),
+      kotlin: callText(
+        'call_expression',
+        '^((java\\.util\\.)?Random\\(|(kotlin\\.random\\.)?Random\\.next\\w*\\(|Math\\.random\\()',
+      ),
+      scala: `${callText('instance_expression', '^new\\s+(scala\\.util\\.|java\\.util\\.)?Random\\b')}
+        ((field_expression) @finding (#match? @finding "^(scala\\.util\\.)?Random\\.(alphanumeric|nextInt|nextLong|nextString|nextDouble|nextBytes|nextPrintableChar|shuffle)$"))`,
+      swift: callText('call_expression', '^(drand48|srand48|lrand48|random|srandom|rand|srand)\\('),
+      bash: '((simple_expansion) @finding (#eq? @finding "$RANDOM"))',
+    },
+  },
+];

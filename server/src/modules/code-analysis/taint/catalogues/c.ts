@@ -1,0 +1,39 @@
+import type { TaintLanguage } from '../types';
+
+/** C and C++: argv, environment and stdin; system/exec, SQL client libraries, files. */
+export const c: TaintLanguage = {
+  assignments: [
+    { type: 'init_declarator', target: 'declarator', value: 'value' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['call_expression'],
+  parameterTypes: ['parameter_declaration'],
+  safeParameter:
+    /^\s*(const\s+)?((unsigned|signed)\s+)?(int|long|short|char|size_t|ssize_t|bool|float|double|u?int\d+_t|off_t|pid_t)(\s+long)?\s+\w+\s*$/,
+  sources: [/^argv\b/],
+  sourceCalls: [/^(std::)?(getenv|secure_getenv|gets|readline)$/],
+  // Reads that fill their buffer argument with input: `fgets(buf, n, stdin)`, `scanf("%s", buf)`, `recv(fd, buf…)`.
+  sourceArguments: [
+    { callee: /^(fgets|getline|gets_s)$/, into: 0, when: /\bstdin\b/ },
+    { callee: /^scanf$/, into: 'all' },
+    { callee: /^(recv|recvfrom)$/, into: 1 },
+    { callee: /^(std::)?getline$/, into: 1, when: /\b(std::)?cin\b/ },
+  ],
+  constructorDeclarations: ['declaration'],
+  extractions: [{ type: 'binary_expression', source: /^(std::)?(cin|wcin)\b/ }],
+  sanitizers: [/^(std::)?(atoi|atol|atoll|strtol|strtoul|strtoll|strtod|stoi|stol|stoul|stod)$/],
+  kindSanitizers: [{ callee: /^(basename|PathFindFileName)$|\.filename$/, kinds: ['path-traversal'] }],
+  propagators: [
+    { callee: /^(sprintf|snprintf|strcpy|strncpy|strcat|strncat|memcpy|fgets|read|recv)$/, into: 0 },
+  ],
+  sinks: [
+    {
+      kind: 'command-injection',
+      callee: /^(std::|::)?(system|popen|_popen|execl|execlp|execle|execv|execvp|execvpe)$/,
+      arg: 0,
+    },
+    { kind: 'sql-injection', callee: /^(mysql_query|mysql_real_query|sqlite3_exec|PQexec)$/, arg: 1 },
+    { kind: 'path-traversal', callee: /^(std::|::)?(fopen|open|freopen|remove|unlink|rename)$/, arg: 0 },
+    { kind: 'path-traversal', callee: /^(std::)?(ifstream|ofstream|fstream|wifstream|wofstream)$/, arg: 0 },
+  ],
+};

@@ -1,0 +1,83 @@
+import type { TaintLanguage } from '../types';
+import { INPUT_NAMES } from './shared';
+
+/** C#: ASP.NET Core (controllers and their bound parameters), ADO.NET, EF Core. */
+export const csharp: TaintLanguage = {
+  assignments: [
+    { type: 'variable_declarator', target: 'name', value: '*last' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['invocation_expression', 'object_creation_expression'],
+  propertySinks: [
+    { target: /\.CommandText$/, kind: 'sql-injection' },
+    { target: /\.Filter$/, kind: 'ldap-injection' },
+  ],
+  sources: [/^(HttpContext\.)?Request\.(Query|Form|QueryString|Headers|Cookies|Body|Path|RouteValues)\b/],
+  parameterTypes: ['parameter'],
+  parameterSources: [{ name: INPUT_NAMES }, { text: /\[From(Query|Route|Body|Form|Header)\b/ }],
+  // MVC model binding: an action's parameters come from the route, the query string, the form or the body.
+  handler: {
+    decorator: /\[(Http(Get|Post|Put|Delete|Patch)|Route|AcceptVerbs)\b/,
+    enclosingClass: {
+      header: /:\s*([\w.]+\.)?(Controller|ControllerBase|ApiController)\b/,
+      method: /\bpublic\b/,
+    },
+  },
+  safeParameter:
+    /\b(int|long|short|bool|double|float|decimal|Guid|DateTime|CancellationToken|HttpContext|HttpRequest|ILogger(<\w+>)?)\??\s+\w+\s*(=.*)?$/,
+  sourceCalls: [/^Console\.ReadLine$/, /^Environment\.GetEnvironmentVariable$/],
+  sanitizers: [
+    /^(int|long|Int32|Int64|Guid|decimal)\.Parse$/,
+    /^(HttpUtility|WebUtility)\.(HtmlEncode|UrlEncode)$|^HtmlEncoder\.Default\.Encode$/,
+    /^Path\.GetFileName$/,
+    /^Uri\.EscapeDataString$/,
+  ],
+  kindSanitizers: [
+    {
+      callee: /^(Encoder\.LdapFilterEncode|LdapFilterEncode|Encoder\.LdapDistinguishedNameEncode)$/,
+      kinds: ['ldap-injection'],
+    },
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /^new(SqlCommand|SqliteCommand|NpgsqlCommand|MySqlCommand|OleDbCommand)$|\.(ExecuteSqlRaw|ExecuteSqlRawAsync|FromSqlRaw)$/,
+      arg: 0,
+    },
+    { kind: 'command-injection', callee: /^Process\.Start$|^newProcessStartInfo$/, arg: 'any' },
+    { kind: 'code-injection', callee: /^CSharpScript\.(EvaluateAsync|RunAsync)$/, arg: 0 },
+    { kind: 'xss', callee: /^(Response\.Write|Html\.Raw|newHtmlString|newMarkupString)$/, arg: 0 },
+    { kind: 'xss', callee: /^(Content|base\.Content)$/, arg: 0, when: /text\/html/ },
+    { kind: 'xss', callee: /^Response\.WriteAsync$|^HttpContext\.Response\.WriteAsync$/, arg: 0 },
+    {
+      kind: 'unsafe-deserialization',
+      callee:
+        /^(new(BinaryFormatter|SoapFormatter|NetDataContractSerializer|LosFormatter|ObjectStateFormatter)\(\)|\w*[Ff]ormatter\w*)\.(Deserialize|UnsafeDeserialize)$/,
+      arg: 0,
+    },
+    { kind: 'ldap-injection', callee: /^newDirectorySearcher$/, arg: 'any' },
+    {
+      kind: 'xpath-injection',
+      callee:
+        /\.(SelectNodes|SelectSingleNode)$|^XPathExpression\.Compile$|^\w*(nav|navigator)\w*\.(Evaluate|Select|Compile)$/i,
+      arg: 0,
+    },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^((System\.IO\.)?File\.(ReadAllText|ReadAllBytes|ReadAllLines|ReadLines|OpenRead|OpenText|Open|Delete|WriteAllText|WriteAllBytes|AppendAllText|Copy|Move)|PhysicalFile|newFileStream|newStreamReader|newStreamWriter|newFileInfo)$/,
+      arg: 0,
+    },
+    {
+      kind: 'ssrf',
+      callee: /\.(GetAsync|GetStringAsync|GetByteArrayAsync|PostAsync)$|^WebRequest\.Create$/,
+      arg: 0,
+    },
+    {
+      kind: 'open-redirect',
+      callee: /^(Redirect|RedirectPermanent|Response\.Redirect|newRedirectResult)$/,
+      arg: 0,
+    },
+  ],
+};

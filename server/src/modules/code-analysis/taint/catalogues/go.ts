@@ -1,0 +1,54 @@
+import type { TaintLanguage } from '../types';
+import { INPUT_NAMES } from './shared';
+
+/** Go: net/http, database/sql, os/exec, Gin, Echo. */
+export const go: TaintLanguage = {
+  assignments: [
+    { type: 'short_var_declaration', target: 'left', value: 'right' },
+    { type: 'assignment_statement', target: 'left', value: 'right' },
+    { type: 'var_spec', target: 'name', value: 'value' },
+  ],
+  calls: ['call_expression'],
+  sources: [/^os\.Args\b/, /^r\.(URL\.(Path|RawQuery)|Body|Form|PostForm)\b/],
+  parameterTypes: ['parameter_declaration'],
+  parameterSources: [{ name: INPUT_NAMES }],
+  safeParameter: /\s(int|int32|int64|uint|uint32|uint64|bool|float64)\s*$/,
+  sourceCalls: [
+    /\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/,
+    /^os\.Getenv$/,
+    /\.URL\.Query$/,
+    /^(mux\.Vars|chi\.URLParam|r\.Cookie|r\.FormFile)$/,
+    // Gin, Echo, Fiber: the handler's context reads the request.
+    /^(c|ctx)\.(Query|DefaultQuery|GetQuery|QueryArray|QueryMap|Param|Params|PostForm|DefaultPostForm|GetPostForm|PostFormArray|GetHeader|Cookie|Cookies|QueryParam|QueryParams|FormParams|GetRawData|Body|BodyParser|ShouldBind\w*|Bind\w*)$/,
+  ],
+  sanitizers: [
+    /^(strconv\.(Atoi|ParseInt|ParseFloat|ParseBool)|html\.EscapeString|template\.HTMLEscapeString|filepath\.Base|path\.Base|url\.QueryEscape|url\.PathEscape)$/,
+  ],
+  kindSanitizers: [{ callee: /^ldap\.EscapeFilter$/, kinds: ['ldap-injection'] }],
+  sinks: [
+    { kind: 'sql-injection', callee: /\.(Query|QueryRow|Exec)$/, arg: 0 },
+    // GORM: raw SQL and string conditions (`db.Where("name = ?", n)` binds).
+    { kind: 'sql-injection', callee: /\.(Raw|Where|Order|Having|Joins|Select|Group)$/, arg: 0 },
+    { kind: 'ldap-injection', callee: /^ldap\.NewSearchRequest$/, arg: 'any' },
+    { kind: 'sql-injection', callee: /\.(QueryContext|ExecContext|QueryRowContext)$/, arg: 1 },
+    { kind: 'command-injection', callee: /^exec\.Command(Context)?$/, arg: 'any' },
+    { kind: 'xss', callee: /^template\.HTML$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/, arg: 'any' },
+    {
+      kind: 'path-traversal',
+      callee: /^(os\.(Open|OpenFile|ReadFile|Remove|RemoveAll|Create)|ioutil\.ReadFile)$/,
+      arg: 0,
+    },
+    { kind: 'path-traversal', callee: /^http\.ServeFile$/, arg: 2 },
+    {
+      kind: 'path-traversal',
+      callee: /^(c|ctx)\.(File|FileAttachment|SendFile|Attachment|Download)$/,
+      arg: 0,
+    },
+    { kind: 'xss', callee: /^(c|ctx)\.(Data|Blob)$/, arg: 2, when: /text\/html/ },
+    { kind: 'xss', callee: /^io\.WriteString$/, arg: 1 },
+    { kind: 'ssrf', callee: /^http\.(Get|Post|Head)$/, arg: 0 },
+    { kind: 'ssrf', callee: /^http\.NewRequest(WithContext)?$/, arg: 1 },
+    { kind: 'open-redirect', callee: /^http\.Redirect$/, arg: 2 },
+    { kind: 'open-redirect', callee: /^(c|ctx)\.Redirect$/, arg: 'any' },
+  ],
+};

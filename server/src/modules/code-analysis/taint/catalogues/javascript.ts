@@ -1,0 +1,110 @@
+import type { TaintLanguage } from '../types';
+import { INPUT_NAMES } from './shared';
+
+/** JavaScript and TypeScript: Express, Koa, NestJS, Node's standard modules, the DOM. */
+export const javascript: TaintLanguage = {
+  assignments: [
+    { type: 'variable_declarator', target: 'name', value: 'value' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+    { type: 'augmented_assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['call_expression', 'new_expression'],
+  propertySinks: [
+    { target: /\.(innerHTML|outerHTML)$/, kind: 'xss' },
+    // Koa: a string body is sent as HTML.
+    {
+      target: /^ctx\.(body|response\.body)$/,
+      kind: 'xss',
+      valueTypes: /^(template_string|string|binary_expression)$/,
+    },
+    { target: /^(window\.|document\.)?location(\.href)?$/, kind: 'open-redirect' },
+  ],
+  keySinks: [{ type: 'pair', key: /^__html$/, kind: 'xss' }],
+  sources: [
+    /^req(uest)?\.(query|body|params|headers|cookies|url|originalUrl)\b/,
+    /^process\.(argv|env)\b/,
+    /^(window\.)?location\.(search|hash|href)\b/,
+    /^document\.(cookie|URL|referrer)\b/,
+    /^ctx\.(query|querystring|params|headers|cookies|request\.(body|query|querystring|params|headers|files))\b/,
+  ],
+  sourceCalls: [
+    /^req(uest)?\.(get|header|param)$/,
+    /^ctx\.(get|cookies\.get)$/,
+    /^prompt$/,
+    /^readline\.question$/,
+    /^(fs\.)?readFileSync$/,
+    /^URLSearchParams\.get$|searchParams\.get$/,
+  ],
+  parameterTypes: [
+    'identifier',
+    'required_parameter',
+    'optional_parameter',
+    'assignment_pattern',
+    'object_pattern',
+  ],
+  // NestJS binds parameters to the request with decorators.
+  parameterSources: [{ name: INPUT_NAMES }, { text: /@(Query|Param|Body|Headers)\(/ }],
+  safeParameter: /:\s*(number|boolean)\s*(=.*)?$/,
+  sanitizers: [
+    /^(parseInt|parseFloat|Number|Boolean|encodeURIComponent|encodeURI|escape|escapeHtml|sanitize\w*|validator\.\w+|DOMPurify\.sanitize|he\.encode|_\.escape|path\.basename|shellescape|shellEscape|mysql\.escape|\w+\.escape)$/,
+  ],
+  kindSanitizers: [
+    // ldapjs filter objects and ldap-escape build the filter from escaped values.
+    {
+      callee: /^new(Equality|Substring|Presence|And|Or|Not)Filter$|^ldapEscape\.filter$/,
+      kinds: ['ldap-injection'],
+    },
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.(query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe|whereRaw|orderByRaw|havingRaw|selectRaw|joinRaw)$/,
+      arg: 0,
+    },
+    {
+      kind: 'command-injection',
+      callee:
+        /^((child_process|childProcess|cp|require\(["'](node:)?child_process["']\))\.)?(exec|execSync)$|^(shell|shelljs)\.exec$|^execaCommand(Sync)?$/,
+      arg: 0,
+    },
+    {
+      kind: 'command-injection',
+      callee:
+        /^((child_process|childProcess|cp|require\(["'](node:)?child_process["']\))\.)?(spawn|spawnSync|execFile|execFileSync)$/,
+      arg: 'any',
+      when: /shell\s*:\s*true/,
+    },
+    {
+      kind: 'code-injection',
+      callee: /^(eval|vm\.runIn\w+|setTimeout|setInterval)$/,
+      arg: 0,
+    },
+    // `new Function('a', body)`: every argument is code.
+    { kind: 'code-injection', callee: /^(Function|newFunction)$/, arg: 'any' },
+    { kind: 'xss', callee: /^(res|response)\.(send|write|end)$|^document\.(write|writeln)$/, arg: 0 },
+    { kind: 'xss', callee: /\.insertAdjacentHTML$/, arg: 1 },
+    { kind: 'xss', callee: /^\$\(.*\)\.(html|append|prepend|after|before|replaceWith)$/, arg: 0 },
+    { kind: 'ldap-injection', callee: /^\w*(client|ldap)\w*\.search$/i, arg: 'any', when: /filter/ },
+    {
+      kind: 'xpath-injection',
+      callee: /^(xpath\.(select|select1|evaluate|parse)|document\.evaluate)$/,
+      arg: 0,
+    },
+    { kind: 'unsafe-deserialization', callee: /^(serialize\.)?unserialize$|^(yaml|jsyaml)\.load$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^(fs\.)?(readFile|readFileSync|createReadStream|writeFile|writeFileSync|unlink|unlinkSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.readFile$/,
+      arg: 0,
+    },
+    {
+      kind: 'ssrf',
+      callee:
+        /^(fetch|axios|axios\.(get|post|put|delete|patch|head|request)|got|request|https?\.(get|request)|needle)$|^(got|superagent|needle|request)\.(get|post|put|delete)$/,
+      arg: 0,
+    },
+    // `res.redirect(302, url)`: the status comes first.
+    { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 'any' },
+  ],
+};

@@ -1,0 +1,62 @@
+import type { TaintLanguage } from '../types';
+import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, namedInput } from './shared';
+
+/** Kotlin: servlets, Spring, Ktor, Android. */
+export const kotlin: TaintLanguage = {
+  // The Kotlin grammar has no field names: children are picked by type or position.
+  assignments: [
+    { type: 'property_declaration', target: 'type:variable_declaration', value: '*last' },
+    { type: 'assignment', target: 'type:directly_assignable_expression', value: '*last' },
+  ],
+  calls: ['call_expression'],
+  argumentWrappers: ['value_argument'],
+  sources: [/^call\.(parameters|request\.(queryParameters|headers|cookies|uri))\b/, /^System\.in\b/],
+  sourceCalls: [
+    JVM_REQUEST_CALLS,
+    /^call\.receive(Text|Parameters|Multipart|Stream|Channel)?(<.*>)?$/,
+    /^(readLine|readln|readlnOrNull|System\.getenv)$/,
+  ],
+  cleanMembers: [{ types: ['navigation_expression'], pattern: /^(java\.io\.)?File\(.*\)\.name$/ }],
+  sanitizers: [
+    /\.(toInt|toLong|toDouble|toBoolean|toIntOrNull|toLongOrNull|toDoubleOrNull)$/,
+    /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|Encode\.for\w+|HtmlUtils\.htmlEscape|FilenameUtils\.getName|URLEncoder\.encode)$/,
+    /\.escapeHTML$/,
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.(executeQuery|executeUpdate|execute|addBatch|prepareStatement|createQuery|createNativeQuery|rawQuery|execSQL)$/,
+      arg: 0,
+    },
+    // Spring's JdbcTemplate and NamedParameterJdbcTemplate.
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.(queryForList|queryForObject|queryForMap|queryForRowSet|queryForStream|batchUpdate)$|[jJ]dbc\w*\.(query|update|execute)$/,
+      arg: 0,
+    },
+    { kind: 'command-injection', callee: /\.exec$|^ProcessBuilder$/, arg: 'any' },
+    { kind: 'code-injection', callee: /(engine|Engine)\.eval$/, arg: 0 },
+    {
+      kind: 'xss',
+      callee: /getWriter\(\)\.(print|println|write)$|^(out|writer)\.(print|println|write)$/,
+      arg: 0,
+    },
+    { kind: 'xss', callee: /^call\.respondText$/, arg: 0, when: /ContentType\.Text\.Html/ },
+    { kind: 'unsafe-deserialization', callee: /^(ObjectInputStream|XMLDecoder)$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^(File|FileInputStream|FileOutputStream|FileReader|FileWriter)$|^(Paths\.get|Path\.of|Files\.(readAllBytes|readString|readAllLines|newInputStream|delete))$/,
+      arg: 0,
+      // `File(input).name` only takes the file name of the path.
+      unlessParent: /^(java\.io\.)?File\(.*\)\.name$/,
+    },
+    { kind: 'ssrf', callee: /^URL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    { kind: 'open-redirect', callee: /\.sendRedirect$|^call\.respondRedirect$/, arg: 0 },
+  ],
+  parameterTypes: ['parameter'],
+  parameterSources: [namedInput, mainArgs, { text: JVM_BINDINGS }],
+  safeParameter: /:\s*(Int|Long|Short|Byte|Boolean|Double|Float|UUID)\??\s*(=.*)?$/,
+};

@@ -1,0 +1,70 @@
+import type { TaintLanguage } from '../types';
+import { INPUT_NAMES } from './shared';
+
+/** PHP: superglobals, mysqli/PDO, the standard library, Laravel. */
+export const php: TaintLanguage = {
+  assignments: [
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+    { type: 'augmented_assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: [
+    'function_call_expression',
+    'member_call_expression',
+    'scoped_call_expression',
+    'echo_statement',
+    'include_expression',
+    'require_expression',
+    'include_once_expression',
+    'require_once_expression',
+    'print_intrinsic',
+  ],
+  sources: [/^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/],
+  // `(int) $_GET['id']`: a numeric cast.
+  cleanMembers: [{ types: ['cast_expression'], pattern: /^\((int|integer|float|double|bool|boolean)\)/ }],
+  parameterTypes: ['simple_parameter'],
+  parameterSources: [{ name: INPUT_NAMES }],
+  safeParameter: /^\s*\??(int|float|bool)\s/,
+  sourceCalls: [
+    /^(file_get_contents\('php:\/\/input'\)|getenv|fgets|readline)$/,
+    // Laravel and PSR-7 requests.
+    /^\$request->(input|query|get|post|cookie|header|all|route|string|getQueryParams|getParsedBody|getContent)$/,
+    /^(request|request\(\)->(input|query|get|post|all|cookie|header)|(Input|Request)::(get|input|all|query))$/,
+  ],
+  kindSanitizers: [{ callee: /^ldap_escape$/, kinds: ['ldap-injection'] }],
+  sanitizers: [
+    /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /^(mysql_query|pg_query|sqlite_query)$|^(?!\$xp(ath)?\w*->).*->(query|exec|prepare|whereRaw|orderByRaw|havingRaw|selectRaw)$|^DB::(select|statement|insert|update|delete|unprepared|raw)$/,
+      arg: 0,
+    },
+    { kind: 'xpath-injection', callee: /^\$xp(ath)?\w*->(query|evaluate)$/i, arg: 0 },
+    { kind: 'ldap-injection', callee: /^ldap_(search|list|read)$/, arg: 2 },
+    { kind: 'sql-injection', callee: /^mysqli_query$/, arg: 1 },
+    {
+      kind: 'command-injection',
+      callee: /^(system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)$/,
+      arg: 0,
+    },
+    { kind: 'code-injection', callee: /^(eval|assert|create_function)$/, arg: 0 },
+    { kind: 'xss', callee: /^(echo|print|printf|vprintf)$/, arg: 'any' },
+    { kind: 'unsafe-deserialization', callee: /^unserialize$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^(include|require|include_once|require_once|file_get_contents|file_put_contents|fopen|readfile|file|unlink|copy|rename|rmdir|mkdir|opendir|scandir|parse_ini_file|highlight_file|show_source)$/,
+      arg: 0,
+    },
+    { kind: 'ssrf', callee: /^curl_init$/, arg: 0 },
+    { kind: 'ssrf', callee: /^curl_setopt$/, arg: 2, when: /CURLOPT_URL/ },
+    { kind: 'open-redirect', callee: /^header$/, arg: 0, when: /Location/i },
+    {
+      kind: 'open-redirect',
+      callee: /^(redirect|redirect\(\)->(to|away)|Redirect::(to|away)|newRedirectResponse)$/,
+      arg: 0,
+    },
+  ],
+};

@@ -1,0 +1,73 @@
+import type { TaintLanguage } from '../types';
+
+/** Ruby: Rails controllers, Sinatra, the standard library. */
+export const ruby: TaintLanguage = {
+  assignments: [
+    { type: 'assignment', target: 'left', value: 'right' },
+    { type: 'operator_assignment', target: 'left', value: 'right' },
+  ],
+  calls: ['call', 'subshell'],
+  parameterTypes: ['identifier', 'optional_parameter', 'keyword_parameter'],
+  sources: [
+    /^params\b/,
+    /^request\.(params|query_string|body|headers|cookies|env)\b/,
+    /^cookies\b/,
+    /^ENV\b/,
+    /^ARGV\b/,
+  ],
+  sourceCalls: [/^gets$/, /^STDIN\.(read|gets)$|^\$stdin\.(read|gets)$/],
+  kindSanitizers: [
+    {
+      callee:
+        /^Net::LDAP::Filter\.(eq|equals|begins|ends|contains|ge|le|present)$|^Net::LDAP::Filter\.escape$/,
+      kinds: ['ldap-injection'],
+    },
+  ],
+  sanitizers: [
+    /\.(to_i|to_f|to_sym)$/,
+    /^(Integer|Float)$/,
+    /^(sanitize|h|html_escape|ERB::Util\.html_escape|CGI\.escapeHTML|Shellwords\.escape|File\.basename|ActiveRecord::Base\.sanitize_sql|\w+\.connection\.quote)$/,
+    /\.shellescape$/,
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee: /\.(where|find_by_sql|execute|exec_query|select_all|order|joins|having|pluck)$/,
+      arg: 0,
+      argTypes: /^(string|binary|identifier|call|element_reference)$/,
+    },
+    // With several arguments system/exec/spawn run the program without a shell: only the first argument matters.
+    {
+      kind: 'command-injection',
+      callee: /^(system|exec|spawn|IO\.popen|Open3\.\w+|Kernel\.system)$/,
+      arg: 0,
+    },
+    { kind: 'command-injection', callee: /^`$/, arg: 'any' },
+    { kind: 'code-injection', callee: /^(eval|instance_eval|class_eval|module_eval)$/, arg: 0 },
+    // Calling a method or naming a class chosen by the request.
+    { kind: 'code-injection', callee: /\.(send|__send__|public_send)$/, arg: 0 },
+    { kind: 'code-injection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
+    { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html):/ },
+    { kind: 'xss', callee: /^raw$/, arg: 0 },
+    { kind: 'xss', callee: /\.html_safe$/, arg: 'receiver' },
+    { kind: 'ldap-injection', callee: /^Net::LDAP::Filter\.construct$/, arg: 0 },
+    { kind: 'ldap-injection', callee: /\.search$/, arg: 'any', when: /filter:\s*["']/ },
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^(Marshal\.(load|restore)|YAML\.(load|unsafe_load)|Psych\.(load|unsafe_load)|Oj\.load)$/,
+      arg: 0,
+    },
+    {
+      kind: 'path-traversal',
+      callee: /^(File\.(read|open|write|delete|new|readlines)|IO\.read|send_file|FileUtils\.rm(_rf)?)$/,
+      arg: 0,
+    },
+    {
+      kind: 'ssrf',
+      callee:
+        /^(Net::HTTP\.(get|get_response|post_form)|URI\.open|open|HTTParty\.(get|post)|RestClient\.(get|post)|Faraday\.(get|post))$/,
+      arg: 0,
+    },
+    { kind: 'open-redirect', callee: /^redirect_to$/, arg: 0 },
+  ],
+};

@@ -1,0 +1,55 @@
+import type { TaintLanguage } from '../types';
+import { namedInput } from './shared';
+
+/** Rust: actix-web, axum, std, sqlx/diesel/rusqlite, reqwest. */
+export const rust: TaintLanguage = {
+  assignments: [
+    { type: 'let_declaration', target: 'pattern', value: 'value' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+    { type: 'compound_assignment_expr', target: 'left', value: 'right', keeps: true },
+  ],
+  calls: ['call_expression'],
+  tokenTrees: true,
+  sources: [],
+  sourceCalls: [
+    /^(std::)?env::(args|args_os|var|var_os|vars)$/,
+    /^(req|request)\.(query_string|match_info|headers|uri|path|cookie)$/,
+  ],
+  // `io::stdin().read_line(&mut buf)` fills `buf`.
+  sourceArguments: [{ callee: /\.read_line$|\.read_to_string$/, into: 0 }],
+  sanitizers: [
+    /\.parse(::<[\w:]+>)?$/,
+    /\.file_name$/,
+    /^(html_escape::encode_\w+|encode_text|encode_safe|shell_escape::escape|shell_words::quote|urlencoding::encode)$/,
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.(execute|query|query_row|query_map|prepare|batch_execute|simple_query)$|^(sqlx::)?query(_as|_scalar)?$|^(diesel::)?sql_query$/,
+      arg: 0,
+    },
+    { kind: 'command-injection', callee: /^(std::process::)?Command::new$/, arg: 0 },
+    {
+      kind: 'command-injection',
+      callee: /\.args?$/,
+      arg: 'any',
+      when: /Command::new\(\s*"(sh|bash|zsh|dash|cmd|cmd\.exe|powershell)"\s*\)/,
+    },
+    { kind: 'xss', callee: /^(Html|axum::response::Html|RawHtml)$/, arg: 0 },
+    { kind: 'xss', callee: /\.body$/, arg: 0, when: /text\/html/ },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^((std::)?fs::(read|read_to_string|write|remove_file|remove_dir_all|copy|rename)|((std::)?fs::)?File::(open|create)|(actix_files::)?NamedFile::open)$/,
+      arg: 0,
+    },
+    { kind: 'ssrf', callee: /^(reqwest::(blocking::)?get|ureq::get)$/, arg: 0 },
+    { kind: 'open-redirect', callee: /^Redirect::(to|temporary|permanent|see_other)$/, arg: 0 },
+  ],
+  parameterTypes: ['parameter'],
+  // actix-web and axum extractors: the handler's typed parameters are the request's query, path, body, form.
+  parameterSources: [namedInput, { text: /:\s*(web::)?(Query|Path|Json|Form)\s*</ }],
+  safeParameter:
+    /<\s*(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|bool|f32|f64|Uuid)\s*>|:\s*&?(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|bool|f32|f64)\s*$/,
+};

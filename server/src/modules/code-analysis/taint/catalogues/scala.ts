@@ -1,0 +1,70 @@
+import type { TaintLanguage } from '../types';
+import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, namedInput } from './shared';
+
+/** Scala: Play, JDBC, scala.sys.process. */
+export const scala: TaintLanguage = {
+  assignments: [
+    { type: 'val_definition', target: 'pattern', value: 'value' },
+    { type: 'var_definition', target: 'pattern', value: 'value' },
+    { type: 'assignment_expression', target: 'left', value: 'right' },
+  ],
+  calls: ['call_expression', 'instance_expression'],
+  // scala.sys.process: `cmd.!` and `cmd.!!` run the command.
+  memberSinks: [
+    {
+      type: 'field_expression',
+      member: 'field',
+      receiver: 'value',
+      name: /^!!?$/,
+      kind: 'command-injection',
+    },
+  ],
+  cleanMembers: [
+    {
+      types: ['field_expression'],
+      pattern: /\.(toInt|toLong|toDouble|toBoolean|toIntOption|toLongOption)$/,
+    },
+  ],
+  sources: [/^request\.(body|queryString|headers|cookies|uri|path|rawQueryString)\b/, /^sys\.env\b/],
+  sourceCalls: [
+    JVM_REQUEST_CALLS,
+    /^request\.(getQueryString|body\.as\w+)$/,
+    /^((scala\.io\.)?StdIn\.readLine|sys\.env\.get|System\.getenv)$/,
+  ],
+  sanitizers: [
+    /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|HtmlFormat\.escape|URLEncoder\.encode|FilenameUtils\.getName)$/,
+  ],
+  sinks: [
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.(executeQuery|executeUpdate|execute|addBatch|prepareStatement|createQuery|createNativeQuery)$|^SQL$/,
+      arg: 0,
+    },
+    {
+      kind: 'command-injection',
+      callee: /^((scala\.)?sys\.process\.)?Process$|\.exec$|^newProcessBuilder$/,
+      arg: 'any',
+    },
+    { kind: 'code-injection', callee: /(engine|Engine|toolbox)\.eval$/, arg: 0 },
+    { kind: 'xss', callee: /^Html$/, arg: 0 },
+    { kind: 'unsafe-deserialization', callee: /^newObjectInputStream$/, arg: 0 },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^new(File|FileInputStream|FileReader|FileWriter|PrintWriter)$|^((scala\.io\.)?Source\.fromFile|Paths\.get|Path\.of|Files\.(readAllBytes|readString|readAllLines|newInputStream|delete))$/,
+      arg: 0,
+    },
+    { kind: 'ssrf', callee: /^newURL$|^((scala\.io\.)?Source\.fromURL|URI\.create)$/, arg: 0 },
+    // Play WS, sttp, requests-scala.
+    {
+      kind: 'ssrf',
+      callee: /^(ws|wsClient)\.url$|^(basicRequest\.get|quickRequest\.get|requests\.(get|post))$/,
+      arg: 0,
+    },
+    { kind: 'open-redirect', callee: /^Redirect$/, arg: 0 },
+  ],
+  parameterTypes: ['parameter'],
+  parameterSources: [namedInput, mainArgs, { text: JVM_BINDINGS }],
+  safeParameter: /:\s*(Int|Long|Short|Byte|Boolean|Double|Float|UUID)\s*(=.*)?$/,
+};

@@ -1,0 +1,16 @@
+import type { ParameterSource } from '../types';
+
+/** Sources several languages' catalogues share. */
+
+/** Parameter names that say the value is request or user input, in every language. */
+export const INPUT_NAMES =
+  /^\$?(params|query|queryParams|query_params|body|requestBody|request_body|form|formData|form_data|payload|input|userInput|user_input)$/;
+
+export const namedInput: ParameterSource = { name: INPUT_NAMES };
+export const mainArgs: ParameterSource = { name: /^(args|argv)$/, function: /^main$/ };
+
+export const JVM_REQUEST_CALLS =
+  /\.(getParameter|getParameterValues|getHeader|getQueryString|getCookies|getInputStream|getReader)$/;
+/** Spring, JAX-RS: annotations that bind a parameter to the request. */
+export const JVM_BINDINGS =
+  /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam|HeaderParam|CookieParam)\b/;

@@ -1,0 +1,56 @@
+import type { TaintLanguage } from '../types';
+import { namedInput } from './shared';
+
+/** Swift: Vapor, Foundation, iOS. */
+export const swift: TaintLanguage = {
+  assignments: [
+    { type: 'property_declaration', target: 'name', value: 'value' },
+    { type: 'assignment', target: 'target', value: 'result' },
+  ],
+  calls: ['call_expression'],
+  argumentWrappers: ['value_argument'],
+  propertySinks: [{ target: /\.(arguments|launchPath)$/, kind: 'command-injection' }],
+  sources: [
+    /^(req|request)\.(query|parameters|body|headers|cookies|url)\b/,
+    /^CommandLine\.arguments\b/,
+    /^ProcessInfo\.processInfo\.(environment|arguments)\b/,
+  ],
+  // Vapor: `req.query["id"]` is a call_expression (a subscript) on `req.query`.
+  sourceCalls: [
+    /^(req|request)\.(query|query\.get|query\.decode|parameters\.get|content\.decode|body\.string|headers\.first)$/,
+    /^(readLine|getenv)$/,
+  ],
+  sanitizers: [/^(Int|Int32|Int64|UInt|Double|Float|Bool|UUID)$/, /\.addingPercentEncoding$/],
+  cleanMembers: [
+    { types: ['navigation_expression'], pattern: /\.lastPathComponent$/ },
+    // SQLKit: `\(bind: x)` is a bound parameter.
+    { types: ['interpolated_expression'], pattern: /^bind:/ },
+  ],
+  sinks: [
+    { kind: 'sql-injection', callee: /\.(raw|execute)$/, arg: 0 },
+    { kind: 'sql-injection', callee: /^sqlite3_(exec|prepare|prepare_v2|prepare_v3)$/, arg: 1 },
+    { kind: 'command-injection', callee: /^(system|popen)$/, arg: 0 },
+    { kind: 'command-injection', callee: /^Process\.launchedProcess$/, arg: 'any' },
+    { kind: 'code-injection', callee: /\.evaluateScript$|^NSExpression$/, arg: 0 },
+    { kind: 'xss', callee: /\.loadHTMLString$/, arg: 0 },
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^NSKeyedUnarchiver\.(unarchiveObject|unarchiveTopLevelObjectWithData)$/,
+      arg: 0,
+    },
+    {
+      kind: 'path-traversal',
+      callee:
+        /^FileManager\.default\.(contents|removeItem|createFile|contentsOfDirectory|copyItem|moveItem)$/,
+      arg: 0,
+    },
+    { kind: 'path-traversal', callee: /^(String|Data|NSString|NSData)$/, arg: 0, when: /contentsOf(File)?:/ },
+    { kind: 'path-traversal', callee: /^(URL|FileHandle)$/, arg: 0, when: /fileURLWithPath:|AtPath:/ },
+    { kind: 'ssrf', callee: /^URL$/, arg: 0, when: /^URL\(\s*string:/ },
+    { kind: 'open-redirect', callee: /^(req|request)\.redirect$/, arg: 0 },
+  ],
+  parameterTypes: ['parameter'],
+  // A URL opened by another app (deep links, universal links) is untrusted.
+  parameterSources: [namedInput, { text: /^open\s+url\s*:|openURLContexts|continue\s+userActivity\s*:/ }],
+  safeParameter: /:\s*(Int|Int32|Int64|UInt|Double|Float|Bool|UUID)\??\s*(=.*)?$/,
+};
