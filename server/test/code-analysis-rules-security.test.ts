@@ -179,7 +179,70 @@ const SECURITY: RuleCase[] = [
     "<?php ini_set('display_errors', '1');",
     "<?php ini_set('display_errors', '0');",
   ],
+  [
+    'security/cleartext-transport',
+    'python',
+    'import requests\nr = requests.post("http://api.payments-shop.com/v1/charge", json=order)\n',
+    'import requests\nr = requests.post("https://api.payments-shop.com/v1/charge", json=order)\n',
+  ],
+  [
+    'security/cleartext-transport',
+    'javascript',
+    "const feed = new WebSocket('ws://feed.trading-desk.io/quotes');",
+    "const feed = new WebSocket('wss://feed.trading-desk.io/quotes');",
+  ],
+  [
+    'security/cleartext-transport',
+    'typescript',
+    'const res = await fetch(`http://billing.acme-corp.com/api/invoices/` + id);',
+    'const res = await fetch(`https://billing.acme-corp.com/api/invoices/` + id);',
+  ],
+  [
+    'security/cleartext-transport',
+    'java',
+    'class A { void f() throws Exception { URL u = new URL("http://auth.bank-corp.com/login"); u.openConnection(); } }',
+    'class A { void f() throws Exception { URL u = new URL("https://auth.bank-corp.com/login"); u.openConnection(); } }',
+  ],
+  [
+    'security/cleartext-transport',
+    'go',
+    'package m\nfunc f() { http.Get("http://metrics.corp-infra.net/push") }\n',
+    'package m\nfunc f() { http.Get("https://metrics.corp-infra.net/push") }\n',
+  ],
+  [
+    'security/cleartext-transport',
+    'php',
+    '<?php $ch = curl_init("ftp://files.partner-co.com/upload/report.csv");',
+    '<?php $ch = curl_init("https://files.partner-co.com/upload/report.csv");',
+  ],
+  [
+    'security/cleartext-transport',
+    'csharp',
+    'class A { async Task F(HttpClient c) { await c.GetAsync("http://orders.shop-corp.com/api"); } }',
+    'class A { async Task F(HttpClient c) { await c.GetAsync("https://orders.shop-corp.com/api"); } }',
+  ],
 ];
+
+describe('cleartext URLs: what is not a remote cleartext endpoint is not reported', () => {
+  it('skips local hosts, reserved test names, XML namespaces, URL checks and prose', async () => {
+    const code = [
+      'import requests',
+      'requests.get("http://localhost:8080/health")',
+      'requests.get("http://127.0.0.1:9000/x")',
+      'requests.get("http://10.0.0.5/internal")',
+      'requests.get("http://api.example.com/v1")',
+      'requests.get("http://service.test/v1")',
+      'NS = "http://www.w3.org/2001/XMLSchema-instance"',
+      'if url.startswith("http://"):',
+      '    url = "https://" + url[7:]',
+      'HELP = "see http://docs.corp.com for more"',
+      'base = "http://" + host',
+      '',
+    ].join('\n');
+    const rules = (await findings(code, 'python')).map((f) => f.rule_id);
+    expect(rules).not.toContain('security/cleartext-transport');
+  });
+});
 
 describe('security pattern rules: vulnerable examples fire, safe ones do not', () => {
   for (const [rule, language, vulnerable, safe] of SECURITY) {

@@ -60,7 +60,7 @@ const secret = (patterns: string[]): string =>
     .join('\n');
 
 /** String literal node types per grammar. */
-const STRING_TYPES: Record<string, string> = {
+export const STRING_TYPES: Record<string, string> = {
   python: '(string)',
   javascript: '[(string) (template_string)]',
   typescript: '[(string) (template_string)]',

@@ -1,3 +1,4 @@
+import { STRING_TYPES } from './security-secrets';
 import { forJs, type RuleDefinition } from './types';
 
 /** Cookies set without the Secure flag (CWE-614). */
@@ -31,6 +32,27 @@ function topLevelArguments(list: string): string[] {
   return out;
 }
 
+/**
+ * Hosts a plain-text URL may name without exposing anything: this machine and private networks, names reserved for
+ * tests and documentation (RFC 2606/6761), and XML/schema namespace URIs, which are names, never fetched.
+ */
+const HARMLESS_HOST =
+  /^(localhost|127\.|0\.0\.0\.0$|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|([\w-]+\.)*(local|localhost|test|example|invalid|internal|lan|home\.arpa)$|([\w-]+\.)*example\.(com|org|net)$|([\w-]+\.)*(w3\.org|xml\.org|purl\.org|xmlsoap\.org|openxmlformats\.org|apache\.org|java\.sun\.com|jcp\.org|xmlpull\.org|json-schema\.org|ns\.adobe\.com|schemas\.[\w.-]+))/i;
+
+/**
+ * Whether a string literal is a URL to a remote host over a cleartext protocol (`"http://api.shop.com/pay"`,
+ * `'ws://…'`, `"ftp://…"`). Only a literal that starts with the URL and names its host counts: `"http://" + host`
+ * and `url.startswith("http://")` name none, prose that mentions a URL does not start with one.
+ */
+export function cleartextUrl(literal: string): boolean {
+  const body = literal.replace(/^[A-Za-z@$]{0,2}("""|'''|["'`])/, '');
+  const m = /^(http|ws|ftp):\/\/([^\s"'`/?#\\]+)/i.exec(body);
+  if (!m?.[2]) return false;
+  const host = (m[2].split('@').pop() ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  if (!/^[A-Za-z0-9.-]+$/.test(host) || (!host.includes('.') && host !== '::1')) return false;
+  return !HARMLESS_HOST.test(host);
+}
+
 export const WEB_SECURITY_RULES: RuleDefinition[] = [
   {
     id: 'security/insecure-cookie',
@@ -53,5 +75,22 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
       csharp: `((object_creation_expression type: (identifier) @t initializer: (initializer_expression) @args) @finding (#match? @t "^(CookieOptions|HttpCookie)$"))`,
     },
     check: (c) => !securedCookie(c.args?.text ?? '', c.fn?.text),
+  },
+  {
+    id: 'security/cleartext-transport',
+    needles: ['http://', 'ws://', 'ftp://', 'HTTP://'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-319',
+    message:
+      '{finding} is a cleartext URL (HTTP, WebSocket or FTP): anyone on the path can read and change what is sent; use https://, wss:// or SFTP/FTPS.',
+    languages: Object.fromEntries(
+      Object.entries(STRING_TYPES).map(([lang, types]) => [
+        lang,
+        `(${types} @finding (#match? @finding "^[A-Za-z@]{0,2}[\\"'\`]+([Hh][Tt][Tt][Pp]|[Ww][Ss]|[Ff][Tt][Pp])://"))`,
+      ]),
+    ),
+    check: (c) => cleartextUrl(c.finding?.text ?? ''),
   },
 ];
