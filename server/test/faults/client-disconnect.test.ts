@@ -13,7 +13,7 @@ import {
   writeFaultCatalogue,
 } from './fault-upstreams';
 
-// chat-provider-failures.test.ts already proves that a client leaving mid-stream aborts the upstream call promptly and
+// chat/provider-failures.test.ts already proves that a client leaving mid-stream aborts the upstream call promptly and
 // that settle() is called with the tokens so far (through a spy). Added here: the same for a whole (non-streamed)
 // answer, and for both that the reservation is really released in the database, the request is metered as 499,
 // and no socket or timer is left behind.

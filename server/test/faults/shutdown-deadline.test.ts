@@ -7,7 +7,7 @@ import { type FaultUpstream, startFaultUpstream, writeFaultCatalogue } from './f
 
 // A whole (non-streamed) answer still awaited from a slow upstream when the server stops: its response had not
 // started, so it carries `Connection: close`, and at the end of the grace period the call is ended with a 503
-// to retry elsewhere (process-shutdown.test.ts covers streams, through the real process).
+// to retry elsewhere (lifecycle/process-shutdown.test.ts covers streams, through the real process).
 let upstream: FaultUpstream;
 let server: TestServer;
 let key: string;

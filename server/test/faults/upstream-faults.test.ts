@@ -14,7 +14,7 @@ import {
   writeFaultCatalogue,
 } from './fault-upstreams';
 
-// Upstream faults that chat-provider-failures.test.ts does not inject: a refused connection, a reset after some chunks,
+// Upstream faults that chat/provider-failures.test.ts does not inject: a refused connection, a reset after some chunks,
 // bytes that are neither JSON nor SSE in a stream. Each must end in the documented error, be metered, hold no
 // reservation and leave no socket or timer behind.
 const SECRET = 'sk-upstream-fault-secret-789';

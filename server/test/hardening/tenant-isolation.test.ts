@@ -1,12 +1,12 @@
 import type { CreatedApiKey } from '@tessera/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRow } from '../../src/db/schema';
-import { sessionCookie } from '../graphql-helpers';
 import { createAccount, createKey } from '../helpers/fixtures';
+import { sessionCookie } from '../helpers/graphql';
 import { LogCapture } from '../helpers/log-capture';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { TrpcTestClient } from '../helpers/trpc-client';
-import { metricValue } from '../usage-helpers';
+import { metricValue } from '../helpers/usage';
 
 /**
  * Account B, with its key and its dashboard session, names account A's resources on every transport: each

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { sessionCookie } from '../graphql-helpers';
 import { createAccountWithKey } from './fixtures';
+import { sessionCookie } from './graphql';
 import { LogCapture } from './log-capture';
 import { startTestServer, type TestServer } from './server';
 

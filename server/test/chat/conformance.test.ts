@@ -1,0 +1,217 @@
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { writeFakeCatalogue } from '../helpers/chat-setup';
+import { type FakeUpstream, startFakeAnthropic, startFakeOpenAi } from '../helpers/fake-upstreams';
+import { createAccountWithKey } from '../helpers/fixtures';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+/** The schemas of OpenAI's own OpenAPI document that the suite needs, vendored (source and refresh: its header). */
+const SPEC = new URL('../fixtures/openai-openapi/schemas.yaml', import.meta.url);
+
+type Validate = ((data: unknown) => boolean) & { errors?: unknown };
+let validators: Record<string, Validate>;
+let server: TestServer;
+let upstream: FakeUpstream;
+let anthropic: FakeUpstream;
+let testKey: string;
+let liveKey: string;
+
+/**
+ * The document is OpenAPI 3.1 but a few schemas still carry 3.0's `nullable`, which Ajv only accepts beside a
+ * `type`: it becomes what 3.1 says (`null` added to the type and enum, or `anyOf` with `null` beside a $ref).
+ */
+function normalize(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalize);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) if (k !== 'nullable') out[k] = normalize(v);
+  const { nullable } = node as { nullable?: unknown };
+  if (nullable !== true) return out;
+  if (typeof out.type !== 'string') return { anyOf: [out, { type: 'null' }] };
+  out.type = [out.type, 'null'];
+  if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+  return out;
+}
+
+function compileSchemas(): Record<string, Validate> {
+  const doc = parse(readFileSync(SPEC, 'utf8')) as { components: { schemas: Record<string, unknown> } };
+  // The whole document is one schema resource so that every `#/components/schemas/...` $ref resolves in it.
+  // Ajv is CommonJS: under ESM its class may arrive as the module's `default`.
+  const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
+  const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+  addFormats.default(ajv);
+  ajv.addFormat('unixtime', true);
+  ajv.addSchema({ $id: 'openai', components: normalize(doc.components) }, 'openai');
+  const names = [
+    'CreateChatCompletionResponse',
+    'CreateChatCompletionStreamResponse',
+    'ListModelsResponse',
+    'Model',
+    'ErrorResponse',
+  ];
+  return Object.fromEntries(
+    names.map((n) => [n, ajv.compile({ $ref: `openai#/components/schemas/${n}` }) as Validate]),
+  );
+}
+
+function expectConforms(schema: string, data: unknown): void {
+  const validate = validators[schema];
+  if (!validate) throw new Error(`no validator for ${schema}`);
+  const ok = validate(data);
+  expect(ok, `${schema}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(data).slice(0, 500)}`).toBe(
+    true,
+  );
+}
+
+async function post(body: Record<string, unknown>, key = testKey): Promise<Response> {
+  return fetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+function sseChunks(text: string): unknown[] {
+  const events = text.split('\n\n').filter((e) => e.startsWith('data: '));
+  expect(events.at(-1)).toBe('data: [DONE]');
+  return events.slice(0, -1).map((e) => JSON.parse(e.slice(6)));
+}
+
+describe("conformance with OpenAI's OpenAPI document", () => {
+  beforeAll(async () => {
+    validators = compileSchemas();
+    upstream = await startFakeOpenAi();
+    anthropic = await startFakeAnthropic();
+    server = await startTestServer({
+      env: {
+        MODELS_FILE: writeFakeCatalogue(),
+        OPENAI_BASE_URL: `${upstream.url}/v1`,
+        ANTHROPIC_BASE_URL: anthropic.url,
+        ANTHROPIC_API_KEY: 'ant-conformance',
+        SIMULATOR_TOKEN_DELAY_MS: '0',
+        BODY_LIMIT_BYTES: '65536',
+        PLAN_PRO_RPM: '100000',
+      },
+    });
+    testKey = (await createAccountWithKey(server, { plan: 'pro' })).key.key;
+    liveKey = (await createAccountWithKey(server, { plan: 'pro', kind: 'live' })).key.key;
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await upstream?.close();
+    await anthropic?.close();
+  });
+
+  const messages = [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content: [{ type: 'text', text: 'Compare lakes and rivers' }] },
+  ];
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'compare_waters',
+        description: 'Compare two bodies of water',
+        parameters: {
+          type: 'object',
+          properties: { first: { type: 'string' }, second: { type: 'string' } },
+          required: ['first', 'second'],
+        },
+      },
+    },
+  ];
+
+  it('non-streamed responses: simulator (n, stop, length, tool calls) and upstream (text, tool calls)', async () => {
+    const bodies = [
+      { model: 'up-ok', messages, n: 2 },
+      { model: 'up-ok', messages, max_tokens: 3 },
+      { model: 'up-ok', messages, stop: ['and'] },
+      { model: 'up-ok', messages, tools, tool_choice: 'required', n: 2 },
+      { model: 'up-ok', messages, tools, max_tokens: 5 },
+    ];
+    for (const body of bodies) {
+      const res = await post(body);
+      expect(res.status).toBe(200);
+      expectConforms('CreateChatCompletionResponse', await res.json());
+    }
+    for (const model of ['up-ok', 'up-tools']) {
+      const res = await post({ model, messages }, liveKey);
+      expect(res.status).toBe(200);
+      expectConforms('CreateChatCompletionResponse', await res.json());
+    }
+  });
+
+  it("translated and relayed answers: Anthropic's (n, tools, JSON mode, cached usage), usage breakdowns, functions", async () => {
+    const jsonMode = { type: 'json_schema', json_schema: { name: 'r', schema: { type: 'object' } } };
+    const bodies = [
+      { model: 'claude-ok', messages, n: 2 },
+      { model: 'claude-tools', messages, tools },
+      { model: 'claude-ok', messages, response_format: jsonMode },
+      { model: 'claude-cached', messages },
+      { model: 'up-reasoning', messages },
+      // The deprecated functions API: function_call in the message and the deltas, finish function_call.
+      { model: 'claude-tools', messages, functions: [{ name: 'lookup' }] },
+      { model: 'up-tools', messages, functions: [{ name: 'lookup' }], function_call: 'auto' },
+    ];
+    for (const body of bodies) {
+      const res = await post(body, liveKey);
+      expect(res.status).toBe(200);
+      expectConforms('CreateChatCompletionResponse', await res.json());
+      const streamed = await post(
+        { ...body, stream: true, stream_options: { include_usage: true } },
+        liveKey,
+      );
+      expect(streamed.status).toBe(200);
+      const chunks = sseChunks(await streamed.text());
+      expect(chunks.length).toBeGreaterThan(2);
+      for (const chunk of chunks) expectConforms('CreateChatCompletionStreamResponse', chunk);
+    }
+  });
+
+  it('every stream chunk, with and without include_usage, simulated and relayed', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ model: 'up-ok', messages, stream: true, n: 2, stream_options: { include_usage: true } }, testKey],
+      [{ model: 'up-ok', messages, stream: true, max_tokens: 4 }, testKey],
+      [{ model: 'up-ok', messages, tools, stream: true, stream_options: { include_usage: true } }, testKey],
+      [{ model: 'up-ok', messages, stream: true, stream_options: { include_usage: true } }, liveKey],
+    ];
+    for (const [body, key] of cases) {
+      const res = await post(body, key);
+      expect(res.status).toBe(200);
+      const chunks = sseChunks(await res.text());
+      expect(chunks.length).toBeGreaterThan(2);
+      for (const chunk of chunks) expectConforms('CreateChatCompletionStreamResponse', chunk);
+    }
+  });
+
+  it('the model list and one model', async () => {
+    const headers = { authorization: `Bearer ${testKey}` };
+    const list = await (await fetch(`${server.url}/v1/models`, { headers })).json();
+    expectConforms('ListModelsResponse', list);
+    expectConforms('Model', await (await fetch(`${server.url}/v1/models/up-ok`, { headers })).json());
+  });
+
+  it('error bodies: validation, unknown model, context, auth, body errors, upstream failures', async () => {
+    const responses = [
+      await post({ model: 'up-ok', messages, temperature: 9 }),
+      await post({ messages }),
+      await post({ model: 'nope', messages }),
+      await post({ model: 'up-ok', messages: [{ role: 'user', content: ' hi'.repeat(9_000) }] }),
+      await post({ model: 'up-500', messages }, liveKey),
+      await post({ model: 'up-429', messages }, liveKey),
+      await post({ model: 'up-ok', messages }, 'sk_test_invalid'),
+      await fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${testKey}`, 'content-type': 'text/plain' },
+        body: 'hello',
+      }),
+    ];
+    for (const res of responses) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expectConforms('ErrorResponse', await res.json());
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countTokens } from '../../src/modules/tokenizer';
+import { createAccountWithKey } from '../helpers/fixtures';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { variedText } from '../helpers/text';
+
+let server: TestServer;
+let client: OpenAI;
+let key: string;
+beforeAll(async () => {
+  server = await startTestServer({
+    env: {
+      SIMULATOR_TOKEN_DELAY_MS: '0',
+      PLAN_FREE_RPM: '100000',
+      BODY_LIMIT_BYTES: String(8 * 1024 * 1024),
+    },
+  });
+  key = (await createAccountWithKey(server)).key.key;
+  client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+// One user message: its text's tokens, 3 of framing, 1 for the role, 3 priming the reply.
+const FRAMING = 7;
+
+describe('long prompts', () => {
+  it('are counted exactly, answered and streamed', async () => {
+    const text = variedText(120_000, 3);
+    const expected = countTokens(text) + FRAMING;
+    const messages = [{ role: 'user' as const, content: text }];
+    const whole = await client.chat.completions.create({
+      model: 'tessera-long-100k',
+      messages,
+      max_tokens: 20,
+    });
+    expect(whole.usage?.prompt_tokens).toBe(expected);
+    expect(whole.choices[0]?.finish_reason).toBe('length');
+    const stream = await client.chat.completions.create({
+      model: 'tessera-long-100k',
+      messages,
+      max_tokens: 20,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) usage = chunk.usage ?? usage;
+    expect(usage?.prompt_tokens).toBe(expected);
+    const err = await client.chat.completions
+      .create({ model: 'tessera-fast-4k', messages })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((err as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('context_length_exceeded');
+    expect((err as Error).message).toContain(`your messages resulted in ${expected} tokens`);
+  });
+
+  it('do not hold up the requests that arrive while they are counted', async () => {
+    // About a second of counting on a 2-core machine, far more than the upload takes on loopback.
+    const text = variedText(3_000_000, 5);
+    const order: string[] = [];
+    const big = client.chat.completions
+      .create({ model: 'tessera-long-100k', messages: [{ role: 'user', content: text }] })
+      .catch((e: unknown) => e)
+      .finally(() => order.push('long'));
+    // The reference count. The server runs in this process, so it waits for this; then the upload, well within
+    // 150 ms on loopback, and the server starts counting.
+    const expected = countTokens(text) + FRAMING;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const small = await client.chat.completions.create({
+      model: 'tessera-fast-4k',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    order.push('short');
+    expect(small.choices[0]?.finish_reason).toBe('stop');
+    const err = await big;
+    // Counted to the end all the same: the long prompt's answer is the exact context error.
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((err as Error).message).toContain(`your messages resulted in ${expected} tokens`);
+    expect(order).toEqual(['short', 'long']);
+  });
+});

@@ -1,0 +1,256 @@
+/** Security pattern rules (weak crypto, credentials, TLS, XXE, debug mode): vulnerable examples fire, safe ones do not. */
+import { describe, expect, it } from 'vitest';
+import { findings, type RuleCase } from '../helpers/code-analysis';
+
+/** [rule, language, vulnerable, safe] */
+const SECURITY: RuleCase[] = [
+  [
+    'security/weak-hash',
+    'python',
+    'import hashlib\nh = hashlib.md5(data).hexdigest()\n',
+    'import hashlib\nh = hashlib.sha256(data).hexdigest()\n',
+  ],
+  [
+    'security/weak-hash',
+    'javascript',
+    "const h = crypto.createHash('md5').update(s).digest('hex');",
+    "const h = crypto.createHash('sha256').update(s).digest('hex');",
+  ],
+  [
+    'security/weak-hash',
+    'java',
+    'class A { void f() throws Exception { MessageDigest md = MessageDigest.getInstance("MD5"); } }',
+    'class A { void f() throws Exception { MessageDigest md = MessageDigest.getInstance("SHA-256"); } }',
+  ],
+  [
+    'security/weak-hash',
+    'go',
+    'package m\nfunc f(b []byte) { _ = md5.Sum(b) }\n',
+    'package m\nfunc f(b []byte) { _ = sha256.Sum256(b) }\n',
+  ],
+  [
+    'security/weak-hash',
+    'php',
+    '<?php $h = md5($password);',
+    '<?php $h = password_hash($password, PASSWORD_DEFAULT);',
+  ],
+  [
+    'security/weak-cipher',
+    'python',
+    'from Crypto.Cipher import DES\nc = DES.new(key, DES.MODE_ECB)\n',
+    'from Crypto.Cipher import AES\nc = AES.new(key, AES.MODE_GCM)\n',
+  ],
+  [
+    'security/weak-cipher',
+    'javascript',
+    "const c = crypto.createCipheriv('des-ede3-cbc', k, iv);",
+    "const c = crypto.createCipheriv('aes-256-gcm', k, iv);",
+  ],
+  [
+    'security/weak-cipher',
+    'java',
+    'class A { void f() throws Exception { Cipher c = Cipher.getInstance("AES/ECB/PKCS5Padding"); } }',
+    'class A { void f() throws Exception { Cipher c = Cipher.getInstance("AES/GCM/NoPadding"); } }',
+  ],
+  [
+    'security/weak-cipher',
+    'go',
+    'package m\nfunc f(k []byte) { des.NewCipher(k) }\n',
+    'package m\nfunc f(k []byte) { aes.NewCipher(k) }\n',
+  ],
+  [
+    'security/insecure-randomness',
+    'javascript',
+    'const resetToken = Math.random().toString(36).slice(2);',
+    'const resetToken = crypto.randomBytes(32).toString("hex");',
+  ],
+  [
+    'security/insecure-randomness',
+    'python',
+    'import random\nsession_token = random.getrandbits(128)\n',
+    'import secrets\nsession_token = secrets.token_hex(16)\n',
+  ],
+  [
+    'security/insecure-randomness',
+    'java',
+    'class A { void f() { long otpCode = new Random().nextInt(999999); } }',
+    'class A { void f() { long otpCode = new SecureRandom().nextInt(999999); } }',
+  ],
+  [
+    'security/insecure-randomness',
+    'php',
+    '<?php $token = mt_rand();',
+    '<?php $token = bin2hex(random_bytes(16));',
+  ],
+  [
+    'security/hardcoded-credential',
+    'python',
+    'DB_PASSWORD = "s3cr3t-Passw0rd!"\n',
+    'import os\nDB_PASSWORD = os.environ["DB_PASSWORD"]\n',
+  ],
+  [
+    'security/hardcoded-credential',
+    'javascript',
+    "const config = { apiKey: 'AKIA4EXAMPLEKEYQ7QX', region: 'eu' };",
+    "const config = { apiKey: process.env.API_KEY, region: 'eu' };",
+  ],
+  [
+    'security/hardcoded-credential',
+    'java',
+    'class A { private String password = "hunter2hunter2"; }',
+    'class A { private String password = System.getenv("PASSWORD"); }',
+  ],
+  [
+    'security/hardcoded-credential',
+    'go',
+    'package m\nconst apiKey = "9f8e7d6c5b4a39281706"\n',
+    'package m\nvar apiKey = os.Getenv("API_KEY")\n',
+  ],
+  [
+    'security/hardcoded-credential',
+    'php',
+    '<?php $password = "correct-horse-battery";',
+    '<?php $password = getenv("DB_PASSWORD");',
+  ],
+  [
+    'security/hardcoded-credential',
+    'ruby',
+    'SECRET_KEY = "d41d8cd98f00b204e980"\n',
+    'SECRET_KEY = ENV.fetch("SECRET_KEY")\n',
+  ],
+  [
+    'security/hardcoded-private-key',
+    'python',
+    'KEY = """-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"""\n',
+    'KEY = open("/run/secrets/key").read()\n',
+  ],
+  [
+    'security/tls-verification-disabled',
+    'python',
+    'import requests\nrequests.get(url, verify=False)\n',
+    'import requests\nrequests.get(url, verify=True)\n',
+  ],
+  [
+    'security/tls-verification-disabled',
+    'javascript',
+    'https.request({ host, rejectUnauthorized: false });',
+    'https.request({ host, rejectUnauthorized: true });',
+  ],
+  [
+    'security/tls-verification-disabled',
+    'go',
+    'package m\nvar c = &tls.Config{InsecureSkipVerify: true}\n',
+    'package m\nvar c = &tls.Config{MinVersion: tls.VersionTLS12}\n',
+  ],
+  [
+    'security/tls-verification-disabled',
+    'php',
+    '<?php curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false);',
+    '<?php curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, true);',
+  ],
+  [
+    'security/xxe',
+    'python',
+    'from lxml import etree\np = etree.XMLParser(resolve_entities=True)\n',
+    'import defusedxml.ElementTree as DET\ntree = DET.parse(f)\n',
+  ],
+  [
+    'security/xxe',
+    'java',
+    'class A { void f() { DocumentBuilderFactory f = DocumentBuilderFactory.newInstance(); } }',
+    'class A { void f() { ObjectMapper m = new ObjectMapper(); } }',
+  ],
+  [
+    'security/xxe',
+    'php',
+    '<?php libxml_disable_entity_loader(false);',
+    '<?php libxml_disable_entity_loader(true);',
+  ],
+  [
+    'security/debug-mode',
+    'python',
+    'app.run(host="0.0.0.0", debug=True)\n',
+    'app.run(host="0.0.0.0", debug=False)\n',
+  ],
+  ['security/debug-mode', 'python', 'DEBUG = True\n', 'DEBUG = os.environ.get("DEBUG") == "1"\n'],
+  [
+    'security/debug-mode',
+    'php',
+    "<?php ini_set('display_errors', '1');",
+    "<?php ini_set('display_errors', '0');",
+  ],
+  [
+    'security/cleartext-transport',
+    'python',
+    'import requests\nr = requests.post("http://api.payments-shop.com/v1/charge", json=order)\n',
+    'import requests\nr = requests.post("https://api.payments-shop.com/v1/charge", json=order)\n',
+  ],
+  [
+    'security/cleartext-transport',
+    'javascript',
+    "const feed = new WebSocket('ws://feed.trading-desk.io/quotes');",
+    "const feed = new WebSocket('wss://feed.trading-desk.io/quotes');",
+  ],
+  [
+    'security/cleartext-transport',
+    'typescript',
+    'const res = await fetch(`http://billing.acme-corp.com/api/invoices/` + id);',
+    'const res = await fetch(`https://billing.acme-corp.com/api/invoices/` + id);',
+  ],
+  [
+    'security/cleartext-transport',
+    'java',
+    'class A { void f() throws Exception { URL u = new URL("http://auth.bank-corp.com/login"); u.openConnection(); } }',
+    'class A { void f() throws Exception { URL u = new URL("https://auth.bank-corp.com/login"); u.openConnection(); } }',
+  ],
+  [
+    'security/cleartext-transport',
+    'go',
+    'package m\nfunc f() { http.Get("http://metrics.corp-infra.net/push") }\n',
+    'package m\nfunc f() { http.Get("https://metrics.corp-infra.net/push") }\n',
+  ],
+  [
+    'security/cleartext-transport',
+    'php',
+    '<?php $ch = curl_init("ftp://files.partner-co.com/upload/report.csv");',
+    '<?php $ch = curl_init("https://files.partner-co.com/upload/report.csv");',
+  ],
+  [
+    'security/cleartext-transport',
+    'csharp',
+    'class A { async Task F(HttpClient c) { await c.GetAsync("http://orders.shop-corp.com/api"); } }',
+    'class A { async Task F(HttpClient c) { await c.GetAsync("https://orders.shop-corp.com/api"); } }',
+  ],
+];
+
+describe('cleartext URLs: what is not a remote cleartext endpoint is not reported', () => {
+  it('skips local hosts, reserved test names, XML namespaces, URL checks and prose', async () => {
+    const code = [
+      'import requests',
+      'requests.get("http://localhost:8080/health")',
+      'requests.get("http://127.0.0.1:9000/x")',
+      'requests.get("http://10.0.0.5/internal")',
+      'requests.get("http://api.example.com/v1")',
+      'requests.get("http://service.test/v1")',
+      'NS = "http://www.w3.org/2001/XMLSchema-instance"',
+      'if url.startswith("http://"):',
+      '    url = "https://" + url[7:]',
+      'HELP = "see http://docs.corp.com for more"',
+      'base = "http://" + host',
+      '',
+    ].join('\n');
+    const rules = (await findings(code, 'python')).map((f) => f.rule_id);
+    expect(rules).not.toContain('security/cleartext-transport');
+  });
+});
+
+describe('security pattern rules: vulnerable examples fire, safe ones do not', () => {
+  for (const [rule, language, vulnerable, safe] of SECURITY) {
+    it(`${rule} in ${language}`, async () => {
+      const bad = await findings(vulnerable, language);
+      expect(bad.map((f) => f.rule_id)).toContain(rule);
+      expect(bad.find((f) => f.rule_id === rule)?.cwe).toMatch(/^CWE-/);
+      expect((await findings(safe, language)).map((f) => f.rule_id)).not.toContain(rule);
+    });
+  }
+});
