@@ -1,9 +1,6 @@
 import { javaFlow } from '../flow/java';
 import type { TaintLanguage } from '../types';
-import { INPUT_NAMES } from './shared';
-
-const JVM_BINDINGS =
-  /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam|HeaderParam|CookieParam)\b/;
+import { INPUT_NAMES, JVM_BINDINGS } from './shared';
 
 /** ESAPI's encoders, by the sink each one makes a value safe for. */
 const esapi = (methods: string) =>
