@@ -119,10 +119,14 @@ const classes: [string, string, () => Promise<Answer>][] = [
   [
     'prompt',
     'first long prompt of a process (1 MB, a 200 KB unbroken run)',
-    async () => {
-      await countingThread.stop();
-      return chat({ ...user(`${variedText(800_000, 3)} ${'x'.repeat(200_000)}`), max_tokens: 5 })();
-    },
+    // The prompt is built once, outside the measured call: building 1 MB of text is the benchmark's own work.
+    (() => {
+      const request = chat({ ...user(`${variedText(800_000, 3)} ${'x'.repeat(200_000)}`), max_tokens: 5 });
+      return async () => {
+        await countingThread.stop();
+        return request();
+      };
+    })(),
   ],
   ['prompt', '200 KB ordinary prompt', chat({ ...user(variedText(200_000, 7)), max_tokens: 5 })],
   [
