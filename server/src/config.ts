@@ -107,6 +107,11 @@ export function configFromEnv(env: Env): AppConfig {
       writerThread: env.USAGE_WRITER_THREAD,
     },
     searchLimits: {
+      concurrency: {
+        total: env.SEARCH_MAX_CONCURRENT,
+        perAccount: Math.min(env.SEARCH_MAX_CONCURRENT_PER_ACCOUNT, env.SEARCH_MAX_CONCURRENT),
+        queuePerAccount: env.SEARCH_QUEUE_PER_ACCOUNT,
+      },
       maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,
       maxDocumentBytes: env.SEARCH_MAX_DOCUMENT_BYTES,
       // Postgres stops a search before the request's own database deadline gives up on it: the client then

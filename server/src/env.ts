@@ -144,6 +144,13 @@ export const EnvSchema = z.object({
   SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
   SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),
   SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.max(600_000).default(2_500),
+  /**
+   * Searches and indexing batches running at once on an instance (each holds a database connection of the pool of
+   * 10), and one account's share of them; more of one account's wait in turn, up to SEARCH_QUEUE_PER_ACCOUNT.
+   */
+  SEARCH_MAX_CONCURRENT: positiveInt.max(1_000).default(8),
+  SEARCH_MAX_CONCURRENT_PER_ACCOUNT: positiveInt.max(1_000).default(4),
+  SEARCH_QUEUE_PER_ACCOUNT: positiveInt.max(10_000).default(16),
   /** Usage metering: in-memory buffer bound, batch size and write interval, retention of raw events. */
   USAGE_BUFFER_MAX: positiveInt.default(100_000),
   USAGE_BATCH_SIZE: positiveInt.default(500),

@@ -2,6 +2,7 @@ import { type AppConfig, configFromEnv } from './config';
 import type { Ctx } from './context';
 import { type Database, openDatabase } from './db/client';
 import type { Env } from './env';
+import type { AccountGate } from './lib/account-gate';
 import { type Clock, systemClock } from './lib/clock';
 import { countTenantDenials } from './lib/tenant-denial';
 import { createLogger, type Logger } from './logger';
@@ -15,6 +16,7 @@ import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
+import { createSearchGate } from './modules/search';
 import { PgUsageStore, ThreadedUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
 
 /** Everything the transports need, built once per process. */
@@ -40,6 +42,8 @@ export interface Services {
   metrics: Metrics;
   /** Usage metering: a bounded buffer written in batches (events and rollups). */
   usage: UsageRecorder;
+  /** Searches and indexing batches at once, each account held to its share (modules/search/gate.ts). */
+  searchGate: AccountGate;
   /** Starts background work (cache sync, coalesced writes). */
   start(): void;
   /** Flushes pending writes and closes the database. */
@@ -131,6 +135,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   return {
     ctx,
     codeAnalyzer,
+    searchGate: createSearchGate(config.searchLimits),
     database,
     keys,
     lastUsed,

@@ -1,5 +1,6 @@
 export { configureCollection, deleteCollection, getCollection } from './collections';
 export { deleteDocument, getDocument, listDocuments } from './documents';
+export { createSearchGate, inTurn } from './gate';
 export type { SearchLimits } from './limits';
 export { searchDocuments } from './search';
 export { parseCollectionName, parseDocumentId, parseIndexRequest, parseOrThrow } from './validate';

@@ -1,5 +1,7 @@
 /** Per-request indexing limits, from the environment (SEARCH_MAX_*). */
 export interface SearchLimits {
+  /** Searches and indexing batches at once, per instance and per account, and how many of one account wait. */
+  concurrency?: { total: number; perAccount: number; queuePerAccount: number };
   maxBatchDocuments: number;
   /** UTF-8 bytes of title + text + metadata JSON of one document. */
   maxDocumentBytes: number;

@@ -8,6 +8,7 @@ import {
   getCollection,
   getDocument,
   indexDocuments,
+  inTurn,
   listDocuments,
   parseCollectionName,
   parseDocumentId,
@@ -37,7 +38,11 @@ export function documentRoutes(services: Services): RestRoute[] {
       handler: async (req, res, principal) => {
         const { collection, documents } = parseIndexRequest(req.body, ctx.config.searchLimits);
         const scope = { accountId: principal.accountId, collection };
-        res.json(await indexDocuments({ ctx, scope, documents }));
+        res.json(
+          await inTurn(services.searchGate, principal.accountId, () =>
+            indexDocuments({ ctx, scope, documents }),
+          ),
+        );
       },
     },
     {

@@ -1,5 +1,5 @@
 import { SearchRequest } from '@tessera/shared';
-import { parseOrThrow, searchDocuments } from '../../modules/search';
+import { inTurn, parseOrThrow, searchDocuments } from '../../modules/search';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
 
@@ -13,15 +13,17 @@ export function searchRoutes(services: Services): RestRoute[] {
       handler: async (req, res, principal) => {
         const input = parseOrThrow(SearchRequest, req.body ?? {});
         res.json(
-          await searchDocuments({
-            ctx,
-            accountId: principal.accountId,
-            input,
-            options: {
-              topKMinMatches: ctx.config.searchLimits.topKMinMatches,
-              statementTimeoutMs: ctx.config.searchLimits.statementTimeoutMs,
-            },
-          }),
+          await inTurn(services.searchGate, principal.accountId, () =>
+            searchDocuments({
+              ctx,
+              accountId: principal.accountId,
+              input,
+              options: {
+                topKMinMatches: ctx.config.searchLimits.topKMinMatches,
+                statementTimeoutMs: ctx.config.searchLimits.statementTimeoutMs,
+              },
+            }),
+          ),
         );
       },
     },
