@@ -2,8 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoAccount } from '../../src/lifecycle';
 import type { RunningServer } from '../../src/server';
-import { buildDashboard, CHROMIUM, chromiumInstalled, launchChromium, startDashboardServer } from './harness';
-import { axeViolations, SIGNED_IN_PAGES, seedDemo, signIn, WIDTHS } from './tour';
+import { CHROMIUM, chromiumInstalled } from './harness';
+import { axeViolations, SIGNED_IN_PAGES, signIn, startTour, type Tour, WIDTHS } from './tour';
 
 const hasChromium = chromiumInstalled();
 if (!hasChromium) {
@@ -44,22 +44,14 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 AA) and keyboard pat
   let server: RunningServer;
   let browser: Browser;
   let demo: DemoAccount;
-  let removeBuild: () => Promise<void>;
+  let tour: Tour | undefined;
   const pageErrors = new WeakMap<Page, string[]>();
 
   beforeAll(async () => {
-    const build = await buildDashboard();
-    removeBuild = build.remove;
-    const started = await startDashboardServer(build.dir);
-    server = started;
-    demo = await seedDemo(started.services);
-    browser = await launchChromium();
+    tour = await startTour();
+    ({ server, browser, demo } = tour);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await removeBuild?.();
-  });
+  afterAll(() => tour?.close());
 
   async function openPage(width: number, height: number): Promise<Page> {
     const context = await browser.newContext({

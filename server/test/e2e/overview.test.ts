@@ -3,8 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoAccount } from '../../src/lifecycle';
 import type { RunningServer } from '../../src/server';
-import { buildDashboard, CHROMIUM, chromiumInstalled, launchChromium, startDashboardServer } from './harness';
-import { seedDemo, shot, signIn, WIDTHS } from './tour';
+import { CHROMIUM, chromiumInstalled } from './harness';
+import { shot, signIn, startTour, type Tour, WIDTHS } from './tour';
 
 // The overview a newcomer meets on a fresh install, at a laptop's and a phone's width: the demo account's
 // labelled sample data gives every card a change against the previous period; the periods (1 h to 30 d) fill
@@ -41,21 +41,13 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
   let server: RunningServer;
   let browser: Browser;
   let demo: DemoAccount;
-  let removeBuild: () => Promise<void>;
+  let tour: Tour | undefined;
 
   beforeAll(async () => {
-    const build = await buildDashboard();
-    removeBuild = build.remove;
-    const started = await startDashboardServer(build.dir);
-    server = started;
-    demo = await seedDemo(started.services);
-    browser = await launchChromium();
+    tour = await startTour();
+    ({ server, browser, demo } = tour);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await removeBuild?.();
-  });
+  afterAll(() => tour?.close());
 
   async function open(width: number, height: number): Promise<Page> {
     const context = await browser.newContext({

@@ -2,8 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoAccount } from '../../src/lifecycle';
 import type { RunningServer } from '../../src/server';
-import { buildDashboard, CHROMIUM, chromiumInstalled, launchChromium, startDashboardServer } from './harness';
-import { SIGNED_IN_PAGES, seedDemo, shot, signIn, WIDTHS } from './tour';
+import { CHROMIUM, chromiumInstalled } from './harness';
+import { SIGNED_IN_PAGES, shot, signIn, startTour, type Tour, WIDTHS } from './tour';
 
 const hasChromium = chromiumInstalled();
 if (!hasChromium) {
@@ -47,21 +47,13 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
   let server: RunningServer;
   let browser: Browser;
   let demo: DemoAccount;
-  let removeBuild: () => Promise<void>;
+  let tour: Tour | undefined;
 
   beforeAll(async () => {
-    const build = await buildDashboard();
-    removeBuild = build.remove;
-    const started = await startDashboardServer(build.dir);
-    server = started;
-    demo = await seedDemo(started.services);
-    browser = await launchChromium();
+    tour = await startTour();
+    ({ server, browser, demo } = tour);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await removeBuild?.();
-  });
+  afterAll(() => tour?.close());
 
   for (const { name, width, height } of WIDTHS) {
     it(`fits ${width} px without sideways page scroll; tables and code scroll in focusable regions (${name})`, async () => {

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type DemoAccount, seedDemoIfEmpty } from '../../src/lifecycle';
+import type { RunningServer } from '../../src/server';
 import type { Services } from '../../src/services';
-import { SCREENSHOTS } from './harness';
+import { buildDashboard, launchChromium, SCREENSHOTS, startDashboardServer } from './harness';
 
 /** The two widths every page is checked at: a laptop and a phone (iPhone 12–15). */
 export const WIDTHS = [
@@ -62,6 +63,31 @@ export function seedDemo(services: Services): Promise<DemoAccount> {
     if (!demo) throw new Error('the test database was not empty');
     return demo;
   });
+}
+
+/** A fresh build of the dashboard served over a new database holding the demo account's sample traffic, and a browser. */
+export interface Tour {
+  server: RunningServer & { services: Services };
+  browser: Browser;
+  demo: DemoAccount;
+  close(): Promise<void>;
+}
+
+export async function startTour(): Promise<Tour> {
+  const build = await buildDashboard();
+  const server = await startDashboardServer(build.dir);
+  const demo = await seedDemo(server.services);
+  const browser = await launchChromium();
+  return {
+    server,
+    browser,
+    demo,
+    close: async () => {
+      await browser.close();
+      await server.close();
+      await build.remove();
+    },
+  };
 }
 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -10,8 +10,8 @@ import { queryRows, quoteLexeme, type Scope, textArrayLiteral } from './sql';
  * the terms they share most become part of the query, and the second pass ranks with both.
  *   P(t|R) ∝ Σ_d P(t|d) · P(q|d),  P(t|d) = tf(t,d)/|d|,  P(q|d) ∝ the first-pass score of d
  *   weight(t) = λ · w_t/Σw  (query terms)  +  (1 − λ) · P(t|R)/Σ P(t'|R)  (the `terms` best others)
- * Not used by the API: on CACM it lowered nDCG@10 (0.514 → 0.47-0.50, BENCHMARKS.md); kept for the
- * benchmark's comparison (SearchOptions.feedback).
+ * Not used by the API: in the relevance benchmark it lowered nDCG@10 at every setting tried (BENCHMARKS.md);
+ * kept for the benchmark's comparison (SearchOptions.feedback).
  */
 export interface FeedbackOptions {
   /** First-pass documents taken as relevant. */

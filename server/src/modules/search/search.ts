@@ -27,7 +27,7 @@ export interface SearchOptions {
   /** Time limit of each statement on Postgres (STATEMENT_TIMEOUT_MS when unset). */
   statementTimeoutMs?: number | undefined;
   /**
-   * Pseudo-relevance feedback for queries of plain words: off unless given. Measured on CACM it
+   * Pseudo-relevance feedback for queries of plain words: off unless given. In the relevance benchmark it
    * lowered nDCG@10 (BENCHMARKS.md), so the API does not use it; the benchmark compares it.
    */
   feedback?: FeedbackOptions | false;
