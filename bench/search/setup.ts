@@ -14,6 +14,8 @@ export interface Bench {
   post(path: string, body: unknown): Promise<unknown>;
   /** Refreshes planner statistics and the visibility map after a bulk load, as autovacuum would shortly after. */
   analyze(): void;
+  /** Total size in bytes (table, TOAST, indexes) of each of these tables that exists. */
+  sizes(tables: string[]): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,20 @@ export async function startBench(): Promise<Bench> {
       // benchmark machine, so the benchmark does it.
       execFileSync('psql', [server.databaseUrl, '-qc', 'vacuum analyze'], { stdio: 'inherit' });
   };
-  return { server, key: key.key, accountId: account.id, post, analyze, close: () => server.close() };
+  const sizes = async (tables: string[]) => {
+    const out: Record<string, number> = {};
+    if (!server.databaseUrl) return out;
+    for (const table of tables) {
+      const bytes = execFileSync(
+        'psql',
+        [server.databaseUrl, '-Atc', `select pg_total_relation_size(to_regclass('${table}'))`],
+        { encoding: 'utf8' },
+      ).trim();
+      if (bytes !== '') out[table] = Number(bytes);
+    }
+    return out;
+  };
+  return { server, key: key.key, accountId: account.id, post, analyze, sizes, close: () => server.close() };
 }
 
 export const database = () => (process.argv.includes('--pglite') ? 'PGlite (in memory)' : 'PostgreSQL');

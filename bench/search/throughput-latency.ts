@@ -33,6 +33,15 @@ try {
   console.log(
     `indexed ${total} documents in ${seconds.toFixed(1)} s: ${(total / seconds).toFixed(0)} documents/s`,
   );
+  // Index size against the documents table (table, TOAST and indexes of each).
+  const sizes = await bench.sizes(['search_documents', 'search_postings', 'search_blocks']);
+  const documentsSize = sizes.search_documents ?? 0;
+  for (const [table, bytes] of Object.entries(sizes)) {
+    if (table === 'search_documents') continue;
+    console.log(
+      `${table}: ${(bytes / 2 ** 20).toFixed(1)} MB, ${(bytes / total).toFixed(0)} bytes a document, ${(bytes / Math.max(documentsSize, 1)).toFixed(2)}× search_documents (${(documentsSize / 2 ** 20).toFixed(1)} MB)`,
+    );
+  }
 
   // Ranks pick document frequency: rank 20-100 is in roughly 5-30% of documents, 3,000+ in well under 1%.
   let seed = 0;
