@@ -5,6 +5,7 @@ import type { Logger } from './logger';
 import { createAccount } from './modules/accounts';
 import { seedSampleTraffic } from './modules/demo';
 import { createKey } from './modules/keys';
+import { convertCollections } from './modules/search/postings';
 import type { Services } from './services';
 
 /** Applies migrations, waiting for the database with a clear log line per attempt rather than crashing. */
@@ -14,7 +15,7 @@ export async function migrateWithRetry(services: Services, attempts = 30, delayM
     try {
       await services.database.migrate();
       logger.info({ database: services.database.kind }, 'migrations applied');
-      return;
+      break;
     } catch (err) {
       if (attempt >= attempts) throw err;
       logger.warn(
@@ -24,6 +25,9 @@ export async function migrateWithRetry(services: Services, attempts = 30, delayM
       await new Promise((r) => setTimeout(r, delayMs));
     }
   }
+  // Collections written before compressed postings get theirs (their searches are exact meanwhile).
+  const converted = await convertCollections(services.ctx.db);
+  if (converted > 0) logger.info({ collections: converted }, 'search postings built');
 }
 
 export interface DemoAccount {

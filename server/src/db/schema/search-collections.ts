@@ -1,4 +1,4 @@
-import { bigint, doublePrecision, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { timestamps } from './columns';
 
@@ -26,6 +26,10 @@ export const searchCollections = pgTable(
      */
     impactTitleAvg: doublePrecision('impact_title_avg'),
     impactBodyAvg: doublePrecision('impact_body_avg'),
+    /** The highest document ordinal given so far (search_documents.ord); never goes down. */
+    nextOrd: bigint('next_ord', { mode: 'number' }).notNull().default(0),
+    /** Write batches whose postings were appended: schedules the merges of blocks (blocks.ts). */
+    blockGen: integer('block_gen').notNull().default(0),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.accountId, t.name] })],

@@ -1,4 +1,14 @@
-import { customType, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { timestamps } from './columns';
 
@@ -13,6 +23,11 @@ export const searchDocuments = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     collection: text('collection').notNull(),
     id: text('id').notNull(),
+    /**
+     * The collection's number for this version of the document, given once and never reused (a
+     * replaced document gets a new one): what the compressed postings name (modules/search/blocks.ts).
+     */
+    ord: bigint('ord', { mode: 'number' }).notNull(),
     title: text('title').notNull().default(''),
     body: text('body').notNull(),
     metadata: jsonb('metadata').notNull().default({}),
@@ -27,6 +42,7 @@ export const searchDocuments = pgTable(
   (t) => [
     primaryKey({ columns: [t.accountId, t.collection, t.id] }),
     index('search_documents_tsv_idx').using('gin', t.tsv),
+    uniqueIndex('search_documents_ord_idx').on(t.accountId, t.collection, t.ord),
   ],
 );
 

@@ -114,7 +114,7 @@ export async function configureCollection({
       from (select count(*) as n, coalesce(sum(title_len), 0) as tl, coalesce(sum(body_len), 0) as bl
             from search_documents where account_id = ${a} and collection = ${c}) x
       where s.account_id = ${a} and s.name = ${c}`);
-    await rebuildPostings(tx, scope);
+    await rebuildPostings(tx, scope, 'documents');
   });
   return getCollection({ ctx, scope });
 }
@@ -135,7 +135,7 @@ export async function deleteCollection({
     );
     await tx.execute(sql`delete from search_documents where account_id = ${a} and collection = ${c}`);
     await tx.execute(sql`delete from search_terms where account_id = ${a} and collection = ${c}`);
-    await tx.execute(sql`delete from search_postings where account_id = ${a} and collection = ${c}`);
+    await tx.execute(sql`delete from search_blocks where account_id = ${a} and collection = ${c}`);
     return rows.length > 0;
   });
   if (!deleted) {

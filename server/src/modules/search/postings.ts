@@ -1,10 +1,10 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { B, W_BODY, W_TITLE } from './rank';
+import { buildFromDocuments, type References, rewriteAll } from './blocks';
 import { queryRows, type Scope } from './sql';
 
 /**
- * Impact-ordered postings (table `search_postings`). A posting's impact is its lexeme's
+ * Impact-ordered postings (stored compressed in `search_blocks`, blocks.ts). A posting's impact is its lexeme's
  * field-weighted, length-normalised frequency, the tf~ of the BM25F formula, computed with the
  * collection's *reference* averages rather than the live ones:
  *   impact = W_TITLE·tf_title/(1−B+B·len_title/ref_title) + W_BODY·tf_body/(1−B+B·len_body/ref_body)
@@ -20,16 +20,7 @@ export const REBASE_RATIO = 1.25;
 
 const f8 = (value: number) => sql.raw(`${String(value)}::float8`);
 
-/** The impact of a posting as SQL, from its frequencies, the document's lengths and the references. */
-export function impactSql(tt: SQL, tb: SQL, lt: SQL, lb: SQL, refTitle: SQL, refBody: SQL): SQL {
-  return sql`((${f8(W_TITLE)} * (${tt})::float8 / (${f8(1 - B)} + ${f8(B)} * (${lt})::float8 / (${refTitle})::float8))
-    + (${f8(W_BODY)} * (${tb})::float8 / (${f8(1 - B)} + ${f8(B)} * (${lb})::float8 / (${refBody})::float8)))::real`;
-}
-
-export interface References {
-  title: number;
-  body: number;
-}
+export type { References };
 
 /** The collection's reference averages; undefined when it has no postings yet. */
 export async function readReferences(db: Db, scope: Scope): Promise<References | undefined> {
@@ -56,55 +47,16 @@ export function needsRebase(refs: References | undefined, live: References): boo
 }
 
 /**
- * The postings of documents coming from `source` (rows with id, tf, title_len, body_len), as a
- * SELECT for `insert into search_postings`.
+ * Recomputes every posting of the collection with the live averages as the new references: from
+ * its blocks (a rebase: the frequencies and lengths are in the postings), or from its documents
+ * (a new collection, a new language, data converted from before blocks). Runs in the caller's
+ * transaction, with the collection row locked.
  */
-export function postingRows(scope: Scope, source: SQL, refs: References): SQL {
-  return sql`
-    select ${scope.accountId}, ${scope.collection}, e.key,
-      ${impactSql(
-        sql`e.value ->> 0`,
-        sql`e.value ->> 1`,
-        sql`s.title_len`,
-        sql`s.body_len`,
-        f8(refs.title),
-        f8(refs.body),
-      )},
-      s.id, (e.value ->> 0)::int, (e.value ->> 1)::int, s.title_len, s.body_len
-    from (${source}) s cross join lateral jsonb_each(s.tf) e`;
-}
-
-export const POSTING_COLUMNS = sql.raw(
-  'account_id, collection, term, impact, doc_id, title_tf, body_tf, title_len, body_len',
-);
-
-/**
- * Deletes the postings of documents from `source` (rows with id, tf, title_len, body_len, as they
- * were written), each found through the impact index by (term, impact, id). The impact is
- * recomputed as it was written (same references: every posting of a collection uses the current
- * ones), matched within a tiny tolerance so that a different float path cannot leave one behind.
- */
-export function deletePostingsSql(scope: Scope, source: SQL, refs: { title: SQL; body: SQL }): SQL {
-  const impact = impactSql(
-    sql`e.value ->> 0`,
-    sql`e.value ->> 1`,
-    sql`s.title_len`,
-    sql`s.body_len`,
-    refs.title,
-    refs.body,
-  );
-  return sql`
-    delete from search_postings p
-    using (select s.id, e.key as term, ${impact} as impact from (${source}) s cross join lateral jsonb_each(s.tf) e) x
-    where p.account_id = ${scope.accountId} and p.collection = ${scope.collection} and p.term = x.term
-      and p.impact between x.impact * 0.99999::real and x.impact * 1.00001::real and p.doc_id = x.id`;
-}
-
-/**
- * Recomputes every posting of the collection with the live averages as the new references. Runs
- * in the caller's transaction, with the collection row locked.
- */
-export async function rebuildPostings(db: Db, scope: Scope): Promise<void> {
+export async function rebuildPostings(
+  db: Db,
+  scope: Scope,
+  from: 'blocks' | 'documents' = 'documents',
+): Promise<void> {
   const { accountId: a, collection: c } = scope;
   const rows = await queryRows<{ n: number; tl: number; bl: number }>(
     db,
@@ -114,11 +66,40 @@ export async function rebuildPostings(db: Db, scope: Scope): Promise<void> {
   const row = rows[0];
   if (!row) return;
   const refs = liveAverages(row.n, row.tl, row.bl);
-  await db.execute(sql`delete from search_postings where account_id = ${a} and collection = ${c}`);
   await db.execute(
     sql`update search_collections set impact_title_avg = ${f8(refs.title)}, impact_body_avg = ${f8(refs.body)}
         where account_id = ${a} and name = ${c}`,
   );
-  const source = sql`select id, tf, title_len, body_len from search_documents where account_id = ${a} and collection = ${c}`;
-  await db.execute(sql`insert into search_postings (${POSTING_COLUMNS}) ${postingRows(scope, source, refs)}`);
+  if (from === 'blocks') await rewriteAll(db, scope, refs);
+  else await buildFromDocuments(db, scope, refs);
+}
+
+/**
+ * Builds the postings of collections that have documents but no references: those written before
+ * compressed postings (the migration to blocks clears the references, and until this runs their
+ * searches score every match, which needs no postings). Run at startup after the migrations; one
+ * transaction per collection, its row locked as writers lock it.
+ */
+export async function convertCollections(db: Db): Promise<number> {
+  const pending = await queryRows<{ account_id: string; name: string }>(
+    db,
+    sql`select account_id, name from search_collections
+        where impact_title_avg is null and doc_count > 0 order by account_id, name`,
+  );
+  let converted = 0;
+  for (const p of pending) {
+    const scope = { accountId: p.account_id, collection: p.name };
+    const done = await db.transaction(async (tx) => {
+      const locked = await queryRows<{ name: string }>(
+        tx,
+        sql`select name from search_collections where account_id = ${scope.accountId} and name = ${scope.collection}
+            and impact_title_avg is null for update`,
+      );
+      if (locked.length === 0) return false;
+      await rebuildPostings(tx as unknown as Db, scope, 'documents');
+      return true;
+    });
+    if (done) converted++;
+  }
+  return converted;
 }

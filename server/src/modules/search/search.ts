@@ -82,7 +82,7 @@ function isStatementTimeout(err: unknown): boolean {
 }
 
 /**
- * Runs the search's statements in one read transaction whose statements each have a time limit
+ * Runs the search's statements in one repeatable-read transaction whose statements each have a time limit
  * (SET LOCAL: it ends with the transaction, the pooled connection keeps its default). PGlite runs
  * one statement at a time in process and has no timer to cancel one; there the bounded plan is
  * what bounds the work (at most MAX_SCORED_TERMS scored terms, MAX_QUERY_CLAUSES parts).
@@ -90,6 +90,9 @@ function isStatementTimeout(err: unknown): boolean {
 async function withTimeLimit<T>(db: Db, timeoutMs: number, run: (tx: Db) => Promise<T>): Promise<T> {
   try {
     return await db.transaction(async (tx) => {
+      // One snapshot for every statement: top-k reads the postings and verifies candidates in
+      // separate statements, and its bounds hold only for the documents those postings describe.
+      await tx.execute(sql`set transaction isolation level repeatable read`);
       await tx.execute(sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`);
       return run(tx as unknown as Db);
     });

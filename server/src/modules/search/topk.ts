@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { byteaOf, decodeBlock } from './blocks';
 import { FULL_DEPTH, nextDepths } from './depths';
 import { filterSql } from './filter';
 import type { RankedRow, RankQuery } from './query';
@@ -12,15 +13,17 @@ import { queryRows, textArrayLiteral } from './sql';
  * it returns the same page as scoring every match, or undefined when it could not prove that
  * within its budget (the caller then scores every match).
  *
- * One round, one statement:
- * 1. read the M highest-impact postings of every scored term (index order, `search_postings`);
- *    a posting carries the raw frequencies and lengths, so its term's exact BM25F share s_t(d)
- *    under the current statistics is computed from it;
+ * One round, two statements:
+ * 1. read each scored term's blocks (blocks.ts) in descending max_impact order until M postings,
+ *    decoded here; a posting carries the raw frequencies and lengths, so its term's exact BM25F
+ *    share s_t(d) under the current statistics is computed from it;
  * 2. bound what was not read: a term whose list was not exhausted contributes at most
- *    b_t = w_t·idf_t·sat(R·impact_M), sat(x) = x(k1+1)/(k1+x), R from postings.ts; an exhausted
+ *    b_t = w_t·idf_t·sat(R·m_t), m_t the max_impact of its first unread block, sat(x) =
+ *    x(k1+1)/(k1+x), R from postings.ts; an exhausted
  *    list contributes b_t = 0. A document no list reached scores at most UB = Σ b_t;
  * 3. every candidate (document some list reached) gets upper(d) = Σ_seen s_t(d) + Σ_unseen b_t;
- *    the V candidates with the highest upper bound are verified on the document itself (the
+ *    the V candidates with the highest upper bound are verified, by the second statement, on the
+ *    live row of their document ordinal (a dead one has none; the
  *    full tsquery: AND, phrases, exclusion; the metadata filter; the keyset) and scored exactly
  *    with the same SQL expression as the full path, so scores and order are identical.
  *
@@ -52,27 +55,30 @@ export type TopKOutcome =
   | { rows: RankedRow[]; rounds: number; wholeLists: number }
   | { rows: undefined; rounds: number; theta: number };
 
-interface RoundRow {
+interface ListRow {
+  i: number;
+  n: number;
+  data: unknown;
+  next_max: number | null;
+  rt: number | null;
+  rb: number | null;
+}
+
+interface VerifyRow {
   kind: 'h' | 'm';
   id: string | null;
   score: number | null;
   title: string | null;
   metadata: Record<string, unknown> | null;
   headline: string | null;
-  ub: number | null;
-  next_upper: number | null;
-  exhausted: boolean | null;
-  /** Per scored term, in plan order: the bound on what its unread postings add (0 once exhausted). */
-  bounds: number[] | null;
-  /** Candidates whose upper bound reaches the current (offset+limit+1)-th score. */
-  needed: number | null;
-  /** Candidates verified this round. */
-  verified: number | null;
+  /** The second verification step's floor (meta row). */
+  fb: number | null;
 }
 
 const depthsLiteral = (depths: number[]) =>
   `{${depths.map((d) => String(Math.min(d, FULL_DEPTH))).join(',')}}`;
 const f8 = (value: number) => sql.raw(`${Number.isFinite(value) ? String(value) : '0'}::float8`);
+const sat = (x: number) => (x * (K1 + 1)) / (K1 + x);
 
 /** Where the rounds start: list depth m, verification budget v, first step (defaults below; tests start small). */
 export interface TopKStart {
@@ -84,24 +90,106 @@ export interface TopKStart {
   maxRounds?: number | undefined;
 }
 
+/** What one round read from the lists: candidates with their upper bounds, and each term's bound. */
+interface ListsOutcome {
+  /** Candidate ordinals and upper bounds, in the same order. */
+  ords: number[];
+  uppers: number[];
+  /** Per scored term, in plan order: the bound on what its unread postings add (0 once exhausted). */
+  bounds: number[];
+  exhausted: boolean;
+}
+
+/**
+ * Reads each term's blocks in descending max_impact order until `depth` postings (whole blocks),
+ * decodes them and sums every document's exact shares; a term's unread postings are bounded by the
+ * max_impact of its first unread block times R. The references for R are read by the same
+ * statement (the search runs in one repeatable-read snapshot anyway).
+ */
+async function readLists(db: Db, rq: RankQuery, depths: number[]): Promise<ListsOutcome> {
+  const { accountId: a, collection: c } = rq.scope;
+  const { plan } = rq;
+  const terms = textArrayLiteral(plan.terms.map((t) => t.term));
+  const rows = await queryRows<ListRow>(
+    db,
+    sql`
+    with t as (
+      select * from unnest(${terms}::text[], ${depthsLiteral(depths)}::int[]) with ordinality as t(term, depth, i)
+    )
+    select t.i::int as i, b.n, b.data, b.next_max::float8 as next_max, null::float8 as rt, null::float8 as rb
+    from t cross join lateral (
+      select x.n, x.data, x.next_max from (
+        select k.n, k.data, sum(k.n) over w - k.n as before, lead(k.max_impact) over w as next_max
+        from search_blocks k
+        where k.account_id = ${a} and k.collection = ${c} and k.term = t.term
+        window w as (order by k.max_impact desc rows between unbounded preceding and current row)
+      ) x
+      where x.before < t.depth
+    ) b
+    union all
+    select 0, null, null, null, impact_title_avg, impact_body_avg
+    from search_collections where account_id = ${a} and name = ${c}`,
+  );
+  const refs = rows.find((r) => r.i === 0);
+  // R (postings.ts); 1e6 if the collection vanished, which still bounds (sat never exceeds k1 + 1).
+  const ratio =
+    refs && refs.rt !== null && refs.rb !== null
+      ? Math.max(1, plan.avgTitle / refs.rt, plan.avgBody / refs.rb) * (1 + EPSILON)
+      : 1e6;
+  const coefs = plan.terms.map((t) => t.weight * idf(plan.n, t.df));
+  // The last block read of each term says whether more remain (its lead) and how much they add.
+  const nextMax: (number | null)[] = plan.terms.map(() => null);
+  const byTerm: ListRow[][] = plan.terms.map(() => []);
+  for (const row of rows) {
+    if (row.i === 0) continue;
+    byTerm[row.i - 1]?.push(row);
+  }
+  const bounds = plan.terms.map((_, t) => {
+    const list = byTerm[t] ?? [];
+    const last = list[list.length - 1];
+    // Rows of one term come in window order; the smallest lead is the first unread block.
+    let next: number | null = last ? last.next_max : null;
+    for (const r of list) if (r.next_max === null || (next !== null && r.next_max < next)) next = r.next_max;
+    nextMax[t] = next;
+    return next === null ? 0 : (coefs[t] ?? 0) * sat(ratio * next);
+  });
+  const totalBound = bounds.reduce((x, y) => x + y, 0);
+  // Per document: the sum of its seen shares minus the bounds of the terms it was seen in.
+  const seen = new Map<number, number>();
+  const titleNorm = (len: number) => 1 - B + (B * len) / plan.avgTitle;
+  const bodyNorm = (len: number) => 1 - B + (B * len) / plan.avgBody;
+  for (let t = 0; t < byTerm.length; t++) {
+    const coef = coefs[t] ?? 0;
+    const bound = bounds[t] ?? 0;
+    for (const row of byTerm[t] ?? []) {
+      const block = decodeBlock(byteaOf(row.data), row.n);
+      for (let k = 0; k < block.n; k++) {
+        const tfn =
+          (W_TITLE * (block.tt[k] as number)) / titleNorm(block.tl[k] as number) +
+          (W_BODY * (block.tb[k] as number)) / bodyNorm(block.bl[k] as number);
+        const ord = block.ord[k] as number;
+        seen.set(ord, (seen.get(ord) ?? 0) + coef * sat(tfn) - bound);
+      }
+    }
+  }
+  const ords: number[] = [];
+  const uppers: number[] = [];
+  for (const [ord, part] of seen) {
+    ords.push(ord);
+    uppers.push(part + totalBound);
+  }
+  return { ords, uppers, bounds, exhausted: nextMax.every((m) => m === null) };
+}
+
 export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Promise<TopKOutcome> {
   const { accountId: a, collection: c } = rq.scope;
   const { plan, after } = rq;
   const need = rq.offset + rq.limit + 1;
-  // R, from the references the postings were written with, read in the same snapshot as the
-  // postings (a rebase may have happened since the plan was read); 1e6 if the collection vanished,
-  // which still bounds (sat never exceeds k1 + 1).
-  const ratio = sql`(select coalesce(greatest(1::float8, ${f8(plan.avgTitle)} / c.impact_title_avg,
-      ${f8(plan.avgBody)} / c.impact_body_avg), 1e6::float8) * ${f8(1 + EPSILON)}
-    from search_collections c where c.account_id = ${a} and c.name = ${c})`;
-  const terms = textArrayLiteral(plan.terms.map((t) => t.term));
-  const coefs = `{${plan.terms.map((t) => String(t.weight * idf(plan.n, t.df))).join(',')}}`;
   const tsquery = sql`${plan.tsquery}::tsquery`;
   const keyset =
     after?.score === undefined
       ? sql`true`
       : sql`(s.score < ${after.score}::float8 or (s.score = ${after.score}::float8 and s.id > ${after.id}))`;
-  const sat = (x: ReturnType<typeof sql>) => sql`(${x}) * ${f8(K1 + 1)} / (${f8(K1)} + (${x}))`;
 
   // Several terms need deeper lists before the sum of their bounds drops below the k-th score.
   const several = plan.terms.length > 1;
@@ -114,9 +202,28 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   let theta = Number.NEGATIVE_INFINITY;
   for (let rounds = 1; ; rounds++) {
     const floor = Number.isFinite(theta) ? theta - EPSILON * Math.max(1, Math.abs(theta)) : -1e300;
+    const lists = await readLists(db, rq, depths);
+    const ub = lists.bounds.reduce((x, y) => x + y, 0);
+    // Candidates that can still need verification, best upper bound first (ties by ordinal).
+    let belowFloor = Number.NEGATIVE_INFINITY;
+    const ranked: number[] = [];
+    for (let k = 0; k < lists.ords.length; k++) {
+      const upper = lists.uppers[k] as number;
+      if (upper >= floor) ranked.push(k);
+      else if (upper > belowFloor) belowFloor = upper;
+    }
+    ranked.sort(
+      (x, y) =>
+        (lists.uppers[y] as number) - (lists.uppers[x] as number) ||
+        (lists.ords[x] as number) - (lists.ords[y] as number),
+    );
+    const batch = ranked.slice(0, v);
+    const beyond = ranked.length > v ? (lists.uppers[ranked[v] as number] as number) : null;
     // Verification in two steps within the statement: the va best candidates by upper bound, then
     // the rest of the budget only where the upper bound reaches the k-th score found in the first.
     const va = Math.min(v, start.firstStep ?? Math.max(128, 4 * need));
+    const ordsLiteral = `{${batch.map((k) => String(lists.ords[k])).join(',')}}`;
+    const uppersLiteral = `{${batch.map((k) => String(lists.uppers[k])).join(',')}}`;
     const verified = (where: SQL) => sql`
       select m.id, round((${scoreExpression(plan)})::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score
       from (
@@ -124,55 +231,25 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         from ranked x
         cross join lateral (
           select * from search_documents d
-          where d.account_id = ${a} and d.collection = ${c} and d.id = x.doc_id
+          where d.account_id = ${a} and d.collection = ${c} and d.ord = x.ord
         ) d
         where ${where} and d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}
         offset 0
       ) m`;
-    const rows = await queryRows<RoundRow>(
+    const rows = await queryRows<VerifyRow>(
       db,
       sql`
-      with t as (
-        select * from unnest(${terms}::text[], ${coefs}::float8[], ${depthsLiteral(depths)}::int[])
-          with ordinality as t(term, coef, depth, i)
+      with ranked as (
+        select * from unnest(${ordsLiteral}::bigint[], ${uppersLiteral}::float8[]) with ordinality as r(ord, upper, rn)
       ),
-      lists as (
-        select t.i, x.doc_id, x.impact, t.coef * ${sat(sql`x.tfn`)} as s
-        from t cross join lateral (
-          select p.doc_id, p.impact,
-            ${f8(W_TITLE)} * p.title_tf / (${f8(1 - B)} + ${f8(B)} * p.title_len / ${f8(plan.avgTitle)})
-              + ${f8(W_BODY)} * p.body_tf / (${f8(1 - B)} + ${f8(B)} * p.body_len / ${f8(plan.avgBody)}) as tfn
-          from search_postings p
-          where p.account_id = ${a} and p.collection = ${c} and p.term = t.term
-          order by p.impact desc nulls last
-          limit t.depth
-        ) x
-      ),
-      bounds as (
-        select t.i, count(l.i) < t.depth as exhausted,
-          case when count(l.i) < t.depth then 0::float8
-            else t.coef * ${sat(sql`coalesce(${ratio}, 1e6::float8) * min(l.impact)::float8`)} end as b
-        from t left join lists l on l.i = t.i
-        group by t.i, t.coef, t.depth
-      ),
-      cand as (
-        select l.doc_id, sum(l.s) + (select sum(b) from bounds) - sum(bd.b) as upper
-        from lists l join bounds bd on bd.i = l.i
-        group by l.doc_id
-      ),
-      ranked as (
-        -- Only candidates that can still need verification are sorted (whole lists bring many).
-        select doc_id, upper, row_number() over (order by upper desc, doc_id) as rn
-        from cand where upper >= ${f8(floor)}
-      ),
-      scored_a as (${verified(sql`x.rn <= ${va} and x.upper >= ${f8(floor)}`)}),
+      scored_a as (${verified(sql`x.rn <= ${va}`)}),
       floor_b as (
         select greatest(${f8(floor)}, th - ${f8(EPSILON)} * greatest(1::float8, abs(th))) as fb
         from (select coalesce((
           select s.score from scored_a s where ${keyset} order by s.score desc, s.id offset ${need - 1} limit 1
         ), -1e300::float8) as th) t
       ),
-      scored_b as (${verified(sql`x.rn > ${va} and x.rn <= ${v} and x.upper >= (select fb from floor_b)`)}),
+      scored_b as (${verified(sql`x.rn > ${va} and x.upper >= (select fb from floor_b)`)}),
       scored as (select * from scored_a union all select * from scored_b),
       hits as materialized (
         select s.id, s.score, row_number() over (order by s.score desc, s.id) as rn
@@ -182,31 +259,32 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       )
       select 'h' as kind, h.id, h.score, d.title, d.metadata,
         ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)} as headline,
-        null::float8 as ub, null::float8 as next_upper, null::boolean as exhausted, null::jsonb as bounds,
-        null::int as needed, null::int as verified
+        null::float8 as fb
       from hits h
       cross join lateral (
         select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = h.id
       ) d
       where h.rn > ${rq.offset}
       union all
-      select 'm', null, null, null, null, null,
-        (select coalesce(sum(b), 0) from bounds),
-        greatest(
-          (select max(upper) from ranked where rn > ${v} or (rn > ${va} and upper < (select fb from floor_b))),
-          (select max(upper) from cand where upper < ${f8(floor)})),
-        (select bool_and(exhausted) from bounds),
-        (select jsonb_agg(b order by i) from bounds),
-        (select count(*)::int from cand where upper >= (select score from hits where rn = ${need})),
-        (select count(*)::int from ranked where rn <= ${v}
-          and (rn <= ${va} or upper >= (select fb from floor_b)))`,
+      select 'm', null, null, null, null, null, (select fb from floor_b)`,
     );
-    const meta = rows.find((r) => r.kind === 'm');
+    const fb = rows.find((r) => r.kind === 'm')?.fb ?? floor;
+    // Candidates left unverified: past the budget, past the first step under its floor, under the floor.
+    let nextUpper: number | null = null;
+    const consider = (u: number | null) => {
+      if (u !== null && Number.isFinite(u) && (nextUpper === null || u > nextUpper)) nextUpper = u;
+    };
+    consider(beyond);
+    consider(belowFloor);
+    let verifiedCount = 0;
+    for (let r = 0; r < batch.length; r++) {
+      const upper = lists.uppers[batch[r] as number] as number;
+      if (r < va || upper >= fb) verifiedCount++;
+      else consider(upper);
+    }
     const hits = rows
       .filter((r) => r.kind === 'h')
       .sort((x, y) => (y.score ?? 0) - (x.score ?? 0) || ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
-    const ub = meta?.ub ?? Number.POSITIVE_INFINITY;
-    const nextUpper = meta?.next_upper ?? null;
     const threshold = Math.max(ub, nextUpper ?? 0);
     const last = hits[rq.limit];
     // hits hold the rows after the offset only: the (offset+limit+1)-th hit overall is hits[limit].
@@ -226,6 +304,8 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       };
     }
     if (kth !== null) theta = Math.max(theta, kth);
+    // Candidates whose upper bound reaches the current (offset+limit+1)-th score.
+    const needed = kth === null ? 0 : lists.uppers.filter((u) => u >= kth).length;
     // What keeps the page from being proven (both may): an unverified candidate that could rank
     // before or tie with the k-th hit, or the bound on everything unread.
     const unverifiedBlock = nextUpper !== null && (kth === null || margin(nextUpper) >= kth);
@@ -233,17 +313,17 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     // Whole lists only where any scored term is a match (ranked OR): a document found in them is
     // then a hit, whereas a phrase or a required word still fails on most of them (depths.ts).
     const known = plan.matchAnyOf ? theta : Number.NEGATIVE_INFINITY;
-    const next = nextDepths(plan.terms, depths, meta?.bounds ?? [], known, MAX_READ, MAX_M, MAX_WHOLE_READ);
+    const next = nextDepths(plan.terms, depths, lists.bounds, known, MAX_READ, MAX_M, MAX_WHOLE_READ);
     // Lists read whole also tighten every candidate's upper bound, which is what helps when more
     // candidates reach the k-th score than verification may visit.
     const wholeHelps =
       unverifiedBlock &&
       kth !== null &&
-      (meta?.needed ?? 0) * 1.25 + 16 > MAX_V &&
+      needed * 1.25 + 16 > MAX_V &&
       next?.some((d, i) => d === FULL_DEPTH && depths[i] !== FULL_DEPTH);
     if (boundBlocks || wholeHelps) {
       // Reading deeper lowers the bounds; nothing else can.
-      if (meta?.exhausted || !next) return { rows: undefined, rounds, theta };
+      if (lists.exhausted || !next) return { rows: undefined, rounds, theta };
       depths = next;
       // Deeper (whole) lists tighten every upper bound: this round's count of candidates to verify
       // says little about the next one's, so verification grows by a fixed step.
@@ -252,11 +332,10 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       if (kth === null) {
         // Too few verified candidates match (a rare phrase, a selective filter): extrapolate the
         // pass rate, and give up at once when that needs more than the budget.
-        const verified = meta?.verified ?? v;
-        const needs = Math.ceil((need * verified * 1.5) / Math.max(hits.length + rq.offset, 1));
+        const needs = Math.ceil((need * verifiedCount * 1.5) / Math.max(hits.length + rq.offset, 1));
         if (needs > MAX_V) return { rows: undefined, rounds, theta };
         v = Math.max(v * 2, needs);
-      } else v = Math.max(v * 2, Math.ceil((meta?.needed ?? 0) * 1.25) + 16);
+      } else v = Math.max(v * 2, Math.ceil(needed * 1.25) + 16);
     }
     if (v > MAX_V || rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY)) {
       return { rows: undefined, rounds, theta };

@@ -3,23 +3,17 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { analysedRows } from './analyse';
+import { appendPostings, type IndexedDocument } from './blocks';
 import { lockCollection } from './collections';
-import {
-  deletePostingsSql,
-  liveAverages,
-  needsRebase,
-  POSTING_COLUMNS,
-  postingRows,
-  type References,
-  readReferences,
-  rebuildPostings,
-} from './postings';
+import { liveAverages, needsRebase, readReferences, rebuildPostings } from './postings';
 import { queryRows, type Scope } from './sql';
 import type { CleanDocument } from './validate';
 
 /**
- * Removes documents by id with their postings, and takes them out of the statistics: document
- * frequencies, count and summed lengths. Returns the ids that existed.
+ * Removes documents by id and takes them out of the statistics: document frequencies, count and
+ * summed lengths. Returns the ids that existed. Their postings stay in the blocks, dead: their
+ * ordinals have no document row any more, which top-k checks on every candidate, and merges drop
+ * them (blocks.ts).
  */
 export async function removeDocuments(db: Db, scope: Scope, ids: string[]): Promise<string[]> {
   const { accountId: a, collection: c } = scope;
@@ -31,13 +25,6 @@ export async function removeDocuments(db: Db, scope: Scope, ids: string[]): Prom
       where account_id = ${a} and collection = ${c}
         and id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))
       returning id, tf, title_len, body_len
-    ),
-    postings as (
-      ${deletePostingsSql(scope, sql`select id, tf, title_len, body_len from old`, {
-        title: sql`(select impact_title_avg from search_collections where account_id = ${a} and name = ${c})`,
-        body: sql`(select impact_body_avg from search_collections where account_id = ${a} and name = ${c})`,
-      })}
-      returning 1
     ),
     dec as (
       update search_terms t set df = t.df - d.n
@@ -64,37 +51,33 @@ export async function removeDocuments(db: Db, scope: Scope, ids: string[]): Prom
 }
 
 /**
- * Inserts documents, their postings (when the collection has reference averages) and their share of
- * the statistics; returns the collection's new statistics.
+ * Inserts documents, each with a new ordinal, and their share of the statistics; returns the
+ * collection's new statistics and the written documents' ordinals, frequencies and lengths (for
+ * their postings).
  */
 async function insertDocuments(
   db: Db,
   scope: Scope,
   language: string,
   docs: CleanDocument[],
-  refs: References | undefined,
-): Promise<{ n: number; tl: number; bl: number }> {
+): Promise<{ n: number; tl: number; bl: number; docs: IndexedDocument[] }> {
   const { accountId: a, collection: c } = scope;
   const source = sql`
     select x.id, coalesce(x.title, '') as title, x.body, coalesce(x.metadata, '{}'::jsonb) as metadata
     from jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) as x(id text, title text, body text, metadata jsonb)`;
-  const postings = refs
-    ? sql`postings as (
-        insert into search_postings (${POSTING_COLUMNS})
-        ${postingRows(scope, sql`select id, tf, title_len, body_len from ins`, refs)}
-        returning 1
-      ),`
-    : sql``;
-  const rows = await queryRows<{ n: number; tl: number; bl: number }>(
+  const rows = await queryRows<{ n: number; tl: number; bl: number; docs: IndexedDocument[] | null }>(
     db,
     sql`
-    with ins as (
-      insert into search_documents (account_id, collection, id, title, body, metadata, tsv, tf, title_len, body_len)
-      select ${a}, ${c}, r.id, r.title, r.body, r.metadata, r.tsv, r.tf, r.title_len, r.body_len
-      from (${analysedRows(source, language)}) r
-      returning id, tf, title_len, body_len
+    with base as (
+      select next_ord from search_collections where account_id = ${a} and name = ${c}
     ),
-    ${postings}
+    ins as (
+      insert into search_documents (account_id, collection, id, ord, title, body, metadata, tsv, tf, title_len, body_len)
+      select ${a}, ${c}, r.id, (select next_ord from base) + row_number() over (), r.title, r.body, r.metadata,
+        r.tsv, r.tf, r.title_len, r.body_len
+      from (${analysedRows(source, language)}) r
+      returning ord, tf, title_len, body_len
+    ),
     terms as (
       insert into search_terms (account_id, collection, term, df)
       select ${a}, ${c}, k, count(*)::int from ins, jsonb_object_keys(ins.tf) k group by k order by k
@@ -105,13 +88,16 @@ async function insertDocuments(
       doc_count = doc_count + (select count(*) from ins),
       title_len_sum = title_len_sum + (select coalesce(sum(title_len), 0) from ins),
       body_len_sum = body_len_sum + (select coalesce(sum(body_len), 0) from ins),
+      next_ord = next_ord + (select count(*) from ins),
       updated_at = now()
     where account_id = ${a} and name = ${c}
-    returning doc_count::float8 as n, title_len_sum::float8 as tl, body_len_sum::float8 as bl`,
+    returning doc_count::float8 as n, title_len_sum::float8 as tl, body_len_sum::float8 as bl,
+      (select jsonb_agg(jsonb_build_object('ord', ord, 'tf', tf, 'title_len', title_len, 'body_len', body_len))
+        from ins) as docs`,
   );
   const row = rows[0];
   if (!row) throw new Error('collection statistics update returned no row');
-  return row;
+  return { ...row, docs: row.docs ?? [] };
 }
 
 /**
@@ -135,9 +121,13 @@ export async function indexDocuments({
       documents.map((d) => d.id),
     );
     const refs = await readReferences(tx, scope);
-    const stats = await insertDocuments(tx, scope, language, documents, refs);
-    // A new collection gets its postings here; an old one when its averages have drifted.
-    if (needsRebase(refs, liveAverages(stats.n, stats.tl, stats.bl))) await rebuildPostings(tx, scope);
+    const stats = await insertDocuments(tx, scope, language, documents);
+    if (refs) await appendPostings(tx, scope, refs, stats.docs);
+    // A new collection gets its postings here (from its documents), an old one is rebuilt (from its
+    // blocks) when its averages have drifted.
+    if (needsRebase(refs, liveAverages(stats.n, stats.tl, stats.bl))) {
+      await rebuildPostings(tx, scope, refs ? 'blocks' : 'documents');
+    }
     return new Set(existing);
   });
   return {

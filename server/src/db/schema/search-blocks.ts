@@ -1,0 +1,28 @@
+import { customType, index, integer, pgTable, real, smallint, text } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Compressed postings: each row a block of at most 128 postings of one term of a collection,
+ * delta + varint coded (modules/search/blocks.ts), with the block's highest impact so that top-k
+ * orders and bounds blocks without decoding them. `level` is the log-structured merge level of
+ * the run the block belongs to. No foreign key, as for documents' other derived rows: every path
+ * that deletes a collection deletes its blocks in the same transaction.
+ */
+export const searchBlocks = pgTable(
+  'search_blocks',
+  {
+    accountId: text('account_id').notNull(),
+    collection: text('collection').notNull(),
+    term: text('term').notNull(),
+    level: smallint('level').notNull(),
+    maxImpact: real('max_impact').notNull(),
+    n: integer('n').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [
+    // One index: a term's blocks (top-k sorts them by max_impact, a few hundred at most), and a
+    // term's blocks of some levels (merges).
+    index('search_blocks_term_idx').on(t.accountId, t.collection, t.term, t.level),
+  ],
+);

@@ -1,0 +1,418 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { B, W_BODY, W_TITLE } from './rank';
+import { queryRows, type Scope, textArrayLiteral } from './sql';
+
+/**
+ * Compressed postings (table `search_blocks`). A term's postings in a collection are stored in
+ * blocks of at most BLOCK_SIZE documents, each a bytea of unsigned LEB128 varints
+ *   per posting, by ascending document ordinal: ord − previous ord (the first: ord), title tf,
+ *   body tf, title length, body length
+ * with the block's highest impact (postings.ts: the field-weighted, length-normalised tf with the
+ * collection's reference averages) as a column, rounded up to float4.
+ *
+ * Layout, for top-k (topk.ts reads a term's postings from the highest impact down and bounds what
+ * it did not read): a *run* of a term is its postings sorted by impact, descending, cut into
+ * blocks; inside a block documents are sorted by ordinal so that their deltas are small. A term
+ * may have several runs (one per write batch until they are merged); top-k reads blocks in
+ * descending max_impact order over all of them, and what it did not read is bounded by the
+ * max_impact of the first block it did not read: a block-max bound that holds however many runs
+ * there are, so runs need no global order. Ordinals (search_documents.ord) are given once per
+ * written document version and never reused, so a deleted or replaced document's postings are
+ * simply dead: top-k verifies every candidate on its live document row (a dead ordinal has none),
+ * and merges drop them.
+ *
+ * Writes are log-structured: each write batch appends one level-0 run per term it holds, and the
+ * collection's batch counter (`search_collections.block_gen`) merges, every MERGE_FANOUT^(L+1)
+ * batches, all runs of levels ≤ L into one run per term at level L+1 (re-sorted, dead postings
+ * dropped). A posting is rewritten once per level, O(log n) times in all, and a term has at most
+ * MERGE_FANOUT − 1 runs a level.
+ */
+export const BLOCK_SIZE = 128;
+export const MERGE_FANOUT = 4;
+/** Blocks one merge step reads into memory at most (terms are grouped up to it). */
+const MERGE_CHUNK_BLOCKS = 4_000;
+/** Documents read at a time when postings are built from the documents. */
+const BUILD_CHUNK_DOCS = 5_000;
+
+export interface References {
+  title: number;
+  body: number;
+}
+
+/** Postings of one term, column by column. */
+export interface Postings {
+  ord: number[];
+  tt: number[];
+  tb: number[];
+  tl: number[];
+  bl: number[];
+}
+
+const emptyPostings = (): Postings => ({ ord: [], tt: [], tb: [], tl: [], bl: [] });
+
+/** The impact of a posting (postings.ts), in float64. */
+export function impactOf(tt: number, tb: number, tl: number, bl: number, refs: References): number {
+  return (W_TITLE * tt) / (1 - B + (B * tl) / refs.title) + (W_BODY * tb) / (1 - B + (B * bl) / refs.body);
+}
+
+const f32 = new Float32Array(1);
+/** The smallest float4 not below x, so that a stored maximum never understates an impact. */
+export function float4Up(x: number): number {
+  f32[0] = x;
+  let y = f32[0] as number;
+  if (y >= x) return y;
+  const bits = new Uint32Array(f32.buffer);
+  bits[0] = (bits[0] as number) + (y >= 0 ? 1 : -1);
+  y = f32[0] as number;
+  return y;
+}
+
+class ByteWriter {
+  bytes = new Uint8Array(256);
+  length = 0;
+  varint(value: number) {
+    if (this.length + 8 > this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    let v = value;
+    while (v >= 128) {
+      this.bytes[this.length++] = (v % 128) | 128;
+      v = Math.floor(v / 128);
+    }
+    this.bytes[this.length++] = v;
+  }
+}
+
+/** Encodes postings (any order) as one block; the caller keeps n ≤ BLOCK_SIZE. */
+export function encodeBlock(p: Postings, indexes: number[]): Uint8Array {
+  const sorted = [...indexes].sort((x, y) => (p.ord[x] as number) - (p.ord[y] as number));
+  const w = new ByteWriter();
+  let previous = 0;
+  for (const i of sorted) {
+    const ord = p.ord[i] as number;
+    w.varint(ord - previous);
+    previous = ord;
+    w.varint(p.tt[i] as number);
+    w.varint(p.tb[i] as number);
+    w.varint(p.tl[i] as number);
+    w.varint(p.bl[i] as number);
+  }
+  return w.bytes.slice(0, w.length);
+}
+
+/** A decoded block: column arrays of n postings, by ascending ordinal. */
+export interface DecodedBlock {
+  n: number;
+  ord: Float64Array;
+  tt: Uint32Array;
+  tb: Uint32Array;
+  tl: Uint32Array;
+  bl: Uint32Array;
+}
+
+/** Decodes a block of n postings; throws on truncated or overlong data rather than reading garbage. */
+export function decodeBlock(data: Uint8Array, n: number): DecodedBlock {
+  const out: DecodedBlock = {
+    n,
+    ord: new Float64Array(n),
+    tt: new Uint32Array(n),
+    tb: new Uint32Array(n),
+    tl: new Uint32Array(n),
+    bl: new Uint32Array(n),
+  };
+  let pos = 0;
+  const read = (): number => {
+    let result = 0;
+    let scale = 1;
+    for (;;) {
+      if (pos >= data.length) throw new Error('search block truncated');
+      const byte = data[pos++] as number;
+      result += (byte & 127) * scale;
+      if (byte < 128) return result;
+      scale *= 128;
+    }
+  };
+  let ord = 0;
+  for (let i = 0; i < n; i++) {
+    ord += read();
+    out.ord[i] = ord;
+    out.tt[i] = read();
+    out.tb[i] = read();
+    out.tl[i] = read();
+    out.bl[i] = read();
+  }
+  if (pos !== data.length) throw new Error('search block longer than its count');
+  return out;
+}
+
+interface BlockRow {
+  term: string;
+  maxImpact: number;
+  n: number;
+  data: Uint8Array;
+}
+
+/** A term's postings as one run: sorted by impact (descending, then ordinal), cut into blocks. */
+export function runBlocks(term: string, p: Postings, refs: References): BlockRow[] {
+  const n = p.ord.length;
+  const impact = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    impact[i] = impactOf(p.tt[i] as number, p.tb[i] as number, p.tl[i] as number, p.bl[i] as number, refs);
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (x, y) => (impact[y] as number) - (impact[x] as number) || (p.ord[x] as number) - (p.ord[y] as number),
+  );
+  const blocks: BlockRow[] = [];
+  for (let start = 0; start < n; start += BLOCK_SIZE) {
+    const indexes = order.slice(start, start + BLOCK_SIZE);
+    blocks.push({
+      term,
+      maxImpact: float4Up(impact[indexes[0] as number] as number),
+      n: indexes.length,
+      data: encodeBlock(p, indexes),
+    });
+  }
+  return blocks;
+}
+
+/** Bytes from a bytea column: postgres.js gives a Buffer, PGlite a Uint8Array. */
+export function byteaOf(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value === 'string' && value.startsWith('\\x')) return Buffer.from(value.slice(2), 'hex');
+  throw new Error('unexpected bytea value');
+}
+
+const INSERT_ROWS = 5_000;
+
+async function insertBlocks(db: Db, scope: Scope, level: number, blocks: BlockRow[]): Promise<void> {
+  for (let start = 0; start < blocks.length; start += INSERT_ROWS) {
+    const part = blocks.slice(start, start + INSERT_ROWS);
+    const terms = textArrayLiteral(part.map((b) => b.term));
+    const max = `{${part.map((b) => String(b.maxImpact)).join(',')}}`;
+    const counts = `{${part.map((b) => String(b.n)).join(',')}}`;
+    const data = textArrayLiteral(part.map((b) => Buffer.from(b.data).toString('base64')));
+    await db.execute(sql`
+      insert into search_blocks (account_id, collection, term, level, max_impact, n, data)
+      select ${scope.accountId}, ${scope.collection}, x.term, ${level}::smallint, x.max_impact, x.n, decode(x.data, 'base64')
+      from unnest(${terms}::text[], ${max}::real[], ${counts}::int[], ${data}::text[]) as x(term, max_impact, n, data)`);
+  }
+}
+
+/** A written document as the indexer returns it: ordinal, tf map and field lengths. */
+export interface IndexedDocument {
+  ord: number;
+  tf: Record<string, [number, number]>;
+  title_len: number;
+  body_len: number;
+}
+
+function groupByTerm(docs: IndexedDocument[]): Map<string, Postings> {
+  const terms = new Map<string, Postings>();
+  for (const d of docs) {
+    for (const [term, [tt, tb]] of Object.entries(d.tf)) {
+      let p = terms.get(term);
+      if (!p) {
+        p = emptyPostings();
+        terms.set(term, p);
+      }
+      p.ord.push(d.ord);
+      p.tt.push(tt);
+      p.tb.push(tb);
+      p.tl.push(d.title_len);
+      p.bl.push(d.body_len);
+    }
+  }
+  return terms;
+}
+
+async function appendRuns(db: Db, scope: Scope, refs: References, docs: IndexedDocument[]): Promise<void> {
+  const blocks: BlockRow[] = [];
+  for (const [term, p] of groupByTerm(docs)) blocks.push(...runBlocks(term, p, refs));
+  await insertBlocks(db, scope, 0, blocks);
+}
+
+/** Which ordinals of the collection are live (have a document row). */
+async function liveOrdinals(db: Db, scope: Scope): Promise<(ord: number) => boolean> {
+  const rows = await queryRows<{ ord: number }>(
+    db,
+    sql`select ord::float8 as ord from search_documents where account_id = ${scope.accountId} and collection = ${scope.collection}`,
+  );
+  const live = new Set(rows.map((r) => r.ord));
+  return (ord) => live.has(ord);
+}
+
+/**
+ * Rewrites every run of levels ≤ maxLevel as one run per term at level `target`: impacts computed
+ * with `refs`, dead postings dropped. Terms are handled in groups of at most MERGE_CHUNK_BLOCKS
+ * blocks, so memory stays bounded whatever the collection's size.
+ */
+export async function mergeRuns(
+  db: Db,
+  scope: Scope,
+  refs: References,
+  maxLevel: number,
+  target: number,
+): Promise<void> {
+  const { accountId: a, collection: c } = scope;
+  const perLevel = await queryRows<{ term: string; level: number; blocks: number }>(
+    db,
+    sql`select term, level::int as level, count(*)::int as blocks from search_blocks
+        where account_id = ${a} and collection = ${c} and level <= ${maxLevel}
+        group by term, level order by term`,
+  );
+  if (perLevel.length === 0) return;
+  const levels = `{${[...new Set(perLevel.map((r) => r.level))].join(',')}}`;
+  const counts: { term: string; blocks: number }[] = [];
+  for (const r of perLevel) {
+    const last = counts[counts.length - 1];
+    if (last?.term === r.term) last.blocks += r.blocks;
+    else counts.push({ term: r.term, blocks: r.blocks });
+  }
+  const isLive = await liveOrdinals(db, scope);
+  let group: string[] = [];
+  let groupBlocks = 0;
+  const flush = async () => {
+    if (group.length === 0) return;
+    const terms = textArrayLiteral(group);
+    // Both as arrays, so that the index is probed for each (term, level) pair.
+    const rows = await queryRows<{ term: string; n: number; data: unknown }>(
+      db,
+      sql`delete from search_blocks
+          where account_id = ${a} and collection = ${c} and term = any(${terms}::text[])
+            and level = any(${levels}::smallint[])
+          returning term, n, data`,
+    );
+    const byTerm = new Map<string, Postings>();
+    for (const row of rows) {
+      let p = byTerm.get(row.term);
+      if (!p) {
+        p = emptyPostings();
+        byTerm.set(row.term, p);
+      }
+      const block = decodeBlock(byteaOf(row.data), row.n);
+      for (let i = 0; i < block.n; i++) {
+        const ord = block.ord[i] as number;
+        if (!isLive(ord)) continue;
+        p.ord.push(ord);
+        p.tt.push(block.tt[i] as number);
+        p.tb.push(block.tb[i] as number);
+        p.tl.push(block.tl[i] as number);
+        p.bl.push(block.bl[i] as number);
+      }
+    }
+    const blocks: BlockRow[] = [];
+    for (const [term, p] of byTerm) if (p.ord.length > 0) blocks.push(...runBlocks(term, p, refs));
+    await insertBlocks(db, scope, target, blocks);
+    group = [];
+    groupBlocks = 0;
+  };
+  for (const { term, blocks } of counts) {
+    if (groupBlocks + blocks > MERGE_CHUNK_BLOCKS) await flush();
+    group.push(term);
+    groupBlocks += blocks;
+  }
+  await flush();
+}
+
+/** The level a batch's merge reaches: the largest L with gen divisible by FANOUT^(L+1), or −1. */
+export function mergeLevel(gen: number): number {
+  let level = -1;
+  let step = MERGE_FANOUT;
+  while (gen > 0 && gen % step === 0) {
+    level++;
+    step *= MERGE_FANOUT;
+  }
+  return level;
+}
+
+/**
+ * Adds the postings of just-written documents as level-0 runs, then merges what the collection's
+ * batch counter says is due. Runs in the writer's transaction, with the collection row locked.
+ */
+export async function appendPostings(
+  db: Db,
+  scope: Scope,
+  refs: References,
+  docs: IndexedDocument[],
+): Promise<void> {
+  if (docs.length === 0) return;
+  await appendRuns(db, scope, refs, docs);
+  const rows = await queryRows<{ gen: number }>(
+    db,
+    sql`update search_collections set block_gen = block_gen + 1
+        where account_id = ${scope.accountId} and name = ${scope.collection} returning block_gen::float8 as gen`,
+  );
+  const level = mergeLevel(rows[0]?.gen ?? 0);
+  if (level >= 0) await mergeRuns(db, scope, refs, level, level + 1);
+}
+
+/** Highest level holding blocks (0 when none). */
+async function topLevel(db: Db, scope: Scope): Promise<number> {
+  const rows = await queryRows<{ level: number | null }>(
+    db,
+    sql`select max(level)::int as level from search_blocks
+        where account_id = ${scope.accountId} and collection = ${scope.collection}`,
+  );
+  return rows[0]?.level ?? 0;
+}
+
+/** Every run re-sorted under new references (a rebase) into one run per term. */
+export async function rewriteAll(db: Db, scope: Scope, refs: References): Promise<void> {
+  const level = await topLevel(db, scope);
+  await mergeRuns(db, scope, refs, 32_767, level);
+}
+
+/**
+ * Builds the collection's blocks from its documents (a new collection, a new language, data from
+ * before blocks existed): documents read BUILD_CHUNK_DOCS at a time by ordinal, each chunk a run,
+ * then one merge.
+ */
+export async function buildFromDocuments(db: Db, scope: Scope, refs: References): Promise<void> {
+  const { accountId: a, collection: c } = scope;
+  await db.execute(sql`delete from search_blocks where account_id = ${a} and collection = ${c}`);
+  let after = -1;
+  let chunks = 0;
+  for (;;) {
+    const docs = await queryRows<IndexedDocument>(
+      db,
+      sql`select ord::float8 as ord, tf, title_len, body_len from search_documents
+          where account_id = ${a} and collection = ${c} and ord > ${after}
+          order by ord limit ${BUILD_CHUNK_DOCS}`,
+    );
+    if (docs.length === 0) break;
+    await appendRuns(db, scope, refs, docs);
+    chunks++;
+    after = docs[docs.length - 1]?.ord ?? after;
+    if (docs.length < BUILD_CHUNK_DOCS) break;
+  }
+  if (chunks > 1) await mergeRuns(db, scope, refs, 0, 0);
+}
+
+/** Every posting of a collection, decoded (tests and diagnostics), with the block it is in. */
+export async function readAllPostings(
+  db: Db,
+  scope: Scope,
+): Promise<
+  { term: string; ord: number; tt: number; tb: number; tl: number; bl: number; maxImpact: number }[]
+> {
+  const rows = await queryRows<{ term: string; n: number; data: unknown; max_impact: number }>(
+    db,
+    sql`select term, n, data, max_impact::float8 as max_impact from search_blocks
+        where account_id = ${scope.accountId} and collection = ${scope.collection}`,
+  );
+  return rows.flatMap((row) => {
+    const b = decodeBlock(byteaOf(row.data), row.n);
+    return Array.from({ length: b.n }, (_, i) => ({
+      term: row.term,
+      ord: b.ord[i] as number,
+      tt: b.tt[i] as number,
+      tb: b.tb[i] as number,
+      tl: b.tl[i] as number,
+      bl: b.bl[i] as number,
+      maxImpact: row.max_impact,
+    }));
+  });
+}
