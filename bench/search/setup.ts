@@ -14,8 +14,8 @@ export interface Bench {
   post(path: string, body: unknown): Promise<unknown>;
   /** Refreshes planner statistics and the visibility map after a bulk load, as autovacuum would shortly after. */
   analyze(): void;
-  /** Total size in bytes (table, TOAST, indexes) of each of these tables that exists. */
-  sizes(tables: string[]): Promise<Record<string, number>>;
+  /** Total size in bytes (table, TOAST, indexes) of each of these tables that exists; `full`: after VACUUM FULL. */
+  sizes(tables: string[], full?: boolean): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -52,10 +52,20 @@ export async function startBench(): Promise<Bench> {
       // benchmark machine, so the benchmark does it.
       execFileSync('psql', [server.databaseUrl, '-qc', 'vacuum analyze'], { stdio: 'inherit' });
   };
-  const sizes = async (tables: string[]) => {
+  const sizes = async (tables: string[], full = false) => {
     const out: Record<string, number> = {};
     if (!server.databaseUrl) return out;
     for (const table of tables) {
+      if (full) {
+        const exists = execFileSync(
+          'psql',
+          [server.databaseUrl, '-Atc', `select to_regclass('${table}') is not null`],
+          {
+            encoding: 'utf8',
+          },
+        ).trim();
+        if (exists === 't') execFileSync('psql', [server.databaseUrl, '-qc', `vacuum full ${table}`]);
+      }
       const bytes = execFileSync(
         'psql',
         [server.databaseUrl, '-Atc', `select pg_total_relation_size(to_regclass('${table}'))`],

@@ -29,7 +29,7 @@ import { queryRows, type Scope, textArrayLiteral } from './sql';
  * MERGE_FANOUT − 1 runs a level.
  */
 export const BLOCK_SIZE = 128;
-export const MERGE_FANOUT = 4;
+export const MERGE_FANOUT = 8;
 /** Blocks one merge step reads into memory at most (terms are grouped up to it). */
 const MERGE_CHUNK_BLOCKS = 4_000;
 /** Documents read at a time when postings are built from the documents. */
