@@ -200,9 +200,13 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   // A lower bound on the (offset+limit+1)-th score, from the previous round's verified hits:
   // candidates whose upper bound is below it need no verification.
   let theta = Number.NEGATIVE_INFINITY;
+  let cached: { key: string; lists: ListsOutcome } | undefined;
   for (let rounds = 1; ; rounds++) {
     const floor = Number.isFinite(theta) ? theta - EPSILON * Math.max(1, Math.abs(theta)) : -1e300;
-    const lists = await readLists(db, rq, depths);
+    // A round that only verifies more reads the same blocks in the same snapshot: decoded once.
+    const key = depths.join(',');
+    const lists = cached?.key === key ? cached.lists : await readLists(db, rq, depths);
+    cached = { key, lists };
     const ub = lists.bounds.reduce((x, y) => x + y, 0);
     // Candidates that can still need verification, best upper bound first (ties by ordinal).
     let belowFloor = Number.NEGATIVE_INFINITY;
