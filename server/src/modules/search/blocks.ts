@@ -30,8 +30,8 @@ import { queryRows, type Scope, textArrayLiteral } from './sql';
  */
 export const BLOCK_SIZE = 128;
 export const MERGE_FANOUT = 8;
-/** Blocks one merge step reads into memory at most (terms are grouped up to it). */
-const MERGE_CHUNK_BLOCKS = 4_000;
+/** Postings one merge step reads into memory at most (terms are grouped up to it; a longer list alone). */
+const MERGE_CHUNK_POSTINGS = 400_000;
 /** Documents read at a time when postings are built from the documents. */
 const BUILD_CHUNK_DOCS = 5_000;
 
@@ -246,8 +246,8 @@ async function liveOrdinals(db: Db, scope: Scope): Promise<(ord: number) => bool
 
 /**
  * Rewrites every run of levels ≤ maxLevel as one run per term at level `target`: impacts computed
- * with `refs`, dead postings dropped. Terms are handled in groups of at most MERGE_CHUNK_BLOCKS
- * blocks, so memory stays bounded whatever the collection's size.
+ * with `refs`, dead postings dropped. Terms are handled in groups of at most MERGE_CHUNK_POSTINGS
+ * postings, so memory stays bounded whatever the collection's size (by the longest list).
  */
 export async function mergeRuns(
   db: Db,
@@ -255,25 +255,26 @@ export async function mergeRuns(
   refs: References,
   maxLevel: number,
   target: number,
+  chunkPostings = MERGE_CHUNK_POSTINGS,
 ): Promise<void> {
   const { accountId: a, collection: c } = scope;
-  const perLevel = await queryRows<{ term: string; level: number; blocks: number }>(
+  const perLevel = await queryRows<{ term: string; level: number; postings: number }>(
     db,
-    sql`select term, level::int as level, count(*)::int as blocks from search_blocks
+    sql`select term, level::int as level, sum(n)::int as postings from search_blocks
         where account_id = ${a} and collection = ${c} and level <= ${maxLevel}
         group by term, level order by term`,
   );
   if (perLevel.length === 0) return;
   const levels = `{${[...new Set(perLevel.map((r) => r.level))].join(',')}}`;
-  const counts: { term: string; blocks: number }[] = [];
+  const counts: { term: string; postings: number }[] = [];
   for (const r of perLevel) {
     const last = counts[counts.length - 1];
-    if (last?.term === r.term) last.blocks += r.blocks;
-    else counts.push({ term: r.term, blocks: r.blocks });
+    if (last?.term === r.term) last.postings += r.postings;
+    else counts.push({ term: r.term, postings: r.postings });
   }
   const isLive = await liveOrdinals(db, scope);
   let group: string[] = [];
-  let groupBlocks = 0;
+  let groupPostings = 0;
   const flush = async () => {
     if (group.length === 0) return;
     const terms = textArrayLiteral(group);
@@ -307,12 +308,12 @@ export async function mergeRuns(
     for (const [term, p] of byTerm) if (p.ord.length > 0) blocks.push(...runBlocks(term, p, refs));
     await insertBlocks(db, scope, target, blocks);
     group = [];
-    groupBlocks = 0;
+    groupPostings = 0;
   };
-  for (const { term, blocks } of counts) {
-    if (groupBlocks + blocks > MERGE_CHUNK_BLOCKS) await flush();
+  for (const { term, postings } of counts) {
+    if (groupPostings + postings > chunkPostings) await flush();
     group.push(term);
-    groupBlocks += blocks;
+    groupPostings += postings;
   }
   await flush();
 }
