@@ -25,5 +25,5 @@ WHERE d."account_id" = o."account_id" AND d."collection" = o."collection" AND d.
 ALTER TABLE "search_documents" ALTER COLUMN "ord" SET NOT NULL;--> statement-breakpoint
 UPDATE "search_collections" c SET "next_ord" = coalesce((SELECT max("ord") FROM "search_documents" d
 	WHERE d."account_id" = c."account_id" AND d."collection" = c."name"), 0);--> statement-breakpoint
-CREATE INDEX "search_blocks_term_idx" ON "search_blocks" USING btree ("account_id","collection","term","level");--> statement-breakpoint
+CREATE INDEX "search_blocks_term_idx" ON "search_blocks" USING btree ("account_id","collection","term","level","max_impact" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "search_documents_ord_idx" ON "search_documents" USING btree ("account_id","collection","ord");

@@ -21,8 +21,8 @@ export const searchBlocks = pgTable(
     data: bytea('data').notNull(),
   },
   (t) => [
-    // One index: a term's blocks (top-k sorts them by max_impact, a few hundred at most), and a
-    // term's blocks of some levels (merges).
-    index('search_blocks_term_idx').on(t.accountId, t.collection, t.term, t.level),
+    // One index: a term's blocks of a level by max_impact (top-k reads each level's first blocks
+    // and merges them), and a term's blocks of some levels (merges).
+    index('search_blocks_term_idx').on(t.accountId, t.collection, t.term, t.level, t.maxImpact.desc()),
   ],
 );

@@ -30,6 +30,8 @@ import { queryRows, type Scope, textArrayLiteral } from './sql';
  */
 export const BLOCK_SIZE = 128;
 export const MERGE_FANOUT = 8;
+/** Levels are 0..MAX_LEVEL (8^15 batches are never reached; the top level merges into itself). */
+export const MAX_LEVEL = 15;
 /** Postings one merge step reads into memory at most (terms are grouped up to it; a longer list alone). */
 const MERGE_CHUNK_POSTINGS = 400_000;
 /** Documents read at a time when postings are built from the documents. */
@@ -347,7 +349,7 @@ export async function appendPostings(
         where account_id = ${scope.accountId} and name = ${scope.collection} returning block_gen::float8 as gen`,
   );
   const level = mergeLevel(rows[0]?.gen ?? 0);
-  if (level >= 0) await mergeRuns(db, scope, refs, level, level + 1);
+  if (level >= 0) await mergeRuns(db, scope, refs, level, Math.min(level + 1, MAX_LEVEL));
 }
 
 /** Highest level holding blocks (0 when none). */
@@ -363,7 +365,7 @@ async function topLevel(db: Db, scope: Scope): Promise<number> {
 /** Every run re-sorted under new references (a rebase) into one run per term. */
 export async function rewriteAll(db: Db, scope: Scope, refs: References): Promise<void> {
   const level = await topLevel(db, scope);
-  await mergeRuns(db, scope, refs, 32_767, level);
+  await mergeRuns(db, scope, refs, MAX_LEVEL, level);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { byteaOf, decodeBlock } from './blocks';
+import { byteaOf, decodeBlock, MAX_LEVEL } from './blocks';
 import { FULL_DEPTH, nextDepths } from './depths';
 import { filterSql } from './filter';
 import type { RankedRow, RankQuery } from './query';
@@ -101,7 +101,8 @@ interface ListsOutcome {
 }
 
 /**
- * Reads each term's blocks in descending max_impact order until `depth` postings (whole blocks),
+ * Reads each term's blocks in descending max_impact order over its runs until `depth` postings
+ * (whole blocks; at most depth/32 + 8 blocks),
  * decodes them and sums every document's exact shares; a term's unread postings are bounded by the
  * max_impact of its first unread block times R. The references for R are read by the same
  * statement (the search runs in one repeatable-read snapshot anyway).
@@ -110,22 +111,38 @@ async function readLists(db: Db, rq: RankQuery, depths: number[]): Promise<Lists
   const { accountId: a, collection: c } = rq.scope;
   const { plan } = rq;
   const terms = textArrayLiteral(plan.terms.map((t) => t.term));
+  // Blocks read at most per term: whole blocks until the depth, assuming at least 32 postings a
+  // block on average (a level-0 run of a few documents has smaller ones); reading fewer postings
+  // than the depth only loosens that round's bound.
+  const blocksLiteral = `{${depths.map((d) => String(d >= FULL_DEPTH ? 1_000_000_000 : Math.ceil(d / 32) + 8)).join(',')}}`;
   const rows = await queryRows<ListRow>(
     db,
     sql`
     with t as (
-      select * from unnest(${terms}::text[], ${depthsLiteral(depths)}::int[]) with ordinality as t(term, depth, i)
+      select * from unnest(${terms}::text[], ${depthsLiteral(depths)}::int[], ${blocksLiteral}::int[])
+        with ordinality as t(term, depth, blocks, i)
     )
-    select t.i::int as i, b.n, b.data, b.next_max::float8 as next_max, null::float8 as rt, null::float8 as rb
+    select t.i::int as i, x.n, x.data, x.next_max::float8 as next_max, null::float8 as rt, null::float8 as rb
     from t cross join lateral (
-      select x.n, x.data, x.next_max from (
-        select k.n, k.data, sum(k.n) over w - k.n as before, lead(k.max_impact) over w as next_max
-        from search_blocks k
-        where k.account_id = ${a} and k.collection = ${c} and k.term = t.term
-        window w as (order by k.max_impact desc rows between unbounded preceding and current row)
-      ) x
-      where x.before < t.depth
-    ) b
+      select y.n, y.data, y.next_max from (
+        select z.n, z.data, row_number() over w as rn, sum(z.n) over w - z.n as before,
+          lead(z.max_impact) over w as next_max
+        from (
+          -- Each level's first blocks by max_impact (index order): the first ones of all levels
+          -- together are among them.
+          select b.n, b.data, b.max_impact
+          from generate_series(0, ${MAX_LEVEL}) l
+          cross join lateral (
+            select k.n, k.data, k.max_impact from search_blocks k
+            where k.account_id = ${a} and k.collection = ${c} and k.term = t.term and k.level = l
+            order by k.max_impact desc
+            limit t.blocks + 1
+          ) b
+        ) z
+        window w as (order by z.max_impact desc rows between unbounded preceding and current row)
+      ) y
+      where y.rn <= t.blocks and y.before < t.depth
+    ) x
     union all
     select 0, null, null, null, impact_title_avg, impact_body_avg
     from search_collections where account_id = ${a} and name = ${c}`,
