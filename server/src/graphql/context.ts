@@ -2,12 +2,12 @@ import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountRow } from '../db/schema';
 import { isServiceError } from '../errors';
+import { locals } from '../http/locals';
+import { SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { findAccount, resolveSession } from '../modules/accounts';
 import type { Principal } from '../modules/keys';
-import { locals } from '../rest/middleware/locals';
 import type { Services } from '../services';
-import { SESSION_COOKIE } from '../trpc/trpc';
 import { toGraphQLError } from './errors';
 
 /** What every resolver receives: the caller's account, and how it authenticated. */

@@ -1,9 +1,9 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { ServiceError } from '../errors';
+import { locals } from '../http/locals';
 import type { Principal } from '../modules/keys';
 import type { DirectRoute } from './direct';
 import { jsonBody } from './middleware/json-body';
-import { locals } from './middleware/locals';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -19,7 +19,7 @@ export function readInTurn<T>(gate: AccountGate, accountId: string, work: () => 
       new ServiceError(
         'rate_limited',
         `Too many usage queries at once: this account has ${gate.runningFor(accountId)} running and the most it may queue waiting. Wait for them to finish.`,
-        { code: 'analytics_concurrency_exceeded', headers: { 'retry-after': '1', 'retry-after-ms': '1000' } },
+        { code: 'analytics_concurrency_exceeded', retryAfterMs: 1_000 },
       ),
   );
 }

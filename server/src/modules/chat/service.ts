@@ -72,6 +72,6 @@ export function shuttingDown(): ServiceError {
   return new ServiceError(
     'unavailable',
     'The server is shutting down; the request was not completed. Please retry.',
-    { code: SHUTTING_DOWN, headers: { 'retry-after': '1', 'x-should-retry': 'true' } },
+    { code: SHUTTING_DOWN, retryable: true, retryAfterMs: 1_000 },
   );
 }

@@ -75,7 +75,8 @@ export class ApiKeyVerifier {
       if (cached && constantTimeEqual(cached.keyHash, keyHash)) return cached.principal;
       throw new ServiceError('unavailable', 'API keys cannot be verified right now. Please retry shortly.', {
         code: 'service_unavailable',
-        headers: { 'retry-after': '1', 'x-should-retry': 'true' },
+        retryable: true,
+        retryAfterMs: 1_000,
         cause: err,
       });
     }

@@ -1,11 +1,11 @@
 import { PLAN_LABELS } from '@tessera/shared';
 import type { RequestHandler, Response } from 'express';
 import { ServiceError } from '../../errors';
+import { locals } from '../../http/locals';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../logger';
 import type { TokenAllowance } from '../../modules/allowance';
 import { formatDuration, type RateLimitDecision, type RateLimiter } from '../../modules/ratelimit';
-import { locals } from './locals';
 
 /**
  * After authentication: counts the request against the account's per-minute limit (per mode) and sets

@@ -1,9 +1,9 @@
 import type { Response } from 'express';
+import { locals } from '../../http/locals';
+import { PLAYGROUND_KEY_ID } from '../../http/session';
 import { deniedResource, logTenantDenial } from '../../lib/tenant-denial';
 import type { Logger } from '../../logger';
 import { toHttpError } from '../errors';
-import { PLAYGROUND_KEY_ID } from '../playground';
-import { locals } from './locals';
 
 /** Writes an error in OpenAI's body, records it for logs and metering, and logs unknown errors in full. */
 export function sendError(res: Response, err: unknown, logger: Logger): void {

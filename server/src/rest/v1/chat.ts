@@ -1,10 +1,10 @@
 import type { Response } from 'express';
 import { ServiceError } from '../../errors';
+import { locals } from '../../http/locals';
 import { CallAbortController } from '../../lib/call-abort';
 import type { ChatSink } from '../../modules/chat';
 import type { Services } from '../../services';
 import { toHttpError } from '../errors';
-import { locals } from '../middleware/locals';
 import type { RestRoute } from '../routes';
 import { sendJson } from '../send-json';
 

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Principal } from '../../modules/keys';
+import type { Principal } from '../modules/keys';
 
 /** Typed access to what the middleware chain leaves on `res.locals`. */
 export interface RequestLocals {
