@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountRow } from '../db/schema';
 import { isServiceError } from '../errors';
-import { locals } from '../http/locals';
+import { locals, recordError } from '../http/locals';
 import { SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { findAccount, resolveSession } from '../modules/accounts';
@@ -37,10 +37,11 @@ export function graphqlContext(services: Services) {
       // A database that is down or stalled while the caller is looked up is a 503 with retry advice (it was
       // Apollo's generic 500); GraphQL's own errors (401) pass as they are.
       const mapped = toGraphQLError(err);
-      const l = locals(res);
-      l.errorType ??= 'graphql_error';
-      l.errorCode ??= String(mapped.extensions.code);
-      l.errorMessage ??= mapped.message;
+      recordError(
+        res,
+        { type: 'graphql_error', code: String(mapped.extensions.code), message: mapped.message },
+        { first: true },
+      );
       throw mapped;
     }
   };
@@ -56,9 +57,11 @@ async function resolveCaller(services: Services, req: Request, res: Response): P
       // Keys that cannot be checked now (the database is down) are not a credentials problem: 503.
       if (isServiceError(err) && err.kind === 'unavailable') throw toGraphQLError(err);
       const mapped = toGraphQLError(err);
-      locals(res).errorType = 'authentication_error';
-      locals(res).errorCode = isServiceError(err) ? err.code : 'invalid_api_key';
-      locals(res).errorMessage = mapped.message;
+      recordError(res, {
+        type: 'authentication_error',
+        code: isServiceError(err) ? err.code : 'invalid_api_key',
+        message: mapped.message,
+      });
       throw unauthenticated(mapped.message);
     }
     locals(res).principal = principal;

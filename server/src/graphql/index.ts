@@ -3,7 +3,7 @@ import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { errorHeaders } from '../http/error-headers';
-import { locals } from '../http/locals';
+import { locals, recordError } from '../http/locals';
 import { meter } from '../http/metering';
 import { serverPath } from '../lib/paths';
 import type { Services } from '../services';
@@ -46,10 +46,11 @@ export function createGraphqlServer(services: Services): ApolloServer<GraphqlCon
                 for (const [name, value] of Object.entries(errorHeaders(unavailable)))
                   response.http.headers.set(name, value);
               }
-              const l = locals(contextValue.res);
-              l.errorType = 'graphql_error';
-              l.errorCode = String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
-              l.errorMessage = first.message;
+              recordError(contextValue.res, {
+                type: 'graphql_error',
+                code: String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR'),
+                message: first.message,
+              });
             },
           };
         },

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { locals } from '../../http/locals';
+import { locals, recordError } from '../../http/locals';
 import { PLAYGROUND_KEY_ID } from '../../http/session';
 import { deniedResource, logTenantDenial } from '../../lib/tenant-denial';
 import type { Logger } from '../../logger';
@@ -25,9 +25,7 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
       operation: `${res.req.method} ${l.route ?? res.req.path}`,
     });
   }
-  l.errorType = http.body.error.type;
-  l.errorCode = http.body.error.code;
-  l.errorMessage = http.body.error.message;
+  recordError(res, http.body.error);
   if (res.headersSent) {
     res.end();
     return;
