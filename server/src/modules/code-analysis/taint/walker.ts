@@ -9,7 +9,7 @@ import {
   unescapeLiteral,
 } from './constants';
 import type { FileContext } from './context';
-import type { FlowSyntax } from './flow/types';
+import type { BranchSpec, FlowSyntax } from './flow/types';
 import { applyGuard, kindsRejecting } from './guards';
 import {
   CLEAN_METHODS,
@@ -27,6 +27,7 @@ import {
   CLEAN,
   type Collection,
   type Const,
+  collectionTaint,
   copyCollection,
   Env,
   markSafe,
@@ -61,11 +62,28 @@ export function select(node: SyntaxNode, selector: string, not?: SyntaxNode): Sy
   }
   if (selector === '*first')
     return node.children.find((c) => c.named && c !== not && !/comment/.test(c.type));
+  if (selector.startsWith('after:')) {
+    // The first named child after a keyword (Kotlin's `if (c) a else b` names no field).
+    const token = selector.slice(6);
+    const at = node.children.findIndex((c) => !c.named && c.type === token);
+    return at === -1
+      ? undefined
+      : node.children.slice(at + 1).find((c) => c.named && !/comment/.test(c.type));
+  }
   if (selector.startsWith('type:')) {
     const type = selector.slice(5);
     return node.children.find((c) => c.type === type);
   }
   return node.children.find((c) => c.field === selector);
+}
+
+/** Every child the selector names: all children of a field (Python's elif clauses), else the one `select` finds. */
+function selectAll(node: SyntaxNode, selector: string): SyntaxNode[] {
+  if (/^(\*|type:|after:)/.test(selector)) {
+    const one = select(node, selector);
+    return one ? [one] : [];
+  }
+  return node.children.filter((c) => c.field === selector);
 }
 
 const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
@@ -99,6 +117,8 @@ export class FlowWalker {
   env = new Env();
   /** What the function returns, joined over its return statements. */
   returned: Val | undefined;
+  /** The value of the last node `explore` ran (an `if` expression's arm). */
+  private explored: Val = CLEAN;
   /** Sinks reached when not reporting. */
   readonly sinkHits: SinkHit[] = [];
   /** How many closures deep the walk is: a closure's `return` is not the function's. */
@@ -147,6 +167,11 @@ export class FlowWalker {
     const type = node.type;
     for (const clean of this.lang.cleanMembers ?? [])
       if (clean.types.includes(type) && clean.pattern.test(this.text(node))) return CLEAN;
+    const extraction = this.lang.extractions?.find((e) => e.type === type);
+    if (extraction) {
+      const handled = this.extraction(node, extraction.source);
+      if (handled) return handled;
+    }
     if (flow) {
       const handled = this.evaluateFlow(flow, node);
       if (handled) return handled;
@@ -154,11 +179,6 @@ export class FlowWalker {
     if (this.lang.calls.includes(type)) return this.evaluateCall(node);
     if (type === 'token_tree' && this.lang.tokenTrees) return this.tokenTree(node);
     if (this.lang.constructorDeclarations?.includes(type)) this.constructorDeclaration(node);
-    const extraction = this.lang.extractions?.find((e) => e.type === type);
-    if (extraction) {
-      const handled = this.extraction(node, extraction.source);
-      if (handled) return handled;
-    }
     for (const k of this.lang.keySinks ?? []) if (k.type === type) this.checkKey(node, k);
     const assignment = this.lang.assignments.find((a) => a.type === type);
     if (assignment) return this.assign(node, assignment);
@@ -306,7 +326,7 @@ export class FlowWalker {
     const type = node.type;
     if (flow.branches[type]) return this.branch(flow, node);
     if (flow.elses?.[type]) {
-      const body = field(node, flow.elses[type] as string);
+      const body = select(node, flow.elses[type] as string);
       return body ? this.evaluate(body) : CLEAN;
     }
     const ternary = flow.ternaries[type];
@@ -315,7 +335,13 @@ export class FlowWalker {
     if (flow.loops[type]) return this.loop(flow, node);
     if (flow.foreach[type]) return this.foreach(flow, node);
     if (flow.tries[type]) return this.tryStatement(flow, node);
-    if (flow.returns.includes(type)) {
+    const jump = flow.jumps?.includes(type) ? node.children[0]?.type : undefined;
+    if (jump === 'throw') {
+      this.evaluateChildren(node);
+      this.env.dead = true;
+      return CLEAN;
+    }
+    if (flow.returns.includes(type) || jump === 'return') {
       const value = namedChildren(node)[0];
       const v = value ? this.evaluate(value) : CLEAN;
       this.returned = this.returned ? joinVals(this.returned, v) : v;
@@ -337,19 +363,24 @@ export class FlowWalker {
     if (lit.chars.includes(type))
       return { constant: { value: unescapeLiteral(this.text(node).slice(1, -1)) } };
     if (lit.trues.includes(type)) return { constant: { value: true } };
+    if (lit.booleans?.includes(type)) return { constant: { value: this.text(node) === 'true' } };
     if (lit.falses.includes(type)) return { constant: { value: false } };
     if (lit.nulls.includes(type)) return { constant: { value: null } };
     if (flow.binaries.includes(type)) return this.binary(node);
     if (flow.comparisons.includes(type)) return this.comparison(node);
     const operand = flow.unaries[type];
     if (operand !== undefined) return this.unary(node, operand);
+    if (flow.tuples?.includes(type) && namedChildren(node).length === 1) {
+      const inner = namedChildren(node)[0];
+      return inner ? this.evaluate(inner) : CLEAN;
+    }
     if (flow.parens.includes(type)) {
       const inner = namedChildren(node)[0];
       return inner ? this.evaluate(inner) : CLEAN;
     }
     const cast = flow.casts[type];
     if (cast) {
-      const value = field(node, cast);
+      const value = select(node, cast);
       return value ? this.evaluate(value) : CLEAN;
     }
     const subscript = flow.subscripts[type];
@@ -372,48 +403,62 @@ export class FlowWalker {
   private explore(body: SyntaxNode[] | SyntaxNode | undefined, from: Env = this.env): Env {
     const saved = this.env;
     this.env = from.clone();
-    for (const n of Array.isArray(body) ? body : body ? [body] : []) this.evaluate(n);
+    let last: Val = CLEAN;
+    for (const n of Array.isArray(body) ? body : body ? [body] : []) last = this.evaluate(n);
+    this.explored = last;
     const out = this.env;
     this.env = saved;
     return out;
   }
 
+  /** A branch's condition, decided where it is constant (`unless` negates it); an initialiser (Go) runs first. */
+  private branchTruth(spec: BranchSpec, node: SyntaxNode): boolean | undefined {
+    const init = field(node, 'initializer');
+    if (init) this.evaluate(init);
+    const truth = this.condition(select(node, spec.condition));
+    return truth === undefined || !spec.negate ? truth : !truth;
+  }
+
   private branch(flow: FlowSyntax, node: SyntaxNode): Val {
     const outcomes: Env[] = [];
+    // What the branch evaluates to where `if` is an expression (Kotlin, Rust, Ruby, Scala): its arms' values.
+    const values: Val[] = [];
+    const take = (body: SyntaxNode | undefined) => {
+      outcomes.push(this.explore(body));
+      values.push(this.explored);
+    };
     let current: SyntaxNode | undefined = node;
     let decided = false;
     const first = flow.branches[node.type];
-    const guard = first && !node.children.some((c) => c.field === first.alternative) ? first : undefined;
+    const guard = first && selectAll(node, first.alternative).length === 0 ? first : undefined;
     while (current && !decided) {
-      const spec = flow.branches[current.type];
+      const spec: BranchSpec | undefined = flow.branches[current.type];
       if (!spec) {
         // A plain else: Python's else_clause, or Java's alternative statement.
         const bodyField = flow.elses?.[current.type];
-        outcomes.push(this.explore(bodyField ? field(current, bodyField) : current));
+        take(bodyField ? select(current, bodyField) : current);
         decided = true;
         break;
       }
-      const truth = this.condition(field(current, spec.condition));
-      const consequence = field(current, spec.consequence);
-      if (truth !== false) outcomes.push(this.explore(consequence));
+      const truth = this.branchTruth(spec, current);
+      if (truth !== false) take(select(current, spec.consequence));
       if (truth === true) {
         decided = true;
         break;
       }
-      const alternatives: SyntaxNode[] = spec.alternative
-        ? current.children.filter((c) => c.field === spec.alternative)
-        : [];
+      const alternatives: SyntaxNode[] = spec.alternative ? selectAll(current, spec.alternative) : [];
       if (alternatives.length > 1) {
-        // Python: every elif/else clause is an `alternative` of the if statement itself.
+        // Python, PHP: every elif/else clause is an `alternative` of the if statement itself.
         for (const alt of alternatives) {
           const altSpec = flow.branches[alt.type];
           if (!altSpec) {
-            outcomes.push(this.explore(alt));
+            const bodyField = flow.elses?.[alt.type];
+            take(bodyField ? select(alt, bodyField) : alt);
             decided = true;
             break;
           }
-          const t = this.condition(field(alt, altSpec.condition));
-          if (t !== false) outcomes.push(this.explore(field(alt, altSpec.consequence)));
+          const t = this.branchTruth(altSpec, alt);
+          if (t !== false) take(select(alt, altSpec.consequence));
           if (t === true) {
             decided = true;
             break;
@@ -423,14 +468,18 @@ export class FlowWalker {
       }
       current = alternatives[0];
     }
-    if (!decided) outcomes.push(this.env.clone());
+    if (!decided) {
+      outcomes.push(this.env.clone());
+      values.push(CLEAN);
+    }
     this.env = Env.join(outcomes);
     // `if ('../' in name) return …`: past a guard that leaves, the value passed the check.
-    if (guard && !decided && outcomes.length === 2 && outcomes[0]?.dead) {
-      const condition = field(node, guard.condition);
+    if (guard && !guard.negate && !decided && outcomes.length === 2 && outcomes[0]?.dead) {
+      const condition = select(node, guard.condition);
       if (condition) applyGuard(this, condition);
     }
-    return CLEAN;
+    const live = values.filter((_, i) => !outcomes[i]?.dead);
+    return live.length === 0 ? CLEAN : live.reduce((x, y) => joinVals(x, y));
   }
 
   /** The taint a name holds now, without evaluating anything (guards read what the condition already ran). */
@@ -463,9 +512,9 @@ export class FlowWalker {
     let no: SyntaxNode | undefined;
     if (spec === 'positional') [yes, cond, no] = namedChildren(node);
     else {
-      cond = field(node, spec.condition);
-      yes = field(node, spec.consequence);
-      no = field(node, spec.alternative);
+      cond = select(node, spec.condition);
+      yes = select(node, spec.consequence);
+      no = select(node, spec.alternative);
     }
     const truth = this.condition(cond);
     if (truth === true) return yes ? this.evaluate(yes) : CLEAN;
@@ -478,11 +527,15 @@ export class FlowWalker {
   private switchOn(flow: FlowSyntax, node: SyntaxNode): Val {
     const spec = flow.switches[node.type];
     if (!spec) return CLEAN;
-    const subjectNode = field(node, spec.subject);
+    const init = field(node, 'initializer');
+    if (init) this.evaluate(init);
+    const subjectNode = select(node, spec.subject);
     const subject = subjectNode ? this.evaluate(subjectNode) : CLEAN;
     const arms = spec.arms(node);
     const labelValue = (label: SyntaxNode): Const | undefined => this.evaluate(label).constant?.value;
     const outcomes: Env[] = [];
+    // A `when` or `match` expression's value: the value of each arm that runs.
+    const values: Val[] = [];
     const runFrom = (start: number) => {
       let env = this.env.clone();
       for (let i = start; i < arms.length; i += 1) {
@@ -492,6 +545,7 @@ export class FlowWalker {
         if (arm.ends) break;
       }
       outcomes.push(env);
+      if (!env.dead) values.push(this.explored);
     };
     if (subject.constant) {
       const value = subject.constant.value;
@@ -506,18 +560,19 @@ export class FlowWalker {
       if (!arms.some((a) => a.labels === 'default')) outcomes.push(this.env.clone());
     }
     this.env = Env.join(outcomes);
-    return CLEAN;
+    return values.length === 0 ? CLEAN : values.reduce((x, y) => joinVals(x, y));
   }
 
   private loop(flow: FlowSyntax, node: SyntaxNode): Val {
     const spec = flow.loops[node.type];
     if (!spec) return CLEAN;
-    const truth = spec.condition ? this.condition(field(node, spec.condition)) : undefined;
+    const truth = spec.condition ? this.condition(select(node, spec.condition)) : undefined;
     if (truth === false) return CLEAN;
+    const body = select(node, spec.body);
+    const condition = spec.condition ? select(node, spec.condition) : undefined;
     // Other children (a C-style for's init and update) run once, in order.
-    for (const c of node.children)
-      if (c.named && c.field !== 'body' && c.field !== spec.condition) this.evaluate(c);
-    const after = this.explore(field(node, spec.body));
+    for (const c of node.children) if (c.named && c !== body && c !== condition) this.evaluate(c);
+    const after = this.explore(body);
     this.env = Env.join([this.env, after]);
     return CLEAN;
   }
@@ -525,14 +580,14 @@ export class FlowWalker {
   private foreach(flow: FlowSyntax, node: SyntaxNode): Val {
     const spec = flow.foreach[node.type];
     if (!spec) return CLEAN;
-    const iterable = field(node, spec.iterable);
-    const target = field(node, spec.target);
+    const iterable = select(node, spec.iterable);
+    const target = select(node, spec.target);
     const v = iterable ? this.evaluate(iterable) : CLEAN;
     const body = this.env.clone();
     const saved = this.env;
     this.env = body;
     if (target) this.assignTo(target, { taint: v.taint }, node);
-    const bodyNode = field(node, spec.body);
+    const bodyNode = select(node, spec.body);
     if (bodyNode) this.evaluate(bodyNode);
     const after = this.env;
     this.env = Env.join([saved, after]);
@@ -572,6 +627,10 @@ export class FlowWalker {
         if (flow.literals.interpolations.includes(c.type)) {
           constant = false;
           taint = unionTaint(taint, this.evaluateChildren(c).taint);
+        } else if (flow.literals.interpolatedValues?.includes(c.type)) {
+          // PHP's `"id=$id"`, Kotlin's `"$id"`: the variable itself sits in the string.
+          constant = false;
+          taint = unionTaint(taint, this.evaluate(c).taint);
         } else if (flow.literals.stringParts.includes(c.type)) {
           const raw = this.source.slice(c.startIndex, c.endIndex);
           text += c.type === 'escape_sequence' ? unescapeLiteral(raw) : raw;
@@ -584,9 +643,12 @@ export class FlowWalker {
   }
 
   private binary(node: SyntaxNode): Val {
-    const left = field(node, 'left');
-    const right = field(node, 'right');
-    const op = field(node, 'operator');
+    // Grammars without fields (Kotlin's `additive_expression`): operands by position, the operator between them.
+    const operands = namedChildren(node);
+    const left = field(node, 'left') ?? operands[0];
+    const right = field(node, 'right') ?? (operands.length > 1 ? operands[operands.length - 1] : undefined);
+    const op =
+      field(node, 'operator') ?? node.children.find((c) => !c.named && c.startIndex >= (left?.endIndex ?? 0));
     const a = left ? this.evaluate(left) : CLEAN;
     const opText = op ? this.text(op) : '';
     // Short circuit: a constant left side decides whether the right side runs.
@@ -676,10 +738,15 @@ export class FlowWalker {
       const valueNode = field(pair, spec.value);
       const key = keyNode ? this.evaluate(keyNode) : CLEAN;
       const value = valueNode ? this.evaluate(valueNode) : CLEAN;
+      const sink = this.lang.keySinks?.find((k) => k.type === pair.type);
+      if (sink && keyNode && value.taint && sink.key.test(this.text(keyNode)))
+        this.flag(sink.kind, pair, this.text(keyNode), value.taint);
       if (key.constant) collection.keys.set(String(key.constant.value), value.taint);
       else collection.other = unionTaint(collection.other, unionTaint(key.taint, value.taint));
     }
-    return { collection };
+    // An options object passed whole (`client.search(base, { filter })`) carries what it holds.
+    const taint = this.flow?.dictsCarry ? collectionTaint(collection) : undefined;
+    return taint ? { taint, collection } : { collection };
   }
 
   private declareTypes(node: SyntaxNode, spec: { type: string; declarator: string; name: string }): void {
@@ -710,10 +777,25 @@ export class FlowWalker {
       if (node.type === 'variable_declarator' || !valueNode) this.evaluateChildren(node);
       return CLEAN;
     }
+    const tuples = this.flow?.tuples;
+    if (tuples?.includes(target.type) && tuples.includes(valueNode.type)) {
+      // Go's `a, b := x, "c"`: each name takes its own value.
+      const targets = namedChildren(target);
+      const values = namedChildren(valueNode);
+      if (targets.length > 1 && targets.length === values.length) {
+        const vals = values.map((value) => this.evaluate(value));
+        targets.forEach((t, i) => {
+          this.assignTo(t, vals[i] ?? CLEAN, node);
+        });
+        return CLEAN;
+      }
+    }
     let v = this.evaluate(valueNode);
     const op = node.children.find((c) => c.field === 'operator' || (!c.named && /=$/.test(c.type)));
     const compound =
-      spec.keeps === true || node.type.startsWith('augmented') || (op !== undefined && this.text(op) !== '=');
+      spec.keeps === true ||
+      node.type.startsWith('augmented') ||
+      (op !== undefined && !/^:?=$/.test(this.text(op)));
     if (compound) {
       const old = this.evaluate(target);
       const opText = op ? this.text(op).replace(/=$/, '') : '+';
@@ -778,6 +860,11 @@ export class FlowWalker {
       return;
     }
     const elements = namedChildren(target);
+    // A wrapper of one name (Go's expression list, Kotlin's variable declaration) takes the whole value.
+    if (elements.length === 1 && (!v.collection || this.flow?.tuples?.includes(target.type))) {
+      this.assignTo(elements[0] as SyntaxNode, v, at);
+      return;
+    }
     const items = v.collection?.items;
     elements.forEach((element, i) => {
       const item = items && items.length === elements.length ? { taint: items[i] } : { taint: v.taint };

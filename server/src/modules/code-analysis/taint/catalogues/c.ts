@@ -1,3 +1,4 @@
+import { cFlow } from '../flow/c';
 import type { TaintLanguage } from '../types';
 
 /** C and C++: argv, environment and stdin; system/exec, SQL client libraries, files. */
@@ -7,6 +8,7 @@ export const c: TaintLanguage = {
     { type: 'assignment_expression', target: 'left', value: 'right' },
   ],
   calls: ['call_expression'],
+  flow: cFlow,
   parameterTypes: ['parameter_declaration'],
   safeParameter:
     /^\s*(const\s+)?((unsigned|signed)\s+)?(int|long|short|char|size_t|ssize_t|bool|float|double|u?int\d+_t|off_t|pid_t)(\s+long)?\s+\w+\s*$/,

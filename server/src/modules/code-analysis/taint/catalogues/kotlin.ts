@@ -1,3 +1,4 @@
+import { kotlinFlow } from '../flow/kotlin';
 import type { TaintLanguage } from '../types';
 import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, namedInput } from './shared';
 
@@ -9,6 +10,7 @@ export const kotlin: TaintLanguage = {
     { type: 'assignment', target: 'type:directly_assignable_expression', value: '*last' },
   ],
   calls: ['call_expression'],
+  flow: kotlinFlow,
   argumentWrappers: ['value_argument'],
   sources: [/^call\.(parameters|request\.(queryParameters|headers|cookies|uri))\b/, /^System\.in\b/],
   sourceCalls: [
