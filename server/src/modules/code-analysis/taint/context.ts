@@ -266,6 +266,25 @@ export class FileContext {
     );
   }
 
+  /**
+   * A helper's sink reported from its parameter of unknown origin (medium) that a call proves reached by known input
+   * (high, its trace through the helper ending at that sink): one finding, the proven one, stays.
+   */
+  dropShadowed(): void {
+    const key = (rule: string, line: number, column: number) => `${rule}:${line}:${column}`;
+    const proven = new Set<string>();
+    for (const f of this.findings) {
+      const last = f.trace?.[f.trace.length - 1];
+      if (f.confidence !== 'high' || !last || (last.path ?? this.path) !== this.path) continue;
+      proven.add(key(f.rule_id, last.line, last.column));
+    }
+    if (proven.size === 0) return;
+    const kept = this.findings.filter(
+      (f) => f.confidence !== 'medium' || !proven.has(key(f.rule_id, f.line, f.column)),
+    );
+    this.findings.splice(0, this.findings.length, ...kept);
+  }
+
   private push(finding: Finding, key: string): void {
     if (this.reported.has(key) || this.findings.length >= MAX_FINDINGS) return;
     this.reported.add(key);

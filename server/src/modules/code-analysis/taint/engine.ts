@@ -45,5 +45,6 @@ export function taintFindings(parsed: ParsedSource, project?: TaintProject): Fin
     ];
     new FlowWalker(ctx, unit, true).run(parameters);
   }
+  ctx.dropShadowed();
   return ctx.findings;
 }
