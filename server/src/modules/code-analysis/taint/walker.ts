@@ -190,6 +190,9 @@ export class FlowWalker {
       if (known && !known.taint?.weak) return known;
       if (this.lang.sources.some((re) => re.test(text))) return { taint: this.newTaint(node, text) };
       if (known) return known;
+      // A field another method of the class stored input in.
+      const stored = this.ctx.readField(this.unit, text);
+      if (stored) return { taint: withStep(stored, this.step(node, `reads ${text}`)) };
       if (node.children.length === 0) return CLEAN;
     }
     return this.evaluateChildren(node);
@@ -851,12 +854,14 @@ export class FlowWalker {
     }
     const taint = withStep(v.taint, this.step(at, `${this.text(target)} = …`));
     const val: Val = { ...v, taint };
-    if (NAME_LIKE.test(target.type) || target.children.length === 0) {
-      this.env.set(this.text(target), val);
-      return;
-    }
-    if (PATH_LIKE.test(target.type) && !IS_CALL.test(target.type)) {
-      this.env.set(this.text(target), val);
+    if (
+      NAME_LIKE.test(target.type) ||
+      target.children.length === 0 ||
+      (PATH_LIKE.test(target.type) && !IS_CALL.test(target.type))
+    ) {
+      const name = this.text(target);
+      this.env.set(name, val);
+      if (taint && this.reporting) this.ctx.storeField(this.unit, name, taint);
       return;
     }
     const elements = namedChildren(target);
