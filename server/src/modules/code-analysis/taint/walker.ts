@@ -231,8 +231,16 @@ export class FlowWalker {
       path = '';
       head = undefined;
     };
+    let generics = 0;
     for (const child of node.children) {
       const text = this.text(child);
+      // A turbofish (`x.parse::<u32>()`) belongs to the called path.
+      if (generics > 0 || (text === '<' && path.endsWith('::'))) {
+        path += text;
+        if (text === '<') generics += 1;
+        else if (text === '>') generics -= 1;
+        continue;
+      }
       if (NAME_LIKE.test(child.type)) {
         if (path === '' || /(\.|::)$/.test(path)) {
           if (path === '') head = child;
@@ -249,9 +257,16 @@ export class FlowWalker {
         continue;
       }
       if (child.type === 'token_tree') {
-        const sanitised = path !== '' && this.lang.sanitizers.some((re) => re.test(path));
-        endPath(path !== '');
-        if (!sanitised) taint = unionTaint(taint, this.tokenTree(child).taint);
+        const called = path;
+        const sanitised = called !== '' && this.lang.sanitizers.some((re) => re.test(called));
+        const kinds = (this.lang.kindSanitizers ?? []).find(
+          (k) => called !== '' && k.callee.test(called),
+        )?.kinds;
+        endPath(called !== '');
+        if (!sanitised) {
+          const inner = this.tokenTree(child).taint;
+          taint = unionTaint(taint, kinds ? markSafe(inner, kinds) : inner);
+        }
         continue;
       }
       endPath(false);

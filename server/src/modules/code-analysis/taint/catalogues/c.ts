@@ -29,6 +29,9 @@ export const c: TaintLanguage = {
     { callee: /^(sprintf|snprintf|strcpy|strncpy|strcat|strncat|memcpy|fgets|read|recv)$/, into: 0 },
   ],
   sinks: [
+    // OpenLDAP: the filter is the fourth argument; libxml2's XPath expression the first.
+    { kind: 'ldap-injection', callee: /^ldap_search(_ext)?(_s|_st)?$/, arg: 3 },
+    { kind: 'xpath-injection', callee: /^xmlXPath(EvalExpression|Eval|Compile|CtxtCompile)$/, arg: 0 },
     {
       kind: 'command-injection',
       callee: /^(std::|::)?(system|popen|_popen|execl|execlp|execle|execv|execvp|execvpe)$/,

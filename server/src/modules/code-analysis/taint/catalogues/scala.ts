@@ -34,7 +34,22 @@ export const scala: TaintLanguage = {
   sanitizers: [
     /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|HtmlFormat\.escape|URLEncoder\.encode|FilenameUtils\.getName)$/,
   ],
+  kindSanitizers: [
+    { callee: /\.encodeForLDAP$|\.encodeForDN$|^(LdapEncoder\.)?filterEncode$/, kinds: ['ldap-injection'] },
+    { callee: /\.encodeForXPath$/, kinds: ['xpath-injection'] },
+  ],
   sinks: [
+    // JNDI (DirContext.search) and Spring LDAP's template, by the receiver's usual name: Kotlin/Scala declare no types here.
+    {
+      kind: 'ldap-injection',
+      callee: /^(\w*(ctx|Ctx|context|Context)|\w*[lL]dap\w*)\.search$/,
+      arg: 'any',
+    },
+    {
+      kind: 'xpath-injection',
+      callee: /\.newXPath\(\)\.(evaluate|compile)$|^\w*[xX][pP]ath\w*\.(evaluate|compile)$/,
+      arg: 0,
+    },
     {
       kind: 'sql-injection',
       callee:

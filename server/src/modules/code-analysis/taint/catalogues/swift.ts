@@ -27,6 +27,10 @@ export const swift: TaintLanguage = {
     { types: ['interpolated_expression'], pattern: /^bind:/ },
   ],
   sinks: [
+    // Foundation's XMLNode on macOS, Kanna and Fuzi documents; OpenLDAP's C API.
+    { kind: 'xpath-injection', callee: /\.(nodes|objects)$/, arg: 0, when: /forXPath:/ },
+    { kind: 'xpath-injection', callee: /^\w*(doc|Doc|document|Document|html|xml)\w*\.xpath$/, arg: 0 },
+    { kind: 'ldap-injection', callee: /^ldap_search(_ext)?(_s)?$/, arg: 3 },
     { kind: 'sql-injection', callee: /\.(raw|execute)$/, arg: 0 },
     { kind: 'sql-injection', callee: /^sqlite3_(exec|prepare|prepare_v2|prepare_v3)$/, arg: 1 },
     { kind: 'command-injection', callee: /^(system|popen)$/, arg: 0 },
