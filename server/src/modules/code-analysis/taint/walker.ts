@@ -65,7 +65,7 @@ export function select(node: SyntaxNode, selector: string, not?: SyntaxNode): Sy
   if (selector.startsWith('after:')) {
     // The first named child after a keyword (Kotlin's `if (c) a else b` names no field).
     const token = selector.slice(6);
-    const at = node.children.findIndex((c) => !c.named && c.type === token);
+    const at = node.children.findIndex((c) => c.type === token);
     return at === -1
       ? undefined
       : node.children.slice(at + 1).find((c) => c.named && !/comment/.test(c.type));
@@ -374,6 +374,12 @@ export class FlowWalker {
     }
     const lit = flow.literals;
     if (lit.strings.includes(type)) return this.stringLiteral(flow, node);
+    if (lit.leafStrings?.includes(type) && node.children.length === 0) {
+      // Scala's `"abc"` is one token: its text between the quotes (escapes read as written).
+      const raw = this.source.slice(node.startIndex, node.endIndex);
+      const quotes = raw.startsWith('"""') ? 3 : 1;
+      return { constant: { value: unescapeLiteral(raw.slice(quotes, raw.length - quotes)) } };
+    }
     if (lit.numbers.includes(type)) {
       const n = parseNumber(this.text(node));
       return n === undefined ? CLEAN : { constant: { value: n } };

@@ -1,3 +1,4 @@
+import { rustFlow } from '../flow/rust';
 import type { TaintLanguage } from '../types';
 import { namedInput } from './shared';
 
@@ -9,6 +10,7 @@ export const rust: TaintLanguage = {
     { type: 'compound_assignment_expr', target: 'left', value: 'right', keeps: true },
   ],
   calls: ['call_expression'],
+  flow: rustFlow,
   tokenTrees: true,
   sources: [],
   sourceCalls: [

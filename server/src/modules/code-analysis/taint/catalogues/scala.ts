@@ -1,3 +1,4 @@
+import { scalaFlow } from '../flow/scala';
 import type { TaintLanguage } from '../types';
 import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, namedInput } from './shared';
 
@@ -9,6 +10,7 @@ export const scala: TaintLanguage = {
     { type: 'assignment_expression', target: 'left', value: 'right' },
   ],
   calls: ['call_expression', 'instance_expression'],
+  flow: scalaFlow,
   // scala.sys.process: `cmd.!` and `cmd.!!` run the command.
   memberSinks: [
     {

@@ -1,3 +1,4 @@
+import { swiftFlow } from '../flow/swift';
 import type { TaintLanguage } from '../types';
 import { namedInput } from './shared';
 
@@ -8,6 +9,7 @@ export const swift: TaintLanguage = {
     { type: 'assignment', target: 'target', value: 'result' },
   ],
   calls: ['call_expression'],
+  flow: swiftFlow,
   argumentWrappers: ['value_argument'],
   propertySinks: [{ target: /\.(arguments|launchPath)$/, kind: 'command-injection' }],
   sources: [

@@ -51,6 +51,8 @@ export interface FlowSyntax {
     /** Children of a string literal that hold its text, and those that interpolate an expression. */
     stringParts: string[];
     interpolations: string[];
+    /** String literals that are a single token (Scala): the text between the quotes. */
+    leafStrings?: string[];
     /** Expressions that sit in a string as themselves (PHP's `"$id"`, Kotlin's `$id`). */
     interpolatedValues?: string[];
     numbers: string[];
