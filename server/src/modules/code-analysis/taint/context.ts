@@ -9,6 +9,7 @@ import { TAINT_RULES } from './rules';
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
 import { type Const, type Taint, type TraceStep, unionTaint, type Val } from './values';
+import type { WalkerBase } from './walk/base';
 import { FlowWalker } from './walker';
 
 /** A sink an argument of a function reaches inside it (or inside the functions it calls). */
@@ -242,7 +243,7 @@ export class FileContext {
     return summary;
   }
 
-  onReturn(walker: FlowWalker, unit: SyntaxNode, value: SyntaxNode, v: Val): void {
+  onReturn(walker: WalkerBase, unit: SyntaxNode, value: SyntaxNode, v: Val): void {
     const sink = this.lang.returnSink;
     if (!sink || !v.taint || !walker.reporting) return;
     if (!isRouteHandler(this.parsed, this.lang, unit)) return;
@@ -253,7 +254,7 @@ export class FileContext {
   }
 
   checkValues(
-    walker: FlowWalker,
+    walker: WalkerBase,
     call: SyntaxNode,
     callee: string,
     typed: string | undefined,
