@@ -28,6 +28,13 @@ function keyStore() {
           createdAt: '2026-01-01T00:00:00Z',
           lastUsedAt: null,
           revokedAt: null,
+          scopes: null,
+          models: null,
+          expiresAt: null,
+          requestsPerMinute: null,
+          tokenBudget: null,
+          state: 'active',
+          replacedById: null,
         };
         keys.unshift(view);
         return { ...view, key: `sk_${kind}_secretsecretsecretWXYZ` };

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { ServiceError } from '../../errors';
 import { CallAbortController } from '../../lib/call-abort';
 import type { ChatSink } from '../../modules/chat';
+import { requireModel } from '../../modules/keys';
 import type { Services } from '../../services';
 import { toHttpError } from '../errors';
 import { locals } from '../middleware/locals';
@@ -170,6 +171,7 @@ export function chatRoutes(services: Services): RestRoute[] {
     {
       method: 'post',
       path: '/v1/chat/completions',
+      scope: 'chat',
       body: true,
       bodyLimit: services.ctx.config.chatBodyLimitBytes,
       handler: async (req, res, principal) => {
@@ -180,6 +182,7 @@ export function chatRoutes(services: Services): RestRoute[] {
           if (!res.writableFinished) abort.abort(clientClosed());
         });
         const prepared = await services.chat.prepare(req.body, principal.accountId);
+        requireModel(principal, prepared.entry.id);
         const l = locals(res);
         l.model = prepared.entry.id;
         l.promptTokens = prepared.promptTokens;

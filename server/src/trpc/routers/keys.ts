@@ -5,9 +5,14 @@ import { protectedProcedure, router } from '../trpc';
 export const keysRouter = router({
   list: protectedProcedure.query(({ ctx }) => listKeys({ ctx: ctx.services.ctx, accountId: ctx.account.id })),
 
-  create: protectedProcedure
-    .input(CreateKeyInput)
-    .mutation(({ ctx, input }) => createKey({ ctx: ctx.services.ctx, accountId: ctx.account.id, input })),
+  create: protectedProcedure.input(CreateKeyInput).mutation(({ ctx, input }) =>
+    createKey({
+      ctx: ctx.services.ctx,
+      accountId: ctx.account.id,
+      input,
+      modelExists: (id) => ctx.services.catalogue.find(id) !== undefined,
+    }),
+  ),
 
   revoke: protectedProcedure.input(RevokeKeyInput).mutation(({ ctx, input }) =>
     revokeKey({
