@@ -19,6 +19,7 @@ Key settings (on edit, 'none' removes a restriction):
   --scopes chat,models,code_analysis,search_read,search_write   endpoints the key may call (default: all)
   --models ID,ID        models the key may use (default: all)
   --expires ISO_TIME    e.g. 2027-01-31T12:00:00Z (default: never)
+  --rpm N               the key's own requests per minute, within the plan's (default: the plan's only)
 
 Uses DATABASE_URL (or the embedded database in DATA_DIR, which only one process can open at a time:
 stop the server first, or run against Postgres).`;
@@ -75,11 +76,13 @@ function keySettings(flags: Flags): KeySettings {
     scopes: list(flags.scopes),
     models: list(flags.models),
     expiresAt: flags.expires === 'none' ? null : flags.expires,
+    requestsPerMinute: limit(flags.rpm, 'rpm'),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? '');
-    const flag = ({ expiresAt: 'expires' } as Record<string, string>)[field] ?? field;
+    const flag =
+      ({ expiresAt: 'expires', requestsPerMinute: 'rpm' } as Record<string, string>)[field] ?? field;
     throw new UsageError(`--${flag}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
