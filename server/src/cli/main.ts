@@ -20,6 +20,7 @@ Key settings (on edit, 'none' removes a restriction):
   --models ID,ID        models the key may use (default: all)
   --expires ISO_TIME    e.g. 2027-01-31T12:00:00Z (default: never)
   --rpm N               the key's own requests per minute, within the plan's (default: the plan's only)
+  --budget N/PERIOD     a live key's own token budget per day, week or month, e.g. 50000/day
 
 Uses DATABASE_URL (or the embedded database in DATA_DIR, which only one process can open at a time:
 stop the server first, or run against Postgres).`;
@@ -37,6 +38,7 @@ const OPTIONS = {
   scopes: { type: 'string' },
   models: { type: 'string' },
   expires: { type: 'string' },
+  budget: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -70,6 +72,15 @@ function list(value: string | undefined): string[] | null | undefined {
     .filter(Boolean);
 }
 
+/** `N/day|week|month`, `none` (null), or undefined when the flag is absent. */
+function budget(value: string | undefined): { tokens: number; period: string } | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  const match = /^(\d+)\/(\w+)$/.exec(value);
+  if (!match) throw new UsageError('--budget must read N/day, N/week or N/month (or none)');
+  return { tokens: Number(match[1]), period: match[2] ?? '' };
+}
+
 /** The key settings given as flags; absent flags stay undefined (left as they are on an edit). */
 function keySettings(flags: Flags): KeySettings {
   const parsed = KeySettings.safeParse({
@@ -77,12 +88,15 @@ function keySettings(flags: Flags): KeySettings {
     models: list(flags.models),
     expiresAt: flags.expires === 'none' ? null : flags.expires,
     requestsPerMinute: limit(flags.rpm, 'rpm'),
+    tokenBudget: budget(flags.budget),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? '');
     const flag =
-      ({ expiresAt: 'expires', requestsPerMinute: 'rpm' } as Record<string, string>)[field] ?? field;
+      ({ expiresAt: 'expires', requestsPerMinute: 'rpm', tokenBudget: 'budget' } as Record<string, string>)[
+        field
+      ] ?? field;
     throw new UsageError(`--${flag}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;

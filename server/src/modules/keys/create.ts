@@ -30,6 +30,7 @@ export async function createKey({
     if (settings.models && !modelExists) throw new Error('createKey: models given without a catalogue');
     columns = settingColumns(settings, {
       limits: resolveLimits(account, ctx.config.planDefaults),
+      kind,
       modelExists: modelExists ?? (() => false),
       now: ctx.clock.now(),
     });

@@ -1,4 +1,4 @@
-import type { KeySettings, KeyTokenBudget, PlanLimits } from '@tessera/shared';
+import type { KeyKind, KeySettings, KeyTokenBudget, PlanLimits } from '@tessera/shared';
 import type { ApiKeyRow } from '../../db/schema';
 import { ServiceError } from '../../errors';
 
@@ -11,6 +11,7 @@ export type KeySettingColumns = Pick<
 /** What a settings check needs besides the input: the plan's limits, the catalogue, the time. */
 export interface SettingsContext {
   limits: PlanLimits;
+  kind: KeyKind;
   /** Whether a model id is in the catalogue. */
   modelExists: (id: string) => boolean;
   now: number;
@@ -49,6 +50,11 @@ export function settingColumns(input: KeySettings, context: SettingsContext): Pa
   }
   if (input.tokenBudget !== undefined) {
     const monthly = context.limits.monthlyTokens;
+    if (input.tokenBudget !== null && context.kind === 'test')
+      throw invalid(
+        'tokenBudget',
+        'A token budget applies to live keys only: test keys are served by the simulator and consume no tokens.',
+      );
     if (input.tokenBudget !== null && input.tokenBudget.tokens > monthly)
       throw invalid(
         'tokenBudget.tokens',
