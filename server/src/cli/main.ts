@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { KeySettings, Plan } from '@tessera/shared';
+import { KeySettings, Plan, RotateKeyInput } from '@tessera/shared';
 import { parseEnv } from '../env';
 import { createAccount, findAccount, setPlan, toAccountView } from '../modules/accounts';
-import { createKey, listKeys, revokeKey } from '../modules/keys';
+import { createKey, listKeys, revokeKey, rotateKey } from '../modules/keys';
 import { createServices, type Services } from '../services';
 
 const USAGE = `Tessera operators' CLI: every command prints JSON.
@@ -14,6 +14,7 @@ const USAGE = `Tessera operators' CLI: every command prints JSON.
   pnpm cli key create     --account ID_OR_EMAIL --name N [--kind live|test] [KEY SETTINGS]
   pnpm cli key list       --account ID_OR_EMAIL
   pnpm cli key revoke     --account ID_OR_EMAIL --id KEY_ID
+  pnpm cli key rotate     --account ID_OR_EMAIL --id KEY_ID --grace SECONDS
 
 Key settings (on edit, 'none' removes a restriction):
   --scopes chat,models,code_analysis,search_read,search_write   endpoints the key may call (default: all)
@@ -39,6 +40,7 @@ const OPTIONS = {
   models: { type: 'string' },
   expires: { type: 'string' },
   budget: { type: 'string' },
+  grace: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -152,6 +154,13 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
     }
     case 'key list':
       return listKeys({ ctx, accountId: (await accountOf()).id });
+    case 'key rotate': {
+      const grace = Number(flags.grace ?? Number.NaN);
+      if (!Number.isSafeInteger(grace) || grace < 0)
+        throw new UsageError('--grace is required: the seconds the old key keeps working (0 to stop it now)');
+      const input = RotateKeyInput.parse({ id: required(flags, 'id'), gracePeriodSeconds: grace });
+      return rotateKey({ ctx, accountId: (await accountOf()).id, input });
+    }
     case 'key revoke':
       return revokeKey({ ctx, accountId: (await accountOf()).id, keyId: required(flags, 'id') });
     default:

@@ -94,6 +94,22 @@ describe('operators CLI', () => {
     expect(changed.plan).toBe('pro');
     expect(changed.limits.requestsPerMinute).toBe(1000);
 
+    const rotated = (await cli(
+      'key',
+      'rotate',
+      '--account',
+      account.id,
+      '--id',
+      key.id,
+      '--grace',
+      '600',
+    )) as {
+      key: { key: string; kind: string };
+      previous: { id: string; state: string; replacedById: string };
+    };
+    expect(rotated.key.key).toMatch(/^sk_live_/);
+    expect(rotated.previous).toMatchObject({ id: key.id, state: 'rotating' });
+
     const revoked = (await cli('key', 'revoke', '--account', account.id, '--id', key.id)) as {
       revokedAt: string;
     };

@@ -6,4 +6,5 @@ export { listKeys } from './list';
 export { isAccountKey } from './owned';
 export type { KeyAccess, Principal } from './principal';
 export { revokeKey } from './revoke';
+export { type RotatedKey, rotateKey } from './rotate';
 export { ApiKeyVerifier } from './verify';

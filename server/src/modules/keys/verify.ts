@@ -130,7 +130,7 @@ export class ApiKeyVerifier {
    * is dropped; otherwise its restrictions are replaced in place (like accounts, so that the polls within the
    * overlap do not send the key back to the database).
    */
-  private applyKey(row: ApiKeyRow): void {
+  applyKey(row: ApiKeyRow): void {
     if (row.revokedAt) {
       this.forget(row.keyHash);
       return;

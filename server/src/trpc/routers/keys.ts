@@ -1,5 +1,5 @@
-import { CreateKeyInput, RevokeKeyInput } from '@tessera/shared';
-import { createKey, listKeys, revokeKey } from '../../modules/keys';
+import { CreateKeyInput, RevokeKeyInput, RotateKeyInput } from '@tessera/shared';
+import { createKey, listKeys, revokeKey, rotateKey } from '../../modules/keys';
 import { protectedProcedure, router } from '../trpc';
 
 export const keysRouter = router({
@@ -20,6 +20,15 @@ export const keysRouter = router({
       accountId: ctx.account.id,
       keyId: input.id,
       onRevoked: (hash) => ctx.services.keys.forget(hash),
+    }),
+  ),
+
+  rotate: protectedProcedure.input(RotateKeyInput).mutation(({ ctx, input }) =>
+    rotateKey({
+      ctx: ctx.services.ctx,
+      accountId: ctx.account.id,
+      input,
+      onChanged: (row) => ctx.services.keys.applyKey(row),
     }),
   ),
 });
