@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { KeySettings, Plan, RotateKeyInput } from '@tessera/shared';
 import { parseEnv } from '../env';
 import { createAccount, findAccount, setPlan, toAccountView } from '../modules/accounts';
-import { createKey, listKeys, revokeKey, rotateKey } from '../modules/keys';
+import { createKey, listKeys, revokeKey, rotateKey, updateKey } from '../modules/keys';
 import { createServices, type Services } from '../services';
 
 const USAGE = `Tessera operators' CLI: every command prints JSON.
@@ -14,6 +14,7 @@ const USAGE = `Tessera operators' CLI: every command prints JSON.
   pnpm cli key create     --account ID_OR_EMAIL --name N [--kind live|test] [KEY SETTINGS]
   pnpm cli key list       --account ID_OR_EMAIL
   pnpm cli key revoke     --account ID_OR_EMAIL --id KEY_ID
+  pnpm cli key edit       --account ID_OR_EMAIL --id KEY_ID [--name N] [KEY SETTINGS]
   pnpm cli key rotate     --account ID_OR_EMAIL --id KEY_ID --grace SECONDS
 
 Key settings (on edit, 'none' removes a restriction):
@@ -154,6 +155,19 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
     }
     case 'key list':
       return listKeys({ ctx, accountId: (await accountOf()).id });
+    case 'key edit': {
+      const settings = keySettings(flags);
+      return updateKey({
+        ctx,
+        accountId: (await accountOf()).id,
+        input: {
+          id: required(flags, 'id'),
+          ...(flags.name !== undefined && { name: flags.name }),
+          ...settings,
+        },
+        modelExists: (id) => services.catalogue.find(id) !== undefined,
+      });
+    }
     case 'key rotate': {
       const grace = Number(flags.grace ?? Number.NaN);
       if (!Number.isSafeInteger(grace) || grace < 0)

@@ -7,4 +7,5 @@ export { isAccountKey } from './owned';
 export type { KeyAccess, Principal } from './principal';
 export { revokeKey } from './revoke';
 export { type RotatedKey, rotateKey } from './rotate';
+export { updateKey } from './update';
 export { ApiKeyVerifier } from './verify';

@@ -1,5 +1,5 @@
-import { CreateKeyInput, RevokeKeyInput, RotateKeyInput } from '@tessera/shared';
-import { createKey, listKeys, revokeKey, rotateKey } from '../../modules/keys';
+import { CreateKeyInput, RevokeKeyInput, RotateKeyInput, UpdateKeyInput } from '@tessera/shared';
+import { createKey, listKeys, revokeKey, rotateKey, updateKey } from '../../modules/keys';
 import { protectedProcedure, router } from '../trpc';
 
 export const keysRouter = router({
@@ -28,6 +28,16 @@ export const keysRouter = router({
       ctx: ctx.services.ctx,
       accountId: ctx.account.id,
       input,
+      onChanged: (row) => ctx.services.keys.applyKey(row),
+    }),
+  ),
+
+  update: protectedProcedure.input(UpdateKeyInput).mutation(({ ctx, input }) =>
+    updateKey({
+      ctx: ctx.services.ctx,
+      accountId: ctx.account.id,
+      input,
+      modelExists: (id) => ctx.services.catalogue.find(id) !== undefined,
       onChanged: (row) => ctx.services.keys.applyKey(row),
     }),
   ),
