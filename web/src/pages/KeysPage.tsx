@@ -58,6 +58,7 @@ export function KeysPage() {
         <KeyList
           keys={keys.data}
           onRevoked={(k) => setStatus(`Key “${k.name}” revoked. Calls with it are now refused.`)}
+          onSaved={(k) => setStatus(`Settings of “${k.name}” saved. They apply to its next calls.`)}
         />
       )}
       <BackendSnippet />

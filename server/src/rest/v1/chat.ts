@@ -3,6 +3,7 @@ import { ServiceError } from '../../errors';
 import { locals, recordError, recordUsage } from '../../http/locals';
 import { CallAbortController } from '../../lib/call-abort';
 import type { ChatSink } from '../../modules/chat';
+import { requireModel } from '../../modules/keys';
 import type { Services } from '../../services';
 import { toHttpError } from '../errors';
 import type { RestRoute } from '../routes';
@@ -168,6 +169,7 @@ export function chatRoutes(services: Services): RestRoute[] {
     {
       method: 'post',
       path: '/v1/chat/completions',
+      scope: 'chat',
       body: true,
       bodyLimit: services.ctx.config.chatBodyLimitBytes,
       handler: async (req, res, principal) => {
@@ -178,6 +180,7 @@ export function chatRoutes(services: Services): RestRoute[] {
           if (!res.writableFinished) abort.abort(clientClosed());
         });
         const prepared = await services.chat.prepare(req.body, principal.accountId);
+        requireModel(principal, prepared.entry.id);
         // A call refused before it starts (the allowance) is metered with the prompt it would have sent.
         recordUsage(res, {
           model: prepared.entry.id,
