@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountRow } from '../db/schema';
-import { isServiceError } from '../errors';
+import { isServiceError, ServiceError } from '../errors';
 import { readCookie } from '../lib/cookies';
 import { findAccount, resolveSession } from '../modules/accounts';
 import type { Principal } from '../modules/keys';
@@ -62,6 +62,18 @@ async function resolveCaller(services: Services, req: Request, res: Response): P
       throw unauthenticated(mapped.message);
     }
     locals(res).principal = principal;
+    // GraphQL reads the whole account's usage and keys: a key limited to some endpoints is not allowed there.
+    if (principal.access?.scopes) {
+      const err = new ServiceError(
+        'permission',
+        `This API key is limited to some endpoints (${[...principal.access.scopes].join(', ')}) and may not read the account through GraphQL. Use a key without scopes, or the dashboard.`,
+        { code: 'permission_denied', type: 'permission_denied' },
+      );
+      locals(res).errorType = 'permission_denied';
+      locals(res).errorCode = 'permission_denied';
+      locals(res).errorMessage = err.message;
+      throw toGraphQLError(err);
+    }
     services.lastUsed.touch(principal.keyId, services.ctx.clock.now());
     const account = await findAccount({ ctx: services.ctx, idOrEmail: principal.accountId });
     return { services, account, authenticatedBy: 'API_KEY', principal, res };
