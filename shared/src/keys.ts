@@ -33,7 +33,9 @@ const KeyName = z
   .string({ error: 'Name is required' })
   .trim()
   .min(1, { error: 'Name is required' })
-  .max(64, { error: 'Name must be at most 64 characters' });
+  .max(64, { error: 'Name must be at most 64 characters' })
+  // Postgres text cannot hold NUL: refused here rather than failing in the database.
+  .refine((s) => !s.includes('\u0000'), { error: 'Name must not contain NUL characters' });
 
 /**
  * A key's settings. On creation a missing field means "no restriction"; on an edit a missing field is left as it

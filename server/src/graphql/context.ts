@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountRow } from '../db/schema';
-import { isServiceError } from '../errors';
+import { isServiceError, ServiceError } from '../errors';
 import { locals, recordError } from '../http/locals';
 import { SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
@@ -65,6 +65,16 @@ async function resolveCaller(services: Services, req: Request, res: Response): P
       throw unauthenticated(mapped.message);
     }
     locals(res).principal = principal;
+    // GraphQL reads the whole account's usage and keys: a key limited to some endpoints is not allowed there.
+    if (principal.access?.scopes) {
+      const err = new ServiceError(
+        'permission',
+        `This API key is limited to some endpoints (${[...principal.access.scopes].join(', ')}) and may not read the account through GraphQL. Use a key without scopes, or the dashboard.`,
+        { code: 'permission_denied', type: 'permission_denied' },
+      );
+      recordError(res, { type: 'permission_denied', code: 'permission_denied', message: err.message });
+      throw toGraphQLError(err);
+    }
     services.lastUsed.touch(principal.keyId, services.ctx.clock.now());
     const account = await findAccount({ ctx: services.ctx, idOrEmail: principal.accountId });
     return { services, account, authenticatedBy: 'API_KEY', principal, res };

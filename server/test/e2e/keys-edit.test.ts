@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)('editing a key’s settings in Chromium', () => {
     await removeBuild?.();
   });
 
-  it('limits a key to the model catalogue and a rate, sees the server refuse too much, then lifts the limit', async () => {
+  it('limits a key to the model catalogue and a rate, sees the server refuse too much, lifts the limit, rotates it', async () => {
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
     const pageErrors: string[] = [];
@@ -99,6 +99,24 @@ describe.skipIf(!hasChromium)('editing a key’s settings in Chromium', () => {
     await form.waitFor({ state: 'detached' });
     await page.getByRole('row', { name: /All endpoints · every model/ }).waitFor();
     expect((await client.chat.completions.create(hello)).choices.length).toBe(1);
+
+    // Rotate it: the replacement is shown once, the old key keeps working for the hour picked, both are listed.
+    await page.getByRole('button', { name: 'Rotate svc' }).click();
+    await page.getByLabel('Old key keeps working for').selectOption({ label: '1 hour' });
+    await page.getByRole('button', { name: 'Create replacement' }).click();
+    const replacement = (await page.getByTestId('new-key').textContent()) ?? '';
+    expect(replacement).toMatch(/^sk_test_/);
+    expect(replacement).not.toBe(key);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    const rows = page.getByRole('row', { name: /svc/ });
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain('Active');
+    expect(await rows.nth(1).textContent()).toMatch(/Rotating: works until/);
+    expect(await rows.nth(1).getByRole('button', { name: 'Rotate svc' }).count()).toBe(0);
+    await shot(page, 'keys-edit-04-rotated');
+    expect((await client.models.list()).data.length).toBeGreaterThan(0);
+    const next = new OpenAI({ apiKey: replacement, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    expect((await next.chat.completions.create(hello)).choices.length).toBe(1);
 
     expect(pageErrors).toEqual([]);
     await context.close();

@@ -98,6 +98,19 @@ describe('endpoint scopes', () => {
     );
   });
 
+  it('a key limited to some endpoints may not read the account through GraphQL; one without scopes may', async () => {
+    const web = await dashboard();
+    const scoped = await created(web, { scopes: ['chat'] });
+    const denied = await gql(server, { key: scoped.key }, '{ apiKeys { id } }');
+    expect(denied.data).toBeNull();
+    expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(denied.errors?.[0]?.message).toMatch(/limited to some endpoints \(chat\)/);
+    const open = await created(web, {});
+    const allowed = await gql<{ apiKeys: unknown[] }>(server, { key: open.key }, '{ apiKeys { id } }');
+    expect(allowed.errors).toBeUndefined();
+    expect(allowed.data?.apiKeys).toHaveLength(2);
+  });
+
   it('a key without scopes keeps calling every endpoint', async () => {
     const web = await dashboard();
     const key = await created(web, {});

@@ -70,7 +70,10 @@ export function EditKeyForm({
       name: String(form.get('name') ?? ''),
       scopes: scopes.length ? scopes : null,
       models: chosenModels.length ? chosenModels : null,
-      expiresAt: fromLocalInput(String(form.get('expiresAt') ?? '')),
+      // Sent only when changed: the input holds minutes, and an expired or rotating key's time must stay as it is.
+      ...(String(form.get('expiresAt') ?? '') !== toLocalInput(apiKey.expiresAt) && {
+        expiresAt: fromLocalInput(String(form.get('expiresAt') ?? '')),
+      }),
       requestsPerMinute: optionalNumber(form.get('requestsPerMinute')),
       ...(apiKey.kind === 'live' && {
         tokenBudget:

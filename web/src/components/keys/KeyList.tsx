@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiKeyView, KEY_SCOPE_LABELS } from '@tessera/shared';
+import { type ApiKeyView, type CreatedApiKey, KEY_SCOPE_LABELS } from '@tessera/shared';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { date, dateTime, relativeTime } from '../../lib/format';
 import { messageOf, useTRPC } from '../../lib/trpc';
 import { ScrollRegion } from '../ScrollRegion';
 import { EditKeyForm } from './EditKeyForm';
+import { RotateKeyControl } from './RotateKeyControl';
 
 /** A key's restrictions in a few words: "all endpoints, every model" when it has none. */
 export function settingsSummary(k: ApiKeyView): string {
@@ -36,10 +37,12 @@ export function KeyList({
   keys,
   onRevoked,
   onSaved,
+  onRotated,
 }: {
   keys: ApiKeyView[];
   onRevoked: (key: ApiKeyView) => void;
   onSaved: (key: ApiKeyView) => void;
+  onRotated: (replacement: CreatedApiKey, previous: ApiKeyView) => void;
 }) {
   return (
     <ScrollRegion label="API keys">
@@ -61,7 +64,7 @@ export function KeyList({
         </thead>
         <tbody>
           {keys.map((k) => (
-            <KeyRow key={k.id} apiKey={k} onRevoked={onRevoked} onSaved={onSaved} />
+            <KeyRow key={k.id} apiKey={k} onRevoked={onRevoked} onSaved={onSaved} onRotated={onRotated} />
           ))}
         </tbody>
       </table>
@@ -79,10 +82,12 @@ function KeyRow({
   apiKey,
   onRevoked,
   onSaved,
+  onRotated,
 }: {
   apiKey: ApiKeyView;
   onRevoked: (key: ApiKeyView) => void;
   onSaved: (key: ApiKeyView) => void;
+  onRotated: (replacement: CreatedApiKey, previous: ApiKeyView) => void;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -180,6 +185,11 @@ function KeyRow({
               >
                 Edit
               </button>{' '}
+              {apiKey.state === 'active' && (
+                <>
+                  <RotateKeyControl apiKey={apiKey} onRotated={onRotated} />{' '}
+                </>
+              )}
               <button
                 type="button"
                 className="btn btn-small"
