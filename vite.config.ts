@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * One config for the SPA's build (root `web/`, output `web/dist`, dev proxy to the API) and for the
- * test projects: `server` (node, real HTTP server), `web` (jsdom components), `e2e` (real Chromium).
+ * test projects: `server` (node, real HTTP server), `shared` (its unit tests), `web` (jsdom components), `e2e` (real Chromium).
  */
 export default defineConfig({
   root: 'web',
@@ -32,6 +32,14 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'shared',
+          root: 'shared',
+          environment: 'node',
+          include: ['src/**/*.test.ts'],
         },
       },
       {

@@ -5,10 +5,10 @@
  * Usage: cd server && npx tsx ../bench/analytics/hot-path.ts [iterations=1000000]
  */
 import { EventEmitter } from 'node:events';
+import { meter } from '../../server/src/http/metering';
 import { createLogger } from '../../server/src/logger';
 import { Metrics } from '../../server/src/metrics/registry';
 import { UsageRecorder, type UsageStore } from '../../server/src/modules/usage';
-import { meter } from '../../server/src/rest/middleware/metering';
 
 // Express's types as the middleware takes them (express is the server package's dependency, not the root's).
 type Request = Parameters<ReturnType<typeof meter>>[0];

@@ -1,4 +1,8 @@
 /** A fresh Postgres database with an enterprise account (custom high limits) and a test key, dropped afterwards. */
+
+import { configFromEnv } from '../../server/src/config';
+import { parseEnv } from '../../server/src/env';
+import { systemClock } from '../../server/src/lib/clock';
 import { createAccount } from '../../server/src/modules/accounts';
 import { createKey } from '../../server/src/modules/keys';
 import { openTestDatabase } from '../../server/test/helpers/database';
@@ -18,7 +22,11 @@ export async function createLoadDatabase(adminUrl: string): Promise<LoadDatabase
   try {
     // The servers would migrate too; doing it here first means they start on a ready schema.
     await database.migrate();
-    const ctx = { db: database.db };
+    const ctx = {
+      db: database.db,
+      clock: systemClock,
+      config: configFromEnv(parseEnv({ NODE_ENV: 'test' })),
+    };
     const account = await createAccount({
       ctx,
       input: {

@@ -4,6 +4,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { ServiceError } from './errors';
 import { mountGraphql } from './graphql';
+import { locals } from './http/locals';
 import { serverPath } from './lib/paths';
 import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
@@ -12,7 +13,6 @@ import { mountRest } from './rest';
 import { directDispatch, expressServerClasses } from './rest/direct';
 import { accessLog } from './rest/middleware/access-log';
 import { apiCors, corsHeaders } from './rest/middleware/cors';
-import { locals } from './rest/middleware/locals';
 import { requestId } from './rest/middleware/request-id';
 import {
   apiSecurityHeaders,

@@ -1,4 +1,5 @@
 import type { Env } from './env';
+import type { AccountGateOptions } from './lib/account-gate';
 import { type AuthThrottleConfig, DEFAULT_AUTH_THROTTLE } from './modules/auth-throttle';
 import type { PlanDefaults } from './modules/plans';
 import { type ChatConfig, chatConfigFromEnv } from './modules/providers/config';
@@ -48,6 +49,8 @@ export interface AppConfig {
     writerThread: boolean;
   };
   searchLimits: SearchLimits;
+  /** Usage analytics queries at once: per instance, per account, and waiting per account. */
+  analyticsConcurrency: AccountGateOptions;
   /** Tokens an instance leases from an account's allowance at a time (0: a database write per call). */
   allowanceLeaseTokens: number;
   /** Shared rate-limit store; in process when absent. */
@@ -121,6 +124,11 @@ export function configFromEnv(env: Env): AppConfig {
         env.SEARCH_STATEMENT_TIMEOUT_MS,
         Math.max(100, env.DATABASE_TIMEOUT_MS - 500),
       ),
+    },
+    analyticsConcurrency: {
+      total: env.ANALYTICS_MAX_CONCURRENT,
+      perAccount: Math.min(env.ANALYTICS_MAX_CONCURRENT_PER_ACCOUNT, env.ANALYTICS_MAX_CONCURRENT),
+      queuePerAccount: env.ANALYTICS_QUEUE_PER_ACCOUNT,
     },
     allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
     redisUrl: env.REDIS_URL,

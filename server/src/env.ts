@@ -151,6 +151,15 @@ export const EnvSchema = z.object({
   SEARCH_MAX_CONCURRENT: positiveInt.max(1_000).default(8),
   SEARCH_MAX_CONCURRENT_PER_ACCOUNT: positiveInt.max(1_000).default(4),
   SEARCH_QUEUE_PER_ACCOUNT: positiveInt.max(10_000).default(16),
+  /**
+   * Usage analytics read by GraphQL (aggregates over the rollups and events) running at once on an instance, one
+   * account's share of them, and how many more of one account's may wait; like the search's. The queue holds
+   * more than the aggregates one request may ask within GraphQL's cost limit (5,000 / 100 = 50), so that a single
+   * costly request waits in turn rather than being partly refused.
+   */
+  ANALYTICS_MAX_CONCURRENT: positiveInt.max(1_000).default(6),
+  ANALYTICS_MAX_CONCURRENT_PER_ACCOUNT: positiveInt.max(1_000).default(3),
+  ANALYTICS_QUEUE_PER_ACCOUNT: positiveInt.max(10_000).default(64),
   /** Usage metering: in-memory buffer bound, batch size and write interval, retention of raw events. */
   USAGE_BUFFER_MAX: positiveInt.default(100_000),
   USAGE_BATCH_SIZE: positiveInt.default(500),

@@ -26,7 +26,17 @@ export interface ServiceErrorOptions {
   code?: string | null;
   /** Overrides the `type` the transport would derive from the kind. */
   type?: string;
-  /** Extra response headers (rate limit, retry advice). */
+  /**
+   * Whether the same request may succeed when sent again (transports say it as `x-should-retry`); left out when
+   * the kind's usual meaning holds.
+   */
+  retryable?: boolean;
+  /** How long to wait before trying again (transports say it as `retry-after` and `retry-after-ms`). */
+  retryAfterMs?: number;
+  /**
+   * Response headers a transport adds to its own refusals (its rate-limit headers, `connection: close`);
+   * modules say `retryable` and `retryAfterMs` instead and never name an HTTP header.
+   */
   headers?: Record<string, string>;
   /**
    * For `not_found`: the account-scoped resource the caller named. Transports log such refusals as
@@ -49,6 +59,8 @@ export class ServiceError extends Error {
   readonly param: string | null;
   readonly code: string | null;
   readonly type: string | undefined;
+  readonly retryable: boolean | undefined;
+  readonly retryAfterMs: number | undefined;
   readonly headers: Record<string, string>;
   readonly resource: ScopedResource | undefined;
 
@@ -59,6 +71,8 @@ export class ServiceError extends Error {
     this.param = options.param ?? null;
     this.code = options.code ?? null;
     this.type = options.type;
+    this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs;
     this.headers = options.headers ?? {};
     this.resource = options.resource;
   }
@@ -101,7 +115,8 @@ export function asUnavailable(err: unknown): ServiceError | undefined {
         'The service is temporarily unavailable. Please retry shortly.',
         {
           code: 'service_unavailable',
-          headers: { 'retry-after': '1', 'x-should-retry': 'true' },
+          retryable: true,
+          retryAfterMs: 1_000,
           cause: err,
         },
       );

@@ -8,6 +8,7 @@ import { countTenantDenials } from './lib/tenant-denial';
 import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics/registry';
 import { MonthlyTokenAllowance, type TokenAllowance } from './modules/allowance';
+import { createAnalyticsGate } from './modules/analytics';
 import { AuthThrottle, PgAttemptStore, RedisAttemptStore } from './modules/auth-throttle';
 import { ChatService } from './modules/chat';
 import { CodeAnalyzer } from './modules/code-analysis';
@@ -44,6 +45,8 @@ export interface Services {
   usage: UsageRecorder;
   /** Searches and indexing batches at once, each account held to its share (modules/search/gate.ts). */
   searchGate: AccountGate;
+  /** Usage analytics reads (GraphQL): an account's share of the database connections they hold. */
+  analyticsGate: AccountGate;
   /** Starts background work (cache sync, coalesced writes). */
   start(): void;
   /** Flushes pending writes and closes the database. */
@@ -136,6 +139,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     ctx,
     codeAnalyzer,
     searchGate: createSearchGate(config.searchLimits),
+    analyticsGate: createAnalyticsGate(config.analyticsConcurrency),
     database,
     keys,
     lastUsed,

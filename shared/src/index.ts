@@ -6,3 +6,4 @@ export * from './keys';
 export * from './models';
 export * from './plans';
 export * from './search';
+export * from './sse';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { Plan } from '@tessera/shared';
+import { KeySettings, Plan, RotateKeyInput } from '@tessera/shared';
 import { parseEnv } from '../env';
 import { createAccount, findAccount, setPlan, toAccountView } from '../modules/accounts';
-import { createKey, listKeys, revokeKey } from '../modules/keys';
+import { createKey, listKeys, revokeKey, rotateKey, updateKey } from '../modules/keys';
 import { createServices, type Services } from '../services';
 
 const USAGE = `Tessera operators' CLI: every command prints JSON.
@@ -11,9 +11,18 @@ const USAGE = `Tessera operators' CLI: every command prints JSON.
                           [--rpm N] [--monthly-tokens N]
   pnpm cli account show   --account ID_OR_EMAIL
   pnpm cli account plan   --account ID_OR_EMAIL --plan free|pro|enterprise [--rpm N|none] [--monthly-tokens N|none]
-  pnpm cli key create     --account ID_OR_EMAIL --name N [--kind live|test]
+  pnpm cli key create     --account ID_OR_EMAIL --name N [--kind live|test] [KEY SETTINGS]
   pnpm cli key list       --account ID_OR_EMAIL
   pnpm cli key revoke     --account ID_OR_EMAIL --id KEY_ID
+  pnpm cli key edit       --account ID_OR_EMAIL --id KEY_ID [--name N] [KEY SETTINGS]
+  pnpm cli key rotate     --account ID_OR_EMAIL --id KEY_ID --grace SECONDS
+
+Key settings (on edit, 'none' removes a restriction):
+  --scopes chat,models,code_analysis,search_read,search_write   endpoints the key may call (default: all)
+  --models ID,ID        models the key may use (default: all)
+  --expires ISO_TIME    e.g. 2027-01-31T12:00:00Z (default: never)
+  --rpm N               the key's own requests per minute, within the plan's (default: the plan's only)
+  --budget N/PERIOD     a live key's own token budget per day, week or month, e.g. 50000/day
 
 Uses DATABASE_URL (or the embedded database in DATA_DIR, which only one process can open at a time:
 stop the server first, or run against Postgres).`;
@@ -28,6 +37,11 @@ const OPTIONS = {
   account: { type: 'string' },
   kind: { type: 'string' },
   id: { type: 'string' },
+  scopes: { type: 'string' },
+  models: { type: 'string' },
+  expires: { type: 'string' },
+  budget: { type: 'string' },
+  grace: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -49,6 +63,46 @@ function limit(value: string | undefined, flag: string): number | null | undefin
   if (!Number.isSafeInteger(n) || n <= 0)
     throw new UsageError(`--${flag} must be a positive integer or 'none'`);
   return n;
+}
+
+/** A comma-separated list, `none` (null), or undefined when the flag is absent. */
+function list(value: string | undefined): string[] | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/** `N/day|week|month`, `none` (null), or undefined when the flag is absent. */
+function budget(value: string | undefined): { tokens: number; period: string } | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  const match = /^(\d+)\/(\w+)$/.exec(value);
+  if (!match) throw new UsageError('--budget must read N/day, N/week or N/month (or none)');
+  return { tokens: Number(match[1]), period: match[2] ?? '' };
+}
+
+/** The key settings given as flags; absent flags stay undefined (left as they are on an edit). */
+function keySettings(flags: Flags): KeySettings {
+  const parsed = KeySettings.safeParse({
+    scopes: list(flags.scopes),
+    models: list(flags.models),
+    expiresAt: flags.expires === 'none' ? null : flags.expires,
+    requestsPerMinute: limit(flags.rpm, 'rpm'),
+    tokenBudget: budget(flags.budget),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? '');
+    const flag =
+      ({ expiresAt: 'expires', requestsPerMinute: 'rpm', tokenBudget: 'budget' } as Record<string, string>)[
+        field
+      ] ?? field;
+    throw new UsageError(`--${flag}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
 }
 
 function plan(value: string): Plan {
@@ -88,13 +142,39 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
       return toAccountView(row, defaults);
     }
     case 'key create': {
-      const account = await accountOf();
       const kind = flags.kind ?? 'test';
       if (kind !== 'live' && kind !== 'test') throw new UsageError('--kind must be live or test');
-      return createKey({ ctx, accountId: account.id, input: { name: required(flags, 'name'), kind } });
+      const settings = keySettings(flags);
+      const account = await accountOf();
+      return createKey({
+        ctx,
+        accountId: account.id,
+        input: { name: required(flags, 'name'), kind, ...settings },
+        modelExists: (id) => services.catalogue.find(id) !== undefined,
+      });
     }
     case 'key list':
       return listKeys({ ctx, accountId: (await accountOf()).id });
+    case 'key edit': {
+      const settings = keySettings(flags);
+      return updateKey({
+        ctx,
+        accountId: (await accountOf()).id,
+        input: {
+          id: required(flags, 'id'),
+          ...(flags.name !== undefined && { name: flags.name }),
+          ...settings,
+        },
+        modelExists: (id) => services.catalogue.find(id) !== undefined,
+      });
+    }
+    case 'key rotate': {
+      const grace = Number(flags.grace ?? Number.NaN);
+      if (!Number.isSafeInteger(grace) || grace < 0)
+        throw new UsageError('--grace is required: the seconds the old key keeps working (0 to stop it now)');
+      const input = RotateKeyInput.parse({ id: required(flags, 'id'), gracePeriodSeconds: grace });
+      return rotateKey({ ctx, accountId: (await accountOf()).id, input });
+    }
     case 'key revoke':
       return revokeKey({ ctx, accountId: (await accountOf()).id, keyId: required(flags, 'id') });
     default:

@@ -1,13 +1,13 @@
 import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountRow } from '../db/schema';
-import { isServiceError } from '../errors';
+import { isServiceError, ServiceError } from '../errors';
+import { locals, recordError } from '../http/locals';
+import { SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { findAccount, resolveSession } from '../modules/accounts';
 import type { Principal } from '../modules/keys';
-import { locals } from '../rest/middleware/locals';
 import type { Services } from '../services';
-import { SESSION_COOKIE } from '../trpc/trpc';
 import { toGraphQLError } from './errors';
 
 /** What every resolver receives: the caller's account, and how it authenticated. */
@@ -37,10 +37,11 @@ export function graphqlContext(services: Services) {
       // A database that is down or stalled while the caller is looked up is a 503 with retry advice (it was
       // Apollo's generic 500); GraphQL's own errors (401) pass as they are.
       const mapped = toGraphQLError(err);
-      const l = locals(res);
-      l.errorType ??= 'graphql_error';
-      l.errorCode ??= String(mapped.extensions.code);
-      l.errorMessage ??= mapped.message;
+      recordError(
+        res,
+        { type: 'graphql_error', code: String(mapped.extensions.code), message: mapped.message },
+        { first: true },
+      );
       throw mapped;
     }
   };
@@ -56,12 +57,24 @@ async function resolveCaller(services: Services, req: Request, res: Response): P
       // Keys that cannot be checked now (the database is down) are not a credentials problem: 503.
       if (isServiceError(err) && err.kind === 'unavailable') throw toGraphQLError(err);
       const mapped = toGraphQLError(err);
-      locals(res).errorType = 'authentication_error';
-      locals(res).errorCode = isServiceError(err) ? err.code : 'invalid_api_key';
-      locals(res).errorMessage = mapped.message;
+      recordError(res, {
+        type: 'authentication_error',
+        code: isServiceError(err) ? err.code : 'invalid_api_key',
+        message: mapped.message,
+      });
       throw unauthenticated(mapped.message);
     }
     locals(res).principal = principal;
+    // GraphQL reads the whole account's usage and keys: a key limited to some endpoints is not allowed there.
+    if (principal.access?.scopes) {
+      const err = new ServiceError(
+        'permission',
+        `This API key is limited to some endpoints (${[...principal.access.scopes].join(', ')}) and may not read the account through GraphQL. Use a key without scopes, or the dashboard.`,
+        { code: 'permission_denied', type: 'permission_denied' },
+      );
+      recordError(res, { type: 'permission_denied', code: 'permission_denied', message: err.message });
+      throw toGraphQLError(err);
+    }
     services.lastUsed.touch(principal.keyId, services.ctx.clock.now());
     const account = await findAccount({ ctx: services.ctx, idOrEmail: principal.accountId });
     return { services, account, authenticatedBy: 'API_KEY', principal, res };

@@ -1,6 +1,6 @@
 import type { ScopedResource } from '../errors';
+import { locals } from '../http/locals';
 import { logTenantDenial } from '../lib/tenant-denial';
-import { locals } from '../rest/middleware/locals';
 import type { GraphqlContext } from './context';
 
 /** Logs a GraphQL read that named a resource outside the caller's account (lib/tenant-denial.ts). */

@@ -1,6 +1,7 @@
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { asUnavailable, type ErrorKind, isServiceError, type ServiceError } from '../errors';
+import { errorHeaders } from '../http/error-headers';
 import type { Logger } from '../logger';
 
 export type GraphqlCode =
@@ -71,7 +72,7 @@ export function toGraphQLError(thrown: unknown): GraphQLError {
     const status = HTTP_STATUS[code];
     // Apollo answers with the status and headers in `extensions.http` (and strips them from the body):
     // a 503 carries its retry advice as on REST.
-    const http = status && { status, headers: new HeaderMap(Object.entries(err.headers)) };
+    const http = status && { status, headers: new HeaderMap(Object.entries(errorHeaders(err))) };
     return new GraphQLError(err.message, {
       extensions: { code, ...(err.param && { param: err.param }), ...(http && { http }) },
     });

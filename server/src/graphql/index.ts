@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { errorHeaders } from '../http/error-headers';
+import { locals, recordError } from '../http/locals';
+import { meter } from '../http/metering';
 import { serverPath } from '../lib/paths';
-import { locals } from '../rest/middleware/locals';
-import { meter } from '../rest/middleware/metering';
 import type { Services } from '../services';
 import { type GraphqlContext, graphqlContext } from './context';
 import { formatError, unavailableIn } from './errors';
@@ -42,13 +43,14 @@ export function createGraphqlServer(services: Services): ApolloServer<GraphqlCon
               const unavailable = unavailableIn(errors);
               if (unavailable) {
                 response.http.status = 503;
-                for (const [name, value] of Object.entries(unavailable.headers))
+                for (const [name, value] of Object.entries(errorHeaders(unavailable)))
                   response.http.headers.set(name, value);
               }
-              const l = locals(contextValue.res);
-              l.errorType = 'graphql_error';
-              l.errorCode = String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
-              l.errorMessage = first.message;
+              recordError(contextValue.res, {
+                type: 'graphql_error',
+                code: String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR'),
+                message: first.message,
+              });
             },
           };
         },

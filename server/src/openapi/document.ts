@@ -5,11 +5,12 @@ type JsonObject = Record<string, unknown>;
 
 const STANDARD_ERRORS: Record<number, string> = {
   400: 'Invalid parameters or JSON.',
-  401: 'Missing, malformed, unknown or revoked API key.',
+  401: 'Missing, malformed, unknown or revoked API key, or one past its expiry (`expired_api_key`).',
+  403: 'The key is limited to other endpoints or models (`permission_denied`, naming the scope or model).',
   404: 'Unknown model, document or route.',
   413: 'Request body too large.',
   415: 'Content type is not application/json.',
-  429: 'Rate limit reached or token allowance exhausted.',
+  429: "Rate limit reached or token allowance exhausted: the plan's (`rate_limit_exceeded`, `insufficient_quota`) or the key's own (`key_rate_limit_exceeded`, `key_budget_exceeded`).",
   500: 'Internal error or model timeout (`model_timeout`).',
 };
 
@@ -25,7 +26,7 @@ function operationObject(op: Operation, schemas: Record<string, JsonObject>): Js
   if (op.request) schemas[op.request.name] = jsonSchema(op.request.schema, 'input');
   const errorRef = { $ref: `#/components/schemas/${ERROR_SCHEMA.name}` };
   const statuses = [
-    ...new Set([400, 401, 429, 500, ...(op.errors ?? []), ...(op.request ? [413, 415] : [])]),
+    ...new Set([400, 401, 403, 429, 500, ...(op.errors ?? []), ...(op.request ? [413, 415] : [])]),
   ].sort();
   const responses: JsonObject = {
     200: {

@@ -29,7 +29,7 @@ export interface Operation {
   queryParams?: Record<string, string>;
   request?: { name: string; schema: ZodType };
   response: { name: string; schema: ZodType; description: string; stream?: string };
-  /** Error statuses beyond the ones every authenticated endpoint has (400, 401, 429, 500). */
+  /** Error statuses beyond the ones every authenticated endpoint has (400, 401, 403, 429, 500). */
   errors?: number[];
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorBody } from '@tessera/shared';
 import type { ErrorKind } from '../errors';
 import { asUnavailable, isServiceError } from '../errors';
+import { errorHeaders } from '../http/error-headers';
 
 export interface HttpError {
   status: number;
@@ -54,7 +55,7 @@ export function toHttpError(thrown: unknown, requestId: string): HttpError {
     const { status, type } = statusOf(err.kind);
     return {
       status,
-      headers: err.headers,
+      headers: errorHeaders(err),
       body: { error: { message: err.message, type: err.type ?? type, param: err.param, code: err.code } },
     };
   }

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { meter } from '../http/metering';
 import type { Services } from '../services';
 import { codeAnalyzeRoutes } from './api/code-analyze';
 import { documentRoutes } from './api/documents';
@@ -6,7 +7,6 @@ import { searchRoutes } from './api/search';
 import type { DirectRoute } from './direct';
 import { authenticate } from './middleware/authenticate';
 import { jsonBody } from './middleware/json-body';
-import { meter } from './middleware/metering';
 import { rateLimit } from './middleware/rate-limit';
 import { type RestRoute, registerRoutes } from './routes';
 import { chatRoutes } from './v1/chat';

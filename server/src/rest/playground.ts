@@ -1,14 +1,14 @@
 import type { Express, RequestHandler } from 'express';
 import { ServiceError } from '../errors';
+import { locals } from '../http/locals';
+import { meter } from '../http/metering';
+import { CSRF_HEADER, PLAYGROUND_KEY_ID, SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { resolveSession } from '../modules/accounts';
 import { resolveLimits } from '../modules/plans';
 import type { Services } from '../services';
-import { CSRF_HEADER, SESSION_COOKIE } from '../trpc/trpc';
 import { codeAnalyzeRoutes } from './api/code-analyze';
 import { jsonBody } from './middleware/json-body';
-import { locals } from './middleware/locals';
-import { meter } from './middleware/metering';
 import { rateLimit } from './middleware/rate-limit';
 import { registerRoutes } from './routes';
 import { chatRoutes } from './v1/chat';
@@ -16,8 +16,6 @@ import { chatRoutes } from './v1/chat';
 /** The dashboard playground's routes: the same handlers as the public API, authenticated by the session. */
 export const PLAYGROUND_CHAT_PATH = '/api/playground/chat/completions';
 export const PLAYGROUND_ANALYZE_PATH = '/api/playground/code/analyze';
-/** The key id the playground's usage is recorded under (no API key is involved). */
-export const PLAYGROUND_KEY_ID = 'playground';
 
 /**
  * The signed-in account, always in test mode: the dashboard never needs a key's secret, and the calls are

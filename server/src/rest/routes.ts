@@ -1,9 +1,10 @@
+import type { KeyScope } from '@tessera/shared';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { ServiceError } from '../errors';
-import type { Principal } from '../modules/keys';
+import { locals } from '../http/locals';
+import { type Principal, requireScope } from '../modules/keys';
 import type { DirectRoute } from './direct';
 import { jsonBody } from './middleware/json-body';
-import { locals } from './middleware/locals';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -15,6 +16,8 @@ export interface RestRoute {
   body?: boolean;
   /** The route's own body limit, in bytes, instead of BODY_LIMIT_BYTES. */
   bodyLimit?: number;
+  /** The key scope the route needs: a key limited to other endpoints gets 403 `permission_denied`. */
+  scope: KeyScope;
   handler: (req: Request, res: Response, principal: Principal) => Promise<void> | void;
 }
 
@@ -55,10 +58,17 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
         l.onHandlerDone?.();
       }
     };
+    // Right after authentication, before the rate limit and the body: a refused call costs nothing more.
+    const scoped: RequestHandler = (_req, res, next) => {
+      const principal = locals(res).principal;
+      if (principal?.access) requireScope(principal, route.scope);
+      next();
+    };
     const chain = [
       tag,
       ...(pipeline.meter ? [pipeline.meter] : []),
       pipeline.authenticate,
+      scoped,
       ...pipeline.afterAuth,
     ];
     if (route.body)

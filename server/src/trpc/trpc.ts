@@ -4,15 +4,13 @@ import type { Request, Response } from 'express';
 import { ZodError } from 'zod';
 import type { AccountRow } from '../db/schema';
 import { asUnavailable, type ErrorKind, isServiceError } from '../errors';
+import { errorHeaders } from '../http/error-headers';
+import { locals } from '../http/locals';
+import { CSRF_HEADER, SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { deniedResource, logTenantDenial } from '../lib/tenant-denial';
 import { resolveSession } from '../modules/accounts';
-import { locals } from '../rest/middleware/locals';
 import type { Services } from '../services';
-
-export const SESSION_COOKIE = 'tessera_session';
-/** Mutations must carry this header: a cross-site form or image cannot set it (CSRF). */
-export const CSRF_HEADER = 'x-tessera-csrf';
 
 export interface TrpcContext {
   services: Services;
@@ -118,7 +116,7 @@ const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
     const mapped = isServiceError(cause) ? toTRPCError(cause) : result.error;
     // Retry advice (a throttled sign-in's retry-after) reaches the client as on REST.
     if (isServiceError(cause))
-      for (const [name, value] of Object.entries(cause.headers)) ctx.res.setHeader(name, value);
+      for (const [name, value] of Object.entries(errorHeaders(cause))) ctx.res.setHeader(name, value);
     const resource = deniedResource(cause);
     if (resource && ctx.account) {
       logTenantDenial(ctx.services.ctx.logger, {

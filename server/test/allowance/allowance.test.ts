@@ -73,13 +73,13 @@ describe('monthly token allowance (Postgres)', () => {
     expect(partial.message).toBe(
       'This request needs up to 2,000 tokens (prompt plus max_tokens) but only 1,000 of your monthly token allowance remain: the Free plan includes 10,000 tokens per month. Lower max_tokens, or wait: It resets on 2026-12-01 at 00:00 UTC.',
     );
-    expect(partial.headers['x-should-retry']).toBe('false');
+    expect(partial.retryable).toBe(false);
     await (await allowance.reserve(p, 1_000)).settle(1_000);
     const used = await refusal(allowance.reserve(p, 1));
     expect(used.message).toBe(
       'You have used up your monthly token allowance: the Free plan includes 10,000 tokens per month. It resets on 2026-12-01 at 00:00 UTC.',
     );
-    expect(Number(used.headers['retry-after'])).toBe(8 * 86_400 + 12 * 3_600);
+    expect(used.retryAfterMs).toBe((8 * 86_400 + 12 * 3_600) * 1000);
   });
 
   it('a reservation larger than the whole allowance is refused without touching the database', async () => {

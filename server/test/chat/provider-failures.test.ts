@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AllowanceSpy, eventually } from '../helpers/chat-setup';
 import { FAKE_TEXT, type FakeUpstream } from '../helpers/fake-upstreams';
+import { createAccount, createKey } from '../helpers/fixtures';
 import { messages, OPENAI_SECRET, rawStream, useProviderSuite } from '../helpers/provider-suite';
 import type { TestServer } from '../helpers/server';
 
@@ -173,6 +174,18 @@ describe('timeouts, failures, retries and fallback', () => {
     expect(res.model).toBe('up-ok');
     expect(res.choices[0]?.message.content).toBe(FAKE_TEXT);
     expect(openai.requests.map((r) => r.body.model)).toEqual(['fail500', 'fail500', 'fail500', 'ok']);
+  });
+
+  it('never falls back to a model the key is not allowed to use', async () => {
+    const account = await createAccount(server, { plan: 'pro' });
+    const limited = await createKey(server, account.id, 'live', 'limited', { models: ['up-fallback'] });
+    const client = new OpenAI({ apiKey: limited.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const err = await client.chat.completions
+      .create({ model: 'up-fallback', messages })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect((err as InstanceType<typeof OpenAI.APIError>).status).toBeGreaterThanOrEqual(500);
+    expect(openai.requests.map((r) => r.body.model)).toEqual(['fail500', 'fail500', 'fail500']);
   });
 
   it("the SDK's own retries on our 5xx reach us (x-should-retry honoured)", async () => {

@@ -202,13 +202,29 @@ describe('POST /api/code/analyze with files (a project)', () => {
 
   it('reports a helper that builds SQL from its parameter in its own file, at medium confidence', async () => {
     const pair = PAIRS.python as Pair;
-    const result = await project([pair.helper, pair.caller]);
-    const weak = result.issues.filter(
-      (i) => i.rule_id === 'security/sql-injection' && i.confidence !== 'high',
-    );
+    const alone = await project([pair.helper]);
+    const weak = alone.issues.filter((i) => i.rule_id === 'security/sql-injection');
     expect(weak).toMatchObject([{ path: pair.helper.path, line: 3, confidence: 'medium' }]);
     const bound = await project([pair.safeHelper, pair.caller]);
     expect(bound.issues.filter((i) => i.rule_id === 'security/sql-injection')).toEqual([]);
+  });
+
+  it('reports a helper reached from a proven source once: the call, with the trace through the helper', async () => {
+    for (const language of ['python', 'java', 'go', 'php'] as const) {
+      const pair = PAIRS[language] as Pair;
+      const result = await project([pair.helper, pair.caller]);
+      const sql = result.issues.filter((i) => i.rule_id === 'security/sql-injection');
+      expect(sql, language).toMatchObject([{ path: pair.caller.path, confidence: 'high' }]);
+      expect(sql[0]?.trace?.at(-1)?.path, language).toBe(pair.helper.path);
+      // The summaries count what is reported.
+      expect(result.summary.by_category.security, language).toBe(
+        result.issues.filter((i) => i.category === 'security').length,
+      );
+      const helperFile = result.files.find((f) => f.path === pair.helper.path);
+      expect(helperFile?.summary.by_category.security, language).toBe(
+        result.issues.filter((i) => i.category === 'security' && i.path === pair.helper.path).length,
+      );
+    }
   });
 
   it('a sanitiser defined in another file makes its result safe (Python, Java)', async () => {

@@ -3,6 +3,7 @@
  * switches, overwrites, collections by key and index, string building, the file's own functions, sanitisers per
  * sink and guards. Each case is a vulnerable and a safe variant of the same code; and what a finding carries.
  */
+import type { CodeLanguage } from '@tessera/shared';
 import { describe, expect, it } from 'vitest';
 import { findings, type RuleCase, ruleIds } from '../helpers/code-analysis';
 import { java, py } from '../helpers/taint-handlers';
@@ -369,4 +370,30 @@ describe('a dataflow finding', () => {
     const f = issues.find((i) => i.rule_id === 'security/sql-injection');
     expect(f?.trace?.some((s) => s.note.includes('doSomething'))).toBe(true);
   });
+});
+
+describe('a helper reached from a proven source', () => {
+  const cases: [CodeLanguage, string, number, number][] = [
+    [
+      'javascript',
+      'function findUser(db, name) {\n  return db.query("SELECT * FROM users WHERE name = \'" + name + "\'");\n}\n\napp.get(\'/user\', (req, res) => {\n  res.json(findUser(db, req.query.name));\n});\n',
+      6,
+      2,
+    ],
+    [
+      'python',
+      'def find_user(cur, name):\n    cur.execute("SELECT * FROM users WHERE name = \'" + name + "\'")\n    return cur.fetchone()\n\n@app.route("/user")\ndef user():\n    return jsonify(find_user(db.cursor(), request.args.get("name")))\n',
+      7,
+      2,
+    ],
+  ];
+  for (const [language, code, call, sink] of cases)
+    it(`${language}: is one finding, the call's, whose trace ends at the helper's sink`, async () => {
+      const sql = (await findings(code, language)).filter((i) => i.rule_id === 'security/sql-injection');
+      expect(sql).toMatchObject([{ line: call, confidence: 'high' }]);
+      expect(sql[0]?.trace?.at(-1)).toMatchObject({ line: sink, note: expect.stringContaining('sink') });
+      // Without the call the helper alone is still reported, at medium confidence.
+      const helper = code.split('\n\n')[0] ?? '';
+      expect(await findings(helper, language)).toMatchObject([{ line: sink, confidence: 'medium' }]);
+    });
 });

@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)('accessibility (axe, WCAG 2.1 AA) and keyboard pat
     expect(await focused(page)).toMatchObject({ tag: 'BUTTON', text: 'Yes, revoke' });
     await page.keyboard.press('Enter');
     const row = page.getByRole('row', { name: /keyboard key/ });
-    await row.getByText(/^Revoked/).waitFor();
+    await row.getByText(/^Revoked ./).waitFor();
     await expect.poll(async () => (await focused(page)).text).toMatch(/^Revoked/);
     expect(await row.locator(':focus').count()).toBe(1);
     expect(await status.textContent()).toBe('Key “keyboard key” revoked. Calls with it are now refused.');

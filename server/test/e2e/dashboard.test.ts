@@ -162,7 +162,7 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
-    await page.getByText(/^Revoked/).waitFor();
+    await page.getByText(/^Revoked ./).waitFor();
     await shot(page, '09-key-revoked');
     await expect(
       client.chat.completions.create({

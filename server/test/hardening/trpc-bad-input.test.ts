@@ -21,7 +21,14 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const anyJson = fc.jsonValue({ maxDepth: 3 });
 
 describe('bad input on tRPC procedures', () => {
-  for (const procedure of ['auth.signUp', 'auth.signIn', 'keys.create', 'keys.revoke']) {
+  for (const procedure of [
+    'auth.signUp',
+    'auth.signIn',
+    'keys.create',
+    'keys.revoke',
+    'keys.update',
+    'keys.rotate',
+  ]) {
     it(`${procedure}: random input is a 4xx (or a success), never a 5xx`, async () => {
       await fc.assert(
         fc.asyncProperty(anyJson, async (input) => {
@@ -33,6 +40,47 @@ describe('bad input on tRPC procedures', () => {
       );
     });
   }
+
+  it('key settings near the valid shape (create and update): a 4xx naming a field, or a success, never a 5xx', async () => {
+    const created = await client.mutation<{ id: string }>('keys.create', { name: 'fuzzed', kind: 'live' });
+    const id = created.data?.id ?? '';
+    const settings = fc.record(
+      {
+        name: fc.oneof(fc.string({ maxLength: 80 }), fc.integer()),
+        kind: fc.constantFrom('live', 'test', 'prod'),
+        scopes: fc.option(
+          fc.array(fc.constantFrom('chat', 'models', 'search_read', 'admin', ''), { maxLength: 6 }),
+        ),
+        models: fc.option(
+          fc.array(fc.constantFrom('tessera-fast-4k', 'gpt-4', '', 'x'.repeat(200)), { maxLength: 4 }),
+        ),
+        expiresAt: fc.option(
+          fc.oneof(
+            fc.integer({ min: -1e10, max: 1e10 }).map((d) => new Date(Date.now() + d * 1000).toISOString()),
+            fc.string({ maxLength: 30 }),
+          ),
+        ),
+        requestsPerMinute: fc.option(fc.oneof(fc.integer({ min: -5, max: 200 }), fc.double(), fc.string())),
+        tokenBudget: fc.option(
+          fc.record({
+            tokens: fc.oneof(fc.integer({ min: -1, max: 200_000 }), fc.constant(1e15)),
+            period: fc.constantFrom('day', 'week', 'month', 'year'),
+          }),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(settings, fc.boolean(), async (input, update) => {
+        const result = update
+          ? await client.mutation('keys.update', { ...input, kind: undefined, id })
+          : await client.mutation('keys.create', input);
+        expect(result.status, JSON.stringify(input)).toBeLessThan(500);
+        if (result.status === 400) expect(result.error?.message ?? '').not.toBe('');
+      }),
+      { numRuns: RUNS * 2 },
+    );
+  });
 
   it('malformed bodies, unknown procedures and oversized input', async () => {
     const post = (path: string, body: string) =>

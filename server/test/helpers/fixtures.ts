@@ -1,4 +1,4 @@
-import type { CreatedApiKey, KeyKind, Plan } from '@tessera/shared';
+import type { CreatedApiKey, KeyKind, KeySettings, Plan } from '@tessera/shared';
 import type { AccountRow } from '../../src/db/schema';
 import { randomBase62 } from '../../src/lib/ids';
 import { createAccount as createAccountRow } from '../../src/modules/accounts';
@@ -34,8 +34,14 @@ export async function createKey(
   accountId: string,
   kind: KeyKind = 'test',
   name = 'test key',
+  settings: KeySettings = {},
 ): Promise<CreatedApiKey> {
-  return createKeyRow({ ctx: server.services.ctx, accountId, input: { name, kind } });
+  return createKeyRow({
+    ctx: server.services.ctx,
+    accountId,
+    input: { name, kind, ...settings },
+    modelExists: (id) => server.services.catalogue.find(id) !== undefined,
+  });
 }
 
 /** An account with one key: the usual starting point of an endpoint test. */

@@ -57,6 +57,27 @@ describe('operators CLI', () => {
     };
     expect(key.key).toMatch(/^sk_live_/);
 
+    const scoped = (await cli(
+      'key',
+      'create',
+      '--account',
+      'ops@example.com',
+      '--name',
+      'reader',
+      '--scopes',
+      'models,chat',
+      '--models',
+      'tessera-fast-4k',
+      '--expires',
+      '2099-01-01T00:00:00Z',
+    )) as { scopes: string[]; models: string[]; expiresAt: string; state: string };
+    expect(scoped).toMatchObject({
+      scopes: ['chat', 'models'],
+      models: ['tessera-fast-4k'],
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      state: 'active',
+    });
+
     const changed = (await cli(
       'account',
       'plan',
@@ -73,6 +94,22 @@ describe('operators CLI', () => {
     expect(changed.plan).toBe('pro');
     expect(changed.limits.requestsPerMinute).toBe(1000);
 
+    const rotated = (await cli(
+      'key',
+      'rotate',
+      '--account',
+      account.id,
+      '--id',
+      key.id,
+      '--grace',
+      '600',
+    )) as {
+      key: { key: string; kind: string };
+      previous: { id: string; state: string; replacedById: string };
+    };
+    expect(rotated.key.key).toMatch(/^sk_live_/);
+    expect(rotated.previous).toMatchObject({ id: key.id, state: 'rotating' });
+
     const revoked = (await cli('key', 'revoke', '--account', account.id, '--id', key.id)) as {
       revokedAt: string;
     };
@@ -86,6 +123,9 @@ describe('operators CLI', () => {
       code: 1,
       stderr: expect.stringContaining('--plan must be one of free, pro, enterprise'),
     });
+    await expect(
+      cli('key', 'create', '--account', 'x@example.com', '--name', 'n', '--scopes', 'chat,admin'),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--scopes') });
   }, 30_000);
 });
 

@@ -1,80 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { parseEnv } from '../../src/env';
-import type { Clock } from '../../src/lib/clock';
-import { createLogger } from '../../src/logger';
 import { setPlan } from '../../src/modules/accounts';
-import { type RunningServer, startServer } from '../../src/server';
-import { createServices, type Services } from '../../src/services';
-import { openTestDatabase } from '../helpers/database';
+import { type Cluster, spread, startCluster, waitFor } from '../helpers/cluster';
 import { createAccount, createKey } from '../helpers/fixtures';
-import type { TestServer } from '../helpers/server';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const HAS_REDIS_SERVER = spawnSync('redis-server', ['--version']).status === 0;
-
-interface Cluster {
-  instances: (RunningServer & { services: Services })[];
-  /** Instance 0 shaped as a TestServer, for the fixtures. */
-  first: TestServer;
-  close(): Promise<void>;
-}
-
-/** N instances, as N processes would be: each its own Services and HTTP server, one database, one Redis. */
-async function startCluster(
-  n: number,
-  redisUrl: string,
-  clock?: Clock,
-  extraEnv: Record<string, string> = {},
-): Promise<Cluster> {
-  const database = await openTestDatabase();
-  await database.migrate();
-  const shared = { ...database, close: async () => {} };
-  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL: redisUrl, ...extraEnv });
-  const instances: Cluster['instances'] = [];
-  for (let i = 0; i < n; i++) {
-    const services = createServices(env, {
-      database: shared,
-      logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-      ...(clock && { clock }),
-    });
-    const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
-    instances.push({ ...running, services });
-  }
-  await waitFor(() => instances.every((i) => i.services.rateLimiter.mode === 'redis'), 'Redis ready');
-  const first = instances[0];
-  if (!first) throw new Error('no instance');
-  return {
-    instances,
-    first: { ...first, databaseUrl: database.url },
-    async close() {
-      await Promise.all(instances.map((i) => i.close()));
-      await database.close();
-    },
-  };
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Sends n requests at once, spread round-robin over the instances; returns the status counts. */
-async function spread(cluster: Cluster, key: string, n: number): Promise<Record<number, number>> {
-  const responses = await Promise.all(
-    Array.from({ length: n }, (_, i) => {
-      const instance = cluster.instances[i % cluster.instances.length];
-      return fetch(`${instance?.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
-    }),
-  );
-  const counts: Record<number, number> = {};
-  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
-  return counts;
-}
 
 let cluster: Cluster | undefined;
 afterEach(async () => {

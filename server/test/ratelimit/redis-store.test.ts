@@ -71,6 +71,34 @@ describe.skipIf(!REDIS_URL)('GCRA in Redis (Lua)', () => {
     );
   });
 
+  it('two buckets at once (account and key): the same decisions as in process, counted in both or neither', async () => {
+    const steps = fc.array(
+      fc.record({
+        advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2_000 })),
+        accountLimit: fc.constantFrom(3, 10, 100),
+        keyLimit: fc.constantFrom(1, 2, 5, 50),
+        n: fc.integer({ min: 1, max: 12 }),
+      }),
+      { minLength: 1, maxLength: 30 },
+    );
+    await fc.assert(
+      fc.asyncProperty(steps, async (ops) => {
+        const id = randomBase62(10);
+        const memory = new MemoryRateLimitStore(clock);
+        for (const op of ops) {
+          nowMs += op.advanceMs;
+          const buckets = [
+            { key: `pair:${id}:account`, limit: op.accountLimit },
+            { key: `pair:${id}:key`, limit: op.keyLimit },
+          ];
+          for (let i = 0; i < op.n; i++)
+            expect(await store.consumeAll(buckets)).toEqual(memory.consumeAllNow(buckets));
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it("on Redis's own clock: a burst of 150 at Free gets 100, plus at most what refilled meanwhile", async () => {
     const started = performance.now();
     const admitted = await burst(realTime, `rt:${randomBase62(8)}`, 100, 150);

@@ -9,11 +9,11 @@ import { queryRows } from '../../src/modules/search/sql';
 import { openTestDatabase, usingPostgres } from '../helpers/database';
 import { migrateWith, migrationsBefore } from '../helpers/migrations';
 
-describe(`postings converted by migrations 0008 and 0012 (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => {
+describe(`postings converted by migrations 0008 and 0013 (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('rebuilds postings as blocks from old data with nothing lost, and top-k answers like full scoring', async () => {
     const database = await openTestDatabase();
     const before = migrationsBefore('0008_search_postings');
-    const beforeBlocks = migrationsBefore('0012_search_blocks');
+    const beforeBlocks = migrationsBefore('0013_search_blocks');
     try {
       const db = database.db;
       await migrateWith(db, before);
@@ -53,7 +53,7 @@ describe(`postings converted by migrations 0008 and 0012 (${usingPostgres() ? 'P
       );
       expect(rows[0]?.n).toBe(lexemes[0]?.n);
 
-      // 0012: documents numbered, the old postings dropped, the collection marked for conversion.
+      // 0013: documents numbered, the old postings dropped, the collection marked for conversion.
       await database.migrate();
       const ords = await queryRows<{ n: number; min: number; max: number; next: number }>(
         db,

@@ -1,31 +1,19 @@
+import { SseParser } from '@tessera/shared';
+
 /**
- * Reads a Server-Sent Events body and yields each event's data, joined across `data:` lines as the spec says.
- * Chunks may split lines and events anywhere, so the buffer keeps the unfinished tail.
+ * Reads a Server-Sent Events body and yields each event's data (the shared parser the server reads upstreams
+ * with: data lines joined, lines and events split anywhere across chunks).
  */
 export async function* readSseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
+  const parser = new SseParser();
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let nl = buffer.search(/\r?\n/);
-      while (nl >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(buffer[nl] === '\r' ? nl + 2 : nl + 1);
-        if (line === '') {
-          if (data.length) yield data.join('\n');
-          data = [];
-        } else if (line.startsWith('data:')) {
-          data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-        }
-        nl = buffer.search(/\r?\n/);
-      }
+      for (const event of parser.push(value)) yield event.data;
     }
-    if (data.length) yield data.join('\n');
+    for (const event of parser.end()) yield event.data;
   } finally {
     reader.releaseLock();
   }

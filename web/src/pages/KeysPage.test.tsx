@@ -28,9 +28,43 @@ function keyStore() {
           createdAt: '2026-01-01T00:00:00Z',
           lastUsedAt: null,
           revokedAt: null,
+          scopes: null,
+          models: null,
+          expiresAt: null,
+          requestsPerMinute: null,
+          tokenBudget: null,
+          state: 'active',
+          replacedById: null,
         };
         keys.unshift(view);
         return { ...view, key: `sk_${kind}_secretsecretsecretWXYZ` };
+      },
+      'models.list': () => ({
+        object: 'list',
+        data: [
+          {
+            id: 'tessera-fast-4k',
+            object: 'model',
+            created: 0,
+            owned_by: 'tessera',
+            context_window: 4096,
+            max_output_tokens: 1024,
+            description: '',
+          },
+        ],
+      }),
+      'keys.update': (input: unknown) => {
+        const patch = input as Partial<ApiKeyView> & { id: string };
+        const key = keys.find((k) => k.id === patch.id);
+        if (!key) throw new FakeTrpcError('NOT_FOUND', 404, 'No API key');
+        if ((patch.requestsPerMinute ?? 0) > 100)
+          throw new FakeTrpcError('BAD_REQUEST', 400, 'Invalid input', {
+            requestsPerMinute: [
+              "requestsPerMinute must be within the plan's limit of 100 requests per minute",
+            ],
+          });
+        Object.assign(key, patch);
+        return key;
       },
       'keys.revoke': (input: unknown) => {
         const key = keys.find((k) => k.id === (input as { id: string }).id);
@@ -85,6 +119,37 @@ describe('API keys page', () => {
     await user.type(screen.getByLabelText('Name'), 'taken');
     await user.click(screen.getByRole('button', { name: 'Create key' }));
     expect(await screen.findByText('Name already used')).toBeTruthy();
+  });
+
+  it('edits a key’s settings: sends the fields (null where nothing is chosen; the expiry only when changed) and shows server errors by the field', async () => {
+    const user = userEvent.setup();
+    const store = keyStore();
+    store.handlers['keys.create']({ name: 'svc', kind: 'test' });
+    const { calls } = renderWithTrpc(<KeysPage />, store.handlers);
+
+    await user.click(await screen.findByRole('button', { name: 'Edit svc' }));
+    const form = await screen.findByRole('form', { name: 'Settings of svc' });
+    await user.click(within(form).getByLabelText('Chat completions'));
+    await user.click(await within(form).findByLabelText('tessera-fast-4k'));
+    await user.type(within(form).getByLabelText(/Requests per minute/), '500');
+    await user.click(within(form).getByRole('button', { name: 'Save settings' }));
+    expect(await within(form).findByText(/within the plan's limit of 100/)).toBeTruthy();
+
+    await user.clear(within(form).getByLabelText(/Requests per minute/));
+    await user.type(within(form).getByLabelText(/Requests per minute/), '20');
+    await user.click(within(form).getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Settings of svc' })).toBeNull());
+    expect(calls.filter((c) => c.path === 'keys.update').at(-1)?.input).toEqual({
+      id: 'k1',
+      name: 'svc',
+      scopes: ['chat'],
+      models: ['tessera-fast-4k'],
+      requestsPerMinute: 20,
+    });
+    expect((await screen.findByRole('table')).textContent).toContain(
+      'Chat completions · tessera-fast-4k · 20 requests/min',
+    );
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit svc');
   });
 
   it('revokes a key only after confirmation', async () => {

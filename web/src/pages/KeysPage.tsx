@@ -58,6 +58,15 @@ export function KeysPage() {
         <KeyList
           keys={keys.data}
           onRevoked={(k) => setStatus(`Key “${k.name}” revoked. Calls with it are now refused.`)}
+          onSaved={(k) => setStatus(`Settings of “${k.name}” saved. They apply to its next calls.`)}
+          onRotated={(replacement, previous) => {
+            setCreated(replacement);
+            setStatus(
+              previous.expiresAt && Date.parse(previous.expiresAt) > Date.now()
+                ? `Replacement for “${previous.name}” created; the old key works until ${new Date(previous.expiresAt).toLocaleString()}. Copy the new key now: it will not be shown again.`
+                : `Replacement for “${previous.name}” created; the old key has stopped. Copy the new key now: it will not be shown again.`,
+            );
+          }}
         />
       )}
       <BackendSnippet />

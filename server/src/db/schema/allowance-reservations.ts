@@ -18,6 +18,10 @@ export const allowanceReservations = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** Swept after expiry: its tokens were given back; a late settle then only adds the usage. */
     released: boolean('released').notNull().default(false),
+    /** A call of a key with a token budget: the same tokens are held in that key's budget period too. */
+    keyId: text('key_id'),
+    keyPeriod: text('key_period', { enum: ['day', 'week', 'month'] }),
+    keyPeriodStart: date('key_period_start', { mode: 'string' }),
   },
   (t) => [index('allowance_reservations_expires_idx').on(t.expiresAt)],
 );

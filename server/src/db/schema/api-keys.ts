@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 
 export const apiKeys = pgTable(
@@ -21,8 +21,26 @@ export const apiKeys = pgTable(
      * authenticates): the usage of such a key is sample data, and removing it is deleting that key's usage.
      */
     sample: boolean('sample').notNull().default(false),
+    /** Endpoints (KEY_SCOPES) the key may call; null: all of them. */
+    scopes: text('scopes').array(),
+    /** Model ids the key may use; null: all of them. */
+    models: text('models').array(),
+    /** After this the key is refused with 401 expired_api_key; a rotated key's end of grace. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    /** The key's own requests per minute, checked together with the account's. */
+    requestsPerMinute: integer('requests_per_minute'),
+    budgetTokens: bigint('budget_tokens', { mode: 'number' }),
+    budgetPeriod: text('budget_period', { enum: ['day', 'week', 'month'] }),
+    /** Set by a rotation: the key that replaces this one. */
+    replacedById: text('replaced_by_id'),
+    /** Any change of the row (settings, revocation): what other instances' key caches poll for. */
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('api_keys_account_idx').on(t.accountId), index('api_keys_revoked_idx').on(t.revokedAt)],
+  (t) => [
+    index('api_keys_account_idx').on(t.accountId),
+    index('api_keys_revoked_idx').on(t.revokedAt),
+    index('api_keys_updated_idx').on(t.updatedAt),
+  ],
 );
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

@@ -3,6 +3,7 @@ export * from './allowance-periods';
 export * from './allowance-reservations';
 export * from './api-keys';
 export * from './auth-attempts';
+export * from './key-budget-periods';
 export * from './search-blocks';
 export * from './search-collections';
 export * from './search-documents';

@@ -14,7 +14,13 @@ export const accountResolvers = {
     viewer: (_: unknown, __: unknown, ctx: GraphqlContext) => ({ ctx }),
     apiKeys: async (_: unknown, __: unknown, ctx: GraphqlContext) => {
       const keys = await listKeys({ ctx: ctx.services.ctx, accountId: ctx.account.id });
-      return keys.map((k) => ({ ...k, kind: upper(k.kind) }));
+      return keys.map((k) => ({
+        ...k,
+        kind: upper(k.kind),
+        scopes: k.scopes?.map(upper) ?? null,
+        state: upper(k.state),
+        tokenBudget: k.tokenBudget && { ...k.tokenBudget, period: upper(k.tokenBudget.period) },
+      }));
     },
     models: (_: unknown, __: unknown, { services }: GraphqlContext) =>
       listModels({ catalogue: services.catalogue, ownership: services.ownership }).data.map((m) => ({

@@ -5,6 +5,7 @@ import {
   errorGroups,
   type PeriodPreset,
   type ResolvedPeriod,
+  readInTurn,
   recentErrors,
   resolvePeriod,
   type UsageScope,
@@ -40,6 +41,11 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
   } catch (err) {
     throw toGraphQLError(err);
   }
+}
+
+/** One aggregate read, run in the account's share of the instance's analytics queries (modules/analytics/gate.ts). */
+function aggregate<T>(p: UsageParent, work: () => Promise<T>): Promise<T> {
+  return mapped(() => readInTurn(p.ctx.services.analyticsGate, p.ctx.account.id, work));
 }
 
 function parseKeyId(value: string | null | undefined): string | undefined {
@@ -113,7 +119,7 @@ export const usageResolvers = {
     to: (p: UsageParent) => p.period.to,
     bucketSeconds: (p: UsageParent) => p.period.bucketMs / 1000,
     summary: (p: UsageParent) =>
-      mapped(async () => {
+      aggregate(p, async () => {
         const [summary, allowance] = await Promise.all([
           usageSummary({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period }),
           accountAllowance({
@@ -125,14 +131,15 @@ export const usageResolvers = {
         return { ...summary, tokensRemaining: allowance.remaining };
       }),
     timeseries: (p: UsageParent) =>
-      mapped(
+      aggregate(
+        p,
         async () =>
           (await usageTimeseries({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period })).points,
       ),
     endpoints: (p: UsageParent) =>
-      mapped(() => usageByEndpoint({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period })),
+      aggregate(p, () => usageByEndpoint({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period })),
     recentErrors: (p: UsageParent, args: { first?: number | null; after?: string | null }) =>
-      mapped(async () => {
+      aggregate(p, async () => {
         const page = await recentErrors({
           ctx: p.ctx.services.ctx,
           scope: p.scope,
@@ -146,7 +153,7 @@ export const usageResolvers = {
         };
       }),
     errorGroups: (p: UsageParent, args: { first?: number | null }) =>
-      mapped(() =>
+      aggregate(p, () =>
         errorGroups({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period, first: args.first ?? 20 }),
       ),
   },

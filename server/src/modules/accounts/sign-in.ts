@@ -11,7 +11,7 @@ export function tooManyAttempts(decision: AttemptDecision, what: string): Servic
   const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
   return new ServiceError('rate_limited', `Too many ${what}. Try again in ${seconds}s.`, {
     code: 'too_many_attempts',
-    headers: { 'retry-after': String(seconds) },
+    retryAfterMs: seconds * 1000,
   });
 }
 

@@ -4,7 +4,7 @@ import type { AllowancePeriod } from './period';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** 429 insufficient_quota: retrying does not help before the reset, so `x-should-retry: false`. */
+/** 429 insufficient_quota: retrying does not help before the reset, so not retryable. */
 export function insufficientQuota(input: {
   plan: Plan;
   limit: number;
@@ -24,10 +24,7 @@ export function insufficientQuota(input: {
   return new ServiceError('insufficient_quota', message, {
     code: 'insufficient_quota',
     type: 'insufficient_quota',
-    headers: {
-      'x-should-retry': 'false',
-      'retry-after': String(Math.ceil(retryMs / 1000)),
-      'retry-after-ms': String(retryMs),
-    },
+    retryable: false,
+    retryAfterMs: retryMs,
   });
 }

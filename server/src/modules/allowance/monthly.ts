@@ -1,3 +1,4 @@
+import type { KeyTokenBudget } from '@tessera/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { allowancePeriods } from '../../db/schema';
@@ -5,6 +6,7 @@ import { ServiceError } from '../../errors';
 import { newId } from '../../lib/ids';
 import type { Principal } from '../keys';
 import { insufficientQuota } from './errors';
+import { keyBudgetExceeded, keyBudgetPeriod, readKeyBudget, reserveWithKeyBudget } from './key-budget';
 import { LeaseBook } from './leases';
 import { type AllowancePeriod, periodOf } from './period';
 import { type Counters, releaseExpired, reserveTokens, settleReservation } from './statements';
@@ -115,6 +117,9 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     const nowMs = this.ctx.clock.now();
     const period = periodOf(nowMs);
     const limit = principal.limits.monthlyTokens;
+    const budget = principal.access?.tokenBudget;
+    // A key with a budget of its own is reserved exactly, key and account together, never from a lease.
+    if (budget) return this.reserveBudgeted(principal, n, budget, nowMs);
     if (this.leases.enabled && n <= limit) {
       const view = await this.views.get(principal.accountId, period.start);
       const lease = await this.leases.draw({
@@ -162,6 +167,58 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     }
     this.views.remember(principal.accountId, period.start, row);
     return this.reservation(id, principal.accountId, period, n);
+  }
+
+  private async reserveBudgeted(
+    principal: Principal,
+    n: number,
+    budget: KeyTokenBudget,
+    nowMs: number,
+  ): Promise<Reservation> {
+    const period = periodOf(nowMs);
+    const keyPeriod = keyBudgetPeriod(budget.period, nowMs);
+    const limit = principal.limits.monthlyTokens;
+    const id = newId('rsv');
+    const result =
+      n <= budget.tokens && n <= limit
+        ? await reserveWithKeyBudget(this.ctx.db, {
+            id,
+            accountId: principal.accountId,
+            period: period.start,
+            tokens: n,
+            limit,
+            ttlMs: this.reservationTtlMs,
+            keyId: principal.keyId,
+            budget,
+            keyPeriodStart: keyPeriod.start,
+          })
+        : ({ ok: false, refusedBy: n > budget.tokens ? 'key' : 'plan' } as const);
+    if (result.ok) {
+      this.views.remember(principal.accountId, period.start, result.account);
+      return this.reservation(id, principal.accountId, period, n);
+    }
+    if (result.refusedBy === 'key') {
+      const key =
+        'key' in result
+          ? result.key
+          : await readKeyBudget(this.ctx.db, principal.keyId, budget.period, keyPeriod.start);
+      throw keyBudgetExceeded({
+        budget,
+        remaining: Math.max(0, budget.tokens - key.used - key.reserved),
+        requested: n,
+        period: keyPeriod,
+        nowMs,
+      });
+    }
+    const current = await this.read(principal.accountId, period.start);
+    throw insufficientQuota({
+      plan: principal.plan,
+      limit,
+      remaining: Math.max(0, limit - current.used - current.reserved),
+      requested: n,
+      period,
+      nowMs,
+    });
   }
 
   async status(principal: Principal): Promise<AllowanceStatus> {

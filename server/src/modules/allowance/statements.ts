@@ -20,9 +20,18 @@ function counters(result: unknown): Counters | undefined {
 /** Holds `tokens` when used + reserved + tokens ≤ limit; undefined when it does not fit. */
 export async function reserveTokens(
   db: Db,
-  input: { id: string; accountId: string; period: string; tokens: number; limit: number; ttlMs: number },
+  input: {
+    id: string;
+    accountId: string;
+    period: string;
+    tokens: number;
+    limit: number;
+    ttlMs: number;
+    /** A call of a key with a budget: the key's period that holds the same tokens (key-budget.ts). */
+    key?: { id: string; period: string; start: string };
+  },
 ): Promise<Counters | undefined> {
-  const { id, accountId, period, tokens, limit, ttlMs } = input;
+  const { id, accountId, period, tokens, limit, ttlMs, key } = input;
   return counters(
     await db.execute(sql`
       with period as (
@@ -33,8 +42,10 @@ export async function reserveTokens(
           where allowance_periods.used + allowance_periods.reserved + excluded.reserved <= ${limit}
         returning used, reserved
       ), held as (
-        insert into allowance_reservations (id, account_id, period_start, tokens, expires_at)
-        select ${id}, ${accountId}, ${period}, ${tokens}, now() + ${ttlMs} * interval '1 millisecond'
+        insert into allowance_reservations
+          (id, account_id, period_start, tokens, expires_at, key_id, key_period, key_period_start)
+        select ${id}, ${accountId}, ${period}, ${tokens}, now() + ${ttlMs} * interval '1 millisecond',
+          ${key?.id ?? null}, ${key?.period ?? null}, ${key?.start ?? null}::date
         from period
         returning id
       )
@@ -45,7 +56,7 @@ export async function reserveTokens(
 /**
  * Moves a reservation to real usage. Deleting the reservation row makes it idempotent: a second settle
  * (a retry after a lost reply) finds nothing and changes nothing. A reservation already released by the
- * sweep only adds its usage.
+ * sweep only adds its usage. A key's budget period, when the reservation names one, moves the same way.
  */
 export async function settleReservation(
   db: Db,
@@ -56,7 +67,12 @@ export async function settleReservation(
     await db.execute(sql`
       with held as (
         delete from allowance_reservations where id = ${id}
-        returning case when released then 0 else tokens end as tokens
+        returning case when released then 0 else tokens end as tokens, key_id, key_period, key_period_start
+      ), key_budget as (
+        update key_budget_periods k
+        set used = k.used + ${used}, reserved = k.reserved - held.tokens, updated_at = now()
+        from held
+        where k.key_id = held.key_id and k.period = held.key_period and k.period_start = held.key_period_start
       )
       update allowance_periods p
         set used = p.used + ${used}, reserved = p.reserved - held.tokens, updated_at = now()
@@ -73,7 +89,15 @@ export async function releaseExpired(db: Db): Promise<number> {
       with released as (
         update allowance_reservations set released = true
         where released = false and expires_at < now()
-        returning account_id, period_start, tokens
+        returning account_id, period_start, tokens, key_id, key_period, key_period_start
+      ), key_totals as (
+        select key_id, key_period, key_period_start, sum(tokens) as tokens
+        from released where key_id is not null group by key_id, key_period, key_period_start
+      ), key_applied as (
+        update key_budget_periods k set reserved = k.reserved - key_totals.tokens, updated_at = now()
+        from key_totals
+        where k.key_id = key_totals.key_id and k.period = key_totals.key_period
+          and k.period_start = key_totals.key_period_start
       ), totals as (
         select account_id, period_start, sum(tokens) as tokens, count(*) as n
         from released group by account_id, period_start

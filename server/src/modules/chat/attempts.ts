@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger';
-import type { Principal } from '../keys';
+import { allowsModel, type Principal } from '../keys';
 import type { ModelCatalogue, ModelEntry } from '../models';
 import { type ChatProvider, isRetryable, type ProviderRegistry } from '../providers';
 import type { PreparedChat } from './prepare';
@@ -30,6 +30,8 @@ function targetsOf(
   if (
     fallback &&
     principal.mode === 'live' &&
+    // A key limited to some models is never answered by another one.
+    allowsModel(principal, fallback.id) &&
     fitsModel(fallback, prepared.promptTokens, prepared.maxTokens, prepared.explicitCap)
   ) {
     targets.push({ entry: fallback, provider: providers.forModel(fallback, principal.mode) });

@@ -4,10 +4,10 @@ import { CallDeadline } from './deadline';
 import { attemptOptions, type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
 import { completionId } from './envelope';
 import { asFunctionFinish, asFunctionMessage } from './legacy-functions';
-import { withAllowance } from './meter';
+import { type ChatOutcome, withAllowance } from './meter';
 
 /** A non-streamed completion: one answer, with retries and the fallback while nothing has been sent. */
-export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<ChatCompletion> {
+export async function completeChat(deps: ChatDeps, call: ChatCall): Promise<ChatOutcome<ChatCompletion>> {
   return withAllowance(deps, call, async (meter) => {
     const deadline = new CallDeadline(deps.timeoutMs, call.abort);
     try {

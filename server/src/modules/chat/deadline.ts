@@ -84,7 +84,7 @@ export class CallDeadline {
     return new ServiceError(
       'timeout',
       `The model did not respond within the timeout of ${this.timeoutMs} ms (MODEL_TIMEOUT_MS). Please try again.`,
-      { code: 'model_timeout', headers: { 'x-should-retry': 'false' } },
+      { code: 'model_timeout', retryable: false },
     );
   }
 

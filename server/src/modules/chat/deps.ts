@@ -5,7 +5,6 @@ import type { Principal } from '../keys';
 import type { ModelCatalogue } from '../models';
 import type { ProviderCall, ProviderRegistry } from '../providers';
 import type { AttemptOptions, AttemptTarget, RetryPolicy } from './attempts';
-import type { MeteredUsage } from './meter';
 import type { PreparedChat } from './prepare';
 
 export interface ChatDeps {
@@ -36,8 +35,6 @@ export interface ChatCall {
    * CallAbortController (lib/call-abort.ts), which Node's AbortController would also satisfy.
    */
   abort: CallAbort;
-  /** Receives the usage once the call is over, however it ended. */
-  onUsage: (usage: MeteredUsage) => void;
   /**
    * Told the provider's name (`simulator`, or the upstream's configured name) before each attempt, so the last
    * one named is the provider that answered, or that failed last (for the `x-tessera-provider` header).

@@ -1,6 +1,6 @@
 export type { RetryPolicy } from './attempts';
 export type { ChatCall, ChatDeps } from './deps';
-export type { MeteredUsage } from './meter';
+export type { ChatOutcome, MeteredUsage } from './meter';
 export type { PreparedChat } from './prepare';
 export { ChatService, shuttingDown } from './service';
 export type { ChatSink } from './stream';

@@ -75,8 +75,16 @@ export class UsageMeter {
 }
 
 /**
+ * How a call ended and what it consumed, however it ended: the transport records the usage, then sends the value
+ * or the error (the service never reaches back into the transport).
+ */
+export type ChatOutcome<T> =
+  | { ok: true; value: T; usage: MeteredUsage }
+  | { ok: false; error: unknown; usage: MeteredUsage };
+
+/**
  * Reserves the worst case for live keys before the call and settles to the real usage after it, on every path.
- * Test keys never touch the allowance.
+ * Test keys never touch the allowance. A refusal before the call (the allowance) is thrown: nothing was used.
  */
 export async function withAllowance<T>(
   deps: { logger: Logger },
@@ -84,10 +92,9 @@ export async function withAllowance<T>(
     principal: Principal;
     allowance: TokenAllowance;
     prepared: PreparedChat;
-    onUsage: (usage: MeteredUsage) => void;
   },
   run: (meter: UsageMeter) => Promise<T>,
-): Promise<T> {
+): Promise<ChatOutcome<T>> {
   const { principal, prepared } = call;
   const cap = prepared.maxTokens * (prepared.request.n ?? 1);
   const reservation =
@@ -95,13 +102,15 @@ export async function withAllowance<T>(
       ? await call.allowance.reserve(principal, prepared.promptTokens * prepared.promptCopies + cap)
       : undefined;
   const meter = new UsageMeter(prepared);
+  let ended: { ok: true; value: T } | { ok: false; error: unknown };
   try {
-    return await run(meter);
-  } finally {
-    const used = await meter.usage();
-    call.onUsage(used);
-    await reservation?.settle(used.promptTokens + used.completionTokens).catch((err: unknown) => {
-      deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
-    });
+    ended = { ok: true, value: await run(meter) };
+  } catch (error) {
+    ended = { ok: false, error };
   }
+  const usage = await meter.usage();
+  await reservation?.settle(usage.promptTokens + usage.completionTokens).catch((err: unknown) => {
+    deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
+  });
+  return { ...ended, usage };
 }

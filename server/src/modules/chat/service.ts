@@ -4,6 +4,7 @@ import { countingThread, countTokens } from '../tokenizer';
 import { completeChat } from './complete';
 import { SHUTTING_DOWN } from './deadline';
 import type { CallAbort, ChatCall, ChatDeps } from './deps';
+import type { ChatOutcome } from './meter';
 import { type PreparedChat, prepareChat } from './prepare';
 import { type ChatSink, streamChat } from './stream';
 
@@ -37,7 +38,7 @@ export class ChatService {
     return prepareChat({ catalogue: this.deps.catalogue, body, accountId });
   }
 
-  async complete(call: ChatCall): Promise<ChatCompletion> {
+  async complete(call: ChatCall): Promise<ChatOutcome<ChatCompletion>> {
     this.running.add(call.abort);
     try {
       return await completeChat(this.deps, call);
@@ -46,10 +47,10 @@ export class ChatService {
     }
   }
 
-  async stream(call: ChatCall, sink: ChatSink): Promise<void> {
+  async stream(call: ChatCall, sink: ChatSink): Promise<ChatOutcome<void>> {
     this.running.add(call.abort);
     try {
-      await streamChat(this.deps, call, sink);
+      return await streamChat(this.deps, call, sink);
     } finally {
       this.running.delete(call.abort);
     }
@@ -72,6 +73,6 @@ export function shuttingDown(): ServiceError {
   return new ServiceError(
     'unavailable',
     'The server is shutting down; the request was not completed. Please retry.',
-    { code: SHUTTING_DOWN, headers: { 'retry-after': '1', 'x-should-retry': 'true' } },
+    { code: SHUTTING_DOWN, retryable: true, retryAfterMs: 1_000 },
   );
 }

@@ -6,7 +6,7 @@ import { CallDeadline } from './deadline';
 import { attemptOptions, type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
 import { ChunkEnvelope } from './envelope';
 import { asFunctionDelta, asFunctionFinish } from './legacy-functions';
-import { type UsageMeter, withAllowance } from './meter';
+import { type ChatOutcome, type UsageMeter, withAllowance } from './meter';
 
 /** Where a stream goes: Server-Sent Events on the client's response. */
 export interface ChatSink {
@@ -76,8 +76,8 @@ class ChunkRelay {
 }
 
 /** A streamed completion. Retries and the fallback happen before `open`; after it, failures end the stream. */
-export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink): Promise<void> {
-  await withAllowance(deps, call, async (meter) => {
+export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink): Promise<ChatOutcome<void>> {
+  return withAllowance(deps, call, async (meter) => {
     const { prepared } = call;
     const deadline = new CallDeadline(deps.timeoutMs, call.abort);
     let opened = false;

@@ -88,7 +88,7 @@ export class AnalysisPool {
           `Too many analyses at once: this account has ${this.heldBy(owner)} running and ${this.queuePerAccount} waiting, the most one account may queue. Wait for them to finish.`,
           {
             code: 'analysis_concurrency_exceeded',
-            headers: { 'retry-after': '1', 'retry-after-ms': '1000' },
+            retryAfterMs: 1_000,
           },
         ),
       );
@@ -100,7 +100,7 @@ export class AnalysisPool {
           `Code analysis is busy: ${this.queue.size} analyses are waiting. Retry shortly.`,
           {
             code: 'analysis_busy',
-            headers: { 'retry-after': '1' },
+            retryAfterMs: 1_000,
           },
         ),
       );

@@ -42,16 +42,41 @@ export async function analyzeProject(job: ProjectJob): Promise<ProjectResult> {
       });
       for (const issue of result.issues) issues.push(withPath(issue, path));
     }
+    const kept = dropShadowedAcrossFiles(issues);
+    if (kept.length < issues.length)
+      for (const file of files) {
+        const own = kept.filter((i) => i.path === file.path);
+        const { lines, maintainability_index: mi } = file.summary;
+        file.summary = { ...file.summary, ...summarize(own, file.functions, lines, mi) };
+      }
     return {
       analysis_type: job.analysisType,
-      summary: projectSummary(files, issues),
+      summary: projectSummary(files, kept),
       files,
-      issues,
+      issues: kept,
       partial: files.some((f) => f.partial),
     };
   } finally {
     for (const p of parsed) p.parsed.dispose();
   }
+}
+
+/**
+ * A helper in one file reported at its own sink from a parameter of unknown origin (medium), while a call in
+ * another file proves known input reaches that sink (high, its trace ending there): the proven one stays.
+ */
+function dropShadowedAcrossFiles(issues: Finding[]): Finding[] {
+  const key = (rule: string, path: string | undefined, line: number, column: number) =>
+    `${rule}\u0000${path}\u0000${line}:${column}`;
+  const proven = new Set<string>();
+  for (const f of issues) {
+    const last = f.trace?.[f.trace.length - 1];
+    if (f.confidence === 'high' && last)
+      proven.add(key(f.rule_id, last.path ?? f.path, last.line, last.column));
+  }
+  return issues.filter(
+    (f) => f.confidence !== 'medium' || !proven.has(key(f.rule_id, f.path, f.line, f.column)),
+  );
 }
 
 /** The finding's file; its trace's steps keep theirs only when the trace crosses files. */

@@ -1,8 +1,11 @@
 import { type CreatedApiKey, CreateKeyInput } from '@tessera/shared';
+import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { apiKeys } from '../../db/schema';
+import { accounts, apiKeys } from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { resolveLimits } from '../plans';
 import { generateKey } from './generate';
+import { settingColumns } from './settings';
 import { toKeyView } from './view';
 
 /** Creates a key for the account; the returned `key` is the only time the full text exists outside the caller. */
@@ -10,17 +13,41 @@ export async function createKey({
   ctx,
   accountId,
   input,
+  modelExists,
 }: {
-  ctx: Pick<Ctx, 'db'>;
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config'>;
   accountId: string;
   input: CreateKeyInput;
+  /** The catalogue's check for `models`; required when the input limits the key to models. */
+  modelExists?: (id: string) => boolean;
 }): Promise<CreatedApiKey> {
-  const { name, kind } = CreateKeyInput.parse(input);
+  const { name, kind, ...settings } = CreateKeyInput.parse(input);
+  const hasSettings = Object.values(settings).some((v) => v !== undefined && v !== null);
+  let columns = {};
+  if (hasSettings) {
+    const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, accountId)).limit(1);
+    if (!account) throw new Error(`createKey: no account ${accountId}`);
+    if (settings.models && !modelExists) throw new Error('createKey: models given without a catalogue');
+    columns = settingColumns(settings, {
+      limits: resolveLimits(account, ctx.config.planDefaults),
+      kind,
+      modelExists: modelExists ?? (() => false),
+      now: ctx.clock.now(),
+    });
+  }
   const generated = generateKey(kind);
   const [row] = await ctx.db
     .insert(apiKeys)
-    .values({ id: newId('key'), accountId, name, kind, keyHash: generated.hash, last4: generated.last4 })
+    .values({
+      id: newId('key'),
+      accountId,
+      name,
+      kind,
+      keyHash: generated.hash,
+      last4: generated.last4,
+      ...columns,
+    })
     .returning();
   if (!row) throw new Error('insert returned no row');
-  return { ...toKeyView(row), key: generated.key };
+  return { ...toKeyView(row, ctx.clock.now()), key: generated.key };
 }

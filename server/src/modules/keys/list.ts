@@ -8,7 +8,7 @@ export async function listKeys({
   ctx,
   accountId,
 }: {
-  ctx: Pick<Ctx, 'db'>;
+  ctx: Pick<Ctx, 'db' | 'clock'>;
   accountId: string;
 }): Promise<ApiKeyView[]> {
   const rows = await ctx.db
@@ -16,5 +16,6 @@ export async function listKeys({
     .from(apiKeys)
     .where(eq(apiKeys.accountId, accountId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows.map(toKeyView);
+  const now = ctx.clock.now();
+  return rows.map((row) => toKeyView(row, now));
 }

@@ -1,4 +1,17 @@
-import type { KeyKind, Plan, PlanLimits } from '@tessera/shared';
+import type { KeyKind, KeyScope, KeyTokenBudget, Plan, PlanLimits } from '@tessera/shared';
+
+/** A key's own restrictions, as the request path checks them (from the key cache, no database read). */
+export interface KeyAccess {
+  /** Endpoints the key may call; null: all. */
+  scopes: ReadonlySet<KeyScope> | null;
+  /** Models the key may use; null: all. */
+  models: ReadonlySet<string> | null;
+  /** Epoch ms after which the key is refused (expiry, or the end of a rotation's grace); null: never. */
+  expiresAt: number | null;
+  /** The key's own requests per minute, checked with the account's; null: only the account's. */
+  requestsPerMinute: number | null;
+  tokenBudget: KeyTokenBudget | null;
+}
 
 /** Who is calling, as the request path sees it once a key is verified. */
 export interface Principal {
@@ -9,4 +22,6 @@ export interface Principal {
   last4: string;
   plan: Plan;
   limits: PlanLimits;
+  /** Absent for callers that are not a key (the dashboard's playground): no restriction. */
+  access?: KeyAccess;
 }

@@ -15,7 +15,7 @@ export async function revokeKey({
   keyId,
   onRevoked,
 }: {
-  ctx: Pick<Ctx, 'db'>;
+  ctx: Pick<Ctx, 'db' | 'clock'>;
   accountId: string;
   keyId: string;
   /** Lets the local verifier drop the key at once, before any poll. */
@@ -23,7 +23,7 @@ export async function revokeKey({
 }): Promise<ApiKeyView> {
   const [row] = await ctx.db
     .update(apiKeys)
-    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())`, updatedAt: sql`now()` })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId)))
     .returning();
   if (!row)
@@ -32,5 +32,5 @@ export async function revokeKey({
       resource: { kind: 'api_key', id: keyId },
     });
   onRevoked?.(row.keyHash);
-  return toKeyView(row);
+  return toKeyView(row, ctx.clock.now());
 }

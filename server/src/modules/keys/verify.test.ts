@@ -106,7 +106,8 @@ describe('ApiKeyVerifier', () => {
     await expect(here.verify(`Bearer ${other.key.key}`)).rejects.toMatchObject({
       kind: 'unavailable',
       code: 'service_unavailable',
-      headers: { 'retry-after': '1', 'x-should-retry': 'true' },
+      retryable: true,
+      retryAfterMs: 1_000,
     });
   });
 

@@ -4,6 +4,7 @@ import { type AccountRow, type ApiKeyRow, accounts, apiKeys } from '../../db/sch
 import { ServiceError } from '../../errors';
 import { constantTimeEqual } from '../../lib/hash';
 import { resolveLimits } from '../plans';
+import { accessOf } from './access';
 import { hashKey, maskPresentedKey, parseKey } from './generate';
 import type { Principal } from './principal';
 
@@ -56,7 +57,7 @@ export class ApiKeyVerifier {
 
     const cached = this.cache.get(keyHash);
     if (cached && now - cached.cachedAt < this.ttlMs && constantTimeEqual(cached.keyHash, keyHash)) {
-      return cached.principal;
+      return unexpired(cached.principal, key, now);
     }
     const unknownAt = this.unknown.get(keyHash);
     if (unknownAt !== undefined && now - unknownAt < 2_000) throw invalidKey(key);
@@ -72,10 +73,11 @@ export class ApiKeyVerifier {
     } catch (err) {
       // The database is unreachable: an entry past its TTL is still the best answer (no revocation can be
       // committed meanwhile); a key never seen cannot be checked, which is a 503 to retry, not a 500.
-      if (cached && constantTimeEqual(cached.keyHash, keyHash)) return cached.principal;
+      if (cached && constantTimeEqual(cached.keyHash, keyHash)) return unexpired(cached.principal, key, now);
       throw new ServiceError('unavailable', 'API keys cannot be verified right now. Please retry shortly.', {
         code: 'service_unavailable',
-        headers: { 'retry-after': '1', 'x-should-retry': 'true' },
+        retryable: true,
+        retryAfterMs: 1_000,
         cause: err,
       });
     }
@@ -96,9 +98,11 @@ export class ApiKeyVerifier {
       last4: row.key.last4,
       plan: row.account.plan,
       limits: resolveLimits(row.account, this.ctx.config.planDefaults),
+      access: accessOf(row.key),
     };
+    // An expired key is cached too: its next requests get the same 401 without a database read.
     this.remember(this.cache, keyHash, { keyHash, principal, cachedAt: now });
-    return principal;
+    return unexpired(principal, key, now);
   }
 
   /** Drops a key at once (called by the instance that revokes it). */
@@ -120,6 +124,20 @@ export class ApiKeyVerifier {
         limits: resolveLimits(account, this.ctx.config.planDefaults),
       };
     }
+  }
+
+  /**
+   * Applies a key row that changed (settings edited, rotated, revoked) to its cached entry, if any: a revoked key
+   * is dropped; otherwise its restrictions are replaced in place (like accounts, so that the polls within the
+   * overlap do not send the key back to the database).
+   */
+  applyKey(row: ApiKeyRow): void {
+    if (row.revokedAt) {
+      this.forget(row.keyHash);
+      return;
+    }
+    const entry = this.cache.get(row.keyHash);
+    if (entry) entry.principal = { ...entry.principal, access: accessOf(row) };
   }
 
   start(): void {
@@ -144,11 +162,9 @@ export class ApiKeyVerifier {
       const dbNow = clock ? new Date(clock.now) : new Date(this.ctx.clock.now());
       // Overlap the windows by 2 s so that a transaction committing late is still seen.
       const since = new Date((this.syncedUntil ?? dbNow).getTime() - 2_000);
-      const revoked = await this.ctx.db
-        .select({ keyHash: apiKeys.keyHash })
-        .from(apiKeys)
-        .where(gte(apiKeys.revokedAt, since));
-      for (const r of revoked) this.forget(r.keyHash);
+      // Revocations, edits and rotations all move `updated_at`.
+      const changedKeys = await this.ctx.db.select().from(apiKeys).where(gte(apiKeys.updatedAt, since));
+      for (const row of changedKeys) this.applyKey(row);
       const changed = await this.ctx.db.select().from(accounts).where(gte(accounts.updatedAt, since));
       for (const account of changed) this.applyAccount(account);
       this.syncedUntil = dbNow;
@@ -190,6 +206,17 @@ function extractBearer(authorization: string | undefined): string {
     'authentication',
     'The Authorization header must use the Bearer scheme: `Authorization: Bearer YOUR_KEY`.',
     { code: 'invalid_api_key' },
+  );
+}
+
+/** The principal, unless its key has expired (its own expiry or the end of a rotation's grace): 401. */
+function unexpired(principal: Principal, key: string, now: number): Principal {
+  const expiresAt = principal.access?.expiresAt;
+  if (expiresAt === null || expiresAt === undefined || now < expiresAt) return principal;
+  throw new ServiceError(
+    'authentication',
+    `This API key expired at ${new Date(expiresAt).toISOString()}: ${maskPresentedKey(key)}. Create a new key in the Tessera dashboard.`,
+    { code: 'expired_api_key' },
   );
 }
 

@@ -1,7 +1,16 @@
-import { type ApiKeyView, maskKey } from '@tessera/shared';
+import { type ApiKeyView, type KeyScope, type KeyState, maskKey } from '@tessera/shared';
 import type { ApiKeyRow } from '../../db/schema';
+import { tokenBudgetOf } from './settings';
 
-export function toKeyView(row: ApiKeyRow): ApiKeyView {
+/** A key's state at `now`: revoked, expired (its expiry or its rotation's grace has passed), rotating, active. */
+export function keyState(row: ApiKeyRow, now: number): KeyState {
+  if (row.revokedAt) return 'revoked';
+  if (row.expiresAt && row.expiresAt.getTime() <= now) return 'expired';
+  if (row.replacedById) return 'rotating';
+  return 'active';
+}
+
+export function toKeyView(row: ApiKeyRow, now: number): ApiKeyView {
   return {
     id: row.id,
     name: row.name,
@@ -10,5 +19,12 @@ export function toKeyView(row: ApiKeyRow): ApiKeyView {
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    scopes: (row.scopes as KeyScope[] | null) ?? null,
+    models: row.models ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    requestsPerMinute: row.requestsPerMinute,
+    tokenBudget: tokenBudgetOf(row),
+    state: keyState(row, now),
+    replacedById: row.replacedById,
   };
 }

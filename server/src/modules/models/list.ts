@@ -10,11 +10,15 @@ export interface ModelOwnership {
 export function listModels({
   catalogue,
   ownership,
+  allowed,
 }: {
   catalogue: ModelCatalogue;
   ownership: ModelOwnership;
+  /** Only the models a key limited to some may use; absent: every model. */
+  allowed?: ReadonlySet<string> | null;
 }): ModelList {
-  return { object: 'list', data: catalogue.entries.map((m) => toModelObject(m, ownership.ownerOf(m))) };
+  const entries = allowed ? catalogue.entries.filter((m) => allowed.has(m.id)) : catalogue.entries;
+  return { object: 'list', data: entries.map((m) => toModelObject(m, ownership.ownerOf(m))) };
 }
 
 export function getModel({

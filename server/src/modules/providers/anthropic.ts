@@ -6,7 +6,7 @@ import { anthropicBody, finishOfStopReason } from './anthropic-translate';
 import { upstreamStreamError } from './errors';
 import { FanOut } from './fan-out';
 import { UpstreamClient, type UpstreamTarget } from './http';
-import { parseEventJson } from './sse-parser';
+import { parseEventJson } from './sse-json';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
 
 interface AnthropicUsage {

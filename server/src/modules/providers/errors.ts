@@ -2,7 +2,7 @@ import { ServiceError } from '../../errors';
 
 /** Whether trying again (another attempt, the fallback model, the client's own retry) can help. */
 export function isRetryable(err: unknown): boolean {
-  return err instanceof ServiceError && err.headers['x-should-retry'] === 'true';
+  return err instanceof ServiceError && err.retryable === true;
 }
 
 function retryAfterSeconds(header: string | undefined): number {
@@ -26,11 +26,8 @@ export function upstreamStatusError(
       `The upstream provider '${provider}' is rate limiting or overloaded. Please retry after ${seconds} s.`,
       {
         code: 'upstream_overloaded',
-        headers: {
-          'retry-after': String(seconds),
-          'retry-after-ms': String(seconds * 1000),
-          'x-should-retry': 'true',
-        },
+        retryable: true,
+        retryAfterMs: seconds * 1000,
       },
     );
   }
@@ -42,7 +39,7 @@ export function upstreamStatusError(
       `The upstream provider '${provider}' refused the request: ${message}`,
       {
         code: 'upstream_invalid_request',
-        headers: { 'x-should-retry': 'false' },
+        retryable: false,
       },
     );
   }
@@ -50,28 +47,28 @@ export function upstreamStatusError(
     return new ServiceError(
       'payload_too_large',
       `The upstream provider '${provider}' refused the request as too large (status 413).`,
-      { code: 'upstream_request_too_large', headers: { 'x-should-retry': 'false' } },
+      { code: 'upstream_request_too_large', retryable: false },
     );
   }
   // 408 (timed out reading the request), 409 (a conflict such as a lock) and 425 pass when tried again.
   if (status >= 500 || status === 408 || status === 409 || status === 425) {
     return new ServiceError('upstream', `The upstream provider '${provider}' failed with status ${status}.`, {
       code: 'upstream_error',
-      headers: { 'x-should-retry': 'true' },
+      retryable: true,
     });
   }
   // 401/403/404 (and the other 4xx) from an upstream is Tessera's configuration at fault, which no retry fixes.
   return new ServiceError(
     'upstream',
     `The upstream provider '${provider}' rejected Tessera's call (status ${status}); the operator has been told.`,
-    { code: 'upstream_rejected', headers: { 'x-should-retry': 'false' } },
+    { code: 'upstream_rejected', retryable: false },
   );
 }
 
 export function upstreamConnectionError(provider: string, cause: unknown): ServiceError {
   return new ServiceError('upstream', `Could not reach the upstream provider '${provider}'.`, {
     code: 'upstream_unreachable',
-    headers: { 'x-should-retry': 'true' },
+    retryable: true,
     cause,
   });
 }
@@ -79,7 +76,7 @@ export function upstreamConnectionError(provider: string, cause: unknown): Servi
 export function upstreamStreamError(provider: string, message: string, cause?: unknown): ServiceError {
   return new ServiceError('upstream', `The upstream provider '${provider}' failed mid-answer: ${message}`, {
     code: 'upstream_error',
-    headers: { 'x-should-retry': 'true' },
+    retryable: true,
     cause,
   });
 }

@@ -1,7 +1,7 @@
+import { type SseEvent, SseParser } from '@tessera/shared';
 import { type Dispatcher, Pool } from 'undici';
 import { ServiceError } from '../../errors';
 import { upstreamConnectionError, upstreamStatusError, upstreamStreamError } from './errors';
-import { type SseEvent, SseParser } from './sse-parser';
 
 export interface UpstreamTarget {
   name: string;

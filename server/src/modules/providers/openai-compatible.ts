@@ -2,7 +2,7 @@ import type { ChoiceLogprobs, FinishReason, Usage } from '@tessera/shared';
 import type { Dispatcher } from 'undici';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
-import { parseEventJson } from './sse-parser';
+import { parseEventJson } from './sse-json';
 import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
 
 interface UpstreamCompletion {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from './duration';
+import { type GcraState, gcraStep, gcraSteps } from './gcra';
 import { MemoryRateLimitStore } from './memory-store';
 
 /** A store on a clock the test moves by hand. */
@@ -128,5 +129,21 @@ describe('formatDuration (reset headers)', () => {
     [90_061_001, '25h1m1.001s'],
   ])('%d ms → %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
+  });
+});
+
+describe('gcraSteps (account and key buckets together)', () => {
+  it('admits only while both admit, and a refusal by one spends nothing of the other', () => {
+    const now = 1_000_000_000;
+    let states: (GcraState | undefined)[] = [undefined, undefined];
+    let admitted = 0;
+    for (let i = 0; i < 10; i++) {
+      const { decisions, next } = gcraSteps(states, now, [100, 3]);
+      if (decisions.every((d) => d.allowed)) admitted++;
+      states = next.map((n, j) => n ?? states[j]);
+    }
+    expect(admitted).toBe(3);
+    // The account's bucket counted only the 3 admitted requests: 97 left.
+    expect(gcraStep(states[0], now, 100).decision.remaining).toBe(96);
   });
 });

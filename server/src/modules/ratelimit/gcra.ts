@@ -41,7 +41,7 @@ export function gcraStep(
   state: GcraState | undefined,
   nowUs: number,
   limit: number,
-): { decision: RateLimitDecision; next: GcraState | undefined } {
+): { decision: RateLimitDecision; next: GcraState | undefined; rescaled: GcraState | undefined } {
   const interval = intervalFor(limit);
   const tolerance = limit * interval;
   let tat = state?.tat ?? nowUs;
@@ -53,17 +53,44 @@ export function gcraStep(
     tat = nowUs + Math.round(backlog * interval);
     rescaled = true;
   }
+  const rescaledState = rescaled ? { tat, interval } : undefined;
   if (tat < nowUs) tat = nowUs;
   const newTat = tat + interval;
   if (newTat - nowUs > tolerance) {
     return {
       decision: decide(false, limit, tat - nowUs, newTat - nowUs - tolerance, interval),
-      next: rescaled ? { tat, interval } : undefined,
+      next: rescaledState,
+      rescaled: rescaledState,
     };
   }
   return {
     decision: decide(true, limit, newTat - nowUs, 0, interval),
     next: { tat: newTat, interval },
+    rescaled: rescaledState,
+  };
+}
+
+/** One bucket of a combined check: its key and its limit per minute. */
+export interface Bucket {
+  key: string;
+  limit: number;
+}
+
+/**
+ * One request against several buckets at once (the account's and the key's): admitted only when every bucket
+ * admits it, and then counted in every one; refused, it is counted in none (a rescaled state is still kept).
+ * Returns each bucket's decision and the states to store.
+ */
+export function gcraSteps(
+  states: (GcraState | undefined)[],
+  nowUs: number,
+  limits: number[],
+): { decisions: RateLimitDecision[]; next: (GcraState | undefined)[] } {
+  const steps = limits.map((limit, i) => gcraStep(states[i], nowUs, limit));
+  const allowed = steps.every((s) => s.decision.allowed);
+  return {
+    decisions: steps.map((s) => s.decision),
+    next: steps.map((s) => (allowed ? s.next : s.rescaled)),
   };
 }
 

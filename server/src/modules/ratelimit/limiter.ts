@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger';
 import type { Principal } from '../keys';
-import type { RateLimitDecision } from './gcra';
+import type { Bucket, RateLimitDecision } from './gcra';
 import type { MemoryRateLimitStore } from './memory-store';
 import type { RedisRateLimitStore } from './redis-store';
 
@@ -9,6 +9,11 @@ export interface RateLimitMetrics {
   /** Commands that failed or timed out, and failures of the connection (refused, reset, lost). */
   redisErrors: number;
   fallbackDecisions: number;
+}
+
+/** A decision, and which limit it reports: the account's plan, or the key's own. */
+export interface LimitDecision extends RateLimitDecision {
+  by: 'plan' | 'key';
 }
 
 /**
@@ -41,14 +46,26 @@ export class RateLimiter {
     return this.degraded || !this.deps.redis.ready ? 'fallback' : 'redis';
   }
 
-  async check(principal: Principal): Promise<RateLimitDecision> {
-    const key = `${principal.accountId}:${principal.mode}`;
-    const limit = principal.limits.requestsPerMinute;
+  /**
+   * Counts one request against the account's bucket and, for a key with a limit of its own, the key's bucket
+   * too, in one atomic step: admitted only when both admit it (so neither limit is spent by a refused call).
+   */
+  async check(principal: Principal): Promise<LimitDecision> {
+    const account: Bucket = {
+      key: `${principal.accountId}:${principal.mode}`,
+      limit: principal.limits.requestsPerMinute,
+    };
+    const keyLimit = principal.access?.requestsPerMinute;
+    const buckets = keyLimit ? [account, { key: `key:${principal.keyId}`, limit: keyLimit }] : [account];
+    return reported(await this.decide(buckets));
+  }
+
+  private async decide(buckets: Bucket[]): Promise<RateLimitDecision[]> {
     const redis = this.deps.redis;
-    if (!redis) return this.deps.memory.consumeNow(key, limit);
+    if (!redis) return this.consumeInProcess(buckets);
     if (redis.ready && performance.now() >= this.retryRedisAt) {
       try {
-        const decision = await redis.consume(key, limit);
+        const decision = await redis.consumeAll(buckets);
         if (this.degraded) {
           this.degraded = false;
           this.deps.logger.info('rate limiter: Redis reachable again; limits are shared again');
@@ -63,7 +80,14 @@ export class RateLimiter {
       this.degrade(redis.ready ? 'recent failure' : `connection ${redis.client.status}`);
     }
     this.metrics.fallbackDecisions++;
-    return this.deps.memory.consumeNow(key, limit);
+    return this.consumeInProcess(buckets);
+  }
+
+  private consumeInProcess(buckets: Bucket[]): RateLimitDecision[] {
+    const [only] = buckets;
+    // The common case (no key limit) keeps the single-bucket path.
+    if (only && buckets.length === 1) return [this.deps.memory.consumeNow(only.key, only.limit)];
+    return this.deps.memory.consumeAllNow(buckets);
   }
 
   start(): void {
@@ -83,4 +107,20 @@ export class RateLimiter {
       'rate limiter: Redis unreachable; limiting in process (per instance) until it returns',
     );
   }
+}
+
+/**
+ * The decision to report for [account, key?]: a refusal names the bucket that refused (the one to wait longer
+ * for, the plan's on a tie); an admission shows the bucket with fewer requests left (headers then show the
+ * limit that binds first).
+ */
+function reported(decisions: RateLimitDecision[]): LimitDecision {
+  const [plan, key] = decisions;
+  if (!plan) throw new Error('no decision');
+  if (!key) return { ...plan, by: 'plan' };
+  if (!plan.allowed || !key.allowed) {
+    const keyFirst = !key.allowed && (plan.allowed || key.retryAfterMs > plan.retryAfterMs);
+    return keyFirst ? { ...key, allowed: false, by: 'key' } : { ...plan, allowed: false, by: 'plan' };
+  }
+  return key.remaining < plan.remaining ? { ...key, by: 'key' } : { ...plan, by: 'plan' };
 }

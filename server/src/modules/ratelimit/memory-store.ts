@@ -1,9 +1,11 @@
 import type { Clock } from '../../lib/clock';
-import { type GcraState, gcraStep, type RateLimitDecision } from './gcra';
+import { type Bucket, type GcraState, gcraStep, gcraSteps, type RateLimitDecision } from './gcra';
 
 /** Where GCRA states live: this process (`MemoryRateLimitStore`) or Redis (`RedisRateLimitStore`). */
 export interface RateLimitStore {
   consume(key: string, limit: number): Promise<RateLimitDecision>;
+  /** One request counted in every bucket, or in none (see gcraSteps); a decision per bucket. */
+  consumeAll(buckets: readonly Bucket[]): Promise<RateLimitDecision[]>;
 }
 
 /**
@@ -27,6 +29,25 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (next) this.states.set(key, next);
     this.sweep(nowUs);
     return decision;
+  }
+
+  async consumeAll(buckets: readonly Bucket[]): Promise<RateLimitDecision[]> {
+    return this.consumeAllNow(buckets);
+  }
+
+  consumeAllNow(buckets: readonly Bucket[]): RateLimitDecision[] {
+    const nowUs = Math.round(this.clock.now() * 1000);
+    const { decisions, next } = gcraSteps(
+      buckets.map((b) => this.states.get(b.key)),
+      nowUs,
+      buckets.map((b) => b.limit),
+    );
+    buckets.forEach((b, i) => {
+      const state = next[i];
+      if (state) this.states.set(b.key, state);
+    });
+    this.sweep(nowUs);
+    return decisions;
   }
 
   get size(): number {

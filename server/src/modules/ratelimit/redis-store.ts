@@ -1,13 +1,15 @@
 import { Redis } from 'ioredis';
 import type { Clock } from '../../lib/clock';
-import { decide, type RateLimitDecision } from './gcra';
+import { type Bucket, decide, type RateLimitDecision } from './gcra';
 import type { RateLimitStore } from './memory-store';
 import { GCRA_LUA } from './redis-script';
 
-type GcraReply = [number, number, number, number];
+/** Per bucket: allowed 0|1, backlog µs, retry µs, interval µs. */
+type GcraReply = number[];
 
 interface GcraCommand {
-  tesseraGcra(key: string, limit: number, nowUs: number): Promise<GcraReply>;
+  /** numkeys, the bucket keys, now (µs or -1), the limits. */
+  tesseraGcra(...args: (string | number)[]): Promise<GcraReply>;
 }
 
 export interface RedisStoreOptions {
@@ -43,7 +45,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       lazyConnect: true,
     }) as Redis & GcraCommand;
     // ioredis sends EVALSHA and falls back to EVAL only when the script is not cached yet.
-    this.client.defineCommand('tesseraGcra', { numberOfKeys: 1, lua: GCRA_LUA });
+    this.client.defineCommand('tesseraGcra', { lua: GCRA_LUA });
     // Without a listener ioredis would print each error. A connection that fails (refused, reset, timed out)
     // is counted: while it is down the limiter sends no command, so commands alone would show no error.
     this.client.on('error', () => this.onConnectionError?.());
@@ -61,11 +63,25 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async consume(key: string, limit: number): Promise<RateLimitDecision> {
+    const [decision] = await this.consumeAll([{ key, limit }]);
+    if (!decision) throw new Error('no decision');
+    return decision;
+  }
+
+  async consumeAll(buckets: readonly Bucket[]): Promise<RateLimitDecision[]> {
     const nowUs = this.clock ? Math.round(this.clock.now() * 1000) : -1;
-    const [allowed, backlogUs, retryUs, interval] = await this.withTimeout(
-      this.client.tesseraGcra(this.prefix + key, limit, nowUs),
+    const reply = await this.withTimeout(
+      this.client.tesseraGcra(
+        buckets.length,
+        ...buckets.map((b) => this.prefix + b.key),
+        nowUs,
+        ...buckets.map((b) => b.limit),
+      ),
     );
-    return decide(allowed === 1, limit, backlogUs, retryUs, interval);
+    return buckets.map((b, i) => {
+      const [allowed, backlogUs, retryUs, interval] = reply.slice(4 * i, 4 * i + 4);
+      return decide(allowed === 1, b.limit, backlogUs ?? 0, retryUs ?? 0, interval ?? 1);
+    });
   }
 
   /**

@@ -16,7 +16,7 @@ export function inTurn<T>(gate: AccountGate, accountId: string, work: () => Prom
       new ServiceError(
         'rate_limited',
         `Too many searches at once: this account has ${gate.runningFor(accountId)} running and the most it may queue waiting. Wait for them to finish.`,
-        { code: 'search_concurrency_exceeded', headers: { 'retry-after': '1', 'retry-after-ms': '1000' } },
+        { code: 'search_concurrency_exceeded', retryAfterMs: 1_000 },
       ),
   );
 }

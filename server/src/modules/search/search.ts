@@ -101,7 +101,7 @@ async function withTimeLimit<T>(db: Db, timeoutMs: number, run: (tx: Db) => Prom
     throw new ServiceError(
       'unavailable',
       `The search took longer than its limit of ${timeoutMs} ms and was stopped. Narrow the query (fewer or rarer words, a filter) and try again.`,
-      { code: 'search_timeout', param: 'query', headers: { 'x-should-retry': 'false' }, cause: err },
+      { code: 'search_timeout', param: 'query', retryable: false, cause: err },
     );
   }
 }

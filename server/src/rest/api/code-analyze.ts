@@ -7,6 +7,7 @@ export function codeAnalyzeRoutes(services: Services): RestRoute[] {
     {
       method: 'post',
       path: '/api/code/analyze',
+      scope: 'code_analysis',
       body: true,
       handler: async (req, res, principal) => {
         res.json(await codeAnalyzer.analyze(req.body, principal.accountId));

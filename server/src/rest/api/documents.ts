@@ -34,6 +34,7 @@ export function documentRoutes(services: Services): RestRoute[] {
     {
       method: 'post',
       path: '/api/documents',
+      scope: 'search_write',
       body: true,
       handler: async (req, res, principal) => {
         const { collection, documents } = parseIndexRequest(req.body, ctx.config.searchLimits);
@@ -48,6 +49,7 @@ export function documentRoutes(services: Services): RestRoute[] {
     {
       method: 'get',
       path: '/api/documents',
+      scope: 'search_read',
       handler: async (req, res, principal) => {
         const { limit, cursor } = parseOrThrow(ListQuery, req.query);
         const scope = { accountId: principal.accountId, collection: collectionOf(req) };
@@ -57,6 +59,7 @@ export function documentRoutes(services: Services): RestRoute[] {
     {
       method: 'get',
       path: '/api/documents/:id',
+      scope: 'search_read',
       handler: async (req, res, principal) => {
         const scope = { accountId: principal.accountId, collection: collectionOf(req) };
         res.json(await getDocument({ ctx, scope, id: parseDocumentId(req.params.id) }));
@@ -65,6 +68,7 @@ export function documentRoutes(services: Services): RestRoute[] {
     {
       method: 'delete',
       path: '/api/documents/:id',
+      scope: 'search_write',
       handler: async (req, res, principal) => {
         const scope = { accountId: principal.accountId, collection: collectionOf(req) };
         const id = parseDocumentId(req.params.id);
@@ -75,6 +79,7 @@ export function documentRoutes(services: Services): RestRoute[] {
     {
       method: 'get',
       path: '/api/documents/collections/:collection',
+      scope: 'search_read',
       handler: async (req, res, principal) => {
         const collection = parseCollectionName(req.params.collection);
         res.json(await getCollection({ ctx, scope: { accountId: principal.accountId, collection } }));
@@ -83,6 +88,7 @@ export function documentRoutes(services: Services): RestRoute[] {
     {
       method: 'put',
       path: '/api/documents/collections/:collection',
+      scope: 'search_write',
       body: true,
       handler: async (req, res, principal) => {
         const collection = parseCollectionName(req.params.collection);
@@ -94,6 +100,7 @@ export function documentRoutes(services: Services): RestRoute[] {
     {
       method: 'delete',
       path: '/api/documents/collections/:collection',
+      scope: 'search_write',
       handler: async (req, res, principal) => {
         const collection = parseCollectionName(req.params.collection);
         await deleteCollection({ ctx, scope: { accountId: principal.accountId, collection } });

@@ -9,6 +9,7 @@ export function searchRoutes(services: Services): RestRoute[] {
     {
       method: 'post',
       path: '/api/search',
+      scope: 'search_read',
       body: true,
       handler: async (req, res, principal) => {
         const input = parseOrThrow(SearchRequest, req.body ?? {});

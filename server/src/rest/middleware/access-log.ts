@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { locals } from '../../http/locals';
 import type { Logger } from '../../logger';
-import { locals } from './locals';
 
 /** One structured line per request when the response is done (or the client went away). */
 export function accessLog(logger: Logger): RequestHandler {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
+import { locals } from '../../http/locals';
 import type { Clock } from '../../lib/clock';
 import type { ApiKeyVerifier, LastUsedTracker } from '../../modules/keys';
-import { locals } from './locals';
 
 /** Verifies `Authorization: Bearer <key>` and leaves the caller's principal on `res.locals`. */
 export function authenticate(deps: {

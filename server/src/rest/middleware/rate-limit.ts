@@ -1,11 +1,11 @@
 import { PLAN_LABELS } from '@tessera/shared';
 import type { RequestHandler, Response } from 'express';
 import { ServiceError } from '../../errors';
+import { locals } from '../../http/locals';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../logger';
 import type { TokenAllowance } from '../../modules/allowance';
-import { formatDuration, type RateLimitDecision, type RateLimiter } from '../../modules/ratelimit';
-import { locals } from './locals';
+import { formatDuration, type LimitDecision, type RateLimiter } from '../../modules/ratelimit';
 
 /**
  * After authentication: counts the request against the account's per-minute limit (per mode) and sets
@@ -33,20 +33,21 @@ export function rateLimit(deps: {
   };
 }
 
-function rateLimited(decision: RateLimitDecision, plan: string): ServiceError {
+/** A 429 naming the limit that was hit: the plan's (`rate_limit_exceeded`) or the key's own (`key_rate_limit_exceeded`). */
+function rateLimited(decision: LimitDecision, plan: string): ServiceError {
   const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-  return new ServiceError(
-    'rate_limited',
-    `Rate limit reached: the ${plan} plan allows ${decision.limit} requests per minute. Try again in ${seconds}s.`,
-    {
-      code: 'rate_limit_exceeded',
-      type: 'requests',
-      headers: {
-        'retry-after': String(seconds),
-        'retry-after-ms': String(Math.max(1, decision.retryAfterMs)),
-      },
+  const message =
+    decision.by === 'key'
+      ? `Rate limit reached for this API key: the key's own limit allows ${decision.limit} requests per minute (within the ${plan} plan's). Try again in ${seconds}s.`
+      : `Rate limit reached: the ${plan} plan allows ${decision.limit} requests per minute. Try again in ${seconds}s.`;
+  return new ServiceError('rate_limited', message, {
+    code: decision.by === 'key' ? 'key_rate_limit_exceeded' : 'rate_limit_exceeded',
+    type: 'requests',
+    headers: {
+      'retry-after': String(seconds),
+      'retry-after-ms': String(Math.max(1, decision.retryAfterMs)),
     },
-  );
+  });
 }
 
 /** Best effort: a failing allowance read leaves the token headers out rather than failing the request. */

@@ -1,9 +1,9 @@
 import type { Response } from 'express';
+import { locals, recordError } from '../../http/locals';
+import { PLAYGROUND_KEY_ID } from '../../http/session';
 import { deniedResource, logTenantDenial } from '../../lib/tenant-denial';
 import type { Logger } from '../../logger';
 import { toHttpError } from '../errors';
-import { PLAYGROUND_KEY_ID } from '../playground';
-import { locals } from './locals';
 
 /** Writes an error in OpenAI's body, records it for logs and metering, and logs unknown errors in full. */
 export function sendError(res: Response, err: unknown, logger: Logger): void {
@@ -25,9 +25,7 @@ export function sendError(res: Response, err: unknown, logger: Logger): void {
       operation: `${res.req.method} ${l.route ?? res.req.path}`,
     });
   }
-  l.errorType = http.body.error.type;
-  l.errorCode = http.body.error.code;
-  l.errorMessage = http.body.error.message;
+  recordError(res, http.body.error);
   if (res.headersSent) {
     res.end();
     return;

@@ -1,10 +1,11 @@
 import type { Response } from 'express';
 import { ServiceError } from '../../errors';
+import { locals, recordError, recordUsage } from '../../http/locals';
 import { CallAbortController } from '../../lib/call-abort';
 import type { ChatSink } from '../../modules/chat';
+import { requireModel } from '../../modules/keys';
 import type { Services } from '../../services';
 import { toHttpError } from '../errors';
-import { locals } from '../middleware/locals';
 import type { RestRoute } from '../routes';
 import { sendJson } from '../send-json';
 
@@ -105,11 +106,8 @@ class SseSink implements ChatSink {
   }
 
   error(err: unknown): void {
-    const l = locals(this.res);
-    const http = toHttpError(err, l.requestId);
-    l.errorType = http.body.error.type;
-    l.errorCode = http.body.error.code;
-    l.errorMessage = http.body.error.message;
+    const http = toHttpError(err, locals(this.res).requestId);
+    recordError(this.res, http.body.error);
     this.write(`data: ${JSON.stringify(http.body)}\n\n`);
   }
 
@@ -139,10 +137,11 @@ function drained(res: Response, stallMs: number): Promise<void> {
       resolve();
     };
     const timer = setTimeout(() => {
-      const l = locals(res);
-      l.errorType = 'invalid_request_error';
-      l.errorCode = 'client_stalled';
-      l.errorMessage = `The client read nothing of the stream for ${stallMs} ms (STREAM_CLIENT_STALL_MS) while it waited; the connection was closed.`;
+      recordError(res, {
+        type: 'invalid_request_error',
+        code: 'client_stalled',
+        message: `The client read nothing of the stream for ${stallMs} ms (STREAM_CLIENT_STALL_MS) while it waited; the connection was closed.`,
+      });
       res.destroy();
     }, stallMs);
     res.on('drain', done);
@@ -170,6 +169,7 @@ export function chatRoutes(services: Services): RestRoute[] {
     {
       method: 'post',
       path: '/v1/chat/completions',
+      scope: 'chat',
       body: true,
       bodyLimit: services.ctx.config.chatBodyLimitBytes,
       handler: async (req, res, principal) => {
@@ -180,29 +180,38 @@ export function chatRoutes(services: Services): RestRoute[] {
           if (!res.writableFinished) abort.abort(clientClosed());
         });
         const prepared = await services.chat.prepare(req.body, principal.accountId);
-        const l = locals(res);
-        l.model = prepared.entry.id;
-        l.promptTokens = prepared.promptTokens;
-        l.completionTokens = 0;
+        requireModel(principal, prepared.entry.id);
+        // A call refused before it starts (the allowance) is metered with the prompt it would have sent.
+        recordUsage(res, {
+          model: prepared.entry.id,
+          promptTokens: prepared.promptTokens,
+          completionTokens: 0,
+        });
         const call = {
           principal,
           allowance: services.allowance,
           prepared,
           abort,
-          onUsage(usage: { model: string; promptTokens: number; completionTokens: number }) {
-            l.model = usage.model;
-            l.promptTokens = usage.promptTokens;
-            l.completionTokens = usage.completionTokens;
-          },
           // Set before each attempt: a stream's headers leave once its provider accepted the call, and an
           // error names the provider that failed. Clients that show headers see who answered.
           onProvider(name: string) {
             if (!res.headersSent) res.setHeader(PROVIDER_HEADER, name);
           },
         };
-        if (prepared.request.stream)
-          await services.chat.stream(call, new SseSink(res, services.ctx.config.chat.clientStallMs));
-        else sendJson(res, 200, await services.chat.complete(call));
+        // The service answers with what the call consumed, however it ended: recorded, then sent.
+        if (prepared.request.stream) {
+          const ended = await services.chat.stream(
+            call,
+            new SseSink(res, services.ctx.config.chat.clientStallMs),
+          );
+          recordUsage(res, ended.usage);
+          if (!ended.ok) throw ended.error;
+        } else {
+          const ended = await services.chat.complete(call);
+          recordUsage(res, ended.usage);
+          if (!ended.ok) throw ended.error;
+          sendJson(res, 200, ended.value);
+        }
       },
     },
   ];

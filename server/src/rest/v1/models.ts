@@ -1,3 +1,4 @@
+import { requireModel } from '../../modules/keys';
 import { getModel, listModels } from '../../modules/models';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
@@ -8,16 +9,20 @@ export function modelRoutes(services: Services): RestRoute[] {
     {
       method: 'get',
       path: '/v1/models',
-      handler: (_req, res) => {
-        res.json(listModels({ catalogue, ownership }));
+      scope: 'models',
+      handler: (_req, res, principal) => {
+        res.json(listModels({ catalogue, ownership, allowed: principal.access?.models }));
       },
     },
     {
       method: 'get',
       path: '/v1/models/:id',
-      handler: (req, res) => {
+      scope: 'models',
+      handler: (req, res, principal) => {
         // Express has already percent-decoded the parameter (`a%2Fb` arrives as `a/b`).
-        res.json(getModel({ catalogue, ownership, id: String(req.params.id) }));
+        const model = getModel({ catalogue, ownership, id: String(req.params.id) });
+        requireModel(principal, model.id, null);
+        res.json(model);
       },
     },
   ];

@@ -1,8 +1,9 @@
 import { SignInInput, SignUpInput } from '@tessera/shared';
 import type { Response } from 'express';
+import { SESSION_COOKIE } from '../../http/session';
 import { createSession, endSession, signIn, signUp, toAccountView } from '../../modules/accounts';
 import type { Services } from '../../services';
-import { protectedProcedure, publicProcedure, router, SESSION_COOKIE } from '../trpc';
+import { protectedProcedure, publicProcedure, router } from '../trpc';
 
 function setSessionCookie(res: Response, services: Services, token: string, expiresAt: Date): void {
   const secureSetting = services.ctx.config.cookieSecure;

@@ -1,12 +1,49 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApiKeyView } from '@tessera/shared';
+import { type ApiKeyView, type CreatedApiKey, KEY_SCOPE_LABELS } from '@tessera/shared';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { date, relativeTime } from '../../lib/format';
+import { date, dateTime, relativeTime } from '../../lib/format';
 import { messageOf, useTRPC } from '../../lib/trpc';
 import { ScrollRegion } from '../ScrollRegion';
+import { EditKeyForm } from './EditKeyForm';
+import { RotateKeyControl } from './RotateKeyControl';
 
-/** The account's keys, masked; revoking asks for confirmation in place. */
-export function KeyList({ keys, onRevoked }: { keys: ApiKeyView[]; onRevoked: (key: ApiKeyView) => void }) {
+/** A key's restrictions in a few words: "all endpoints, every model" when it has none. */
+export function settingsSummary(k: ApiKeyView): string {
+  const parts = [
+    k.scopes ? k.scopes.map((s) => KEY_SCOPE_LABELS[s]).join(', ') : 'All endpoints',
+    k.models ? k.models.join(', ') : 'every model',
+  ];
+  if (k.requestsPerMinute !== null) parts.push(`${k.requestsPerMinute} requests/min`);
+  if (k.tokenBudget)
+    parts.push(`${k.tokenBudget.tokens.toLocaleString('en-US')} tokens/${k.tokenBudget.period}`);
+  return parts.join(' · ');
+}
+
+function stateText(k: ApiKeyView): string {
+  switch (k.state) {
+    case 'active':
+      return k.expiresAt ? `Active, expires ${date(k.expiresAt)}` : 'Active';
+    case 'rotating':
+      return `Rotating: works until ${dateTime(k.expiresAt ?? k.createdAt)}`;
+    case 'expired':
+      return `Expired ${relativeTime(k.expiresAt ?? k.createdAt)}`;
+    case 'revoked':
+      return 'Revoked';
+  }
+}
+
+/** The account's keys, masked; revoking asks for confirmation in place; settings are edited below the row. */
+export function KeyList({
+  keys,
+  onRevoked,
+  onSaved,
+  onRotated,
+}: {
+  keys: ApiKeyView[];
+  onRevoked: (key: ApiKeyView) => void;
+  onSaved: (key: ApiKeyView) => void;
+  onRotated: (replacement: CreatedApiKey, previous: ApiKeyView) => void;
+}) {
   return (
     <ScrollRegion label="API keys">
       <table>
@@ -16,6 +53,8 @@ export function KeyList({ keys, onRevoked }: { keys: ApiKeyView[]; onRevoked: (k
             <th scope="col">Name</th>
             <th scope="col">Key</th>
             <th scope="col">Kind</th>
+            <th scope="col">State</th>
+            <th scope="col">Limits</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">
@@ -25,7 +64,7 @@ export function KeyList({ keys, onRevoked }: { keys: ApiKeyView[]; onRevoked: (k
         </thead>
         <tbody>
           {keys.map((k) => (
-            <KeyRow key={k.id} apiKey={k} onRevoked={onRevoked} />
+            <KeyRow key={k.id} apiKey={k} onRevoked={onRevoked} onSaved={onSaved} onRotated={onRotated} />
           ))}
         </tbody>
       </table>
@@ -37,12 +76,24 @@ export function KeyList({ keys, onRevoked }: { keys: ApiKeyView[]; onRevoked: (k
  * Where focus goes as the row changes, so that it never falls to the page's body: into the confirmation (on its
  * harmless Cancel), back to Revoke when cancelled (button or Escape), to the "Revoked" note once revoked.
  */
-type FocusTarget = 'cancel' | 'revoke' | 'revoked' | null;
+type FocusTarget = 'cancel' | 'revoke' | 'revoked' | 'edit' | null;
 
-function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeyView; onRevoked: (key: ApiKeyView) => void }) {
+function KeyRow({
+  apiKey,
+  onRevoked,
+  onSaved,
+  onRotated,
+}: {
+  apiKey: ApiKeyView;
+  onRevoked: (key: ApiKeyView) => void;
+  onSaved: (key: ApiKeyView) => void;
+  onRotated: (replacement: CreatedApiKey, previous: ApiKeyView) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   const [focusTarget, setFocusTarget] = useState<FocusTarget>(null);
   const revokeButton = useRef<HTMLButtonElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
@@ -60,9 +111,13 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeyView; onRevoked: (key: Ap
   const revoked = apiKey.revokedAt !== null;
 
   useEffect(() => {
-    const target = { cancel: cancelButton, revoke: revokeButton, revoked: revokedNote, none: null }[
-      focusTarget ?? 'none'
-    ];
+    const target = {
+      cancel: cancelButton,
+      revoke: revokeButton,
+      revoked: revokedNote,
+      edit: editButton,
+      none: null,
+    }[focusTarget ?? 'none'];
     if (!target?.current) return;
     target.current.focus();
     setFocusTarget(null);
@@ -79,57 +134,92 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeyView; onRevoked: (key: Ap
   };
 
   return (
-    <tr className={revoked ? 'revoked' : undefined}>
-      <td>{apiKey.name}</td>
-      <td>
-        <code>{apiKey.masked}</code>
-      </td>
-      <td>
-        <span className={`badge badge-${apiKey.kind}`}>{apiKey.kind}</span>
-      </td>
-      <td>{date(apiKey.createdAt)}</td>
-      <td>{apiKey.lastUsedAt ? relativeTime(apiKey.lastUsedAt) : 'Never'}</td>
-      <td className="actions">
-        {revoked ? (
-          <span className="muted" ref={revokedNote} tabIndex={-1}>
-            Revoked {relativeTime(apiKey.revokedAt ?? apiKey.createdAt)}
-          </span>
-        ) : confirming ? (
-          <fieldset className="confirm" onKeyDown={onKeyDown}>
-            <legend className="sr-only">Confirm revoking {apiKey.name}</legend>
-            <span>Apps using it stop working at once.</span>
-            <button
-              type="button"
-              className="btn btn-danger btn-small"
-              disabled={revoke.isPending}
-              onClick={() => revoke.mutate({ id: apiKey.id })}
-            >
-              {revoke.isPending ? 'Revoking…' : 'Yes, revoke'}
-            </button>
-            <button type="button" className="btn btn-small" ref={cancelButton} onClick={cancel}>
-              Cancel
-            </button>
-            {revoke.isError && (
-              <span className="field-error" role="alert">
-                {messageOf(revoke.error)}
-              </span>
-            )}
-          </fieldset>
-        ) : (
-          <button
-            type="button"
-            className="btn btn-small"
-            ref={revokeButton}
-            aria-label={`Revoke ${apiKey.name}`}
-            onClick={() => {
-              setConfirming(true);
-              setFocusTarget('cancel');
-            }}
-          >
-            Revoke
-          </button>
-        )}
-      </td>
-    </tr>
+    <>
+      <tr className={revoked ? 'revoked' : undefined}>
+        <td>{apiKey.name}</td>
+        <td>
+          <code>{apiKey.masked}</code>
+        </td>
+        <td>
+          <span className={`badge badge-${apiKey.kind}`}>{apiKey.kind}</span>
+        </td>
+        <td>{stateText(apiKey)}</td>
+        <td>{settingsSummary(apiKey)}</td>
+        <td>{date(apiKey.createdAt)}</td>
+        <td>{apiKey.lastUsedAt ? relativeTime(apiKey.lastUsedAt) : 'Never'}</td>
+        <td className="actions">
+          {revoked ? (
+            <span className="muted" ref={revokedNote} tabIndex={-1}>
+              Revoked {relativeTime(apiKey.revokedAt ?? apiKey.createdAt)}
+            </span>
+          ) : confirming ? (
+            <fieldset className="confirm" onKeyDown={onKeyDown}>
+              <legend className="sr-only">Confirm revoking {apiKey.name}</legend>
+              <span>Apps using it stop working at once.</span>
+              <button
+                type="button"
+                className="btn btn-danger btn-small"
+                disabled={revoke.isPending}
+                onClick={() => revoke.mutate({ id: apiKey.id })}
+              >
+                {revoke.isPending ? 'Revoking…' : 'Yes, revoke'}
+              </button>
+              <button type="button" className="btn btn-small" ref={cancelButton} onClick={cancel}>
+                Cancel
+              </button>
+              {revoke.isError && (
+                <span className="field-error" role="alert">
+                  {messageOf(revoke.error)}
+                </span>
+              )}
+            </fieldset>
+          ) : (
+            <>
+              <button
+                type="button"
+                className="btn btn-small"
+                ref={editButton}
+                aria-label={`Edit ${apiKey.name}`}
+                aria-expanded={editing}
+                onClick={() => setEditing((v) => !v)}
+              >
+                Edit
+              </button>{' '}
+              {apiKey.state === 'active' && (
+                <>
+                  <RotateKeyControl apiKey={apiKey} onRotated={onRotated} />{' '}
+                </>
+              )}
+              <button
+                type="button"
+                className="btn btn-small"
+                ref={revokeButton}
+                aria-label={`Revoke ${apiKey.name}`}
+                onClick={() => {
+                  setConfirming(true);
+                  setFocusTarget('cancel');
+                }}
+              >
+                Revoke
+              </button>
+            </>
+          )}
+        </td>
+      </tr>
+      {editing && !revoked && (
+        <tr className="edit-row">
+          <td colSpan={8}>
+            <EditKeyForm
+              apiKey={apiKey}
+              onDone={(saved) => {
+                setEditing(false);
+                setFocusTarget('edit');
+                if (saved) onSaved(saved);
+              }}
+            />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }

@@ -26,9 +26,11 @@ export function foldBinary(op: string, a: Const, b: Const): Const | undefined {
     case '%':
       return arithmetic(a, b, (x, y) => (y === 0 ? Number.NaN : x % y));
     case '==':
+    case '===':
     case 'is':
       return a === b;
     case '!=':
+    case '!==':
     case 'is not':
       return a !== b;
     case '<':

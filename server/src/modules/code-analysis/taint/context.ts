@@ -8,7 +8,8 @@ import type { TaintProject } from './project';
 import { TAINT_RULES } from './rules';
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
-import type { Const, Taint, TraceStep, Val } from './values';
+import { type Const, type Taint, type TraceStep, unionTaint, type Val } from './values';
+import type { WalkerBase } from './walk/base';
 import { FlowWalker } from './walker';
 
 /** A sink an argument of a function reaches inside it (or inside the functions it calls). */
@@ -43,6 +44,9 @@ const CLOSURE_KINDS = new Set(['closure', 'lambda', 'arrow', 'block']);
 
 const MAX_FINDINGS = 200;
 
+/** An object's own field: `this.q`, `self.q`, `$this->q`, Ruby's `@q`. */
+const OWN_FIELD = /^(this\.|self\.|\$this->|@)[A-Za-z_]\w*$/;
+
 /**
  * The name an anonymous function is bound to where it is defined: `const q = (sql) => …`, `exports.q = function
  * (sql) {…}` (the last part of the target: `q`).
@@ -67,6 +71,10 @@ export class FileContext {
   private readonly computing = new Set<SyntaxNode>();
   private readonly reported = new Set<string>();
   private readonly functionTypes: Record<string, string>;
+  /** Untrusted data a method stored into its object's own field (`this.q = req.query.q`), by class and field. */
+  private readonly fieldTaint = new Map<string, Taint>();
+  /** The units that read an own field while it held nothing known, by class and field. */
+  private readonly fieldReads = new Map<string, Set<SyntaxNode>>();
 
   /** `path` and `project`: the file's place in a project analysis, whose other files' functions calls may reach. */
   constructor(
@@ -91,6 +99,38 @@ export class FileContext {
       }
     };
     collect(parsed.root);
+  }
+
+  /** The class (or else the file) whose instances own `this.x` in a unit, and the field: the key of its taint. */
+  private fieldKey(unit: SyntaxNode, field: string): string {
+    let node: SyntaxNode | null = unit;
+    while (node && !/class|object_declaration/.test(node.type)) node = node.parent;
+    return `${node?.startIndex ?? -1}:${field.replace(/^(this|self)\.|^\$this->|^@/, '')}`;
+  }
+
+  /** `this.q = …` (`self.q`, `$this->q`, `@q`) with known input: every method of the class may read it. */
+  storeField(unit: SyntaxNode, field: string, taint: Taint): void {
+    if (!OWN_FIELD.test(field) || taint.weak) return;
+    const key = this.fieldKey(unit, field);
+    this.fieldTaint.set(key, unionTaint(this.fieldTaint.get(key), taint) as Taint);
+  }
+
+  /** What an own field read in a method may hold: what any method of the class stored in it. */
+  readField(unit: SyntaxNode, field: string): Taint | undefined {
+    if (!OWN_FIELD.test(field)) return undefined;
+    const key = this.fieldKey(unit, field);
+    const taint = this.fieldTaint.get(key);
+    if (!taint) this.fieldReads.set(key, (this.fieldReads.get(key) ?? new Set()).add(unit));
+    return taint;
+  }
+
+  /** Units that read a field before another method was seen storing input in it: to be walked again. */
+  staleFieldReaders(): SyntaxNode[] {
+    const out = new Set<SyntaxNode>();
+    for (const [key, units] of this.fieldReads)
+      if (this.fieldTaint.has(key)) for (const u of units) out.add(u);
+    this.fieldReads.clear();
+    return [...out];
   }
 
   /** The file's named functions by name. */
@@ -203,7 +243,7 @@ export class FileContext {
     return summary;
   }
 
-  onReturn(walker: FlowWalker, unit: SyntaxNode, value: SyntaxNode, v: Val): void {
+  onReturn(walker: WalkerBase, unit: SyntaxNode, value: SyntaxNode, v: Val): void {
     const sink = this.lang.returnSink;
     if (!sink || !v.taint || !walker.reporting) return;
     if (!isRouteHandler(this.parsed, this.lang, unit)) return;
@@ -214,7 +254,7 @@ export class FileContext {
   }
 
   checkValues(
-    walker: FlowWalker,
+    walker: WalkerBase,
     call: SyntaxNode,
     callee: string,
     typed: string | undefined,
@@ -264,6 +304,25 @@ export class FileContext {
       },
       `${kind}:${at.startIndex}`,
     );
+  }
+
+  /**
+   * A helper's sink reported from its parameter of unknown origin (medium) that a call proves reached by known input
+   * (high, its trace through the helper ending at that sink): one finding, the proven one, stays.
+   */
+  dropShadowed(): void {
+    const key = (rule: string, line: number, column: number) => `${rule}:${line}:${column}`;
+    const proven = new Set<string>();
+    for (const f of this.findings) {
+      const last = f.trace?.[f.trace.length - 1];
+      if (f.confidence !== 'high' || !last || (last.path ?? this.path) !== this.path) continue;
+      proven.add(key(f.rule_id, last.line, last.column));
+    }
+    if (proven.size === 0) return;
+    const kept = this.findings.filter(
+      (f) => f.confidence !== 'medium' || !proven.has(key(f.rule_id, f.line, f.column)),
+    );
+    this.findings.splice(0, this.findings.length, ...kept);
   }
 
   private push(finding: Finding, key: string): void {

@@ -1,5 +1,6 @@
 import type { Finding } from '@tessera/shared';
 import type { ParsedSource } from '../parsing/parse';
+import type { SyntaxNode } from '../parsing/tree';
 import { FileContext } from './context';
 import { TAINT_LANGUAGES } from './languages';
 import { parameterSources, unknownParameters } from './parameters';
@@ -29,10 +30,10 @@ export function taintFindings(parsed: ParsedSource, project?: TaintProject): Fin
   const lang = TAINT_LANGUAGES[parsed.language];
   if (!lang) return [];
   const ctx = project?.contextOf(parsed) ?? new FileContext(parsed, lang);
-  for (const unit of ctx.units) {
+  const walk = (unit: SyntaxNode) => {
     if (unit === parsed.root) {
       new FlowWalker(ctx, unit, true).run([]);
-      continue;
+      return;
     }
     const known = parameterSources(parsed, lang, unit);
     const names = new Set(known.map(([name]) => name));
@@ -44,6 +45,10 @@ export function taintFindings(parsed: ParsedSource, project?: TaintProject): Fin
       ...unknown.map(([name, origin]): [string, Taint] => [name, parameterTaint(origin, true)]),
     ];
     new FlowWalker(ctx, unit, true).run(parameters);
-  }
+  };
+  for (const unit of ctx.units) walk(unit);
+  // A method that read `this.q` before the method storing input in it was walked reads it now.
+  for (const unit of ctx.staleFieldReaders()) walk(unit);
+  ctx.dropShadowed();
   return ctx.findings;
 }

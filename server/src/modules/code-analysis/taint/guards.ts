@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '../parsing/tree';
 import type { TaintKind } from './types';
-import type { FlowWalker } from './walker';
+import type { WalkerBase } from './walk/base';
 
 /** Every sink kind: what an allow-list check or a full-match validation makes a value safe for. */
 const ALL_KINDS: TaintKind[] = [
@@ -42,7 +42,7 @@ const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/com
  * the characters it holds; an allow-list (`name in ALLOWED`), a full regex match or a character-class test
  * (`isalnum`) rules out everything.
  */
-export function applyGuard(walker: FlowWalker, condition: SyntaxNode): void {
+export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
   const visit = (node: SyntaxNode): void => {
     const parts = named(node);
     if (node.type === 'comparison_operator' && parts.length === 2) {

@@ -1,3 +1,4 @@
+import { cFlow } from '../flow/c';
 import type { TaintLanguage } from '../types';
 
 /** C and C++: argv, environment and stdin; system/exec, SQL client libraries, files. */
@@ -7,6 +8,7 @@ export const c: TaintLanguage = {
     { type: 'assignment_expression', target: 'left', value: 'right' },
   ],
   calls: ['call_expression'],
+  flow: cFlow,
   parameterTypes: ['parameter_declaration'],
   safeParameter:
     /^\s*(const\s+)?((unsigned|signed)\s+)?(int|long|short|char|size_t|ssize_t|bool|float|double|u?int\d+_t|off_t|pid_t)(\s+long)?\s+\w+\s*$/,
@@ -27,6 +29,9 @@ export const c: TaintLanguage = {
     { callee: /^(sprintf|snprintf|strcpy|strncpy|strcat|strncat|memcpy|fgets|read|recv)$/, into: 0 },
   ],
   sinks: [
+    // OpenLDAP: the filter is the fourth argument; libxml2's XPath expression the first.
+    { kind: 'ldap-injection', callee: /^ldap_search(_ext)?(_s|_st)?$/, arg: 3 },
+    { kind: 'xpath-injection', callee: /^xmlXPath(EvalExpression|Eval|Compile|CtxtCompile)$/, arg: 0 },
     {
       kind: 'command-injection',
       callee: /^(std::|::)?(system|popen|_popen|execl|execlp|execle|execv|execvp|execvpe)$/,

@@ -1,3 +1,4 @@
+import { csharpFlow } from '../flow/csharp';
 import type { TaintLanguage } from '../types';
 import { INPUT_NAMES } from './shared';
 
@@ -8,6 +9,7 @@ export const csharp: TaintLanguage = {
     { type: 'assignment_expression', target: 'left', value: 'right' },
   ],
   calls: ['invocation_expression', 'object_creation_expression'],
+  flow: csharpFlow,
   propertySinks: [
     { target: /\.CommandText$/, kind: 'sql-injection' },
     { target: /\.Filter$/, kind: 'ldap-injection' },

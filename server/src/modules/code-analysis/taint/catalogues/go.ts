@@ -1,3 +1,4 @@
+import { goFlow } from '../flow/go';
 import type { TaintLanguage } from '../types';
 import { INPUT_NAMES } from './shared';
 
@@ -9,6 +10,7 @@ export const go: TaintLanguage = {
     { type: 'var_spec', target: 'name', value: 'value' },
   ],
   calls: ['call_expression'],
+  flow: goFlow,
   sources: [/^os\.Args\b/, /^r\.(URL\.(Path|RawQuery)|Body|Form|PostForm)\b/],
   parameterTypes: ['parameter_declaration'],
   parameterSources: [{ name: INPUT_NAMES }],

@@ -1,3 +1,4 @@
+import { javascriptFlow } from '../flow/javascript';
 import type { TaintLanguage } from '../types';
 import { INPUT_NAMES } from './shared';
 
@@ -9,6 +10,7 @@ export const javascript: TaintLanguage = {
     { type: 'augmented_assignment_expression', target: 'left', value: 'right' },
   ],
   calls: ['call_expression', 'new_expression'],
+  flow: javascriptFlow,
   propertySinks: [
     { target: /\.(innerHTML|outerHTML)$/, kind: 'xss' },
     // Koa: a string body is sent as HTML.

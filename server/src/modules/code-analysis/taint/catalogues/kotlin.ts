@@ -1,3 +1,4 @@
+import { kotlinFlow } from '../flow/kotlin';
 import type { TaintLanguage } from '../types';
 import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, namedInput } from './shared';
 
@@ -9,6 +10,7 @@ export const kotlin: TaintLanguage = {
     { type: 'assignment', target: 'type:directly_assignable_expression', value: '*last' },
   ],
   calls: ['call_expression'],
+  flow: kotlinFlow,
   argumentWrappers: ['value_argument'],
   sources: [/^call\.(parameters|request\.(queryParameters|headers|cookies|uri))\b/, /^System\.in\b/],
   sourceCalls: [
@@ -22,7 +24,22 @@ export const kotlin: TaintLanguage = {
     /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|Encode\.for\w+|HtmlUtils\.htmlEscape|FilenameUtils\.getName|URLEncoder\.encode)$/,
     /\.escapeHTML$/,
   ],
+  kindSanitizers: [
+    { callee: /\.encodeForLDAP$|\.encodeForDN$|^(LdapEncoder\.)?filterEncode$/, kinds: ['ldap-injection'] },
+    { callee: /\.encodeForXPath$/, kinds: ['xpath-injection'] },
+  ],
   sinks: [
+    // JNDI (DirContext.search) and Spring LDAP's template, by the receiver's usual name: Kotlin/Scala declare no types here.
+    {
+      kind: 'ldap-injection',
+      callee: /^(\w*(ctx|Ctx|context|Context)|\w*[lL]dap\w*)\.search$/,
+      arg: 'any',
+    },
+    {
+      kind: 'xpath-injection',
+      callee: /\.newXPath\(\)\.(evaluate|compile)$|^\w*[xX][pP]ath\w*\.(evaluate|compile)$/,
+      arg: 0,
+    },
     {
       kind: 'sql-injection',
       callee:

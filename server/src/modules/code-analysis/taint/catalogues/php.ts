@@ -1,3 +1,4 @@
+import { phpFlow } from '../flow/php';
 import type { TaintLanguage } from '../types';
 import { INPUT_NAMES } from './shared';
 
@@ -18,6 +19,7 @@ export const php: TaintLanguage = {
     'require_once_expression',
     'print_intrinsic',
   ],
+  flow: phpFlow,
   sources: [/^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/],
   // `(int) $_GET['id']`: a numeric cast.
   cleanMembers: [{ types: ['cast_expression'], pattern: /^\((int|integer|float|double|bool|boolean)\)/ }],

@@ -1,3 +1,4 @@
+import { rubyFlow } from '../flow/ruby';
 import type { TaintLanguage } from '../types';
 
 /** Ruby: Rails controllers, Sinatra, the standard library. */
@@ -7,6 +8,7 @@ export const ruby: TaintLanguage = {
     { type: 'operator_assignment', target: 'left', value: 'right' },
   ],
   calls: ['call', 'subshell'],
+  flow: rubyFlow,
   parameterTypes: ['identifier', 'optional_parameter', 'keyword_parameter'],
   sources: [
     /^params\b/,

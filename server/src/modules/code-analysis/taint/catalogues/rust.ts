@@ -1,3 +1,4 @@
+import { rustFlow } from '../flow/rust';
 import type { TaintLanguage } from '../types';
 import { namedInput } from './shared';
 
@@ -9,6 +10,7 @@ export const rust: TaintLanguage = {
     { type: 'compound_assignment_expr', target: 'left', value: 'right', keeps: true },
   ],
   calls: ['call_expression'],
+  flow: rustFlow,
   tokenTrees: true,
   sources: [],
   sourceCalls: [
@@ -17,12 +19,18 @@ export const rust: TaintLanguage = {
   ],
   // `io::stdin().read_line(&mut buf)` fills `buf`.
   sourceArguments: [{ callee: /\.read_line$|\.read_to_string$/, into: 0 }],
+  kindSanitizers: [{ callee: /^(ldap3::)?ldap_escape$/, kinds: ['ldap-injection'] }],
   sanitizers: [
     /\.parse(::<[\w:]+>)?$/,
     /\.file_name$/,
     /^(html_escape::encode_\w+|encode_text|encode_safe|shell_escape::escape|shell_words::quote|urlencoding::encode)$/,
   ],
   sinks: [
+    // ldap3: `ldap.search(base, scope, &filter, attrs)`; sxd-xpath: `evaluate_xpath(&doc, &expr)`.
+    { kind: 'ldap-injection', callee: /^\w*[lL]dap\w*\.(search|streaming_search)$/, arg: 2 },
+    { kind: 'xpath-injection', callee: /^(sxd_xpath::)?evaluate_xpath$/, arg: 1 },
+    // bincode 1.x trusts the lengths in the input: untrusted bytes allocate without bound (RUSTSEC-style DoS).
+    { kind: 'unsafe-deserialization', callee: /^bincode::deserialize(_from)?$/, arg: 0 },
     {
       kind: 'sql-injection',
       callee:

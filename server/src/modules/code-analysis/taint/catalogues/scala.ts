@@ -1,3 +1,4 @@
+import { scalaFlow } from '../flow/scala';
 import type { TaintLanguage } from '../types';
 import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, namedInput } from './shared';
 
@@ -9,6 +10,7 @@ export const scala: TaintLanguage = {
     { type: 'assignment_expression', target: 'left', value: 'right' },
   ],
   calls: ['call_expression', 'instance_expression'],
+  flow: scalaFlow,
   // scala.sys.process: `cmd.!` and `cmd.!!` run the command.
   memberSinks: [
     {
@@ -34,7 +36,22 @@ export const scala: TaintLanguage = {
   sanitizers: [
     /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|HtmlFormat\.escape|URLEncoder\.encode|FilenameUtils\.getName)$/,
   ],
+  kindSanitizers: [
+    { callee: /\.encodeForLDAP$|\.encodeForDN$|^(LdapEncoder\.)?filterEncode$/, kinds: ['ldap-injection'] },
+    { callee: /\.encodeForXPath$/, kinds: ['xpath-injection'] },
+  ],
   sinks: [
+    // JNDI (DirContext.search) and Spring LDAP's template, by the receiver's usual name: Kotlin/Scala declare no types here.
+    {
+      kind: 'ldap-injection',
+      callee: /^(\w*(ctx|Ctx|context|Context)|\w*[lL]dap\w*)\.search$/,
+      arg: 'any',
+    },
+    {
+      kind: 'xpath-injection',
+      callee: /\.newXPath\(\)\.(evaluate|compile)$|^\w*[xX][pP]ath\w*\.(evaluate|compile)$/,
+      arg: 0,
+    },
     {
       kind: 'sql-injection',
       callee:

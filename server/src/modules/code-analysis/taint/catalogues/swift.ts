@@ -1,3 +1,4 @@
+import { swiftFlow } from '../flow/swift';
 import type { TaintLanguage } from '../types';
 import { namedInput } from './shared';
 
@@ -8,6 +9,7 @@ export const swift: TaintLanguage = {
     { type: 'assignment', target: 'target', value: 'result' },
   ],
   calls: ['call_expression'],
+  flow: swiftFlow,
   argumentWrappers: ['value_argument'],
   propertySinks: [{ target: /\.(arguments|launchPath)$/, kind: 'command-injection' }],
   sources: [
@@ -27,6 +29,10 @@ export const swift: TaintLanguage = {
     { types: ['interpolated_expression'], pattern: /^bind:/ },
   ],
   sinks: [
+    // Foundation's XMLNode on macOS, Kanna and Fuzi documents; OpenLDAP's C API.
+    { kind: 'xpath-injection', callee: /\.(nodes|objects)$/, arg: 0, when: /forXPath:/ },
+    { kind: 'xpath-injection', callee: /^\w*(doc|Doc|document|Document|html|xml)\w*\.xpath$/, arg: 0 },
+    { kind: 'ldap-injection', callee: /^ldap_search(_ext)?(_s)?$/, arg: 3 },
     { kind: 'sql-injection', callee: /\.(raw|execute)$/, arg: 0 },
     { kind: 'sql-injection', callee: /^sqlite3_(exec|prepare|prepare_v2|prepare_v3)$/, arg: 1 },
     { kind: 'command-injection', callee: /^(system|popen)$/, arg: 0 },

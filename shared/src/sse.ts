@@ -1,3 +1,7 @@
+/**
+ * The one Server-Sent Events parser of the server (upstream providers' streams) and the dashboard (its own
+ * streams).
+ */
 export interface SseEvent {
   event: string | undefined;
   data: string;
@@ -64,14 +68,5 @@ export class SseParser {
     const last = { event: this.event, data: this.data };
     this.data = undefined;
     return [last];
-  }
-}
-
-/** An event's JSON; a malformed one is the upstream's failure. */
-export function parseEventJson<T>(event: SseEvent, onError: (message: string) => Error): T {
-  try {
-    return JSON.parse(event.data) as T;
-  } catch {
-    throw onError('a stream event was not valid JSON');
   }
 }

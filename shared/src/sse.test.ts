@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SSE_LINE, SseParser } from './sse-parser';
+import { MAX_SSE_LINE, SseParser } from './sse';
 
 async function* reads(...parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {
   for (const part of parts) yield part;

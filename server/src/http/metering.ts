@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Clock } from '../../lib/clock';
-import type { Metrics } from '../../metrics/registry';
-import { hashKey, parseKey } from '../../modules/keys';
-import { ABORTED_STATUS, type UsageEvent, type UsageRecorder } from '../../modules/usage';
+import type { Clock } from '../lib/clock';
+import type { Metrics } from '../metrics/registry';
+import { hashKey, parseKey } from '../modules/keys';
+import { ABORTED_STATUS, type UsageEvent, type UsageRecorder } from '../modules/usage';
 import { locals } from './locals';
 
 const HANDLER_WAIT_MS = 120_000;

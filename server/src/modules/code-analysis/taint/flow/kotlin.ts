@@ -1,0 +1,88 @@
+import type { SyntaxNode } from '../../parsing/tree';
+import { unwrap } from './arms';
+import type { FlowSyntax, SwitchArm } from './types';
+
+const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/comment/.test(c.type));
+
+/** `when (x) { "a", "b" -> …; else -> … }`: no arm falls through; a `when` without subject tests conditions. */
+function arms(node: SyntaxNode): SwitchArm[] {
+  const out: SwitchArm[] = [];
+  for (const entry of node.children) {
+    if (entry.type !== 'when_entry') continue;
+    const isElse = entry.children.some((c) => !c.named && c.type === 'else');
+    const body = entry.children.filter((c) => c.type === 'control_structure_body');
+    out.push({
+      labels: isElse ? 'default' : entry.children.filter((c) => c.type === 'when_condition').map(unwrap),
+      body,
+      ends: true,
+    });
+  }
+  return out;
+}
+
+/** The callee of `a.b(…)`: a navigation expression and its suffix. */
+function navigation(call: SyntaxNode): SyntaxNode | undefined {
+  const callee = named(call)[0];
+  return callee?.type === 'navigation_expression' ? callee : undefined;
+}
+
+/** Kotlin: `if` and `when` are expressions; grammar without field names (positional selectors). */
+export const kotlinFlow: FlowSyntax = {
+  branches: {
+    if_expression: {
+      condition: '*first',
+      consequence: 'type:control_structure_body',
+      alternative: 'after:else',
+    },
+  },
+  ternaries: {},
+  switches: { when_expression: { subject: 'type:when_subject', arms } },
+  loops: {
+    while_statement: { condition: '*first', body: 'type:control_structure_body' },
+    do_while_statement: { body: 'type:control_structure_body' },
+  },
+  foreach: {},
+  tries: {},
+  returns: [],
+  jumps: ['jump_expression'],
+  exits: [],
+  breaks: [],
+  literals: {
+    strings: ['string_literal'],
+    stringParts: ['string_content', 'escape_sequence'],
+    interpolations: ['interpolated_expression'],
+    interpolatedValues: ['interpolated_identifier'],
+    numbers: ['integer_literal', 'real_literal'],
+    chars: [],
+    trues: [],
+    falses: [],
+    nulls: [],
+    booleans: ['boolean_literal'],
+  },
+  binaries: [
+    'additive_expression',
+    'multiplicative_expression',
+    'comparison_expression',
+    'equality_expression',
+    'conjunction_expression',
+    'disjunction_expression',
+  ],
+  comparisons: [],
+  unaries: { prefix_expression: '*last' },
+  parens: ['parenthesized_expression', 'when_subject'],
+  casts: {},
+  subscripts: {},
+  lists: [],
+  dicts: {},
+  newCollection: /^$/,
+  typedDeclarations: {},
+  receiver: (call) => {
+    const nav = navigation(call);
+    return nav ? named(nav)[0] : undefined;
+  },
+  method: (call) => {
+    const nav = navigation(call);
+    const suffix = nav?.children.find((c) => c.type === 'navigation_suffix');
+    return suffix ? named(suffix)[0] : undefined;
+  },
+};

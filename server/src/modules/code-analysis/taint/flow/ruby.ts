@@ -1,0 +1,67 @@
+import type { SyntaxNode } from '../../parsing/tree';
+import { unwrap } from './arms';
+import type { FlowSyntax, SwitchArm } from './types';
+
+const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+
+/** `case x when "a", "b" then … else … end`: no arm falls through. */
+function arms(node: SyntaxNode): SwitchArm[] {
+  const out: SwitchArm[] = [];
+  for (const clause of node.children) {
+    if (clause.type === 'when') {
+      const body = field(clause, 'body');
+      out.push({
+        labels: clause.children.filter((c) => c.field === 'pattern').map(unwrap),
+        body: body ? [body] : [],
+        ends: true,
+      });
+    } else if (clause.type === 'else') out.push({ labels: 'default', body: [clause], ends: true });
+  }
+  return out;
+}
+
+/** Ruby: `if`/`elsif`/`else`, `unless`, modifiers (`x = y if c`), `case`/`when`, interpolated strings. */
+export const rubyFlow: FlowSyntax = {
+  branches: {
+    if: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
+    elsif: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
+    unless: { condition: 'condition', consequence: 'consequence', alternative: 'alternative', negate: true },
+    if_modifier: { condition: 'condition', consequence: 'body', alternative: '' },
+    unless_modifier: { condition: 'condition', consequence: 'body', alternative: '', negate: true },
+  },
+  ternaries: {
+    conditional: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
+  },
+  switches: { case: { subject: 'value', arms } },
+  loops: {
+    while: { condition: 'condition', body: 'body' },
+    while_modifier: { condition: 'condition', body: 'body' },
+  },
+  foreach: {},
+  tries: {},
+  returns: ['return'],
+  exits: [],
+  breaks: [],
+  literals: {
+    strings: ['string'],
+    stringParts: ['string_content', 'escape_sequence'],
+    interpolations: ['interpolation'],
+    numbers: ['integer', 'float'],
+    chars: [],
+    trues: ['true'],
+    falses: ['false'],
+    nulls: ['nil'],
+  },
+  binaries: ['binary'],
+  comparisons: [],
+  unaries: { unary: 'operand' },
+  parens: ['parenthesized_statements'],
+  casts: {},
+  subscripts: {},
+  lists: [],
+  dicts: {},
+  newCollection: /^$/,
+  typedDeclarations: {},
+  receiver: (call) => field(call, 'receiver'),
+  method: (call) => field(call, 'method'),
+};

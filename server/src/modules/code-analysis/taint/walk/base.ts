@@ -1,0 +1,123 @@
+import type { SyntaxNode } from '../../parsing/tree';
+import type { FileContext } from '../context';
+import type { FlowSyntax } from '../flow/types';
+import { norm } from '../syntax';
+import type { TaintKind, TaintLanguage } from '../types';
+import {
+  built,
+  CLEAN,
+  type Const,
+  Env,
+  markSafe,
+  type Taint,
+  type TraceStep,
+  unionTaint,
+  type Val,
+  WEAK_KINDS,
+} from '../values';
+import { type CallShape, MAX_SINK_HITS, type SinkHit, STRING_BUILDING } from './shared';
+
+/** The walk's state and what every layer uses: positions, trace steps, reporting, what guards read and mark. */
+export abstract class WalkerBase {
+  env = new Env();
+  /** What the function returns, joined over its return statements. */
+  returned: Val | undefined;
+  /** The value of the last node `explore` ran (an `if` expression's arm). */
+  protected explored: Val = CLEAN;
+  /** Sinks reached when not reporting. */
+  readonly sinkHits: SinkHit[] = [];
+  /** How many closures deep the walk is: a closure's `return` is not the function's. */
+  protected closures = 0;
+  protected readonly lang: TaintLanguage;
+  protected readonly flow: FlowSyntax | undefined;
+  protected readonly source: string;
+
+  constructor(
+    protected readonly ctx: FileContext,
+    protected readonly unit: SyntaxNode,
+    readonly reporting: boolean,
+  ) {
+    this.lang = ctx.lang;
+    this.flow = ctx.lang.flow;
+    this.source = ctx.parsed.source;
+  }
+
+  run(parameters: [string, Taint][]): void {
+    for (const [name, taint] of parameters) this.env.vars.set(name, taint);
+    for (const child of this.unit.children) this.evaluate(child);
+  }
+
+  protected text(node: SyntaxNode): string {
+    return norm(this.source, node);
+  }
+
+  protected step(node: SyntaxNode, note: string): TraceStep {
+    const step: TraceStep = {
+      line: node.startRow + 1,
+      column: node.startCol + 1,
+      end_line: node.endRow + 1,
+      end_column: node.endCol + 1,
+      note: note.length > 80 ? `${note.slice(0, 79)}…` : note,
+    };
+    if (this.ctx.path !== undefined) step.path = this.ctx.path;
+    return step;
+  }
+
+  protected newTaint(node: SyntaxNode, text: string): Taint {
+    const origin = { text: text.slice(0, 60), line: node.startRow + 1 };
+    return { origin, steps: [this.step(node, `source: ${text}`)] };
+  }
+
+  protected evaluateChildren(node: SyntaxNode): Val {
+    let taint: Taint | undefined;
+    for (const child of node.children) {
+      if (!child.named) continue;
+      taint = unionTaint(taint, this.evaluate(child).taint);
+    }
+    if (taint && STRING_BUILDING.test(node.type)) taint = built(taint);
+    return taint ? { taint } : CLEAN;
+  }
+
+  flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint, sinkStep?: TraceStep): void {
+    if (taint.safe?.includes(kind)) return;
+    if (taint.weak && !(taint.built && WEAK_KINDS.includes(kind))) return;
+    const step = sinkStep ?? this.step(at, `sink: ${sink}`);
+    if (this.reporting) this.ctx.report(kind, at, sink, taint, step);
+    else if (this.sinkHits.length < MAX_SINK_HITS) this.sinkHits.push({ kind, sink, taint, sinkStep: step });
+  }
+
+  /** The taint a name holds now, without evaluating anything (guards read what the condition already ran). */
+  taintOfName(node: SyntaxNode): Taint | undefined {
+    return this.env.vars.get(this.text(node));
+  }
+
+  constantOf(node: SyntaxNode): Const | undefined {
+    const lit = this.flow?.literals;
+    if (!lit?.strings.includes(node.type) && !lit?.chars.includes(node.type)) return undefined;
+    return this.evaluate(node).constant?.value;
+  }
+
+  markValidated(node: SyntaxNode | string, kinds: readonly TaintKind[]): void {
+    const name = typeof node === 'string' ? node : this.text(node);
+    const taint = this.env.vars.get(name);
+    if (taint && kinds.length > 0) this.env.vars.set(name, markSafe(taint, kinds) as Taint);
+  }
+
+  nodeText(node: SyntaxNode): string {
+    return this.text(node);
+  }
+
+  /** The name a parsed URL came from, for a guard on `url.netloc` / `url.getHost()`. */
+  parsedSource(object: SyntaxNode): string | undefined {
+    return this.env.parsedFrom.get(this.text(object));
+  }
+
+  /** Evaluates an expression or runs a statement, in order, updating the state; returns the value. */
+  abstract evaluate(node: SyntaxNode): Val;
+
+  /** Stores a value into a target: a name, a field path, a subscript (collection entry), or a pattern of names. */
+  abstract assignTo(target: SyntaxNode, v: Val, at: SyntaxNode): void;
+
+  /** A call's callee text, its arguments and their list. */
+  abstract shape(call: SyntaxNode): CallShape;
+}

@@ -1,0 +1,401 @@
+import type { SyntaxNode } from '../../parsing/tree';
+import { foldMethod } from '../constants';
+import { kindsRejecting } from '../guards';
+import {
+  CLEAN_METHODS,
+  COLLECTION_ADD,
+  COLLECTION_CLEAR,
+  COLLECTION_GET,
+  COLLECTION_INSERT,
+  COLLECTION_PUT,
+  MUTATORS,
+} from '../models';
+import { NAME_LIKE } from '../syntax';
+import type { TaintLanguage } from '../types';
+import {
+  built,
+  CLEAN,
+  type Const,
+  copyCollection,
+  markSafe,
+  type Taint,
+  unionTaint,
+  type Val,
+  WEAK_KINDS,
+  withStep,
+} from '../values';
+import {
+  ARGUMENT_LISTS,
+  type CallShape,
+  FORMATTERS,
+  field,
+  isShellCommandLine,
+  namedChildren,
+  PACKAGE_PREFIX,
+  readEntry,
+  select,
+} from './shared';
+import { StatementWalker } from './statements';
+
+/** Calls: sources, sanitisers, sinks, the file's and the project's function summaries, collection and builder models. */
+export abstract class CallWalker extends StatementWalker {
+  /** `std::ifstream in(path);`: the declared type's constructor runs on the arguments, which may reach a sink. */
+  protected constructorDeclaration(node: SyntaxNode): void {
+    const typeNode = field(node, 'type');
+    if (!typeNode) return;
+    const callee = this.text(typeNode);
+    for (const d of node.children.filter((c) => c.field === 'declarator')) {
+      let args: SyntaxNode[] = [];
+      if (d.type === 'function_declarator') {
+        // The most vexing parse: `in(path)` reads as a parameter of type `path`.
+        const list = field(d, 'parameters');
+        args = (list ? namedChildren(list) : []).map((p) => field(p, 'type') ?? p);
+      } else {
+        const value = field(d, 'value');
+        if (value && ARGUMENT_LISTS.test(value.type)) args = namedChildren(value);
+      }
+      if (args.length === 0) continue;
+      const vals = args.map((a) =>
+        NAME_LIKE.test(a.type) || a.type === 'type_identifier'
+          ? this.env.get(this.text(a))
+          : this.evaluate(a),
+      );
+      this.checkSinks(node, callee, undefined, args, vals, undefined);
+    }
+  }
+
+  shape(call: SyntaxNode): CallShape {
+    const isList = (c: SyntaxNode) => c.field === 'arguments' || ARGUMENT_LISTS.test(c.type);
+    const suffix = call.children.find((c) => c.type === 'call_suffix');
+    const argsNode = call.children.find(isList) ?? suffix?.children.find(isList);
+    if (argsNode) {
+      let callee = this.source.slice(call.startIndex, argsNode.startIndex).replace(/\s+/g, '');
+      if (this.lang.qualifiedNames) callee = callee.replace(PACKAGE_PREFIX, '$1');
+      const wrappers = this.lang.argumentWrappers ?? [];
+      const args = argsNode.children
+        .filter((c) => c.named && !/comment/.test(c.type))
+        .map((a) => {
+          if (a.type === 'argument' && a.children.length === 1) return a.children[0] as SyntaxNode;
+          if (wrappers.includes(a.type)) return select(a, 'value') ?? select(a, '*last') ?? a;
+          return a;
+        });
+      return { callee, args, argsNode };
+    }
+    const first = call.children[0];
+    // `x.html_safe`: a method call without arguments (Ruby) is its receiver and method.
+    if (call.children.some((c) => c.field === 'method'))
+      return { callee: this.text(call), args: [], argsNode: undefined };
+    return {
+      callee: first ? this.text(first) : '',
+      args: call.children.slice(1).filter((c) => c.named && !/comment/.test(c.type)),
+      argsNode: undefined,
+    };
+  }
+
+  protected evaluateCall(call: SyntaxNode): Val {
+    const { callee, args, argsNode } = this.shape(call);
+    const flow = this.flow;
+    const receiverNode = flow?.receiver(call);
+    const methodNode = flow?.method(call);
+    // The callee's own parts (the receiver, a member path) are read before the arguments.
+    let calleeTaint: Taint | undefined;
+    let receiver: Val = CLEAN;
+    if (receiverNode) {
+      receiver = this.evaluate(receiverNode);
+      calleeTaint = receiver.taint;
+    } else if (!argsNode) {
+      const receiverChild = call.children.find((c) => c.field === 'receiver');
+      if (receiverChild) calleeTaint = this.evaluate(receiverChild).taint;
+    } else {
+      for (const c of call.children) {
+        if (c === argsNode || !c.named || c === methodNode || c.startIndex >= argsNode.startIndex) continue;
+        if (c.type === 'call_suffix') continue;
+        calleeTaint = unionTaint(calleeTaint, this.evaluate(c).taint);
+      }
+    }
+    const vals = args.map((a) => this.evaluate(a));
+    // Keyword arguments (`shell=True`) are evaluated as their value.
+    const method = methodNode
+      ? this.text(methodNode)
+      : (callee.split('.').pop() ?? callee).replace(/^new/, '');
+    const typed = this.typedCallee(receiverNode, method);
+    const matches = (re: RegExp) => re.test(callee) || (typed !== undefined && re.test(typed));
+
+    for (const s of this.lang.sourceArguments ?? []) {
+      if (!s.callee.test(callee)) continue;
+      if (s.when && !s.when.test(this.source.slice(call.startIndex, call.endIndex))) continue;
+      const targets = s.into === 'all' ? args : args.slice(s.into, s.into + 1);
+      const taint = this.newTaint(call, callee);
+      for (const target of targets) this.assignTo(target, { taint }, call);
+    }
+    for (const p of this.lang.propagators ?? []) {
+      const target = args[p.into];
+      if (!target || !p.callee.test(callee)) continue;
+      const taint = built(vals.find((v, i) => i !== p.into && v.taint)?.taint);
+      if (taint) this.assignTo(target, { taint: unionTaint(this.evaluate(target).taint, taint) }, call);
+    }
+    this.checkSinks(call, callee, typed, args, vals, calleeTaint);
+    this.ctx.checkValues(this, call, callee, typed, vals);
+
+    if (this.lang.sanitizers.some(matches)) return CLEAN;
+    const argTaint = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
+    for (const s of this.lang.kindSanitizers ?? []) {
+      if (!matches(s.callee)) continue;
+      const t = markSafe(unionTaint(argTaint, calleeTaint), s.kinds);
+      return t ? { taint: withStep(t, this.step(call, `sanitised by ${callee}`)) } : CLEAN;
+    }
+    if (this.lang.sourceCalls.some(matches) || this.lang.sources.some((re) => re.test(callee)))
+      return { taint: this.newTaint(call, this.text(call)) };
+
+    // Without a flow adapter there is no receiver node: `repo.find` names its receiver in the callee's text.
+    const prefix = callee.includes('.') ? callee.slice(0, callee.lastIndexOf('.')) : undefined;
+    const receiverType = receiverNode
+      ? this.typeOf(receiverNode)
+      : prefix && (this.env.types.get(prefix) ?? this.ctx.fieldTypes.get(prefix));
+    const summary = this.ctx.summaryFor(callee, method, args.length, receiverNode, receiverType);
+    if (summary) {
+      // An argument the function passes on to a sink inside it: the sink is reached from here.
+      for (const through of summary.sinks) {
+        const v = vals[through.arg]?.taint;
+        if (!v || v.safe?.includes(through.kind)) continue;
+        // A parameter of unknown origin counts only where the helper builds it into the query or command.
+        if (v.weak && !through.built) continue;
+        const passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
+        const steps = [...passed.steps, ...through.steps];
+        this.flag(
+          through.kind,
+          call,
+          through.sink,
+          { ...passed, built: true, steps: steps.slice(0, 16) },
+          through.sinkStep,
+        );
+      }
+      let taint: Taint | undefined = summary.returnsSource;
+      summary.flows.forEach((flows, i) => {
+        if (flows) taint = unionTaint(taint, vals[i]?.taint);
+      });
+      if (taint && summary.safe.length > 0) taint = markSafe(taint, summary.safe);
+      const out: Val = {};
+      if (taint) out.taint = withStep(taint, this.step(call, `through ${method}()`));
+      if (summary.constant) out.constant = summary.constant;
+      return out;
+    }
+    if (flow?.newCollection.test(callee))
+      return { collection: { keys: new Map(), items: [], other: argTaint } };
+
+    const receiverName =
+      receiverNode && (NAME_LIKE.test(receiverNode.type) || /field_access|attribute/.test(receiverNode.type))
+        ? this.text(receiverNode)
+        : undefined;
+    const modelled = receiverName ? this.collectionCall(receiverName, method, vals, call) : undefined;
+    if (modelled) return modelled;
+    if (receiver.constant) {
+      const folded = foldMethod(
+        method,
+        receiver.constant.value,
+        vals.map((v) => (v.constant ? v.constant.value : (Symbol.for('unknown') as unknown as Const))),
+      );
+      if (folded !== undefined) return { constant: { value: folded } };
+    }
+    if (CLEAN_METHODS.has(method)) return CLEAN;
+    // `s.replace("'", "&apos;")`: the characters replaced away can no longer break out of a quoted context.
+    const [from, to] = vals.map((v) => v.constant?.value);
+    if (
+      /^replace(All)?$/.test(method) &&
+      typeof from === 'string' &&
+      typeof to === 'string' &&
+      !to.includes(from)
+    ) {
+      const taint = markSafe(receiver.taint, kindsRejecting(from));
+      return taint ? { taint } : CLEAN;
+    }
+    // `props.getProperty(key, "default")` of Properties never loaded here can only be the default.
+    if (method === 'getProperty' && vals[1]?.constant && receiverName && !this.loads(receiverName))
+      return { constant: vals[1].constant };
+    if (receiverName && MUTATORS.has(method) && argTaint && !this.isClassName(receiverName)) {
+      this.env.vars.set(receiverName, unionTaint(this.env.vars.get(receiverName), argTaint) as Taint);
+      return { taint: unionTaint(receiver.taint, argTaint) };
+    }
+    let taint = unionTaint(calleeTaint, argTaint);
+    if (FORMATTERS.test(method)) taint = built(taint);
+    return taint ? { taint } : CLEAN;
+  }
+
+  /** `repo = Repo()`, `const repo = new Repo()` of a type the project declares: `repo.find()` is `Repo.find`. */
+  protected rememberConstructedType(target: SyntaxNode, value: SyntaxNode): void {
+    const project = this.ctx.project;
+    if (!project || !NAME_LIKE.test(target.type) || !/call|invocation|new_expression/.test(value.type))
+      return;
+    const type = project.constructedType(this.shape(value).callee);
+    if (type) this.env.types.set(this.text(target), type);
+  }
+
+  protected loads(receiver: string): boolean {
+    return this.source
+      .slice(this.unit.startIndex, this.unit.endIndex)
+      .replace(/\s+/g, '')
+      .includes(`${receiver}.load`);
+  }
+
+  protected isClassName(name: string): boolean {
+    return /^[A-Z]/.test(name) && !this.env.has(name);
+  }
+
+  /** `Type.method` for a receiver whose declared type is known (`xp.evaluate` → `XPath.evaluate`). */
+  protected typedCallee(receiver: SyntaxNode | undefined, method: string): string | undefined {
+    const type = receiver ? this.typeOf(receiver) : undefined;
+    return type ? `${type}.${method}` : undefined;
+  }
+
+  protected typeOf(receiver: SyntaxNode): string | undefined {
+    return this.env.types.get(this.text(receiver)) ?? this.ctx.fieldTypes.get(this.text(receiver));
+  }
+
+  /** Collection writes and reads by constant key or index; undefined when the receiver is not modelled. */
+  protected collectionCall(name: string, method: string, vals: Val[], call: SyntaxNode): Val | undefined {
+    const collection = this.env.collections.get(name);
+    if (!collection) return undefined;
+    const key = vals[0]?.constant?.value;
+    // Keys of several parts (ConfigParser's section and option) are joined into one.
+    const joinedKey = (parts: Val[]) =>
+      parts.every((v) => v.constant) ? parts.map((v) => String(v.constant?.value)).join('\u0000') : undefined;
+    if (method === 'set' && collection.items && vals.length === 2 && typeof key === 'number') {
+      this.putEntry(name, key, vals[1]?.taint, call, true);
+      return CLEAN;
+    }
+    if (COLLECTION_PUT.has(method) && vals.length >= 2) {
+      this.putEntry(name, joinedKey(vals.slice(0, -1)), vals[vals.length - 1]?.taint, call, false);
+      return CLEAN;
+    }
+    const whole = vals.length > 1 ? joinedKey(vals) : undefined;
+    if (method === 'get' && whole !== undefined && collection.keys.has(whole))
+      return readEntry({ collection, taint: undefined }, whole);
+    if (COLLECTION_ADD.has(method) && vals.length === 1) {
+      const copy = copyCollection(collection);
+      if (copy.items) {
+        copy.items.push(withStep(vals[0]?.taint, this.step(call, `${name}.${method}(…)`)));
+        const text = vals[0]?.constant?.value;
+        copy.texts = [...(copy.texts ?? [])];
+        copy.texts[copy.items.length - 1] = typeof text === 'string' ? text : undefined;
+      } else copy.other = unionTaint(copy.other, vals[0]?.taint);
+      this.env.collections.set(name, copy);
+      return CLEAN;
+    }
+    if ((COLLECTION_INSERT.has(method) || method === 'add') && vals.length === 2) {
+      const copy = copyCollection(collection);
+      copy.texts = undefined;
+      if (copy.items && typeof key === 'number' && key >= 0 && key <= copy.items.length)
+        copy.items.splice(key, 0, vals[1]?.taint);
+      else {
+        copy.other = unionTaint(copy.other, vals[1]?.taint);
+        copy.items = undefined;
+      }
+      this.env.collections.set(name, copy);
+      return CLEAN;
+    }
+    if (COLLECTION_CLEAR.has(method)) {
+      this.env.collections.set(name, {
+        keys: new Map(),
+        items: collection.items ? [] : undefined,
+        other: undefined,
+      });
+      return CLEAN;
+    }
+    if (COLLECTION_GET.has(method)) {
+      const removes = method === 'pop' || method.startsWith('remove');
+      const isIndex = collection.items !== undefined && collection.keys.size === 0;
+      let index: Const | undefined = vals[0]?.constant ? key : undefined;
+      if (method === 'pop' && vals.length === 0 && collection.items) index = collection.items.length - 1;
+      const fallback = vals[1];
+      const out = readEntry({ collection, taint: undefined }, index, isIndex);
+      if (removes) {
+        const copy = copyCollection(collection);
+        if (isIndex && typeof index === 'number' && copy.items && index >= 0 && index < copy.items.length) {
+          copy.items.splice(index, 1);
+          copy.texts?.splice(index, 1);
+        } else if (!isIndex && index !== undefined) copy.keys.delete(String(index));
+        this.env.collections.set(name, copy);
+      }
+      if (fallback && !out.taint && index !== undefined && !collection.keys.has(String(index)) && !isIndex)
+        return { taint: fallback.taint };
+      return out;
+    }
+    return undefined;
+  }
+
+  /** `m[k] = v`, `m.put(k, v)`: the entry under a constant key, else the collection as a whole. */
+  protected putEntry(
+    name: string,
+    key: Const | undefined,
+    taint: Taint | undefined,
+    at: SyntaxNode,
+    index: boolean,
+  ): void {
+    const stepped = withStep(
+      taint,
+      this.step(at, `${name}[${key === undefined ? '…' : JSON.stringify(key)}] = …`),
+    );
+    const collection = this.env.collections.get(name);
+    if (!collection) {
+      if (stepped) this.env.vars.set(name, unionTaint(this.env.vars.get(name), stepped) as Taint);
+      return;
+    }
+    const copy = copyCollection(collection);
+    if (key === undefined) copy.other = unionTaint(copy.other, stepped);
+    else if (index && typeof key === 'number' && copy.items && key >= 0 && key < copy.items.length)
+      copy.items[key] = stepped;
+    else if (typeof key === 'number' && copy.items && index) copy.other = unionTaint(copy.other, stepped);
+    else copy.keys.set(String(key), stepped);
+    this.env.collections.set(name, copy);
+  }
+
+  protected checkSinks(
+    call: SyntaxNode,
+    callee: string,
+    typed: string | undefined,
+    args: SyntaxNode[],
+    vals: Val[],
+    calleeTaint: Taint | undefined,
+  ): void {
+    for (const sink of this.lang.sinks) {
+      if (!(sink.callee.test(callee) || (typed !== undefined && sink.callee.test(typed)))) continue;
+      if (!this.conditionsHold(sink, call)) continue;
+      if (sink.arg === 'receiver') {
+        if (calleeTaint) this.flag(sink.kind, call, callee, calleeTaint);
+        continue;
+      }
+      const positions = sink.arg === 'any' ? args.map((_, i) => i) : [sink.arg];
+      for (const i of positions) {
+        const arg = args[i];
+        const v = vals[i];
+        if (!arg || !v?.taint) continue;
+        if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
+        if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
+        if (v.taint.safe?.includes(sink.kind)) continue;
+        if (v.taint.weak && !(v.taint.built && WEAK_KINDS.includes(sink.kind))) continue;
+        this.flag(sink.kind, call, callee, v.taint);
+        return;
+      }
+    }
+  }
+
+  protected conditionsHold(sink: TaintLanguage['sinks'][number], call: SyntaxNode): boolean {
+    if (
+      sink.whenInFunction &&
+      !sink.whenInFunction.test(this.source.slice(this.unit.startIndex, this.unit.endIndex))
+    )
+      return false;
+    if (sink.unlessParent && call.parent && sink.unlessParent.test(this.text(call.parent))) return false;
+    if (!sink.when && !sink.unless) return true;
+    const text = this.source.slice(call.startIndex, call.endIndex);
+    return (!sink.when || sink.when.test(text)) && !sink.unless?.test(text);
+  }
+
+  protected checkMember(node: SyntaxNode, sink: NonNullable<TaintLanguage['memberSinks']>[number]): void {
+    const member = node.children.find((c) => c.field === sink.member);
+    const receiver = node.children.find((c) => c.field === sink.receiver);
+    if (!member || !receiver || !sink.name.test(this.text(member))) return;
+    const v = this.evaluate(receiver);
+    if (v.taint) this.flag(sink.kind, node, this.text(node), v.taint);
+  }
+}

@@ -1,0 +1,310 @@
+import type { SyntaxNode } from '../../parsing/tree';
+import { parseNumber, truthy, unescapeLiteral } from '../constants';
+import type { BranchSpec, FlowSyntax } from '../flow/types';
+import { applyGuard } from '../guards';
+import { CLEAN, type Const, Env, type Val } from '../values';
+import { ExpressionWalker } from './expressions';
+import { field, joinVals, namedChildren, select, selectAll } from './shared';
+
+/** Statements and control flow: branches explored apart and joined, constant conditions deciding, switches, loops, tries, returns. */
+export abstract class StatementWalker extends ExpressionWalker {
+  /**
+   * A closure (lambda, arrow function, block) runs where it is written, seeing the enclosing function's names:
+   * `db.withConnection { conn => conn.query(sql) }`. It is also walked as its own unit; findings are reported once.
+   */
+  protected closure(node: SyntaxNode): Val {
+    const returned = this.returned;
+    const env = this.env.clone();
+    for (const name of this.ctx.parameters(node)) env.set(name, CLEAN);
+    const containers = this.ctx.parameterContainers;
+    const body = node.children.filter(
+      (c) => c.named && c.field !== 'parameters' && c.field !== 'parameter' && !containers.includes(c.type),
+    );
+    this.closures += 1;
+    this.explore(body, env);
+    this.closures -= 1;
+    this.returned = returned;
+    return CLEAN;
+  }
+
+  protected evaluateFlow(flow: FlowSyntax, node: SyntaxNode): Val | undefined {
+    const type = node.type;
+    if (flow.branches[type]) return this.branch(flow, node);
+    if (flow.elses?.[type]) {
+      const body = select(node, flow.elses[type] as string);
+      return body ? this.evaluate(body) : CLEAN;
+    }
+    const ternary = flow.ternaries[type];
+    if (ternary) return this.ternary(node, ternary);
+    if (flow.switches[type]) return this.switchOn(flow, node);
+    if (flow.loops[type]) return this.loop(flow, node);
+    if (flow.foreach[type]) return this.foreach(flow, node);
+    if (flow.tries[type]) return this.tryStatement(flow, node);
+    const jump = flow.jumps?.includes(type) ? node.children[0]?.type : undefined;
+    if (jump === 'throw') {
+      this.evaluateChildren(node);
+      this.env.dead = true;
+      return CLEAN;
+    }
+    if (flow.returns.includes(type) || jump === 'return') {
+      const value = namedChildren(node)[0];
+      const v = value ? this.evaluate(value) : CLEAN;
+      this.returned = this.returned ? joinVals(this.returned, v) : v;
+      if (value && this.closures === 0) this.ctx.onReturn(this, this.unit, value, v);
+      this.env.dead = true;
+      return v;
+    }
+    if (flow.exits.includes(type)) {
+      this.evaluateChildren(node);
+      this.env.dead = true;
+      return CLEAN;
+    }
+    const lit = flow.literals;
+    if (lit.strings.includes(type)) return this.stringLiteral(flow, node);
+    if (lit.leafStrings?.includes(type) && node.children.length === 0) {
+      // Scala's `"abc"` is one token: its text between the quotes (escapes read as written).
+      const raw = this.source.slice(node.startIndex, node.endIndex);
+      const quotes = raw.startsWith('"""') ? 3 : 1;
+      return { constant: { value: unescapeLiteral(raw.slice(quotes, raw.length - quotes)) } };
+    }
+    if (lit.numbers.includes(type)) {
+      const n = parseNumber(this.text(node));
+      return n === undefined ? CLEAN : { constant: { value: n } };
+    }
+    if (lit.chars.includes(type))
+      return { constant: { value: unescapeLiteral(this.text(node).slice(1, -1)) } };
+    if (lit.trues.includes(type)) return { constant: { value: true } };
+    if (lit.booleans?.includes(type)) return { constant: { value: this.text(node) === 'true' } };
+    if (lit.falses.includes(type)) return { constant: { value: false } };
+    if (lit.nulls.includes(type)) return { constant: { value: null } };
+    if (flow.binaries.includes(type)) return this.binary(node);
+    if (flow.comparisons.includes(type)) return this.comparison(node);
+    const operand = flow.unaries[type];
+    if (operand !== undefined) return this.unary(node, operand);
+    if (flow.tuples?.includes(type) && namedChildren(node).length === 1) {
+      const inner = namedChildren(node)[0];
+      return inner ? this.evaluate(inner) : CLEAN;
+    }
+    if (flow.parens.includes(type)) {
+      const inner = namedChildren(node)[0];
+      return inner ? this.evaluate(inner) : CLEAN;
+    }
+    const cast = flow.casts[type];
+    if (cast) {
+      const value = select(node, cast);
+      return value ? this.evaluate(value) : CLEAN;
+    }
+    const subscript = flow.subscripts[type];
+    if (subscript) return this.subscript(node, subscript);
+    if (flow.lists.includes(type)) return this.list(node);
+    const dict = flow.dicts[type];
+    if (dict) return this.dict(node, dict);
+    const declaration = flow.typedDeclarations[type];
+    if (declaration) this.declareTypes(node, declaration);
+    return undefined;
+  }
+
+  protected condition(node: SyntaxNode | undefined): boolean | undefined {
+    if (!node) return undefined;
+    const v = this.evaluate(node);
+    return v.constant ? truthy(v.constant.value) : undefined;
+  }
+
+  /** Runs `body` on a copy of the state; returns the copy's final state. */
+  protected explore(body: SyntaxNode[] | SyntaxNode | undefined, from: Env = this.env): Env {
+    const saved = this.env;
+    this.env = from.clone();
+    let last: Val = CLEAN;
+    for (const n of Array.isArray(body) ? body : body ? [body] : []) last = this.evaluate(n);
+    this.explored = last;
+    const out = this.env;
+    this.env = saved;
+    return out;
+  }
+
+  /** A branch's condition, decided where it is constant (`unless` negates it); an initialiser (Go) runs first. */
+  protected branchTruth(spec: BranchSpec, node: SyntaxNode): boolean | undefined {
+    const init = field(node, 'initializer');
+    if (init) this.evaluate(init);
+    const truth = this.condition(select(node, spec.condition));
+    return truth === undefined || !spec.negate ? truth : !truth;
+  }
+
+  protected branch(flow: FlowSyntax, node: SyntaxNode): Val {
+    const outcomes: Env[] = [];
+    // What the branch evaluates to where `if` is an expression (Kotlin, Rust, Ruby, Scala): its arms' values.
+    const values: Val[] = [];
+    const take = (body: SyntaxNode | undefined) => {
+      outcomes.push(this.explore(body));
+      values.push(this.explored);
+    };
+    let current: SyntaxNode | undefined = node;
+    let decided = false;
+    const first = flow.branches[node.type];
+    const guard = first && selectAll(node, first.alternative).length === 0 ? first : undefined;
+    while (current && !decided) {
+      const spec: BranchSpec | undefined = flow.branches[current.type];
+      if (!spec) {
+        // A plain else: Python's else_clause, or Java's alternative statement.
+        const bodyField = flow.elses?.[current.type];
+        take(bodyField ? select(current, bodyField) : current);
+        decided = true;
+        break;
+      }
+      const truth = this.branchTruth(spec, current);
+      if (truth !== false) take(select(current, spec.consequence));
+      if (truth === true) {
+        decided = true;
+        break;
+      }
+      const alternatives: SyntaxNode[] = spec.alternative ? selectAll(current, spec.alternative) : [];
+      if (alternatives.length > 1) {
+        // Python, PHP: every elif/else clause is an `alternative` of the if statement itself.
+        for (const alt of alternatives) {
+          const altSpec = flow.branches[alt.type];
+          if (!altSpec) {
+            const bodyField = flow.elses?.[alt.type];
+            take(bodyField ? select(alt, bodyField) : alt);
+            decided = true;
+            break;
+          }
+          const t = this.branchTruth(altSpec, alt);
+          if (t !== false) take(select(alt, altSpec.consequence));
+          if (t === true) {
+            decided = true;
+            break;
+          }
+        }
+        break;
+      }
+      current = alternatives[0];
+    }
+    if (!decided) {
+      outcomes.push(this.env.clone());
+      values.push(CLEAN);
+    }
+    this.env = Env.join(outcomes);
+    // `if ('../' in name) return …`: past a guard that leaves, the value passed the check.
+    if (guard && !guard.negate && !decided && outcomes.length === 2 && outcomes[0]?.dead) {
+      const condition = select(node, guard.condition);
+      if (condition) applyGuard(this, condition);
+    }
+    const live = values.filter((_, i) => !outcomes[i]?.dead);
+    return live.length === 0 ? CLEAN : live.reduce((x, y) => joinVals(x, y));
+  }
+
+  protected ternary(
+    node: SyntaxNode,
+    spec: { condition: string; consequence: string; alternative: string } | 'positional',
+  ): Val {
+    let cond: SyntaxNode | undefined;
+    let yes: SyntaxNode | undefined;
+    let no: SyntaxNode | undefined;
+    if (spec === 'positional') [yes, cond, no] = namedChildren(node);
+    else {
+      cond = select(node, spec.condition);
+      yes = select(node, spec.consequence);
+      no = select(node, spec.alternative);
+    }
+    const truth = this.condition(cond);
+    if (truth === true) return yes ? this.evaluate(yes) : CLEAN;
+    if (truth === false) return no ? this.evaluate(no) : CLEAN;
+    const a = yes ? this.evaluate(yes) : CLEAN;
+    const b = no ? this.evaluate(no) : CLEAN;
+    return joinVals(a, b);
+  }
+
+  protected switchOn(flow: FlowSyntax, node: SyntaxNode): Val {
+    const spec = flow.switches[node.type];
+    if (!spec) return CLEAN;
+    const init = field(node, 'initializer');
+    if (init) this.evaluate(init);
+    const subjectNode = select(node, spec.subject);
+    const subject = subjectNode ? this.evaluate(subjectNode) : CLEAN;
+    const arms = spec.arms(node);
+    const labelValue = (label: SyntaxNode): Const | undefined => this.evaluate(label).constant?.value;
+    const outcomes: Env[] = [];
+    // A `when` or `match` expression's value: the value of each arm that runs.
+    const values: Val[] = [];
+    const runFrom = (start: number) => {
+      let env = this.env.clone();
+      for (let i = start; i < arms.length; i += 1) {
+        const arm = arms[i];
+        if (!arm) break;
+        env = this.explore(arm.body, env);
+        if (arm.ends) break;
+      }
+      outcomes.push(env);
+      if (!env.dead) values.push(this.explored);
+    };
+    if (subject.constant) {
+      const value = subject.constant.value;
+      let start = arms.findIndex(
+        (a) => a.labels !== 'default' && a.labels.some((l) => labelValue(l) === value),
+      );
+      if (start === -1) start = arms.findIndex((a) => a.labels === 'default');
+      if (start === -1) outcomes.push(this.env.clone());
+      else runFrom(start);
+    } else {
+      for (let i = 0; i < arms.length; i += 1) runFrom(i);
+      if (!arms.some((a) => a.labels === 'default')) outcomes.push(this.env.clone());
+    }
+    this.env = Env.join(outcomes);
+    return values.length === 0 ? CLEAN : values.reduce((x, y) => joinVals(x, y));
+  }
+
+  protected loop(flow: FlowSyntax, node: SyntaxNode): Val {
+    const spec = flow.loops[node.type];
+    if (!spec) return CLEAN;
+    const truth = spec.condition ? this.condition(select(node, spec.condition)) : undefined;
+    if (truth === false) return CLEAN;
+    const body = select(node, spec.body);
+    const condition = spec.condition ? select(node, spec.condition) : undefined;
+    // Other children (a C-style for's init and update) run once, in order.
+    for (const c of node.children) if (c.named && c !== body && c !== condition) this.evaluate(c);
+    const after = this.explore(body);
+    this.env = Env.join([this.env, after]);
+    return CLEAN;
+  }
+
+  protected foreach(flow: FlowSyntax, node: SyntaxNode): Val {
+    const spec = flow.foreach[node.type];
+    if (!spec) return CLEAN;
+    const iterable = select(node, spec.iterable);
+    const target = select(node, spec.target);
+    const v = iterable ? this.evaluate(iterable) : CLEAN;
+    const body = this.env.clone();
+    const saved = this.env;
+    this.env = body;
+    if (target) this.assignTo(target, { taint: v.taint }, node);
+    const bodyNode = select(node, spec.body);
+    if (bodyNode) this.evaluate(bodyNode);
+    const after = this.env;
+    this.env = Env.join([saved, after]);
+    return CLEAN;
+  }
+
+  protected tryStatement(flow: FlowSyntax, node: SyntaxNode): Val {
+    const spec = flow.tries[node.type];
+    if (!spec) return CLEAN;
+    const before = this.env.clone();
+    for (const c of node.children) {
+      if (!c.named || spec.handlers.includes(c.type) || c.type === spec.finalizer) continue;
+      this.evaluate(c);
+    }
+    const outcomes = [this.env];
+    // A handler may start anywhere in the body: from the state before it, joined with the state after it.
+    const entry = Env.join([before, this.env]);
+    entry.dead = false;
+    for (const c of node.children) if (spec.handlers.includes(c.type)) outcomes.push(this.explore(c, entry));
+    this.env = Env.join(outcomes);
+    const finalizer = node.children.find((c) => c.type === spec.finalizer);
+    if (finalizer) {
+      const dead = this.env.dead;
+      this.env.dead = false;
+      this.evaluate(finalizer);
+      this.env.dead = this.env.dead || dead;
+    }
+    return CLEAN;
+  }
+}
