@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rotateKey } from '../../src/modules/keys';
 import { type Cluster, startCluster } from '../helpers/cluster';
 import { createAccount, createKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -60,6 +61,23 @@ describe('a key’s own requests per minute, on one instance', () => {
     expect(err).toMatchObject({ status: 429, code: 'key_rate_limit_exceeded', type: 'requests' });
     // The 17 refused requests spent nothing of the plan's 100: the other key gets the remaining 95.
     expect(await burst([server.url], other.key, 100)).toEqual({ 200: 95, rate_limit_exceeded: 5 });
+  });
+
+  it('during a rotation’s grace the old and the new key share the key’s limit', async () => {
+    const account = await createAccount(server, { plan: 'free' });
+    const old = await createKey(server, account.id, 'test', 'rotated', { requestsPerMinute: 6 });
+    expect(await burst([server.url], old.key, 2)).toEqual({ 200: 2 });
+    const rotated = await rotateKey({
+      ctx: server.services.ctx,
+      accountId: account.id,
+      input: { id: old.id, gracePeriodSeconds: 3600 },
+      onChanged: (row) => server.services.keys.applyKey(row),
+    });
+    // From the rotation both keys count in the replacement's bucket: together 6 a minute, not 6 each.
+    const fresh = rotated.key.key;
+    expect(await burst([server.url], old.key, 2)).toEqual({ 200: 2 });
+    expect(await burst([server.url], fresh, 6)).toEqual({ 200: 4, key_rate_limit_exceeded: 2 });
+    expect(await burst([server.url], old.key, 1)).toEqual({ key_rate_limit_exceeded: 1 });
   });
 
   it('when the plan’s limit binds first, the 429 names the plan', async () => {

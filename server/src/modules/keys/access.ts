@@ -11,6 +11,7 @@ export function accessOf(row: ApiKeyRow): KeyAccess {
     models: row.models ? new Set(row.models) : null,
     expiresAt: row.expiresAt?.getTime() ?? null,
     requestsPerMinute: row.requestsPerMinute,
+    rateBucketKeyId: row.replacedById ?? row.id,
     tokenBudget: tokenBudgetOf(row),
   };
 }

@@ -10,6 +10,11 @@ export interface KeyAccess {
   expiresAt: number | null;
   /** The key's own requests per minute, checked with the account's; null: only the account's. */
   requestsPerMinute: number | null;
+  /**
+   * The key whose per-minute bucket this key's requests count in: its own, or, once rotated, its replacement's,
+   * so that the old and the new key together stay within the limit during the grace period.
+   */
+  rateBucketKeyId?: string;
   tokenBudget: KeyTokenBudget | null;
 }
 

@@ -55,8 +55,11 @@ export class RateLimiter {
       key: `${principal.accountId}:${principal.mode}`,
       limit: principal.limits.requestsPerMinute,
     };
-    const keyLimit = principal.access?.requestsPerMinute;
-    const buckets = keyLimit ? [account, { key: `key:${principal.keyId}`, limit: keyLimit }] : [account];
+    const access = principal.access;
+    const keyLimit = access?.requestsPerMinute;
+    const buckets = keyLimit
+      ? [account, { key: `key:${access?.rateBucketKeyId ?? principal.keyId}`, limit: keyLimit }]
+      : [account];
     return reported(await this.decide(buckets));
   }
 
