@@ -33,6 +33,8 @@ export default defineConfig({
           environment: 'node',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['test/e2e/**', '**/node_modules/**'],
+          // One migrated database the test servers' databases are made from (why: the file's header).
+          globalSetup: ['test/database-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -62,6 +64,7 @@ export default defineConfig({
           root: 'server',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/database-template.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           pool: 'forks',

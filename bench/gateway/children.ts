@@ -8,10 +8,10 @@ import { buildServer } from '../../server/build';
 
 /**
  * Node.js options Tessera's process runs with, as `pnpm start` gives them (server/package.json): a young
- * generation of 16 to 64 MB a semi-space, no memory reducer, no allocation-site pretenuring (why: server/src/lib/heap.ts).
+ * generation of 16 to 32 MB a semi-space, no memory reducer, no allocation-site pretenuring (why: server/src/lib/heap.ts).
  */
 export const SERVER_NODE_ARGS = [
-  '--max-semi-space-size=64',
+  '--max-semi-space-size=32',
   '--min-semi-space-size=16',
   '--no-memory-reducer',
   '--no-allocation-site-pretenuring',
@@ -88,6 +88,12 @@ export function processCpu(pid: number | undefined): { user: number; system: num
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
+/** A process's resident memory now (MB, VmRSS of /proc/<pid>/status: every thread's heap, code and buffers). */
+export function residentMb(pid: number | undefined): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : 0;
 }
 
 /**

@@ -16,7 +16,7 @@
  * the fake upstream in another; this process only generates load.
  */
 import type { ChildProcess } from 'node:child_process';
-import { coreWait, pin, processCpu, SERVER_NODE_ARGS, start } from './children';
+import { coreWait, pin, processCpu, residentMb, SERVER_NODE_ARGS, start } from './children';
 import { failures, type PhaseResult, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
@@ -116,10 +116,26 @@ function cpuMs(child: ChildProcess): number {
   const { user, system } = processCpu(child.pid);
   return user + system;
 }
+/**
+ * Resident memory (MB) of Tessera's process, every thread included, sampled every 100 ms while its slices run:
+ * the median and the peak of the row. The floor relay's, sampled alike, is what a bare Node.js relay holds.
+ */
+function sampleResident(pid: number | undefined, into: number[]): () => void {
+  const timer = setInterval(() => into.push(residentMb(pid)), 100);
+  into.push(residentMb(pid));
+  return () => {
+    clearInterval(timer);
+    into.push(residentMb(pid));
+  };
+}
+const mb = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `${Math.round(percentile(sorted, 50))} / ${Math.round(sorted.at(-1) ?? 0)}`;
+};
 console.log(
-  `| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | Tessera CPU per request (ms) | errors |${floorTarget ? ' floor added p50 / p99 (ms) | floor errors |' : ''}`,
+  `| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | Tessera CPU per request (ms) | Tessera RSS median / peak (MB) | errors |${floorTarget ? ' floor added p50 / p99 (ms) | floor RSS median / peak (MB) | floor errors |' : ''}`,
 );
-console.log(`|---|---|---|---|---|---|---|${floorTarget ? '---|---|' : ''}`);
+console.log(`|---|---|---|---|---|---|---|---|${floorTarget ? '---|---|---|' : ''}`);
 try {
   for (const rps of loads) {
     for (const stream of modes) {
@@ -135,6 +151,8 @@ try {
       const t: PhaseResult = { latencies: [], errors: 0 };
       const f: PhaseResult = { latencies: [], errors: 0 };
       let cpu = 0;
+      const rss: number[] = [];
+      const floorRss: number[] = [];
       // --diagnose: how long the main threads waited for a core (runnable, not running) in each path's slices.
       const waits = { direct: [0, 0, 0], floor: [0, 0, 0], tessera: [0, 0, 0] };
       const waited = async (
@@ -154,20 +172,25 @@ try {
       const slices = Math.max(1, Math.round(seconds / slice));
       for (let i = 0; i < slices; i++) {
         add(d, await waited(waits.direct, undefined, () => runPhase(direct, stream, rps, seconds / slices)));
-        if (floorTarget)
+        if (floorTarget) {
+          const stopFloor = sampleResident(relay?.child.pid, floorRss);
           add(
             f,
             await waited(waits.floor, relay?.child.pid, () =>
               runPhase(floorTarget, stream, rps, seconds / slices),
             ),
           );
+          stopFloor();
+        }
         const cpuBefore = cpuMs(tessera.child);
+        const stopSampling = sampleResident(tessera.child.pid, rss);
         add(
           t,
           await waited(waits.tessera, tessera.child.pid, () =>
             runPhase(gateway, stream, rps, seconds / slices),
           ),
         );
+        stopSampling();
         cpu += cpuMs(tessera.child) - cpuBefore;
       }
       d.latencies.sort((a, b) => a - b);
@@ -181,9 +204,9 @@ try {
         percentile(t.latencies, 99),
       ];
       console.log(
-        `| ${rps} | ${stream ? 'stream, TTFT' : 'non-streamed'} | ${fmt(d50)} / ${fmt(d99)} | ${fmt(t50)} / ${fmt(t99)} | ${fmt(t50 - d50)} / ${fmt(t99 - d99)} | ${fmt(cpuPerRequest)} | ${d.errors} direct, ${t.errors} Tessera of ${Math.round(rps * seconds)} |${
+        `| ${rps} | ${stream ? 'stream, TTFT' : 'non-streamed'} | ${fmt(d50)} / ${fmt(d99)} | ${fmt(t50)} / ${fmt(t99)} | ${fmt(t50 - d50)} / ${fmt(t99 - d99)} | ${fmt(cpuPerRequest)} | ${mb(rss)} | ${d.errors} direct, ${t.errors} Tessera of ${Math.round(rps * seconds)} |${
           floorTarget
-            ? ` ${fmt(percentile(f.latencies, 50) - d50)} / ${fmt(percentile(f.latencies, 99) - d99)} | ${f.errors} |`
+            ? ` ${fmt(percentile(f.latencies, 50) - d50)} / ${fmt(percentile(f.latencies, 99) - d99)} | ${mb(floorRss)} | ${f.errors} |`
             : ''
         }`,
       );

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { collectStartupGarbage, releaseWorkersYoungGeneration } from '../../server/src/lib/heap';
 import { startServer } from '../../server/src/server';
@@ -134,9 +135,20 @@ if (inspector) {
     includeObjectsCollectedByMinorGC: !process.argv.includes('--alloc-survivors'),
   });
 }
+/** --diagnose: where the memory is (MB): the process's RSS, the main thread's heap by space, off-heap buffers. */
+function memory(): string {
+  const mb = (n: number) => (n / 2 ** 20).toFixed(0);
+  const usage = process.memoryUsage();
+  const spaces = getHeapSpaceStatistics()
+    .filter((s) => s.space_size > 2 ** 20)
+    .map((s) => `${s.space_name} ${mb(s.space_size)}`);
+  return `rss ${mb(usage.rss)}, main heap ${mb(usage.heapTotal)} (${spaces.join(', ')}), external ${mb(usage.external)}, array buffers ${mb(usage.arrayBuffers)}`;
+}
+if (process.argv.includes('--diagnose')) process.stderr.write(`tessera at start-up: ${memory()}\n`);
 process.stdout.write(`${JSON.stringify({ url: running.url, key })}\n`);
 process.on('SIGTERM', () => {
-  if (process.argv.includes('--diagnose')) process.stderr.write(`tessera ${diagnosis()}\n`);
+  if (process.argv.includes('--diagnose'))
+    process.stderr.write(`tessera ${diagnosis()}\ntessera at exit: ${memory()}\n`);
   if (stallsFile)
     writeFileSync(
       stallsFile,

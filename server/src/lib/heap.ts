@@ -1,8 +1,11 @@
 /**
  * The main thread's heap. `pnpm start` (server/package.json) runs node with four V8 options, each measured with
  * bench/gateway/run.ts at 1,000 requests a second on a 2-core machine:
- * - `--max-semi-space-size=64`: a young generation of up to 64 MB a semi-space; scavenges come a third as often
- *   and promote less, so major GCs, whose marking takes a core from a busy 2-core machine, are rarer.
+ * - `--max-semi-space-size=32`: a young generation of up to 32 MB a semi-space (V8's default is 16 on this
+ *   machine); scavenges come half as often and promote less, so major GCs, whose marking takes a core from a busy
+ *   2-core machine, are rarer. It was 64, which kept 128 MB of new space resident from start-up on: 265–300 MB RSS
+ *   at 1,000 requests a second against 200–240 MB with 32, at the same CPU a call (`bench/gateway/run.ts` prints
+ *   the RSS of each row).
  * - `--min-semi-space-size=16` and `--no-memory-reducer`: after a few quiet seconds the memory reducer ran a full
  *   GC and shrank the young generation to ~1 MB; the next burst then met a scavenge every 20–50 ms while it grew
  *   back, and calls queued up to 0.7 s. The price: the heap is not given back after a burst (~18 MB more RSS).
@@ -39,10 +42,10 @@ export function collectStartupGarbage(): number | undefined {
 }
 
 /**
- * `pnpm start` gives the server a young generation of 16 to 64 MB a semi-space (`--min-semi-space-size`,
+ * `pnpm start` gives the server a young generation of 16 to 32 MB a semi-space (`--min-semi-space-size`,
  * `--max-semi-space-size`, above). V8's flags are the process's, and they win over a worker's
  * `resourceLimits`: every worker thread made afterwards (the usage writer, the counting thread, code analysis)
- * got 16 MB semi-spaces that could grow to 64 MB, whatever its limits asked. The usage writer's heap grew to
+ * got 16 MB semi-spaces that could grow to the maximum (64 MB then), whatever its limits asked. The usage writer's heap grew to
  * ~140 MB for ~10 MB live; with only the minimum reset, its new space still grew to 134 MB. The main thread's
  * heap is sized when the process starts, so both flags can go back to V8's default (0: unset) for the threads
  * made later, which then keep what their `resourceLimits` ask (the usage writer: 8 MB; lib/heap.test.ts checks

@@ -33,7 +33,7 @@ export async function buildDashboard(): Promise<{ dir: string; remove(): Promise
 /** The real server (same app, same services) on a free port, serving that build, on a fresh database. */
 export async function startDashboardServer(webDist: string): Promise<RunningServer & { services: Services }> {
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ migrated: true });
   const services = createServices(env, { database, logger: createLogger(env.LOG_LEVEL) });
   await database.migrate();
   const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist });

@@ -7,7 +7,7 @@ const SERVER = join(import.meta.dirname, '../..');
 
 /** Node.js's options as `pnpm start` gives them (server/package.json; why: src/lib/heap.ts). */
 export const START_NODE_ARGS = [
-  '--max-semi-space-size=64',
+  '--max-semi-space-size=32',
   '--min-semi-space-size=16',
   '--no-memory-reducer',
   '--no-allocation-site-pretenuring',

@@ -20,7 +20,7 @@ export async function startCluster(
   clock?: Clock,
   extraEnv: Record<string, string> = {},
 ): Promise<Cluster> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ migrated: true });
   await database.migrate();
   const shared = { ...database, close: async () => {} };
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL: redisUrl, ...extraEnv });

@@ -1,22 +1,46 @@
+import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { type Database, openDatabase } from '../../src/db/client';
 import { randomBase62 } from '../../src/lib/ids';
 
+/** The test run's migrated templates (made by test/database-template.ts, vitest's global setup). */
+export const PGLITE_TEMPLATE_ENV = 'TESSERA_TEST_PGLITE_TEMPLATE';
+export const POSTGRES_TEMPLATE_ENV = 'TESSERA_TEST_POSTGRES_TEMPLATE';
+
+let template: Blob | undefined;
+function pgliteTemplate(): Blob | undefined {
+  const file = process.env[PGLITE_TEMPLATE_ENV];
+  if (!file) return undefined;
+  template ??= new Blob([readFileSync(file)]);
+  return template;
+}
+
 /**
  * A throwaway database for one test server: a fresh PostgreSQL database when `TEST_DATABASE_URL`
  * (or `DATABASE_URL`) is set, as in CI, else an in-memory PGlite. Dropped when closed.
+ * `migrated`: the database comes with every migration applied, made from the run's migrated template (or
+ * migrated here when there is none, e.g. in a benchmark); without it the database is empty (the migration tests).
  */
-export async function openTestDatabase(): Promise<Database & { url: string | undefined }> {
+export async function openTestDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<Database & { url: string | undefined }> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!adminUrl) return { ...openDatabase({ dataDir: 'memory://' }), url: undefined };
+  if (!adminUrl) {
+    const loadDataDir = options.migrated ? pgliteTemplate() : undefined;
+    const database = openDatabase({ dataDir: 'memory://', ...(loadDataDir && { loadDataDir }) });
+    if (options.migrated && !loadDataDir) await database.migrate();
+    return { ...database, url: undefined };
+  }
 
   const name = `tessera_t_${randomBase62(12).toLowerCase()}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  const template = options.migrated ? process.env[POSTGRES_TEMPLATE_ENV] : undefined;
+  await admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = openDatabase({ url: url.toString(), maxConnections: 5 });
+  if (options.migrated && !template) await database.migrate();
   return {
     ...database,
     url: url.toString(),

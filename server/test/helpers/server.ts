@@ -31,7 +31,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   });
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ migrated: true });
   const services = createServices(env, {
     database,
     logger: createLogger(env.LOG_LEVEL, options.logs),

@@ -46,7 +46,7 @@ export async function startServerWithFlakyUsage(
   env: Record<string, string> = {},
 ): Promise<{ server: TestServer; store: FlakyUsageStore }> {
   const parsed = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ migrated: true });
   let store: FlakyUsageStore | undefined;
   const services = createServices(parsed, {
     database,
