@@ -1,4 +1,10 @@
-import { type AuditAction, type AuditEventView, AuditListInput, type AuditPage } from '@tessera/shared';
+import {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  type AuditEventView,
+  AuditListInput,
+  type AuditPage,
+} from '@tessera/shared';
 import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
@@ -83,7 +89,20 @@ export async function listAuditEvents({
   accountId: string;
   input: AuditListInput;
 }): Promise<AuditPage> {
-  const { first, after, action, from, to } = AuditListInput.parse(input);
+  const parsed = AuditListInput.safeParse(input);
+  if (!parsed.success) {
+    // tRPC validates before this; GraphQL's arguments arrive here, and bad input is a 400 naming the argument.
+    const issue = parsed.error.issues[0];
+    const param = String(issue?.path[0] ?? 'first');
+    const message =
+      param === 'action'
+        ? `\`action\` must be one of ${AUDIT_ACTIONS.join(', ')}.`
+        : param === 'first'
+          ? '`first` must be between 1 and 100.'
+          : `\`${param}\`: ${issue?.message ?? 'invalid'}.`;
+    throw new ServiceError('invalid_request', message, { param, code: 'invalid_parameter' });
+  }
+  const { first, after, action, from, to } = parsed.data;
   const rows = await selectRange(
     ctx.db,
     accountId,
