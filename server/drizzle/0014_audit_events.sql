@@ -11,7 +11,8 @@ CREATE TABLE "audit_events" (
 	"ip" text,
 	"user_agent" text,
 	"created_at" timestamp with time zone DEFAULT date_trunc('milliseconds', clock_timestamp()) NOT NULL,
-	CONSTRAINT "audit_events_actor_kind" CHECK ("audit_events"."actor_kind" in ('user', 'api_key', 'operator', 'system'))
+	CONSTRAINT "audit_events_actor_kind" CHECK ("audit_events"."actor_kind" in ('user', 'api_key', 'operator', 'system')),
+	CONSTRAINT "audit_events_created_ms" CHECK ("audit_events"."created_at" = date_trunc('milliseconds', "audit_events"."created_at"))
 );
 --> statement-breakpoint
 CREATE INDEX "audit_events_account_created_idx" ON "audit_events" USING btree ("account_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint

@@ -249,6 +249,37 @@ describe(`audit log reads (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () =>
     const anonymous = await exportOf(undefined, '');
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('session_required');
+    // Several batches (1,000 rows a query), some sharing a millisecond: every event once, newest first.
+    const { id: busy, cookie: busyCookie } = await busyAccount(0, 'batches');
+    await server.services.ctx.db.execute(sql`
+      insert into audit_events (account_id, actor_kind, action, created_at, details)
+      select ${busy}, 'system', 'key.created',
+             date_trunc('milliseconds', now()) - (i / 3) * interval '1 millisecond' - interval '1 minute',
+             jsonb_build_object('n', i)
+      from generate_series(1, 2500) as i`);
+    const streamed = (await (await exportOf(busyCookie, '?format=jsonl')).text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; createdAt: string });
+    expect(streamed).toHaveLength(2501);
+    expect(new Set(streamed.map((e) => e.id)).size).toBe(2501);
+    const order = streamed.map((e) => [Date.parse(e.createdAt), Number(e.id)] as const);
+    for (let i = 1; i < order.length; i += 1) {
+      const [prev, cur] = [order[i - 1], order[i]];
+      if (!prev || !cur) continue;
+      expect(prev[0] > cur[0] || (prev[0] === cur[0] && prev[1] > cur[1])).toBe(true);
+    }
+
+    // The database keeps times to the millisecond, which cursors rely on: a finer one is refused.
+    const fine = await server.services.ctx.db
+      .execute(sql`insert into audit_events (account_id, actor_kind, action, created_at)
+        values (${busy}, 'system', 'key.created', '2026-01-01T00:00:00.000500Z')`)
+      .then(
+        () => 'stored',
+        (err: Error & { cause?: Error }) => `${err.message} ${err.cause?.message ?? ''}`,
+      );
+    expect(fine).toMatch(/audit_events_created_ms/);
+
     // More events in the range than an export holds: refused before the first byte, naming the bound.
     const { id: crowded, cookie: crowdedCookie } = await busyAccount(0, 'crowded');
     await server.services.ctx.db.execute(sql`
