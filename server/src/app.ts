@@ -10,6 +10,7 @@ import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
 import { checkReadiness } from './readiness';
 import { mountRest } from './rest';
+import { mountAuditExport } from './rest/audit-export';
 import { directDispatch, expressServerClasses } from './rest/direct';
 import { accessLog } from './rest/middleware/access-log';
 import { apiCors, corsHeaders } from './rest/middleware/cors';
@@ -81,6 +82,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   mountOpenApi(app);
   const direct = mountRest(app, services);
   mountPlayground(app, services);
+  mountAuditExport(app, services);
   mountGraphql(app, services);
 
   app.use(

@@ -4,6 +4,7 @@ import { Layout } from './components/Layout';
 import { ErrorState, Loading } from './components/States';
 import { Link, navigate, usePathname } from './lib/router';
 import { messageOf, useTRPC } from './lib/trpc';
+import { AuditPage } from './pages/AuditPage';
 import { AuthPage } from './pages/AuthPage';
 import { KeysPage } from './pages/KeysPage';
 import { ModelsPage } from './pages/ModelsPage';
@@ -20,6 +21,7 @@ export const PAGES = [
   { path: '/models', label: 'Models' },
   { path: '/plan', label: 'Plan & limits' },
   { path: '/playground', label: 'Playground' },
+  { path: '/audit', label: 'Audit log' },
   { path: '/explorer', label: 'GraphQL explorer' },
 ] as const;
 
@@ -59,6 +61,8 @@ function Page({ pathname }: { pathname: string }) {
       return <PlanPage />;
     case '/playground':
       return <PlaygroundPage />;
+    case '/audit':
+      return <AuditPage />;
     case '/explorer':
       return (
         <Suspense fallback={<Loading label="Loading the GraphQL explorer" />}>

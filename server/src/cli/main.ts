@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { KeySettings, Plan, RotateKeyInput } from '@tessera/shared';
 import { parseEnv } from '../env';
 import { createAccount, findAccount, setPlan, toAccountView } from '../modules/accounts';
+import { OPERATOR_AUDIT } from '../modules/audit';
 import { createKey, listKeys, revokeKey, rotateKey, updateKey } from '../modules/keys';
 import { createServices, type Services } from '../services';
 
@@ -127,6 +128,7 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
           customRequestsPerMinute: limit(flags.rpm, 'rpm') ?? null,
           customMonthlyTokens: limit(flags['monthly-tokens'], 'monthly-tokens') ?? null,
         },
+        audit: OPERATOR_AUDIT,
       });
       return toAccountView(row, defaults);
     }
@@ -138,7 +140,7 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
         customRequestsPerMinute: limit(flags.rpm, 'rpm'),
         customMonthlyTokens: limit(flags['monthly-tokens'], 'monthly-tokens'),
       };
-      const row = await setPlan({ ctx, accountId: (await accountOf()).id, input });
+      const row = await setPlan({ ctx, accountId: (await accountOf()).id, input, audit: OPERATOR_AUDIT });
       return toAccountView(row, defaults);
     }
     case 'key create': {
@@ -151,6 +153,7 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
         accountId: account.id,
         input: { name: required(flags, 'name'), kind, ...settings },
         modelExists: (id) => services.catalogue.find(id) !== undefined,
+        audit: OPERATOR_AUDIT,
       });
     }
     case 'key list':
@@ -166,6 +169,7 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
           ...settings,
         },
         modelExists: (id) => services.catalogue.find(id) !== undefined,
+        audit: OPERATOR_AUDIT,
       });
     }
     case 'key rotate': {
@@ -173,10 +177,15 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
       if (!Number.isSafeInteger(grace) || grace < 0)
         throw new UsageError('--grace is required: the seconds the old key keeps working (0 to stop it now)');
       const input = RotateKeyInput.parse({ id: required(flags, 'id'), gracePeriodSeconds: grace });
-      return rotateKey({ ctx, accountId: (await accountOf()).id, input });
+      return rotateKey({ ctx, accountId: (await accountOf()).id, input, audit: OPERATOR_AUDIT });
     }
     case 'key revoke':
-      return revokeKey({ ctx, accountId: (await accountOf()).id, keyId: required(flags, 'id') });
+      return revokeKey({
+        ctx,
+        accountId: (await accountOf()).id,
+        keyId: required(flags, 'id'),
+        audit: OPERATOR_AUDIT,
+      });
     default:
       throw new UsageError(`unknown command: ${[noun, verb].filter(Boolean).join(' ') || '(none)'}`);
   }

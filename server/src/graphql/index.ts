@@ -12,6 +12,7 @@ import { formatError, unavailableIn } from './errors';
 import { DEFAULT_LIMITS, MAX_TOKENS, queryLimitsRule, queryOnlyRule } from './limits';
 import { limitNesting } from './nesting';
 import { accountResolvers } from './resolvers/account';
+import { auditResolvers } from './resolvers/audit';
 import { DateTime } from './resolvers/scalars';
 import { usageResolvers } from './resolvers/usage';
 
@@ -21,7 +22,7 @@ export const SCHEMA_FILE = serverPath('src/graphql/schema.graphql');
 export function createGraphqlServer(services: Services): ApolloServer<GraphqlContext> {
   return new ApolloServer<GraphqlContext>({
     typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
-    resolvers: [{ DateTime }, accountResolvers, usageResolvers],
+    resolvers: [{ DateTime }, accountResolvers, auditResolvers, usageResolvers],
     // Kept on: the dashboard ships a GraphiQL explorer. Only authenticated callers reach any of it.
     introspection: true,
     includeStacktraceInErrorResponses: false,

@@ -47,6 +47,8 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Viewer.allowance': 10,
   /** One indexed read of the account's keys. */
   'Viewer.sampleData': 10,
+  /** One page of the audit log through its (account, created_at, id) index (its rows priced by `first` below it). */
+  'Viewer.auditLog': 50,
 };
 
 /** Introspection entry points: one of them answers up to the whole schema, whatever its cost estimate says. */

@@ -1,3 +1,4 @@
+import { auditRouter } from './routers/audit';
 import { authRouter } from './routers/auth';
 import { modelsRouter } from './routers/catalogue';
 import { demoRouter } from './routers/demo';
@@ -6,6 +7,7 @@ import { planRouter } from './routers/plan';
 import { router } from './trpc';
 
 export const appRouter = router({
+  audit: auditRouter,
   auth: authRouter,
   demo: demoRouter,
   keys: keysRouter,

@@ -1,19 +1,10 @@
-export type CsvCell = string | number | null | undefined;
+import { type CsvCell, csvLine } from '@tessera/shared';
 
-/**
- * RFC 4180 CSV: every cell quoted when it holds a comma, a quote or a line break. A cell that a spreadsheet
- * would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`, as OWASP advises for CSV
- * exports: error messages and paths are text that callers chose.
- */
+export type { CsvCell };
+
+/** RFC 4180 CSV, formula-like cells defused (shared/src/csv.ts: the same rules as the server's exports). */
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return `${[header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
-}
-
-function cell(value: CsvCell): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return [header, ...rows].map(csvLine).join('');
 }
 
 /** Saves CSV text as a file through the browser's download. */

@@ -2,6 +2,7 @@ export * from './accounts';
 export * from './allowance-periods';
 export * from './allowance-reservations';
 export * from './api-keys';
+export * from './audit-events';
 export * from './auth-attempts';
 export * from './key-budget-periods';
 export * from './search-blocks';

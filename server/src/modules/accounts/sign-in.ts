@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { type AccountRow, accounts } from '../../db/schema';
 import { ServiceError } from '../../errors';
+import { type AuditRequest, recordAudit } from '../audit';
 import type { AttemptDecision, AuthThrottle } from '../auth-throttle';
 import { dummyPasswordHash, verifyPassword } from './password';
 
@@ -25,11 +26,14 @@ export async function signIn({
   input,
   address,
   throttle,
+  request,
 }: {
   ctx: Pick<Ctx, 'db'>;
   input: SignInInput;
   address: string;
   throttle: AuthThrottle;
+  /** Where the attempt came from: a wrong password for an existing account is written to its audit log. */
+  request?: AuditRequest;
 }): Promise<AccountRow> {
   const { email, password } = SignInInput.parse(input);
   const decision = await throttle.signInAttempt(email, address);
@@ -37,6 +41,20 @@ export async function signIn({
   const [row] = await ctx.db.select().from(accounts).where(eq(accounts.email, email)).limit(1);
   const ok = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
   if (!row || !ok) {
+    // Only for an existing account (an unknown email has no log to write to), and bounded: the throttle above
+    // refuses attempts before this point, so a flood of wrong passwords writes a few events, not a flood.
+    // The actor is whoever typed the password: not a user we know, so no user id; the email tried is the account's.
+    if (row && request)
+      await recordAudit(
+        ctx.db,
+        { actor: { kind: 'user', userId: null, email: row.email }, ...request },
+        {
+          accountId: row.id,
+          action: 'auth.sign_in_failed',
+          target: { type: 'account', id: row.id },
+          details: { reason: 'wrong_password' },
+        },
+      );
     throw new ServiceError('authentication', 'Incorrect email or password.', { code: 'invalid_credentials' });
   }
   await throttle.signInSucceeded(email);

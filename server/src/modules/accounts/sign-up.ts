@@ -1,6 +1,7 @@
 import type { SignUpInput } from '@tessera/shared';
 import type { Ctx } from '../../context';
 import type { AccountRow } from '../../db/schema';
+import type { AuditRequest } from '../audit';
 import type { AuthThrottle } from '../auth-throttle';
 import { createAccount } from './create';
 import { tooManyAttempts } from './sign-in';
@@ -14,13 +15,16 @@ export async function signUp({
   input,
   address,
   throttle,
+  request,
 }: {
   ctx: Pick<Ctx, 'db'>;
   input: SignUpInput;
   address: string;
   throttle: AuthThrottle;
+  /** Where it came from: `account.created` is written, by the new account's user, with the account. */
+  request?: AuditRequest;
 }): Promise<AccountRow> {
   const decision = await throttle.signUpAttempt(address);
   if (!decision.allowed) throw tooManyAttempts(decision, 'sign-ups from this address');
-  return createAccount({ ctx, input });
+  return createAccount({ ctx, input, ...(request && { audit: request }) });
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { apiKeys, usageEvents, usageRollups } from '../../db/schema';
+import { type AuditContext, recordAudit } from '../audit';
 
 /** Whether the account still shows sample traffic. */
 export async function hasSampleData({ ctx, accountId }: { ctx: Pick<Ctx, 'db'>; accountId: string }) {
@@ -19,9 +20,12 @@ export async function hasSampleData({ ctx, accountId }: { ctx: Pick<Ctx, 'db'>; 
 export async function removeSampleData({
   ctx,
   accountId,
+  audit,
 }: {
   ctx: Pick<Ctx, 'db'>;
   accountId: string;
+  /** Who removes it: `sample_data.removed` in the same transaction, when there was sample data to remove. */
+  audit?: AuditContext;
 }): Promise<{ removedEvents: number }> {
   return ctx.db.transaction(async (tx) => {
     const keys = await tx
@@ -38,6 +42,12 @@ export async function removeSampleData({
       .delete(usageRollups)
       .where(and(eq(usageRollups.accountId, accountId), inArray(usageRollups.keyId, ids)));
     await tx.delete(apiKeys).where(and(eq(apiKeys.accountId, accountId), inArray(apiKeys.id, ids)));
+    if (audit)
+      await recordAudit(tx, audit, {
+        accountId,
+        action: 'sample_data.removed',
+        details: { removedEvents: removed.length, sampleKeys: ids },
+      });
     return { removedEvents: removed.length };
   });
 }

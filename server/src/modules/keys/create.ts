@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { accounts, apiKeys } from '../../db/schema';
 import { newId } from '../../lib/ids';
+import { type AuditContext, recordAudit } from '../audit';
 import { resolveLimits } from '../plans';
+import { keySnapshot } from './audit';
 import { generateKey } from './generate';
 import { settingColumns } from './settings';
 import { toKeyView } from './view';
@@ -14,12 +16,15 @@ export async function createKey({
   accountId,
   input,
   modelExists,
+  audit,
 }: {
   ctx: Pick<Ctx, 'db' | 'clock' | 'config'>;
   accountId: string;
   input: CreateKeyInput;
   /** The catalogue's check for `models`; required when the input limits the key to models. */
   modelExists?: (id: string) => boolean;
+  /** Who creates it: a `key.created` event is written in the insert's transaction. */
+  audit?: AuditContext;
 }): Promise<CreatedApiKey> {
   const { name, kind, ...settings } = CreateKeyInput.parse(input);
   const hasSettings = Object.values(settings).some((v) => v !== undefined && v !== null);
@@ -36,18 +41,28 @@ export async function createKey({
     });
   }
   const generated = generateKey(kind);
-  const [row] = await ctx.db
-    .insert(apiKeys)
-    .values({
-      id: newId('key'),
-      accountId,
-      name,
-      kind,
-      keyHash: generated.hash,
-      last4: generated.last4,
-      ...columns,
-    })
-    .returning();
-  if (!row) throw new Error('insert returned no row');
+  const row = await ctx.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(apiKeys)
+      .values({
+        id: newId('key'),
+        accountId,
+        name,
+        kind,
+        keyHash: generated.hash,
+        last4: generated.last4,
+        ...columns,
+      })
+      .returning();
+    if (!inserted) throw new Error('insert returned no row');
+    if (audit)
+      await recordAudit(tx, audit, {
+        accountId,
+        action: 'key.created',
+        target: { type: 'api_key', id: inserted.id },
+        details: keySnapshot(inserted),
+      });
+    return inserted;
+  });
   return { ...toKeyView(row, ctx.clock.now()), key: generated.key };
 }

@@ -5,6 +5,7 @@ import { type ApiKeyRow, apiKeys } from '../../db/schema';
 import { ServiceError } from '../../errors';
 import { newId } from '../../lib/ids';
 import { keyBudgetPeriod } from '../allowance';
+import { type AuditContext, recordAudit } from '../audit';
 import { generateKey } from './generate';
 import { keyState, toKeyView } from './view';
 
@@ -27,12 +28,15 @@ export async function rotateKey({
   accountId,
   input,
   onChanged,
+  audit,
 }: {
   ctx: Pick<Ctx, 'db' | 'clock'>;
   accountId: string;
   input: RotateKeyInput;
   /** Lets the local verifier apply the old key's new expiry at once, before any poll. */
   onChanged?: (row: ApiKeyRow) => void;
+  /** Who rotates it: a `key.rotated` event (the old key, its replacement, the grace) in the same transaction. */
+  audit?: AuditContext;
 }): Promise<RotatedKey> {
   const now = ctx.clock.now();
   const result = await ctx.db.transaction(async (tx) => {
@@ -90,6 +94,19 @@ export async function rotateKey({
         select ${created.id}, period, period_start, used + reserved, 0 from key_budget_periods
         where key_id = ${old.id} and period = ${old.budgetPeriod} and period_start = ${period.start}`);
     }
+    if (audit)
+      await recordAudit(tx, audit, {
+        accountId,
+        action: 'key.rotated',
+        target: { type: 'api_key', id: old.id },
+        details: {
+          name: old.name,
+          replacementId: created.id,
+          replacementLast4: created.last4,
+          gracePeriodSeconds: input.gracePeriodSeconds,
+          oldKeyStopsAt: expiresAt.toISOString(),
+        },
+      });
     return { created, previous, key: generated.key };
   });
   onChanged?.(result.previous);

@@ -3,7 +3,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { type ApiKeyRow, accounts, apiKeys } from '../../db/schema';
 import { ServiceError } from '../../errors';
+import { type AuditContext, recordAudit } from '../audit';
 import { resolveLimits } from '../plans';
+import { keyChanges } from './audit';
 import { settingColumns } from './settings';
 import { toKeyView } from './view';
 
@@ -19,12 +21,15 @@ export async function updateKey({
   input,
   modelExists,
   onChanged,
+  audit,
 }: {
   ctx: Pick<Ctx, 'db' | 'clock' | 'config'>;
   accountId: string;
   input: UpdateKeyInput;
   modelExists: (id: string) => boolean;
   onChanged?: (row: ApiKeyRow) => void;
+  /** Who edits it: a `key.updated` event with each changed field's before and after, in the same transaction. */
+  audit?: AuditContext;
 }): Promise<ApiKeyView> {
   const { id, name, ...settings } = UpdateKeyInput.parse(input);
   const [found] = await ctx.db
@@ -49,11 +54,29 @@ export async function updateKey({
     modelExists,
     now: ctx.clock.now(),
   });
-  const [row] = await ctx.db
-    .update(apiKeys)
-    .set({ ...columns, ...(name !== undefined && { name }), updatedAt: sql`now()` })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), sql`${apiKeys.revokedAt} is null`))
-    .returning();
+  const row = await ctx.db.transaction(async (tx) => {
+    // Locked, so that `before` is what this edit changed even when two edits race.
+    const [before] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), sql`${apiKeys.revokedAt} is null`))
+      .for('update')
+      .limit(1);
+    if (!before) return undefined;
+    const [updated] = await tx
+      .update(apiKeys)
+      .set({ ...columns, ...(name !== undefined && { name }), updatedAt: sql`now()` })
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)))
+      .returning();
+    if (updated && audit)
+      await recordAudit(tx, audit, {
+        accountId,
+        action: 'key.updated',
+        target: { type: 'api_key', id },
+        details: { changes: keyChanges(before, updated) },
+      });
+    return updated;
+  });
   if (!row)
     throw new ServiceError('conflict', 'This API key was revoked meanwhile: its settings were not changed.', {
       param: 'id',

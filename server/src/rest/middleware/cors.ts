@@ -30,11 +30,11 @@ const HEADER_NAMES = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*,[ \t]*[!#$%&'*+.^_`|
 const MAX_REQUESTED_HEADERS_LENGTH = 4096;
 
 /**
- * The paths authenticated by API keys only: `/v1/…` and `/api/…` but not `/api/playground/…`, which the
+ * The paths authenticated by API keys only: `/v1/…` and `/api/…` but not `/api/playground/…` nor `/api/audit/…`, which the
  * dashboard's session cookie authenticates and which no other origin may call. Letter case is ignored as
  * Express's routing ignores it.
  */
-const KEY_AUTHENTICATED_PATH = /^\/(?:v1|api(?!\/playground(?:[/?]|$)))(?:[/?]|$)/i;
+const KEY_AUTHENTICATED_PATH = /^\/(?:v1|api(?!\/(?:playground|audit)(?:[/?]|$)))(?:[/?]|$)/i;
 
 /**
  * CORS on the responses of the public API's routes: set only when the request names an Origin (browsers do;

@@ -1,4 +1,5 @@
 import { CreateKeyInput, RevokeKeyInput, RotateKeyInput, UpdateKeyInput } from '@tessera/shared';
+import { sessionAudit } from '../../http/audit';
 import { createKey, listKeys, revokeKey, rotateKey, updateKey } from '../../modules/keys';
 import { protectedProcedure, router } from '../trpc';
 
@@ -11,6 +12,7 @@ export const keysRouter = router({
       accountId: ctx.account.id,
       input,
       modelExists: (id) => ctx.services.catalogue.find(id) !== undefined,
+      audit: sessionAudit(ctx.req, ctx.account),
     }),
   ),
 
@@ -20,6 +22,7 @@ export const keysRouter = router({
       accountId: ctx.account.id,
       keyId: input.id,
       onRevoked: (hash) => ctx.services.keys.forget(hash),
+      audit: sessionAudit(ctx.req, ctx.account),
     }),
   ),
 
@@ -29,6 +32,7 @@ export const keysRouter = router({
       accountId: ctx.account.id,
       input,
       onChanged: (row) => ctx.services.keys.applyKey(row),
+      audit: sessionAudit(ctx.req, ctx.account),
     }),
   ),
 
@@ -39,6 +43,7 @@ export const keysRouter = router({
       input,
       modelExists: (id) => ctx.services.catalogue.find(id) !== undefined,
       onChanged: (row) => ctx.services.keys.applyKey(row),
+      audit: sessionAudit(ctx.req, ctx.account),
     }),
   ),
 });

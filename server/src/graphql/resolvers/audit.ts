@@ -1,0 +1,47 @@
+import type { AuditEventView } from '@tessera/shared';
+import { assertCanReadAudit, listAuditEvents, sessionRole } from '../../modules/audit';
+import type { GraphqlContext } from '../context';
+import { toGraphQLError } from '../errors';
+
+interface AuditLogArgs {
+  first?: number | null;
+  after?: string | null;
+  action?: string | null;
+  from?: Date | null;
+  to?: Date | null;
+}
+
+/** Viewer.auditLog: the caller's organisation's log, by the one read check (modules/audit/access.ts). */
+export const auditResolvers = {
+  Viewer: {
+    auditLog: async ({ ctx }: { ctx: GraphqlContext }, args: AuditLogArgs) => {
+      try {
+        assertCanReadAudit(sessionRole(ctx.account));
+        const page = await listAuditEvents({
+          ctx: ctx.services.ctx,
+          accountId: ctx.account.id,
+          input: {
+            first: args.first ?? 20,
+            after: args.after ?? null,
+            action: (args.action ?? null) as AuditEventView['action'] | null,
+            from: args.from?.toISOString() ?? null,
+            to: args.to?.toISOString() ?? null,
+          },
+        });
+        return {
+          edges: page.events.map(({ cursor, ...event }) => ({
+            cursor,
+            node: {
+              ...event,
+              actor: { ...event.actor, kind: event.actor.kind.toUpperCase() },
+              details: JSON.stringify(event.details),
+            },
+          })),
+          pageInfo: page.pageInfo,
+        };
+      } catch (err) {
+        throw toGraphQLError(err);
+      }
+    },
+  },
+};

@@ -1,0 +1,13 @@
+import type { Request } from 'express';
+import type { AccountRow } from '../db/schema';
+import { type AuditContext, type AuditRequest, sessionActor } from '../modules/audit';
+
+/** The client's address (as `trust proxy` resolves it) and user agent, for the audit log. */
+export function auditRequestOf(req: Request): AuditRequest {
+  return { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null };
+}
+
+/** A dashboard request's audit context: the session's actor, from where it came. */
+export function sessionAudit(req: Request, account: Pick<AccountRow, 'id' | 'email'>): AuditContext {
+  return { actor: sessionActor(account), ...auditRequestOf(req) };
+}
