@@ -129,6 +129,36 @@ describe('a key’s token budget, on one instance', () => {
     expect((await keyPeriod(server, budgeted.id))?.reserved ?? 0).toBe(0);
   });
 
+  it('the token headers show the key’s budget while it is the tighter limit, the account’s otherwise', async () => {
+    const account = await createAccount(server, { plan: 'free', customMonthlyTokens: 100_000 });
+    const budgeted = await createKey(server, account.id, 'live', 'budgeted', {
+      tokenBudget: { tokens: 500, period: 'day' },
+    });
+    const first = await chat(server.url, budgeted.key);
+    const used = ((await first.json()) as { usage: { total_tokens: number } }).usage.total_tokens;
+    const res = await fetch(`${server.url}/v1/models`, {
+      headers: { authorization: `Bearer ${budgeted.key}` },
+    });
+    expect(res.headers.get('x-ratelimit-limit-tokens')).toBe('500');
+    expect(res.headers.get('x-ratelimit-remaining-tokens')).toBe(String(500 - used));
+    // The day's budget resets at the next UTC midnight, within 24 hours.
+    const reset = res.headers.get('x-ratelimit-reset-tokens') ?? '';
+    expect(reset).toMatch(/^(\d+h)?(\d+m)?\d+(\.\d+)?s$/);
+    expect(Number(/^(\d+)h/.exec(reset)?.[1] ?? 0)).toBeLessThan(24);
+
+    // A key whose budget leaves more than the account has left shows the account's figures.
+    const small = await createAccount(server, { plan: 'free', customMonthlyTokens: 300 });
+    const roomy = await createKey(server, small.id, 'live', 'roomy', {
+      tokenBudget: { tokens: 300, period: 'month' },
+    });
+    const other = await createKey(server, small.id, 'live', 'other');
+    const spent = ((await (await chat(server.url, other.key)).json()) as { usage: { total_tokens: number } })
+      .usage.total_tokens;
+    const r2 = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${roomy.key}` } });
+    expect(r2.headers.get('x-ratelimit-limit-tokens')).toBe('300');
+    expect(r2.headers.get('x-ratelimit-remaining-tokens')).toBe(String(300 - spent));
+  });
+
   it('a reservation never settled (its process died) is given back to the key’s budget by the sweep', async () => {
     const account = await createAccount(server, { plan: 'free' });
     const key = await createKey(server, account.id, 'live', 'budgeted', {

@@ -221,8 +221,21 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     });
   }
 
+  /**
+   * What the token headers show: the account's month, or the key's own budget when that leaves fewer tokens
+   * (the limit a caller will meet first). A budgeted key's figure is one read of its period row; unbudgeted
+   * keys stay on the in-memory view.
+   */
   async status(principal: Principal): Promise<AllowanceStatus> {
-    return this.accountStatus(principal.accountId, principal.limits.monthlyTokens);
+    const account = await this.accountStatus(principal.accountId, principal.limits.monthlyTokens);
+    const budget = principal.access?.tokenBudget;
+    if (!budget || principal.mode !== 'live') return account;
+    const keyPeriod = keyBudgetPeriod(budget.period, this.ctx.clock.now());
+    const key = await readKeyBudget(this.ctx.db, principal.keyId, budget.period, keyPeriod.start);
+    const remaining = Math.max(0, budget.tokens - key.used - key.reserved);
+    return remaining < account.remaining
+      ? { limit: budget.tokens, used: key.used, remaining, resetsAt: keyPeriod.resetsAt }
+      : account;
   }
 
   async accountStatus(accountId: string, monthlyTokens: number): Promise<AllowanceStatus> {

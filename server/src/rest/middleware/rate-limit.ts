@@ -43,10 +43,8 @@ function rateLimited(decision: LimitDecision, plan: string): ServiceError {
   return new ServiceError('rate_limited', message, {
     code: decision.by === 'key' ? 'key_rate_limit_exceeded' : 'rate_limit_exceeded',
     type: 'requests',
-    headers: {
-      'retry-after': String(seconds),
-      'retry-after-ms': String(Math.max(1, decision.retryAfterMs)),
-    },
+    // http/error-headers.ts turns it into `retry-after` and `retry-after-ms`.
+    retryAfterMs: Math.max(1, decision.retryAfterMs),
   });
 }
 
