@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
+import type { Role } from '@tessera/shared';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { type AccountRow, accounts, sessions } from '../../db/schema';
+import { type AccountRow, accounts, memberships, sessions, type UserRow, users } from '../../db/schema';
 import { sha256Hex } from '../../lib/hash';
 import { newId } from '../../lib/ids';
 
@@ -10,37 +11,97 @@ export interface NewSession {
   expiresAt: Date;
 }
 
+/** A user acting in one organisation with a role: what every permission check (modules/teams) is asked about. */
+export interface Member {
+  userId: string;
+  role: Role;
+  account: AccountRow;
+}
+
+/** The caller behind a session: the user, and their membership in the session's organisation (null: none). */
+export interface SessionCaller {
+  user: UserRow;
+  member: Member | null;
+}
+
+/** The organisation a new session works in: the user's oldest membership, or none. */
+async function defaultOrganisation(ctx: Pick<Ctx, 'db'>, userId: string): Promise<string | null> {
+  const [row] = await ctx.db
+    .select({ accountId: memberships.accountId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt), asc(memberships.accountId))
+    .limit(1);
+  return row?.accountId ?? null;
+}
+
 export async function createSession({
   ctx,
+  userId,
   accountId,
 }: {
   ctx: Pick<Ctx, 'db' | 'clock' | 'config'>;
-  accountId: string;
+  userId: string;
+  /** The organisation to work in; by default the user's oldest membership. */
+  accountId?: string | null;
 }): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(ctx.clock.now() + ctx.config.sessionTtlMs);
-  await ctx.db
-    .insert(sessions)
-    .values({ id: newId('ses'), tokenHash: sha256Hex(token), accountId, expiresAt });
+  const organisation = accountId === undefined ? await defaultOrganisation(ctx, userId) : accountId;
+  await ctx.db.insert(sessions).values({
+    id: newId('ses'),
+    tokenHash: sha256Hex(token),
+    userId,
+    accountId: organisation,
+    expiresAt,
+  });
   return { token, expiresAt };
 }
 
-/** The account behind a session cookie's token, or null when it is unknown or expired. */
+/**
+ * The user behind a session cookie's token and their membership in the session's organisation, or null when
+ * the token is unknown or expired. One query: the membership is joined on every call, so a member who was
+ * removed (or demoted) is refused (or limited) from their very next call, on every instance.
+ */
 export async function resolveSession({
   ctx,
   token,
 }: {
   ctx: Pick<Ctx, 'db' | 'clock'>;
   token: string;
-}): Promise<AccountRow | null> {
+}): Promise<SessionCaller | null> {
   if (token.length < 20 || token.length > 100) return null;
   const [row] = await ctx.db
-    .select({ account: accounts })
+    .select({ user: users, role: memberships.role, account: accounts })
     .from(sessions)
-    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.accountId, sessions.accountId), eq(memberships.userId, sessions.userId)),
+    )
+    .leftJoin(accounts, eq(accounts.id, memberships.accountId))
     .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, new Date(ctx.clock.now()))))
     .limit(1);
-  return row?.account ?? null;
+  if (!row) return null;
+  const member =
+    row.role && row.account ? { userId: row.user.id, role: row.role, account: row.account } : null;
+  return { user: row.user, member };
+}
+
+/** Points a session at another organisation; the caller has checked the membership (modules/teams). */
+export async function setSessionOrganisation({
+  ctx,
+  token,
+  accountId,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  token: string;
+  accountId: string | null;
+}): Promise<void> {
+  await ctx.db
+    .update(sessions)
+    .set({ accountId })
+    .where(eq(sessions.tokenHash, sha256Hex(token)));
 }
 
 export async function endSession({ ctx, token }: { ctx: Pick<Ctx, 'db'>; token: string }): Promise<void> {

@@ -1,7 +1,7 @@
 import { SignInInput } from '@tessera/shared';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { type AccountRow, accounts } from '../../db/schema';
+import { type UserRow, users } from '../../db/schema';
 import { ServiceError } from '../../errors';
 import type { AttemptDecision, AuthThrottle } from '../auth-throttle';
 import { dummyPasswordHash, verifyPassword } from './password';
@@ -16,8 +16,8 @@ export function tooManyAttempts(decision: AttemptDecision, what: string): Servic
 }
 
 /**
- * Checks email and password. Before any hashing, the attempt is counted against the client address (a
- * window) and the email (a backoff that grows with each failure; a success clears it), on counters every
+ * Checks a user's email and password. Before any hashing, the attempt is counted against the client address
+ * (a window) and the email (a backoff that grows with each failure; a success clears it), on counters every
  * instance shares (modules/auth-throttle).
  */
 export async function signIn({
@@ -30,11 +30,11 @@ export async function signIn({
   input: SignInInput;
   address: string;
   throttle: AuthThrottle;
-}): Promise<AccountRow> {
+}): Promise<UserRow> {
   const { email, password } = SignInInput.parse(input);
   const decision = await throttle.signInAttempt(email, address);
   if (!decision.allowed) throw tooManyAttempts(decision, 'sign-in attempts');
-  const [row] = await ctx.db.select().from(accounts).where(eq(accounts.email, email)).limit(1);
+  const [row] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
   const ok = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
   if (!row || !ok) {
     throw new ServiceError('authentication', 'Incorrect email or password.', { code: 'invalid_credentials' });

@@ -12,11 +12,14 @@ import { toKeyView } from './view';
 export async function createKey({
   ctx,
   accountId,
+  ownerUserId = null,
   input,
   modelExists,
 }: {
   ctx: Pick<Ctx, 'db' | 'clock' | 'config'>;
   accountId: string;
+  /** The member creating the key; null for the operators' CLI and the demo seed (the organisation's key). */
+  ownerUserId?: string | null;
   input: CreateKeyInput;
   /** The catalogue's check for `models`; required when the input limits the key to models. */
   modelExists?: (id: string) => boolean;
@@ -41,6 +44,7 @@ export async function createKey({
     .values({
       id: newId('key'),
       accountId,
+      ownerUserId,
       name,
       kind,
       keyHash: generated.hash,

@@ -1,7 +1,16 @@
-import { SignInInput, SignUpInput } from '@tessera/shared';
+import { type SessionView, SignInInput, SignUpInput } from '@tessera/shared';
 import type { Response } from 'express';
 import { SESSION_COOKIE } from '../../http/session';
-import { createSession, endSession, signIn, signUp, toAccountView } from '../../modules/accounts';
+import {
+  checkSignUpAttempt,
+  createSession,
+  endSession,
+  type SessionCaller,
+  signIn,
+  signUp,
+  toAccountView,
+} from '../../modules/accounts';
+import { listOrganisations, organisationName, signUpByInvitation } from '../../modules/teams';
 import type { Services } from '../../services';
 import { protectedProcedure, publicProcedure, router } from '../trpc';
 
@@ -16,29 +25,53 @@ function setSessionCookie(res: Response, services: Services, token: string, expi
   });
 }
 
+/** What the dashboard knows of its session: the user, the organisation it works in, and all of theirs. */
+export async function sessionView(services: Services, caller: SessionCaller): Promise<SessionView> {
+  const { user, member } = caller;
+  return {
+    user: { id: user.id, email: user.email, name: user.name },
+    organisation: member
+      ? { id: member.account.id, name: organisationName(member.account), role: member.role }
+      : null,
+    organisations: await listOrganisations({ ctx: services.ctx, userId: user.id }),
+  };
+}
+
 export const authRouter = router({
+  /**
+   * Sign-up creates a user, an organisation of one and the owner membership; through an invitation
+   * (`invitation`: the link's token) it creates the user and that membership only.
+   */
   signUp: publicProcedure.input(SignUpInput).mutation(async ({ ctx, input }) => {
-    const account = await signUp({
-      ctx: ctx.services.ctx,
-      input,
-      address: ctx.req.ip ?? 'unknown',
-      throttle: ctx.services.authThrottle,
-    });
-    const session = await createSession({ ctx: ctx.services.ctx, accountId: account.id });
-    setSessionCookie(ctx.res, ctx.services, session.token, session.expiresAt);
-    return toAccountView(account, ctx.services.ctx.config.planDefaults);
+    const services = ctx.services;
+    const address = ctx.req.ip ?? 'unknown';
+    let userId: string;
+    let accountId: string;
+    if (input.invitation) {
+      await checkSignUpAttempt(address, services.authThrottle);
+      const joined = await signUpByInvitation({ ctx: services.ctx, input, token: input.invitation });
+      userId = joined.user.id;
+      accountId = joined.accountId;
+    } else {
+      const account = await signUp({ ctx: services.ctx, input, address, throttle: services.authThrottle });
+      userId = account.ownerUserId;
+      accountId = account.id;
+    }
+    const session = await createSession({ ctx: services.ctx, userId, accountId });
+    setSessionCookie(ctx.res, services, session.token, session.expiresAt);
+    return { ok: true as const, accountId };
   }),
 
   signIn: publicProcedure.input(SignInInput).mutation(async ({ ctx, input }) => {
-    const account = await signIn({
+    const user = await signIn({
       ctx: ctx.services.ctx,
       input,
       address: ctx.req.ip ?? 'unknown',
       throttle: ctx.services.authThrottle,
     });
-    const session = await createSession({ ctx: ctx.services.ctx, accountId: account.id });
+    const session = await createSession({ ctx: ctx.services.ctx, userId: user.id });
     setSessionCookie(ctx.res, ctx.services, session.token, session.expiresAt);
-    return toAccountView(account, ctx.services.ctx.config.planDefaults);
+    return { ok: true as const, userId: user.id };
   }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
@@ -47,12 +80,22 @@ export const authRouter = router({
     return { ok: true as const };
   }),
 
+  /** The session (null when signed out): user, current organisation and role, the switcher's list. */
+  session: publicProcedure.query(({ ctx }) => (ctx.caller ? sessionView(ctx.services, ctx.caller) : null)),
+
+  /** The session's organisation and the caller's role in it; null when signed out or in no organisation. */
   me: publicProcedure.query(({ ctx }) =>
-    ctx.account ? toAccountView(ctx.account, ctx.services.ctx.config.planDefaults) : null,
+    ctx.caller?.member
+      ? {
+          ...toAccountView(ctx.caller.member.account, ctx.services.ctx.config.planDefaults),
+          role: ctx.caller.member.role,
+        }
+      : null,
   ),
 
   /** Same as `me` but fails when signed out; used by pages that require a session. */
-  account: protectedProcedure.query(({ ctx }) =>
-    toAccountView(ctx.account, ctx.services.ctx.config.planDefaults),
-  ),
+  account: protectedProcedure.query(({ ctx }) => ({
+    ...toAccountView(ctx.account, ctx.services.ctx.config.planDefaults),
+    role: ctx.member.role,
+  })),
 });
