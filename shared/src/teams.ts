@@ -82,3 +82,46 @@ export const SessionView = z.object({
   organisations: z.array(OrganisationView),
 });
 export type SessionView = z.infer<typeof SessionView>;
+
+/**
+ * The one table of what each role may do: the server's every transport enforces it (modules/teams), the
+ * dashboard hides or disables what the role cannot use. The roles are nested (owner ⊇ admin ⊇ developer ⊇
+ * viewer), so an action names the least role that may do it.
+ */
+export const ROLE_ACTIONS = {
+  read: { least: 'viewer', what: 'Reading the dashboard' },
+  'members.read': { least: 'admin', what: 'Listing members and invitations' },
+  'members.manage': { least: 'owner', what: 'Managing members, roles and invitations' },
+  'plan.manage': { least: 'owner', what: 'Changing the plan' },
+  'sample.remove': { least: 'admin', what: 'Removing the sample data' },
+  'playground.use': { least: 'developer', what: 'Using the playground' },
+  'keys.create': { least: 'developer', what: 'Creating API keys' },
+  'keys.change.test': { least: 'developer', what: 'Changing test keys' },
+  /** A developer's own live keys. */
+  'keys.change.own': { least: 'developer', what: 'Changing your own live keys' },
+  'keys.change.any': { least: 'admin', what: "Changing another member's live keys" },
+} as const satisfies Record<string, { least: Role; what: string }>;
+
+export type RoleAction = keyof typeof ROLE_ACTIONS;
+
+const RANK: Record<Role, number> = { viewer: 0, developer: 1, admin: 2, owner: 3 };
+
+export function can(role: Role, action: RoleAction): boolean {
+  return RANK[role] >= RANK[ROLE_ACTIONS[action].least];
+}
+
+/** Why a role may not do an action, naming the role needed: the refusal's message, and the UI's hint. */
+export function refusalOf(role: Role, action: RoleAction): string {
+  const { least, what } = ROLE_ACTIONS[action];
+  const needed = least === 'owner' ? 'the owner role' : `the ${least} role or higher`;
+  return `${what} needs ${needed}; your role here is ${role}.`;
+}
+
+/** Which action changing one key is: a test key, the member's own live key, or another member's live key. */
+export function keyChangeAction(
+  userId: string,
+  key: { kind: 'live' | 'test'; ownerUserId: string | null },
+): RoleAction {
+  if (key.kind === 'test') return 'keys.change.test';
+  return key.ownerUserId === userId ? 'keys.change.own' : 'keys.change.any';
+}

@@ -43,10 +43,10 @@ async function whoAmI(client: TrpcTestClient): Promise<SessionView> {
 export async function signUpOwner(server: TestServer, prefix = 'owner'): Promise<SignedIn> {
   const client = new TrpcTestClient(server.url);
   const creds = newCredentials(prefix);
-  const res = await client.mutation<{ accountId: string }>('auth.signUp', creds);
+  const res = await client.mutation<{ id: string }>('auth.signUp', creds);
   expect(res.status).toBe(200);
   const me = await whoAmI(client);
-  return { client, ...creds, userId: me.user.id, accountId: res.data?.accountId ?? '' };
+  return { client, ...creds, userId: me.user.id, accountId: res.data?.id ?? '' };
 }
 
 /** The owner invites; a new user signs up through the link and is then a member with `role`. */

@@ -64,12 +64,12 @@ describe('invitations by link', () => {
     const preview = await anonymous.query<InvitationPreview>('teams.invitation', { token: created.token });
     expect(preview.data).toMatchObject({ role: 'viewer', invitedBy: owner.email });
     const guest = new TrpcTestClient(server.url);
-    const signUp = await guest.mutation<{ accountId: string }>('auth.signUp', {
+    const signUp = await guest.mutation<{ id: string; role: string }>('auth.signUp', {
       ...newUser('guest'),
       invitation: created.token,
     });
     expect(signUp.status).toBe(200);
-    expect(signUp.data?.accountId).toBe(owner.accountId);
+    expect(signUp.data).toMatchObject({ id: owner.accountId, role: 'viewer' });
     const session = await guest.query<SessionView>('auth.session');
     // No organisation of their own: the invited one only.
     expect(session.data?.organisations).toEqual([

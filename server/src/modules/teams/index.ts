@@ -8,4 +8,4 @@ export {
 } from './invitations';
 export { changeRole, leaveOrganisation, listMembers, removeMember } from './members';
 export { listOrganisations, organisationName, switchOrganisation } from './organisations';
-export { type Action, authorize, authorizeKeyChange, can, keyChangeAction } from './permissions';
+export { type Action, authorize, authorizeKeyChange, can } from './permissions';

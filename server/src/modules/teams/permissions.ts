@@ -1,57 +1,27 @@
-import type { KeyKind, Role } from '@tessera/shared';
+import { can, type KeyKind, keyChangeAction, type RoleAction, refusalOf } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import type { Member } from '../accounts';
 
 /**
- * The one table of what each role may do; every transport (tRPC, GraphQL, the playground's REST routes) asks
- * `authorize` or `authorizeKeyChange`. The roles are nested (owner ⊇ admin ⊇ developer ⊇ viewer), so an
- * action names the least role that may do it.
+ * What each role may do is one table, `ROLE_ACTIONS` in shared/src/teams.ts (the dashboard reads it too, to hide
+ * what a role cannot use); every transport (tRPC, GraphQL, the playground's REST routes) asks these two.
  */
-const ACTIONS = {
-  read: { least: 'viewer', what: 'Reading the dashboard' },
-  'members.read': { least: 'admin', what: 'Listing members and invitations' },
-  'members.manage': { least: 'owner', what: 'Managing members, roles and invitations' },
-  'plan.manage': { least: 'owner', what: 'Changing the plan' },
-  'sample.remove': { least: 'admin', what: 'Removing the sample data' },
-  'playground.use': { least: 'developer', what: 'Using the playground' },
-  'keys.create': { least: 'developer', what: 'Creating API keys' },
-  'keys.change.test': { least: 'developer', what: 'Changing test keys' },
-  /** A developer's own live keys. */
-  'keys.change.own': { least: 'developer', what: 'Changing your own live keys' },
-  'keys.change.any': { least: 'admin', what: "Changing another member's live keys" },
-} as const satisfies Record<string, { least: Role; what: string }>;
+export type Action = RoleAction;
+export { can };
 
-export type Action = keyof typeof ACTIONS;
-
-const RANK: Record<Role, number> = { viewer: 0, developer: 1, admin: 2, owner: 3 };
-
-export function can(role: Role, action: Action): boolean {
-  return RANK[role] >= RANK[ACTIONS[action].least];
-}
-
-/** Refuses with a `permission` error (tRPC/GraphQL FORBIDDEN, REST 403) that names the role needed. */
+/** Refuses with a `permission` error (tRPC/GraphQL FORBIDDEN, REST 403 permission_denied) naming the role needed. */
 export function authorize(member: Pick<Member, 'role'>, action: Action): void {
   if (can(member.role, action)) return;
-  const { least, what } = ACTIONS[action];
-  const needed = least === 'owner' ? 'the owner role' : `the ${least} role or higher`;
-  throw new ServiceError('permission', `${what} needs ${needed}; your role here is ${member.role}.`, {
+  throw new ServiceError('permission', refusalOf(member.role, action), {
     code: 'permission_denied',
     type: 'permission_denied',
   });
 }
 
-/** The action a change of one key is: test keys, the member's own live keys, or anyone's live keys. */
-export function keyChangeAction(
-  member: Pick<Member, 'userId'>,
-  key: { kind: KeyKind; ownerUserId: string | null },
-): Action {
-  if (key.kind === 'test') return 'keys.change.test';
-  return key.ownerUserId === member.userId ? 'keys.change.own' : 'keys.change.any';
-}
-
+/** Test keys, the member's own live keys, or anyone's live keys: see `keyChangeAction`. */
 export function authorizeKeyChange(
   member: Pick<Member, 'userId' | 'role'>,
   key: { kind: KeyKind; ownerUserId: string | null },
 ): void {
-  authorize(member, keyChangeAction(member, key));
+  authorize(member, keyChangeAction(member.userId, key));
 }

@@ -5,6 +5,7 @@ import {
   checkSignUpAttempt,
   createSession,
   endSession,
+  resolveSession,
   type SessionCaller,
   signIn,
   signUp,
@@ -23,6 +24,23 @@ function setSessionCookie(res: Response, services: Services, token: string, expi
     path: '/',
     expires: expiresAt,
   });
+}
+
+/**
+ * The organisation a new session works in, as `me` shows it (sign-up and sign-in answer with it, as before
+ * teams); null when the user belongs to no organisation.
+ */
+async function startSession(services: Services, res: Response, userId: string, accountId?: string) {
+  const session = await createSession({ ctx: services.ctx, userId, accountId });
+  setSessionCookie(res, services, session.token, session.expiresAt);
+  const caller = await resolveSession({ ctx: services.ctx, token: session.token });
+  return meView(services, caller);
+}
+
+function meView(services: Services, caller: SessionCaller | null) {
+  return caller?.member
+    ? { ...toAccountView(caller.member.account, services.ctx.config.planDefaults), role: caller.member.role }
+    : null;
 }
 
 /** What the dashboard knows of its session: the user, the organisation it works in, and all of theirs. */
@@ -57,9 +75,7 @@ export const authRouter = router({
       userId = account.ownerUserId;
       accountId = account.id;
     }
-    const session = await createSession({ ctx: services.ctx, userId, accountId });
-    setSessionCookie(ctx.res, services, session.token, session.expiresAt);
-    return { ok: true as const, accountId };
+    return startSession(services, ctx.res, userId, accountId);
   }),
 
   signIn: publicProcedure.input(SignInInput).mutation(async ({ ctx, input }) => {
@@ -69,9 +85,7 @@ export const authRouter = router({
       address: ctx.req.ip ?? 'unknown',
       throttle: ctx.services.authThrottle,
     });
-    const session = await createSession({ ctx: ctx.services.ctx, userId: user.id });
-    setSessionCookie(ctx.res, ctx.services, session.token, session.expiresAt);
-    return { ok: true as const, userId: user.id };
+    return startSession(ctx.services, ctx.res, user.id);
   }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
@@ -84,14 +98,7 @@ export const authRouter = router({
   session: publicProcedure.query(({ ctx }) => (ctx.caller ? sessionView(ctx.services, ctx.caller) : null)),
 
   /** The session's organisation and the caller's role in it; null when signed out or in no organisation. */
-  me: publicProcedure.query(({ ctx }) =>
-    ctx.caller?.member
-      ? {
-          ...toAccountView(ctx.caller.member.account, ctx.services.ctx.config.planDefaults),
-          role: ctx.caller.member.role,
-        }
-      : null,
-  ),
+  me: publicProcedure.query(({ ctx }) => meView(ctx.services, ctx.caller)),
 
   /** Same as `me` but fails when signed out; used by pages that require a session. */
   account: protectedProcedure.query(({ ctx }) => ({
