@@ -39,7 +39,11 @@ async function startSession(services: Services, res: Response, userId: string, a
 
 function meView(services: Services, caller: SessionCaller | null) {
   return caller?.member
-    ? { ...toAccountView(caller.member.account, services.ctx.config.planDefaults), role: caller.member.role }
+    ? {
+        ...toAccountView(caller.member.account, services.ctx.config.planDefaults),
+        role: caller.member.role,
+        userId: caller.user.id,
+      }
     : null;
 }
 
@@ -104,5 +108,6 @@ export const authRouter = router({
   account: protectedProcedure.query(({ ctx }) => ({
     ...toAccountView(ctx.account, ctx.services.ctx.config.planDefaults),
     role: ctx.member.role,
+    userId: ctx.member.userId,
   })),
 });
