@@ -64,7 +64,7 @@ export function App() {
   const pages = PAGES.filter((p) => p.path !== '/members' || can(role, 'members.read'));
   return (
     <RoleProvider role={role} userId={me.data.userId ?? ''}>
-      <Layout account={me.data} role={role} pages={pages}>
+      <Layout account={me.data} role={role} userEmail={me.data.userEmail} pages={pages}>
         <Page pathname={pathname} />
       </Layout>
     </RoleProvider>

@@ -14,11 +14,14 @@ interface NavPage {
 export function Layout({
   account,
   role,
+  userEmail,
   pages,
   children,
 }: {
   account: AccountView;
   role: Role;
+  /** The signed-in user's email (the organisation's own may differ). */
+  userEmail?: string | undefined;
   pages: readonly NavPage[];
   children: ReactNode;
 }) {
@@ -55,8 +58,14 @@ export function Layout({
           Tessera
         </Link>
         <div className="account">
-          <OrganisationSwitcher currentId={account.id} />
-          <span className="account-email">{account.email}</span>
+          {/* The organisation is named when it is not simply the user's own email. */}
+          <OrganisationSwitcher
+            currentId={account.id}
+            fallback={
+              account.name ?? (account.email !== (userEmail ?? account.email) ? account.email : undefined)
+            }
+          />
+          <span className="account-email">{userEmail ?? account.email}</span>
           <span className="badge">{PLAN_LABELS[account.plan]}</span>
           <span className="badge" title="Your role in this organisation">
             {role}

@@ -43,6 +43,7 @@ function meView(services: Services, caller: SessionCaller | null) {
         ...toAccountView(caller.member.account, services.ctx.config.planDefaults),
         role: caller.member.role,
         userId: caller.user.id,
+        userEmail: caller.user.email,
       }
     : null;
 }
@@ -109,5 +110,6 @@ export const authRouter = router({
     ...toAccountView(ctx.account, ctx.services.ctx.config.planDefaults),
     role: ctx.member.role,
     userId: ctx.member.userId,
+    userEmail: ctx.caller.user.email,
   })),
 });

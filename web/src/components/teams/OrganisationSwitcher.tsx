@@ -4,7 +4,14 @@ import { navigate } from '../../lib/router';
 import { useTRPC } from '../../lib/trpc';
 
 /** Shown when the user belongs to several organisations: the session then works in the one picked. */
-export function OrganisationSwitcher({ currentId }: { currentId: string | null }) {
+export function OrganisationSwitcher({
+  currentId,
+  fallback,
+}: {
+  currentId: string | null;
+  /** The organisation's name, shown as text when there is nothing to switch to. */
+  fallback?: string;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const id = useId();
@@ -19,7 +26,13 @@ export function OrganisationSwitcher({ currentId }: { currentId: string | null }
     }),
   );
   const organisations = session.data?.organisations ?? [];
-  if (organisations.length < 2 && currentId !== null) return null;
+  if (organisations.length < 2 && currentId !== null) {
+    return fallback ? (
+      <span className="muted" title="Organisation">
+        {fallback}
+      </span>
+    ) : null;
+  }
   if (organisations.length === 0) return null;
   return (
     <span className="switcher">
