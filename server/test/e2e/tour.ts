@@ -51,6 +51,11 @@ export const SIGNED_IN_PAGES: readonly TourStop[] = [
     ready: (page) => page.getByRole('option', { name: 'tessera-fast-4k' }).waitFor({ state: 'attached' }),
   },
   {
+    name: 'members',
+    path: '/members',
+    ready: (page) => page.getByRole('table', { name: 'Members' }).waitFor(),
+  },
+  {
     name: 'explorer',
     path: '/explorer',
     ready: (page) => page.locator('.graphiql-query-editor .CodeMirror-code', { hasText: 'viewer' }).waitFor(),
