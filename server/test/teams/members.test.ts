@@ -148,6 +148,34 @@ describe('members: roles, removal, key transfer, last owner, isolation', () => {
     expect((await solo.client.mutation('teams.leave')).status).toBe(200);
   });
 
+  it('two owners demoting each other at once: exactly one succeeds, the organisation keeps an owner', async () => {
+    const first = await signUpOwner(server, 'race');
+    const second = await addMember(server, first, 'owner');
+    for (let round = 0; round < 3; round += 1) {
+      const results = await Promise.all([
+        first.client.mutation('teams.changeRole', { userId: second.userId, role: 'admin' }),
+        second.client.mutation('teams.changeRole', { userId: first.userId, role: 'admin' }),
+      ]);
+      const statuses = results.map((r) => r.status).sort();
+      // One demotion passes; the other is refused: by the last-owner check (409), or, if the winner's demotion
+      // of its caller landed first, by the caller no longer being an owner (403).
+      expect(statuses[0]).toBe(200);
+      expect([403, 409]).toContain(statuses[1]);
+      const listed =
+        (await first.client.query<MemberView[]>('teams.members')).data ??
+        (await second.client.query<MemberView[]>('teams.members')).data ??
+        [];
+      expect(listed.filter((m) => m.role === 'owner')).toHaveLength(1);
+      // Back to two owners for the next round.
+      const owner = listed.find((m) => m.role === 'owner');
+      const ownerClient = owner?.userId === first.userId ? first.client : second.client;
+      const other = owner?.userId === first.userId ? second : first;
+      expect(
+        (await ownerClient.mutation('teams.changeRole', { userId: other.userId, role: 'owner' })).status,
+      ).toBe(200);
+    }
+  });
+
   it("tenant isolation with roles: an admin of one organisation never reads or changes another's", async () => {
     const other = await signUpOwner(server, 'org-b');
     const otherDev = await addMember(server, other, 'developer');
