@@ -101,16 +101,15 @@ export const teamsRouter = router({
     return { ok: true as const, accountId };
   }),
 
+  /** Moves the session to another of the user's organisations; answers with the session as `auth.session` does. */
   switch: userProcedure.input(SwitchOrganisationInput).mutation(async ({ ctx, input }) => {
-    await switchOrganisation({
+    const organisation = await switchOrganisation({
       ctx: ctx.services.ctx,
       token: ctx.sessionToken,
       userId: ctx.user.id,
       accountId: input.accountId,
     });
-    return sessionView(ctx.services, { user: ctx.user, member: null }).then((view) => ({
-      ...view,
-      organisation: view.organisations.find((o) => o.id === input.accountId) ?? null,
-    }));
+    const view = await sessionView(ctx.services, { user: ctx.user, member: null });
+    return { ...view, organisation };
   }),
 });
