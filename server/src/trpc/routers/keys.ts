@@ -2,7 +2,7 @@ import { CreateKeyInput, RevokeKeyInput, RotateKeyInput, UpdateKeyInput } from '
 import type { Member } from '../../modules/accounts';
 import { createKey, keyOwnership, listKeys, revokeKey, rotateKey, updateKey } from '../../modules/keys';
 import { authorize, authorizeKeyChange } from '../../modules/teams';
-import { protectedProcedure, router, type TrpcContext } from '../trpc';
+import { allowedProcedure, protectedProcedure, router, type TrpcContext } from '../trpc';
 
 /** Whether the member's role allows changing this key (test keys, their own live keys, or any: permissions.ts). */
 async function authorizeChangeOf(ctx: TrpcContext & { member: Member }, keyId: string): Promise<void> {
@@ -11,10 +11,9 @@ async function authorizeChangeOf(ctx: TrpcContext & { member: Member }, keyId: s
 }
 
 export const keysRouter = router({
-  list: protectedProcedure.query(({ ctx }) => {
-    authorize(ctx.member, 'read');
-    return listKeys({ ctx: ctx.services.ctx, accountId: ctx.account.id });
-  }),
+  list: allowedProcedure('read').query(({ ctx }) =>
+    listKeys({ ctx: ctx.services.ctx, accountId: ctx.account.id }),
+  ),
 
   /** The creating member owns the key: a developer may then change it even when it is live. */
   create: protectedProcedure.input(CreateKeyInput).mutation(({ ctx, input }) => {
