@@ -17,6 +17,8 @@ export const SignUpInput = z.object({
   email: Email,
   password: Password,
   name: z.string().trim().max(100, { error: 'Name must be at most 100 characters' }).optional(),
+  /** The token of an invitation link: the sign-up then creates the user and that membership only. */
+  invitation: z.string().min(20).max(100).optional(),
 });
 export type SignUpInput = z.infer<typeof SignUpInput>;
 

@@ -15,6 +15,12 @@ export const AUDIT_ACTIONS = [
   'key.rotated',
   'key.revoked',
   'sample_data.removed',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'member.left',
+  'invitation.created',
+  'invitation.revoked',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -30,6 +36,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'key.rotated': 'Key rotated',
   'key.revoked': 'Key revoked',
   'sample_data.removed': 'Sample data removed',
+  'member.joined': 'Member joined',
+  'member.role_changed': 'Role changed',
+  'member.removed': 'Member removed',
+  'member.left': 'Member left',
+  'invitation.created': 'Invitation created',
+  'invitation.revoked': 'Invitation revoked',
 };
 
 export const AUDIT_ACTOR_KINDS = ['user', 'api_key', 'operator', 'system'] as const;

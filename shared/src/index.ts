@@ -9,3 +9,4 @@ export * from './models';
 export * from './plans';
 export * from './search';
 export * from './sse';
+export * from './teams';

@@ -129,6 +129,8 @@ export const ApiKeyView = z.object({
   state: KeyState,
   /** The key that replaces this one (rotation); while it is `rotating` this one works until `expiresAt`. */
   replacedById: z.string().nullable(),
+  /** The member who owns the key (developers change only their own live keys); null: the organisation's. */
+  ownerUserId: z.string().nullable(),
 });
 export type ApiKeyView = z.infer<typeof ApiKeyView>;
 

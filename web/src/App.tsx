@@ -1,13 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
+import { can } from '@tessera/shared';
 import { lazy, Suspense } from 'react';
 import { Layout } from './components/Layout';
 import { ErrorState, Loading } from './components/States';
+import { RoleProvider } from './lib/role';
 import { Link, navigate, usePathname } from './lib/router';
 import { messageOf, useTRPC } from './lib/trpc';
 import { AuditPage } from './pages/AuditPage';
 import { AuthPage } from './pages/AuthPage';
+import { InvitePage } from './pages/InvitePage';
 import { KeysPage } from './pages/KeysPage';
+import { MembersPage } from './pages/MembersPage';
 import { ModelsPage } from './pages/ModelsPage';
+import { NoOrganisationPage } from './pages/NoOrganisationPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { PlanPage } from './pages/PlanPage';
 import { PlaygroundPage } from './pages/PlaygroundPage';
@@ -23,16 +28,30 @@ export const PAGES = [
   { path: '/playground', label: 'Playground' },
   { path: '/audit', label: 'Audit log' },
   { path: '/explorer', label: 'GraphQL explorer' },
+  { path: '/members', label: 'Members' },
 ] as const;
+
+const INVITE_PATH = /^\/invite\/([A-Za-z0-9_-]{20,100})$/;
 
 export function App() {
   const trpc = useTRPC();
   const pathname = usePathname();
   const me = useQuery(trpc.auth.me.queryOptions());
+  // Signed in but in no organisation (removed from the one the session worked in): the session says so.
+  const session = useQuery({
+    ...trpc.auth.session.queryOptions(),
+    enabled: me.isSuccess && !me.data,
+    retry: false,
+  });
+  const invitation = INVITE_PATH.exec(pathname)?.[1];
 
   if (me.isPending) return <Loading label="Loading your account" />;
   if (me.isError) return <ErrorState message={messageOf(me.error)} onRetry={() => me.refetch()} />;
+  if (!me.data && session.isPending) return <Loading label="Loading your account" />;
+  const signedIn = Boolean(me.data || session.data);
 
+  if (invitation) return <InvitePage token={invitation} signedIn={signedIn} />;
+  if (!me.data && session.data) return <NoOrganisationPage />;
   if (!me.data) {
     const mode = pathname === '/signup' ? 'signUp' : 'signIn';
     return <AuthPage mode={mode} />;
@@ -42,10 +61,20 @@ export function App() {
     return null;
   }
 
+  const role = me.data.role ?? 'owner';
+  // Pages a role cannot use at all are left out of the navigation (the server refuses them anyway).
+  // Pages a role cannot use are left out of the navigation (the server refuses them anyway).
+  const pages = PAGES.filter(
+    (p) =>
+      (p.path !== '/members' || can(role, 'members.read')) &&
+      (p.path !== '/audit' || can(role, 'audit.read')),
+  );
   return (
-    <Layout account={me.data} pages={PAGES}>
-      <Page pathname={pathname} />
-    </Layout>
+    <RoleProvider role={role} userId={me.data.userId ?? ''}>
+      <Layout account={me.data} role={role} userEmail={me.data.userEmail} pages={pages}>
+        <Page pathname={pathname} />
+      </Layout>
+    </RoleProvider>
   );
 }
 
@@ -63,6 +92,8 @@ function Page({ pathname }: { pathname: string }) {
       return <PlaygroundPage />;
     case '/audit':
       return <AuditPage />;
+    case '/members':
+      return <MembersPage />;
     case '/explorer':
       return (
         <Suspense fallback={<Loading label="Loading the GraphQL explorer" />}>

@@ -5,8 +5,9 @@ import { isServiceError, ServiceError } from '../errors';
 import { locals, recordError } from '../http/locals';
 import { SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
-import { findAccount, resolveSession } from '../modules/accounts';
+import { findAccount, type Member, resolveSession } from '../modules/accounts';
 import type { Principal } from '../modules/keys';
+import { authorize } from '../modules/teams';
 import type { Services } from '../services';
 import { toGraphQLError } from './errors';
 
@@ -15,6 +16,8 @@ export interface GraphqlContext {
   services: Services;
   account: AccountRow;
   authenticatedBy: 'SESSION' | 'API_KEY';
+  /** The signed-in member (role checks: modules/teams/permissions.ts); null with an API key. */
+  member: Member | null;
   /** Set when an API key was used (the call is metered like a REST call). */
   principal: Principal | null;
   /** For metering only (errors are recorded on the response's locals); resolvers never write to it. */
@@ -77,14 +80,28 @@ async function resolveCaller(services: Services, req: Request, res: Response): P
     }
     services.lastUsed.touch(principal.keyId, services.ctx.clock.now());
     const account = await findAccount({ ctx: services.ctx, idOrEmail: principal.accountId });
-    return { services, account, authenticatedBy: 'API_KEY', principal, res };
+    return { services, account, authenticatedBy: 'API_KEY', member: null, principal, res };
   }
   const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-  const account = token ? await resolveSession({ ctx: services.ctx, token }) : null;
-  if (!account) {
+  const caller = token ? await resolveSession({ ctx: services.ctx, token }) : null;
+  if (!caller) {
     throw unauthenticated(
       'Sign in to the dashboard, or send an API key as `Authorization: Bearer <key>`, to use the GraphQL API.',
     );
   }
-  return { services, account, authenticatedBy: 'SESSION', principal: null, res };
+  // A removed member's session no longer reaches the organisation, from their next request on.
+  const { member } = caller;
+  if (!member) {
+    throw toGraphQLError(
+      new ServiceError(
+        'permission',
+        'You are not a member of this organisation (any more). Switch organisation in the dashboard.',
+        {
+          code: 'not_a_member',
+        },
+      ),
+    );
+  }
+  authorize(member, 'read');
+  return { services, account: member.account, authenticatedBy: 'SESSION', member, principal: null, res };
 }

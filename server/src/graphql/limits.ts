@@ -33,6 +33,8 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.usage': 10,
   /** One read of the account's keys. */
   'Query.apiKeys': 10,
+  /** One read of the organisation's members, with a count of each one's keys. */
+  'Query.members': 10,
   /** Two aggregate queries (the period and the previous one) and the allowance view. */
   'Usage.summary': 200,
   /** One aggregate query, grouped by bucket. */

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { AccountRow } from '../db/schema';
+import type { UserRow } from '../db/schema';
 import { type AuditContext, type AuditRequest, sessionActor } from '../modules/audit';
 
 /** The client's address (as `trust proxy` resolves it) and user agent, for the audit log. */
@@ -8,6 +8,6 @@ export function auditRequestOf(req: Request): AuditRequest {
 }
 
 /** A dashboard request's audit context: the session's actor, from where it came. */
-export function sessionAudit(req: Request, account: Pick<AccountRow, 'id' | 'email'>): AuditContext {
-  return { actor: sessionActor(account), ...auditRequestOf(req) };
+export function sessionAudit(req: Request, user: Pick<UserRow, 'id' | 'email'>): AuditContext {
+  return { actor: sessionActor(user), ...auditRequestOf(req) };
 }

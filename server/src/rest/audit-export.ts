@@ -4,7 +4,7 @@ import { ServiceError } from '../errors';
 import { SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { resolveSession } from '../modules/accounts';
-import { assertCanReadAudit, exportAuditEvents, sessionRole } from '../modules/audit';
+import { assertCanReadAudit, exportAuditEvents } from '../modules/audit';
 import type { Services } from '../services';
 
 export const AUDIT_EXPORT_PATH = '/api/audit/export';
@@ -18,13 +18,18 @@ export const AUDIT_EXPORT_PATH = '/api/audit/export';
 function exportHandler(services: Services): RequestHandler {
   return async (req, res) => {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const account = token ? await resolveSession({ ctx: services.ctx, token }) : null;
-    if (!account)
+    const caller = token ? await resolveSession({ ctx: services.ctx, token }) : null;
+    const member = caller?.member;
+    if (!member)
       throw new ServiceError('authentication', 'Sign in to the dashboard to export the audit log.', {
         code: 'session_required',
       });
-    assertCanReadAudit(sessionRole(account));
-    const file = await exportAuditEvents({ ctx: services.ctx, accountId: account.id, query: req.query });
+    assertCanReadAudit(member);
+    const file = await exportAuditEvents({
+      ctx: services.ctx,
+      accountId: member.account.id,
+      query: req.query,
+    });
     const stamp = (d: Date) => d.toISOString().slice(0, 19).replaceAll(':', '');
     res.status(200);
     res.setHeader(

@@ -6,6 +6,7 @@ import { CSRF_HEADER, PLAYGROUND_KEY_ID, SESSION_COOKIE } from '../http/session'
 import { readCookie } from '../lib/cookies';
 import { resolveSession } from '../modules/accounts';
 import { resolveLimits } from '../modules/plans';
+import { authorize } from '../modules/teams';
 import type { Services } from '../services';
 import { codeAnalyzeRoutes } from './api/code-analyze';
 import { jsonBody } from './middleware/json-body';
@@ -30,12 +31,21 @@ function authenticateSession(services: Services): RequestHandler {
       });
     }
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const account = token ? await resolveSession({ ctx: services.ctx, token }) : null;
-    if (!account) {
+    const caller = token ? await resolveSession({ ctx: services.ctx, token }) : null;
+    if (!caller) {
       throw new ServiceError('authentication', 'Sign in to the dashboard to use the playground.', {
         code: 'session_required',
       });
     }
+    if (!caller.member) {
+      throw new ServiceError('permission', 'You are not a member of this organisation (any more).', {
+        code: 'permission_denied',
+        type: 'permission_denied',
+      });
+    }
+    // Viewers read the dashboard only: 403 permission_denied naming the role needed.
+    authorize(caller.member, 'playground.use');
+    const account = caller.member.account;
     locals(res).principal = {
       keyId: PLAYGROUND_KEY_ID,
       accountId: account.id,

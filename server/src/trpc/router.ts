@@ -4,6 +4,7 @@ import { modelsRouter } from './routers/catalogue';
 import { demoRouter } from './routers/demo';
 import { keysRouter } from './routers/keys';
 import { planRouter } from './routers/plan';
+import { teamsRouter } from './routers/teams';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -13,6 +14,7 @@ export const appRouter = router({
   keys: keysRouter,
   models: modelsRouter,
   plan: planRouter,
+  teams: teamsRouter,
 });
 
 /** The router's type: all the dashboard imports from the server. */

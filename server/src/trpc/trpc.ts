@@ -9,7 +9,8 @@ import { locals } from '../http/locals';
 import { CSRF_HEADER, SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { deniedResource, logTenantDenial } from '../lib/tenant-denial';
-import { resolveSession } from '../modules/accounts';
+import { type Member, resolveSession, type SessionCaller } from '../modules/accounts';
+import { type Action, authorize } from '../modules/teams';
 import type { Services } from '../services';
 
 export interface TrpcContext {
@@ -17,14 +18,17 @@ export interface TrpcContext {
   req: Request;
   res: Response;
   sessionToken: string | undefined;
+  /** The signed-in user and their membership in the session's organisation. */
+  caller: SessionCaller | null;
+  /** The session's organisation, when the user is (still) a member of it. */
   account: AccountRow | null;
 }
 
 export function contextFactory(services: Services) {
   return async ({ req, res }: CreateExpressContextOptions): Promise<TrpcContext> => {
     const sessionToken = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const account = sessionToken ? await resolveSession({ ctx: services.ctx, token: sessionToken }) : null;
-    return { services, req, res, sessionToken, account };
+    const caller = sessionToken ? await resolveSession({ ctx: services.ctx, token: sessionToken }) : null;
+    return { services, req, res, sessionToken, caller, account: caller?.member?.account ?? null };
   };
 }
 
@@ -138,8 +142,33 @@ const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
 export const router = t.router;
 export const publicProcedure = t.procedure.use(mapErrors);
 
-/** Signed-in procedures: the context's account is narrowed to non-null. */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.account) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue.' });
-  return next({ ctx: { ...ctx, account: ctx.account } });
+/** Signed-in procedures that need no organisation (accepting an invitation, the switcher). */
+export const userProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.caller || !ctx.sessionToken)
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue.' });
+  return next({ ctx: { ...ctx, caller: ctx.caller, user: ctx.caller.user, sessionToken: ctx.sessionToken } });
 });
+
+/**
+ * Signed-in procedures in the session's organisation: the context's account and member are non-null. A user
+ * removed from the organisation is refused here from their next call on.
+ */
+export const protectedProcedure = userProcedure.use(({ ctx, next }) => {
+  const member: Member | null = ctx.caller.member;
+  if (!member) {
+    throw new TRPCError({
+      code: 'FORBIDDEN',
+      message:
+        'You are not a member of this organisation (any more). Switch to another organisation, or open an invitation link.',
+    });
+  }
+  return next({ ctx: { ...ctx, member, account: member.account } });
+});
+
+/** A procedure the member's role must allow (modules/teams/permissions.ts): FORBIDDEN naming the role needed. */
+export function allowedProcedure(action: Action) {
+  return protectedProcedure.use(({ ctx, next }) => {
+    authorize(ctx.member, action);
+    return next();
+  });
+}

@@ -8,19 +8,23 @@ import { type TrpcResult, TrpcTestClient } from '../helpers/trpc-client';
 export const PASSWORD = 'a long enough password';
 export const UA = 'audit-test-agent/1.0';
 
-/** A new account signed up through the dashboard's tRPC (with a user agent of its own), its client and email. */
+/**
+ * A new account signed up through the dashboard's tRPC (with a user agent of its own): its client, email, the
+ * organisation's id and its owner's user id.
+ */
 export async function signedUp(server: TestServer, prefix = 'audit') {
   const web = new TrpcTestClient(server.url);
   const email = `${prefix}-${Math.random().toString(36).slice(2)}@example.com`;
-  const res = await web.mutation<{ id: string }>(
+  const res = await web.mutation<{ id: string; userId: string }>(
     'auth.signUp',
     { email, password: PASSWORD },
     { 'user-agent': UA },
   );
   expect(res.status).toBe(200);
   const id = res.data?.id;
-  if (!id) throw new Error('no account');
-  return { web, email, id };
+  const userId = res.data?.userId;
+  if (!id || !userId) throw new Error('no account');
+  return { web, email, id, userId };
 }
 
 /** Every page of the log through tRPC, newest first. */

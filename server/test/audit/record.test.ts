@@ -44,7 +44,7 @@ describe(`audit log recording (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, (
   });
 
   it('sign-up, sign-in, a failed sign-in, sign-out: once each, by the account’s user, with address and agent', async () => {
-    const { web, email, id } = await signedUp(server);
+    const { web, email, id, userId } = await signedUp(server);
     const wrong = new TrpcTestClient(server.url);
     const failed = await wrong.mutation('auth.signIn', { email, password: 'not the password at all' });
     expect(failed.status).toBe(401);
@@ -67,7 +67,7 @@ describe(`audit log recording (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, (
       'auth.sign_in_failed',
       'account.created',
     ]);
-    const user = { kind: 'user', userId: id, email };
+    const user = { kind: 'user', userId, email };
     expect(events[0]).toMatchObject({ actor: user, target: { type: 'account', id } });
     expect(events[1]).toMatchObject({
       actor: user,
@@ -89,7 +89,7 @@ describe(`audit log recording (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, (
   });
 
   it('keys created, edited, rotated and revoked from the dashboard: once each, with before/after, no secret', async () => {
-    const { web, email, id } = await signedUp(server);
+    const { web, email, id, userId } = await signedUp(server);
     const created = await web.mutation<CreatedApiKey>('keys.create', { name: 'svc', requestsPerMinute: 20 });
     const key = created.data;
     if (!key) throw new Error('no key');
@@ -106,7 +106,7 @@ describe(`audit log recording (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, (
     expect((await web.mutation('keys.revoke', { id: replacement.id })).status).toBe(200);
 
     const events = await auditLog(web);
-    const actor = { kind: 'user', userId: id, email };
+    const actor = { kind: 'user', userId, email };
     expect(only(events, 'key.created')).toEqual([
       expect.objectContaining({
         actor,

@@ -56,6 +56,11 @@ export const SIGNED_IN_PAGES: readonly TourStop[] = [
     ready: (page) => page.getByRole('table', { name: 'Audit events, newest first' }).waitFor(),
   },
   {
+    name: 'members',
+    path: '/members',
+    ready: (page) => page.getByRole('table', { name: 'Members' }).waitFor(),
+  },
+  {
     name: 'explorer',
     path: '/explorer',
     ready: (page) => page.locator('.graphiql-query-editor .CodeMirror-code', { hasText: 'viewer' }).waitFor(),

@@ -1,6 +1,6 @@
 import type { CreatedApiKey } from '@tessera/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRow } from '../../src/db/schema';
+import { type AccountRow, memberships } from '../../src/db/schema';
 import { createAccount, createKey } from '../helpers/fixtures';
 import { sessionCookie } from '../helpers/graphql';
 import { LogCapture } from '../helpers/log-capture';
@@ -15,8 +15,8 @@ import { metricValue } from '../helpers/usage';
  */
 const logs = new LogCapture();
 let server: TestServer;
-let a: AccountRow & { password: string };
-let b: AccountRow & { password: string };
+let a: AccountRow & { password: string; ownerUserId: string };
+let b: AccountRow & { password: string; ownerUserId: string };
 let aKey: CreatedApiKey;
 let bKey: CreatedApiKey;
 let bCookie: string;
@@ -190,6 +190,30 @@ describe('tenant isolation over tRPC (dashboard session)', () => {
     const listed = await client.query<{ id: string }[]>('keys.list');
     expect(listed.data?.map((k) => k.id)).toEqual([bKey.id]);
   });
+
+  it("refuses A's key to B's members of every role the same way: NOT_FOUND (never FORBIDDEN, which would tell it exists)", async () => {
+    for (const role of ['admin', 'developer', 'viewer'] as const) {
+      const user = await createAccount(server);
+      await server.services.ctx.db
+        .insert(memberships)
+        .values({ accountId: b.id, userId: user.ownerUserId, role });
+      const client = new TrpcTestClient(server.url);
+      client.cookie = await sessionCookie(server, b.id, user.ownerUserId);
+      const requestId = nextRequestId();
+      const res = await client.mutation('keys.revoke', { id: aKey.id }, { 'x-request-id': requestId });
+      expect(res.status, role).toBe(404);
+      expectOneDenial(requestId, {
+        transport: 'trpc',
+        via: 'session',
+        resource_kind: 'api_key',
+        resource_id: aKey.id,
+        operation: 'keys.revoke',
+      });
+      const listed = await client.query<{ id: string }[]>('keys.list');
+      expect(listed.data?.map((k) => k.id)).toEqual([bKey.id]);
+    }
+    expect((await rest(aKey.key, 'GET', '/v1/models')).status).toBe(200);
+  });
 });
 
 describe('tenant isolation over GraphQL (API key and session)', () => {
@@ -248,10 +272,10 @@ describe('the denial counter', () => {
       }
     }
     // What the tests above provoked: A's document twice and a missing one, A's collection twice, A's key by
-    // tRPC once and by GraphQL twice. Series nobody hit are there at 0.
+    // tRPC four times (B's owner, then B's admin, developer and viewer) and by GraphQL twice. Series nobody hit are there at 0.
     expect(counted('rest', 'document')).toBe(3);
     expect(counted('rest', 'collection')).toBe(2);
-    expect(counted('trpc', 'api_key')).toBe(1);
+    expect(counted('trpc', 'api_key')).toBe(4);
     expect(counted('graphql', 'api_key')).toBe(2);
     expect(text).toContain('tessera_tenant_isolation_denied_total{transport="trpc",resource="collection"} 0');
     for (const id of [a.id, b.id, aKey.id, bKey.id]) expect(text).not.toContain(id);

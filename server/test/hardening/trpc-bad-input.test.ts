@@ -28,6 +28,12 @@ describe('bad input on tRPC procedures', () => {
     'keys.revoke',
     'keys.update',
     'keys.rotate',
+    'teams.invite',
+    'teams.changeRole',
+    'teams.removeMember',
+    'teams.revokeInvitation',
+    'teams.accept',
+    'teams.switch',
   ]) {
     it(`${procedure}: random input is a 4xx (or a success), never a 5xx`, async () => {
       await fc.assert(

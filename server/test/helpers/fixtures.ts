@@ -15,7 +15,7 @@ export async function createAccount(
     customRequestsPerMinute?: number;
     customMonthlyTokens?: number;
   } = {},
-): Promise<AccountRow & { password: string }> {
+): Promise<AccountRow & { password: string; ownerUserId: string }> {
   counter += 1;
   const password = `pw-${randomBase62(16)}`;
   const row = await createAccountRow({
@@ -48,7 +48,7 @@ export async function createKey(
 export async function createAccountWithKey(
   server: TestServer,
   options: { plan?: Plan; kind?: KeyKind } = {},
-): Promise<{ account: AccountRow & { password: string }; key: CreatedApiKey }> {
+): Promise<{ account: AccountRow & { password: string; ownerUserId: string }; key: CreatedApiKey }> {
   const account = await createAccount(server, options.plan ? { plan: options.plan } : {});
   const key = await createKey(server, account.id, options.kind ?? 'test');
   return { account, key };

@@ -1,3 +1,5 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { memberships } from '../../src/db/schema';
 import { createSession } from '../../src/modules/accounts';
 import type { TestServer } from './server';
 
@@ -30,9 +32,17 @@ export async function gql<T = Record<string, unknown>>(
   return { status: res.status, data: body.data ?? null, errors: body.errors, text };
 }
 
-/** The dashboard's session cookie for an account. */
-export async function sessionCookie(server: TestServer, accountId: string): Promise<string> {
-  const { token } = await createSession({ ctx: server.services.ctx, accountId });
+/** The dashboard's session cookie for an account's first owner (or for `userId` in that organisation). */
+export async function sessionCookie(server: TestServer, accountId: string, userId?: string): Promise<string> {
+  const [owner] = await server.services.ctx.db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.accountId, accountId), eq(memberships.role, 'owner')))
+    .orderBy(asc(memberships.createdAt))
+    .limit(1);
+  const user = userId ?? owner?.userId;
+  if (!user) throw new Error(`sessionCookie: no owner in ${accountId}`);
+  const { token } = await createSession({ ctx: server.services.ctx, userId: user, accountId });
   return `tessera_session=${encodeURIComponent(token)}`;
 }
 

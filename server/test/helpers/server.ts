@@ -22,6 +22,8 @@ export interface TestServerOptions {
   clock?: Clock;
   /** Receives the server's log lines (set `LOG_LEVEL` in `env` to what the test needs). */
   logs?: LogCapture;
+  /** A database opened (and perhaps partly migrated) by the test; by default a fresh one. */
+  database?: Awaited<ReturnType<typeof openTestDatabase>>;
 }
 
 /** The real server on a free loopback port, on its own fresh database. */
@@ -31,7 +33,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   });
-  const database = await openTestDatabase({ migrated: true });
+  const database = options.database ?? (await openTestDatabase({ migrated: true }));
   const services = createServices(env, {
     database,
     logger: createLogger(env.LOG_LEVEL, options.logs),

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AccountView } from '@tessera/shared';
+import type { AccountView, Role } from '@tessera/shared';
 import { PLAN_LABELS } from '@tessera/shared';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, navigate, usePathname } from '../lib/router';
 import { useTRPC } from '../lib/trpc';
+import { OrganisationSwitcher } from './teams/OrganisationSwitcher';
 
 interface NavPage {
   path: string;
@@ -12,10 +13,15 @@ interface NavPage {
 
 export function Layout({
   account,
+  role,
+  userEmail,
   pages,
   children,
 }: {
   account: AccountView;
+  role: Role;
+  /** The signed-in user's email (the organisation's own may differ). */
+  userEmail?: string | undefined;
   pages: readonly NavPage[];
   children: ReactNode;
 }) {
@@ -52,8 +58,18 @@ export function Layout({
           Tessera
         </Link>
         <div className="account">
-          <span className="account-email">{account.email}</span>
+          {/* The organisation is named when it is not simply the user's own email. */}
+          <OrganisationSwitcher
+            currentId={account.id}
+            fallback={
+              account.name ?? (account.email !== (userEmail ?? account.email) ? account.email : undefined)
+            }
+          />
+          <span className="account-email">{userEmail ?? account.email}</span>
           <span className="badge">{PLAN_LABELS[account.plan]}</span>
+          <span className="badge" title="Your role in this organisation">
+            {role}
+          </span>
           <button type="button" className="btn btn-ghost" onClick={() => signOut.mutate()}>
             Sign out
           </button>

@@ -29,7 +29,12 @@ export function createQueryClient(): QueryClient {
     // which turns the app back to the sign-in page instead of leaving error boxes everywhere.
     queryCache: new QueryCache({
       onError: (err) => {
-        if (isUnauthorized(err) || (err instanceof GraphQLRequestError && err.code === 'UNAUTHENTICATED'))
+        // FORBIDDEN too: a member removed (or demoted) while a page is open finds out who they are now.
+        if (
+          isUnauthorized(err) ||
+          (isTrpcError(err) && err.data?.code === 'FORBIDDEN') ||
+          (err instanceof GraphQLRequestError && (err.code === 'UNAUTHENTICATED' || err.code === 'FORBIDDEN'))
+        )
           void client.invalidateQueries({ queryKey: [['auth', 'me']] });
       },
     }),

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SignInInput, SignUpInput } from '@tessera/shared';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { Field } from '../components/Field';
 import { Link, navigate } from '../lib/router';
 import { fieldErrorsOf, messageOf, useTRPC } from '../lib/trpc';
@@ -8,15 +8,29 @@ import { zodFieldErrors } from '../lib/validation';
 
 type Mode = 'signIn' | 'signUp';
 
-/** Sign in and sign up share one form: the same fields, checked by the same shared schemas as the server. */
-export function AuthPage({ mode }: { mode: Mode }) {
+/**
+ * Sign in and sign up share one form: the same fields, checked by the same shared schemas as the server. With
+ * an `invitation` (the invite page), sign-up joins that organisation and sign-in comes back to accept it.
+ */
+export function AuthPage({
+  mode: initialMode,
+  invitation,
+  intro,
+}: {
+  mode: Mode;
+  invitation?: string;
+  intro?: ReactNode;
+}) {
+  const [invitedMode, setInvitedMode] = useState<Mode>(initialMode);
+  const mode = invitation ? invitedMode : initialMode;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const onSuccess = async () => {
     await queryClient.invalidateQueries();
-    navigate('/', { replace: true });
+    // A sign-in from the invite page stays there, to accept.
+    if (!invitation || mode === 'signUp') navigate('/', { replace: true });
   };
   const onError = (err: unknown) => {
     const fields = fieldErrorsOf(err);
@@ -43,7 +57,7 @@ export function AuthPage({ mode }: { mode: Mode }) {
       return;
     }
     setErrors({});
-    if (isSignUp) signUp.mutate(parsed.data as SignUpInput);
+    if (isSignUp) signUp.mutate({ ...(parsed.data as SignUpInput), ...(invitation && { invitation }) });
     else signIn.mutate(parsed.data);
   };
 
@@ -57,11 +71,13 @@ export function AuthPage({ mode }: { mode: Mode }) {
           Tessera
         </p>
         <h1>{isSignUp ? 'Create your account' : 'Sign in'}</h1>
-        <p className="muted">
-          {isSignUp
-            ? 'Free plan: 100 requests a minute and 100K tokens a month. No card needed.'
-            : 'Welcome back. Sign in to manage your keys and watch your usage.'}
-        </p>
+        {intro ?? (
+          <p className="muted">
+            {isSignUp
+              ? 'Free plan: 100 requests a minute and 100K tokens a month. No card needed.'
+              : 'Welcome back. Sign in to manage your keys and watch your usage.'}
+          </p>
+        )}
         <form onSubmit={submit} noValidate aria-describedby={formError ? 'form-error' : undefined}>
           {isSignUp && <Field label="Name (optional)" name="name" autoComplete="name" error={errors.name} />}
           <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} required />
@@ -84,7 +100,15 @@ export function AuthPage({ mode }: { mode: Mode }) {
           </button>
         </form>
         <p className="auth-switch">
-          {isSignUp ? (
+          {invitation ? (
+            <button
+              type="button"
+              className="btn btn-ghost"
+              onClick={() => setInvitedMode(isSignUp ? 'signIn' : 'signUp')}
+            >
+              {isSignUp ? 'I already have an account: sign in' : 'New here? Create an account'}
+            </button>
+          ) : isSignUp ? (
             <>
               Already have an account? <Link to="/signin">Sign in</Link>
             </>

@@ -35,6 +35,7 @@ function keyStore() {
           tokenBudget: null,
           state: 'active',
           replacedById: null,
+          ownerUserId: null,
         };
         keys.unshift(view);
         return { ...view, key: `sk_${kind}_secretsecretsecretWXYZ` };

@@ -6,11 +6,13 @@ import { CreateKeyForm } from '../components/keys/CreateKeyForm';
 import { KeyList } from '../components/keys/KeyList';
 import { NewKeyReveal } from '../components/keys/NewKeyReveal';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { useRole } from '../lib/role';
 import { messageOf, useTRPC } from '../lib/trpc';
 
 export function KeysPage() {
   const trpc = useTRPC();
   const keys = useQuery(trpc.keys.list.queryOptions());
+  const role = useRole();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   // Outcomes (created, saved, revoked) are announced here; the region is always rendered so that screen readers
   // notice when its text changes.
@@ -35,6 +37,8 @@ export function KeysPage() {
             listHeading.current?.focus();
           }}
         />
+      ) : !role.can('keys.create') ? (
+        <p className="muted">{role.reason('keys.create')}</p>
       ) : (
         <CreateKeyForm
           onCreated={(key) => {

@@ -2,12 +2,16 @@ import { useState } from 'react';
 import { AnalyzePanel } from '../components/playground/AnalyzePanel';
 import { ChatPanel } from '../components/playground/ChatPanel';
 import type { Caller } from '../lib/api';
+import { useRole } from '../lib/role';
 import { Link } from '../lib/router';
 
 type Tab = 'chat' | 'analyze';
 
 export function PlaygroundPage() {
-  const [runAs, setRunAs] = useState<'session' | 'key'>('session');
+  const role = useRole();
+  // A viewer's session may not call the playground (the server refuses it): only a pasted key can.
+  const sessionAllowed = role.can('playground.use');
+  const [runAs, setRunAs] = useState<'session' | 'key'>(sessionAllowed ? 'session' : 'key');
   const [apiKey, setApiKey] = useState('');
   const [tab, setTab] = useState<Tab>('chat');
   const key = apiKey.trim();
@@ -28,10 +32,17 @@ export function PlaygroundPage() {
               type="radio"
               name="run-as"
               checked={runAs === 'session'}
+              disabled={!sessionAllowed}
+              aria-describedby={sessionAllowed ? undefined : 'pg-session-refused'}
               onChange={() => setRunAs('session')}
             />
             Your account in test mode (no key needed, free)
           </label>
+          {!sessionAllowed && (
+            <p id="pg-session-refused" className="hint">
+              {role.reason('playground.use')}
+            </p>
+          )}
           <label>
             <input type="radio" name="run-as" checked={runAs === 'key'} onChange={() => setRunAs('key')} />
             An API key you paste

@@ -6,9 +6,9 @@ export const accounts = pgTable(
   'accounts',
   {
     id: text('id').primaryKey(),
+    /** The organisation's contact email (its first owner's at sign-up); sign-in reads `users`, not this. */
     email: text('email').notNull().unique(),
     name: text('name'),
-    passwordHash: text('password_hash').notNull(),
     plan: text('plan', { enum: ['free', 'pro', 'enterprise'] })
       .notNull()
       .default('free'),

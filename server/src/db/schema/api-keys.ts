@@ -1,5 +1,6 @@
 import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
+import { users } from './users';
 
 export const apiKeys = pgTable(
   'api_keys',
@@ -8,6 +9,11 @@ export const apiKeys = pgTable(
     accountId: text('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    /**
+     * The member who owns the key (a developer may change only their own live keys); null for keys made by the
+     * operators' CLI, which only admins and owners change. Removing the member revokes or transfers them.
+     */
+    ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     kind: text('kind', { enum: ['live', 'test'] }).notNull(),
     /** SHA-256 (hex) of the full key text; the key itself is never stored. */
@@ -40,6 +46,7 @@ export const apiKeys = pgTable(
     index('api_keys_account_idx').on(t.accountId),
     index('api_keys_revoked_idx').on(t.revokedAt),
     index('api_keys_updated_idx').on(t.updatedAt),
+    index('api_keys_owner_idx').on(t.ownerUserId),
   ],
 );
 

@@ -1,8 +1,10 @@
+import { ServiceError } from '../../errors';
 import { accountAllowance } from '../../modules/analytics';
 import { hasSampleData } from '../../modules/demo';
 import { listKeys } from '../../modules/keys';
 import { listModels } from '../../modules/models';
 import { resolveLimits } from '../../modules/plans';
+import { authorize, listMembers } from '../../modules/teams';
 import type { GraphqlContext } from '../context';
 import { toGraphQLError } from '../errors';
 
@@ -21,6 +23,24 @@ export const accountResolvers = {
         state: upper(k.state),
         tokenBudget: k.tokenBudget && { ...k.tokenBudget, period: upper(k.tokenBudget.period) },
       }));
+    },
+    members: async (_: unknown, __: unknown, ctx: GraphqlContext) => {
+      try {
+        if (!ctx.member) {
+          throw new ServiceError(
+            'permission',
+            "Members are readable with the dashboard's session, not with an API key.",
+            {
+              code: 'permission_denied',
+            },
+          );
+        }
+        authorize(ctx.member, 'members.read');
+        const members = await listMembers({ ctx: ctx.services.ctx, accountId: ctx.account.id });
+        return members.map((m) => ({ ...m, role: upper(m.role) }));
+      } catch (err) {
+        throw toGraphQLError(err);
+      }
     },
     models: (_: unknown, __: unknown, { services }: GraphqlContext) =>
       listModels({ catalogue: services.catalogue, ownership: services.ownership }).data.map((m) => ({
@@ -43,6 +63,7 @@ export const accountResolvers = {
         planDefaults: ctx.services.ctx.config.planDefaults,
       }),
     authenticatedBy: ({ ctx }: { ctx: GraphqlContext }) => ctx.authenticatedBy,
+    role: ({ ctx }: { ctx: GraphqlContext }) => (ctx.member ? upper(ctx.member.role) : null),
     sampleData: ({ ctx }: { ctx: GraphqlContext }) =>
       hasSampleData({ ctx: ctx.services.ctx, accountId: ctx.account.id }).catch((err: unknown) => {
         throw toGraphQLError(err);

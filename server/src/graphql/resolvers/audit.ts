@@ -1,5 +1,5 @@
 import type { AuditEventView } from '@tessera/shared';
-import { assertCanReadAudit, listAuditEvents, sessionRole } from '../../modules/audit';
+import { assertCanReadAudit, assertKeyCanReadAudit, listAuditEvents } from '../../modules/audit';
 import type { GraphqlContext } from '../context';
 import { toGraphQLError } from '../errors';
 
@@ -16,7 +16,13 @@ export const auditResolvers = {
   Viewer: {
     auditLog: async ({ ctx }: { ctx: GraphqlContext }, args: AuditLogArgs) => {
       try {
-        assertCanReadAudit(sessionRole(ctx.account));
+        if (ctx.member) assertCanReadAudit(ctx.member);
+        else if (ctx.principal)
+          await assertKeyCanReadAudit(ctx.services.ctx, {
+            keyId: ctx.principal.keyId,
+            accountId: ctx.account.id,
+          });
+        else throw new Error('audit log read without a member or a key');
         const page = await listAuditEvents({
           ctx: ctx.services.ctx,
           accountId: ctx.account.id,

@@ -1,10 +1,11 @@
 export { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './common-passwords';
 export type { CreateAccountInput } from './create';
-export { createAccount } from './create';
+export { createAccount, insertUser, prepareUser } from './create';
 export { hashPassword, verifyPassword } from './password';
 export type { SetPlanInput } from './plan';
 export { findAccount, setPlan } from './plan';
-export { createSession, endSession, resolveSession } from './sessions';
+export type { Member, SessionCaller } from './sessions';
+export { createSession, endSession, resolveSession, setSessionOrganisation } from './sessions';
 export { signIn } from './sign-in';
-export { signUp } from './sign-up';
+export { checkSignUpAttempt, signUp } from './sign-up';
 export { toAccountView } from './view';

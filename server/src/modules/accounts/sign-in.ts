@@ -1,7 +1,7 @@
 import { SignInInput } from '@tessera/shared';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { type AccountRow, accounts } from '../../db/schema';
+import { memberships, type UserRow, users } from '../../db/schema';
 import { ServiceError } from '../../errors';
 import { type AuditRequest, recordAudit } from '../audit';
 import type { AttemptDecision, AuthThrottle } from '../auth-throttle';
@@ -17,8 +17,8 @@ export function tooManyAttempts(decision: AttemptDecision, what: string): Servic
 }
 
 /**
- * Checks email and password. Before any hashing, the attempt is counted against the client address (a
- * window) and the email (a backoff that grows with each failure; a success clears it), on counters every
+ * Checks a user's email and password. Before any hashing, the attempt is counted against the client address
+ * (a window) and the email (a backoff that grows with each failure; a success clears it), on counters every
  * instance shares (modules/auth-throttle).
  */
 export async function signIn({
@@ -32,31 +32,40 @@ export async function signIn({
   input: SignInInput;
   address: string;
   throttle: AuthThrottle;
-  /** Where the attempt came from: a wrong password for an existing account is written to its audit log. */
+  /** Where the attempt came from: a wrong password for an existing user is written to their organisations' logs. */
   request?: AuditRequest;
-}): Promise<AccountRow> {
+}): Promise<UserRow> {
   const { email, password } = SignInInput.parse(input);
   const decision = await throttle.signInAttempt(email, address);
   if (!decision.allowed) throw tooManyAttempts(decision, 'sign-in attempts');
-  const [row] = await ctx.db.select().from(accounts).where(eq(accounts.email, email)).limit(1);
+  const [row] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
   const ok = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
   if (!row || !ok) {
-    // Only for an existing account (an unknown email has no log to write to), and bounded: the throttle above
+    // Only for an existing user (an unknown email has no log to write to), and bounded: the throttle above
     // refuses attempts before this point, so a flood of wrong passwords writes a few events, not a flood.
-    // The actor is whoever typed the password: not a user we know, so no user id; the email tried is the account's.
-    if (row && request)
-      await recordAudit(
-        ctx.db,
-        { actor: { kind: 'user', userId: null, email: row.email }, ...request },
-        {
-          accountId: row.id,
-          action: 'auth.sign_in_failed',
-          target: { type: 'account', id: row.id },
-          details: { reason: 'wrong_password' },
-        },
-      );
+    // The actor is whoever typed the password: not a user we know, so no user id; the email tried is the user's.
+    if (row && request) await recordFailedSignIn(ctx, row, request);
     throw new ServiceError('authentication', 'Incorrect email or password.', { code: 'invalid_credentials' });
   }
   await throttle.signInSucceeded(email);
   return row;
+}
+
+/** `auth.sign_in_failed` in every organisation the user belongs to: each one's owners see attempts on a member. */
+async function recordFailedSignIn(ctx: Pick<Ctx, 'db'>, user: UserRow, request: AuditRequest): Promise<void> {
+  const organisations = await ctx.db
+    .select({ accountId: memberships.accountId })
+    .from(memberships)
+    .where(eq(memberships.userId, user.id));
+  for (const { accountId } of organisations)
+    await recordAudit(
+      ctx.db,
+      { actor: { kind: 'user', userId: null, email: user.email }, ...request },
+      {
+        accountId,
+        action: 'auth.sign_in_failed',
+        target: { type: 'user', id: user.id },
+        details: { reason: 'wrong_password' },
+      },
+    );
 }

@@ -1,6 +1,5 @@
 import type { SignUpInput } from '@tessera/shared';
 import type { Ctx } from '../../context';
-import type { AccountRow } from '../../db/schema';
 import type { AuditRequest } from '../audit';
 import type { AuthThrottle } from '../auth-throttle';
 import { createAccount } from './create';
@@ -9,6 +8,8 @@ import { tooManyAttempts } from './sign-in';
 /**
  * The dashboard's sign-up: counted against the client address on counters every instance shares, then
  * `createAccount` (common passwords refused, the password hashed whether or not the email is taken).
+ * A sign-up through an invitation does not come here: modules/teams `signUpByInvitation` (after the same
+ * `checkSignUpAttempt`) creates the user and that membership only.
  */
 export async function signUp({
   ctx,
@@ -21,10 +22,14 @@ export async function signUp({
   input: SignUpInput;
   address: string;
   throttle: AuthThrottle;
-  /** Where it came from: `account.created` is written, by the new account's user, with the account. */
+  /** Where it came from: `account.created` is written, by the new owner, with the organisation. */
   request?: AuditRequest;
-}): Promise<AccountRow> {
+}) {
+  await checkSignUpAttempt(address, throttle);
+  return createAccount({ ctx, input, ...(request && { audit: request }) });
+}
+
+export async function checkSignUpAttempt(address: string, throttle: AuthThrottle): Promise<void> {
   const decision = await throttle.signUpAttempt(address);
   if (!decision.allowed) throw tooManyAttempts(decision, 'sign-ups from this address');
-  return createAccount({ ctx, input, ...(request && { audit: request }) });
 }

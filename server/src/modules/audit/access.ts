@@ -1,21 +1,35 @@
-import { ServiceError } from '../../errors';
-
-/** The roles of issue 32's teams (built on another branch); today every account has one member, its owner. */
-export type MemberRole = 'owner' | 'admin' | 'developer' | 'viewer';
-
-const AUDIT_READERS: ReadonlySet<MemberRole> = new Set(['owner', 'admin']);
+import { and, eq } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { apiKeys, memberships } from '../../db/schema';
+import type { Member } from '../accounts';
+import { authorize } from '../teams';
 
 /**
- * Who may read the audit log: THE one check, called by tRPC, GraphQL and the export with the caller's role
- * (`sessionRole` in actor.ts). Refused: 403 / FORBIDDEN `permission_denied`.
+ * Who may read the audit log (owners and admins, `audit.read` in the role table): THE one check, called by tRPC,
+ * GraphQL and the export with the caller's membership. Refused: 403 / FORBIDDEN `permission_denied`.
  */
-export function assertCanReadAudit(role: MemberRole): void {
-  if (!AUDIT_READERS.has(role))
-    throw new ServiceError(
-      'permission',
-      "Only the organisation's owners and admins may read the audit log.",
-      {
-        code: 'permission_denied',
-      },
-    );
+export function assertCanReadAudit(member: Pick<Member, 'role'>): void {
+  authorize(member, 'audit.read');
+}
+
+/**
+ * An API key reads the log with its owner's role today (a developer's key reads no more than the developer).
+ * A key no member owns was made by the operators' CLI for the organisation itself and reads as its owner does.
+ */
+export async function assertKeyCanReadAudit(
+  ctx: Pick<Ctx, 'db'>,
+  key: { keyId: string; accountId: string },
+): Promise<void> {
+  const [row] = await ctx.db
+    .select({ owner: apiKeys.ownerUserId, role: memberships.role })
+    .from(apiKeys)
+    .leftJoin(
+      memberships,
+      and(eq(memberships.accountId, apiKeys.accountId), eq(memberships.userId, apiKeys.ownerUserId)),
+    )
+    .where(and(eq(apiKeys.id, key.keyId), eq(apiKeys.accountId, key.accountId)))
+    .limit(1);
+  if (row && row.owner === null) return;
+  // An owner who left has no role: their keys were revoked or handed on, so this reads as the least role.
+  assertCanReadAudit({ role: row?.role ?? 'viewer' });
 }

@@ -1,4 +1,4 @@
-export { assertCanReadAudit, type MemberRole } from './access';
+export { assertCanReadAudit, assertKeyCanReadAudit } from './access';
 export {
   type AuditActor,
   type AuditContext,
@@ -6,7 +6,6 @@ export {
   OPERATOR_ACTOR,
   OPERATOR_AUDIT,
   sessionActor,
-  sessionRole,
 } from './actor';
 export { type AuditExport, CSV_COLUMNS, EXPORT_MAX_DAYS, EXPORT_MAX_ROWS, exportAuditEvents } from './export';
 export { decodeCursor, listAuditEvents, toAuditView } from './list';

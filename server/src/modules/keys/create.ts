@@ -14,12 +14,15 @@ import { toKeyView } from './view';
 export async function createKey({
   ctx,
   accountId,
+  ownerUserId = null,
   input,
   modelExists,
   audit,
 }: {
   ctx: Pick<Ctx, 'db' | 'clock' | 'config'>;
   accountId: string;
+  /** The member creating the key; null for the operators' CLI and the demo seed (the organisation's key). */
+  ownerUserId?: string | null;
   input: CreateKeyInput;
   /** The catalogue's check for `models`; required when the input limits the key to models. */
   modelExists?: (id: string) => boolean;
@@ -47,6 +50,7 @@ export async function createKey({
       .values({
         id: newId('key'),
         accountId,
+        ownerUserId,
         name,
         kind,
         keyHash: generated.hash,

@@ -3,7 +3,7 @@ export { createKey } from './create';
 export { generateKey, hashKey, maskPresentedKey, parseKey } from './generate';
 export { LastUsedTracker } from './last-used';
 export { listKeys } from './list';
-export { isAccountKey } from './owned';
+export { isAccountKey, keyOwnership } from './owned';
 export type { KeyAccess, Principal } from './principal';
 export { revokeKey } from './revoke';
 export { type RotatedKey, rotateKey } from './rotate';

@@ -66,6 +66,7 @@ export async function rotateKey({
       .values({
         id: newId('key'),
         accountId,
+        ownerUserId: old.ownerUserId,
         name: old.name,
         kind: old.kind,
         keyHash: generated.hash,

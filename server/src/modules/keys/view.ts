@@ -26,5 +26,6 @@ export function toKeyView(row: ApiKeyRow, now: number): ApiKeyView {
     tokenBudget: tokenBudgetOf(row),
     state: keyState(row, now),
     replacedById: row.replacedById,
+    ownerUserId: row.ownerUserId,
   };
 }

@@ -1,11 +1,11 @@
 import { AuditListInput } from '@tessera/shared';
-import { assertCanReadAudit, listAuditEvents, sessionRole } from '../../modules/audit';
+import { assertCanReadAudit, listAuditEvents } from '../../modules/audit';
 import { protectedProcedure, router } from '../trpc';
 
 export const auditRouter = router({
   /** The organisation's audit log, newest first, by cursor; narrowed by action and time. */
   list: protectedProcedure.input(AuditListInput).query(({ ctx, input }) => {
-    assertCanReadAudit(sessionRole(ctx.account));
+    assertCanReadAudit(ctx.member);
     return listAuditEvents({ ctx: ctx.services.ctx, accountId: ctx.account.id, input });
   }),
 });

@@ -1,9 +1,9 @@
 import { resolveLimits } from '../../modules/plans';
-import { protectedProcedure, router } from '../trpc';
+import { allowedProcedure, router } from '../trpc';
 
 /** The signed-in account's plan, limits and live token allowance, for the dashboard's plan page. */
 export const planRouter = router({
-  status: protectedProcedure.query(async ({ ctx }) => {
+  status: allowedProcedure('read').query(async ({ ctx }) => {
     const account = ctx.account;
     const limits = resolveLimits(account, ctx.services.ctx.config.planDefaults);
     // The allowance is per account (any key of it); only live usage consumes it, so ask as a live caller.

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiKeyView, type CreatedApiKey, KEY_SCOPE_LABELS } from '@tessera/shared';
+import { type ApiKeyView, type CreatedApiKey, KEY_SCOPE_LABELS, keyChangeAction } from '@tessera/shared';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { date, dateTime, relativeTime } from '../../lib/format';
+import { useRole } from '../../lib/role';
 import { messageOf, useTRPC } from '../../lib/trpc';
 import { ScrollRegion } from '../ScrollRegion';
 import { EditKeyForm } from './EditKeyForm';
@@ -93,6 +94,8 @@ function KeyRow({
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
+  const role = useRole();
+  const changeAction = keyChangeAction(role.userId, apiKey);
   const editButton = useRef<HTMLButtonElement>(null);
   const [focusTarget, setFocusTarget] = useState<FocusTarget>(null);
   const revokeButton = useRef<HTMLButtonElement>(null);
@@ -173,6 +176,11 @@ function KeyRow({
                 </span>
               )}
             </fieldset>
+          ) : !role.can(changeAction) ? (
+            // The role may not change this key: say which role could, instead of buttons that would be refused.
+            <span className="muted" title={role.reason(changeAction)}>
+              {role.short(changeAction)}
+            </span>
           ) : (
             <>
               <button

@@ -1,0 +1,11 @@
+export {
+  acceptInvitation,
+  createInvitation,
+  listInvitations,
+  previewInvitation,
+  revokeInvitation,
+  signUpByInvitation,
+} from './invitations';
+export { changeRole, leaveOrganisation, listMembers, removeMember } from './members';
+export { listOrganisations, organisationName, switchOrganisation } from './organisations';
+export { type Action, authorize, authorizeKeyChange, can } from './permissions';
