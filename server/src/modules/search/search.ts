@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 import { expandWithFeedback, type FeedbackOptions } from './feedback';
+import { type PhraseChain, parsePhrase, phraseCandidates } from './phrase';
 import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
 import { idf, K1 } from './rank';
@@ -35,10 +36,13 @@ export interface SearchOptions {
   maxScoredTerms?: number;
   /** Initial top-k list depth and verification budget (tests start small to exercise the rounds). */
   topKStart?: TopKStart;
+  /** Phrases answered from positions when they can be (phrase.ts); false: always by the document check. */
+  phrasePositions?: boolean;
   /** Told which path produced the page: full scoring, or top-k after how many rounds. */
   onStrategy?: (
     strategy:
       | { kind: 'full' }
+      | { kind: 'phrase'; candidates: number }
       | { kind: 'topk'; rounds: number; wholeLists: number }
       | { kind: 'fallback'; rounds: number }
       | { kind: 'maxscore' },
@@ -200,6 +204,26 @@ export function maxScorePrune(plan: QueryPlan, theta: number): string | undefine
   return plan.matchAnyOf(bounds.slice(skipped).map((b) => b.term)) ?? undefined;
 }
 
+/**
+ * Below this many (estimated) matches a phrase is checked on the documents the GIN index gives;
+ * above it, from positions. Low: reading two lists of a few hundred postings costs less than
+ * rechecking as many documents.
+ */
+export const PHRASE_MIN_MATCHES = 200;
+
+/** Candidates of the plan's most selective phrase (the one whose rarest lexeme is rarest). */
+async function bestPhraseCandidates(db: Db, scope: Scope, plan: QueryPlan): Promise<number[] | undefined> {
+  const dfs = new Map(plan.terms.map((t) => [t.term, t.df]));
+  let best: { chain: PhraseChain; df: number } | undefined;
+  for (const text of plan.phrases ?? []) {
+    const chain = parsePhrase(text);
+    if (!chain) continue;
+    const df = Math.min(...chain.lexemes.map((l) => dfs.get(l) ?? Number.POSITIVE_INFINITY));
+    if (!best || df < best.df) best = { chain, df };
+  }
+  return best ? phraseCandidates(db, scope, best.chain, plan.terms) : undefined;
+}
+
 /** The page of ranked rows: top-k over the postings when many documents may match, else every match scored. */
 async function rank(
   db: Db,
@@ -220,6 +244,15 @@ async function rank(
     limit: input.limit,
   };
   const estimate = estimateMatches(plan.tsquery, new Map(plan.terms.map((t) => [t.term, t.df])), plan.n);
+  // A phrase every match holds: its candidates from positions, when few documents may match the
+  // usual way is as cheap (one GIN lookup, few rechecks) and positions are not read.
+  if (plan.phrases && plan.refs && options.phrasePositions !== false && estimate >= PHRASE_MIN_MATCHES) {
+    const candidates = await bestPhraseCandidates(db, scope, plan);
+    if (candidates) {
+      options.onStrategy?.({ kind: 'phrase', candidates: candidates.length });
+      return candidates.length === 0 ? [] : rankDocuments(db, { ...query, ords: candidates });
+    }
+  }
   if (
     plan.refs &&
     !plan.truncated &&

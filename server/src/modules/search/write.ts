@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { analysedRows } from './analyse';
-import { appendPostings, type IndexedDocument } from './blocks';
+import { appendPostings, type IndexedDocument, positionsOf } from './blocks';
 import { lockCollection } from './collections';
 import { liveAverages, needsRebase, readReferences, rebuildPostings } from './postings';
 import { queryRows, type Scope } from './sql';
@@ -76,7 +76,7 @@ async function insertDocuments(
       select ${a}, ${c}, r.id, (select next_ord from base) + row_number() over (), r.title, r.body, r.metadata,
         r.tsv, r.tf, r.title_len, r.body_len
       from (${analysedRows(source, language)}) r
-      returning ord, tf, title_len, body_len
+      returning ord, tf, title_len, body_len, tsv
     ),
     terms as (
       insert into search_terms (account_id, collection, term, df)
@@ -92,7 +92,8 @@ async function insertDocuments(
       updated_at = now()
     where account_id = ${a} and name = ${c}
     returning doc_count::float8 as n, title_len_sum::float8 as tl, body_len_sum::float8 as bl,
-      (select jsonb_agg(jsonb_build_object('ord', ord, 'tf', tf, 'title_len', title_len, 'body_len', body_len))
+      (select jsonb_agg(jsonb_build_object('ord', ord, 'tf', tf, 'title_len', title_len, 'body_len', body_len,
+          'pos', ${positionsOf(sql`ins.tsv`)}))
         from ins) as docs`,
   );
   const row = rows[0];
