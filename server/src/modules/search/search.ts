@@ -5,7 +5,13 @@ import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 import { expandWithFeedback, type FeedbackOptions } from './feedback';
-import { type PhraseChain, parsePhrase, phraseCandidates } from './phrase';
+import {
+  expectedPhraseMatches,
+  MAX_EXPECTED,
+  type PhraseChain,
+  parsePhrase,
+  phraseCandidates,
+} from './phrase';
 import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
 import { idf, K1 } from './rank';
@@ -211,17 +217,23 @@ export function maxScorePrune(plan: QueryPlan, theta: number): string | undefine
  */
 export const PHRASE_MIN_MATCHES = 200;
 
-/** Candidates of the plan's most selective phrase (the one whose rarest lexeme is rarest). */
+/** Candidates of the plan's most selective phrase (fewest expected matches), when positions are worth reading. */
 async function bestPhraseCandidates(db: Db, scope: Scope, plan: QueryPlan): Promise<number[] | undefined> {
   const dfs = new Map(plan.terms.map((t) => [t.term, t.df]));
-  let best: { chain: PhraseChain; df: number } | undefined;
+  let best: { chain: PhraseChain; expected: number } | undefined;
   for (const text of plan.phrases ?? []) {
     const chain = parsePhrase(text);
     if (!chain) continue;
-    const df = Math.min(...chain.lexemes.map((l) => dfs.get(l) ?? Number.POSITIVE_INFINITY));
-    if (!best || df < best.df) best = { chain, df };
+    const expected = expectedPhraseMatches(
+      chain.lexemes.map((l) => dfs.get(l) ?? 0),
+      plan.n,
+      plan.avgTitle + plan.avgBody,
+    );
+    if (!best || expected < best.expected) best = { chain, expected };
   }
-  return best ? phraseCandidates(db, scope, best.chain, plan.terms) : undefined;
+  // A phrase most documents with its words hold: top-k finds its page among the first candidates.
+  if (!best || best.expected > MAX_EXPECTED) return undefined;
+  return phraseCandidates(db, scope, best.chain, plan.terms);
 }
 
 /** The page of ranked rows: top-k over the postings when many documents may match, else every match scored. */
