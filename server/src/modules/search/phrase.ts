@@ -23,7 +23,7 @@ import { queryRows, type Scope, textArrayLiteral } from './sql';
 /** Postings read at most over the phrase's lexemes (two of the most frequent words of 100k documents fit). */
 export const MAX_PHRASE_POSTINGS = 400_000;
 /** Candidates visited at most; past it every match is scored the usual way. */
-export const MAX_PHRASE_CANDIDATES = 5_000;
+export const MAX_PHRASE_CANDIDATES = 3_000;
 
 /** A phrase as lexemes at offsets from the first: `'a' <-> 'b' <2> 'c'` is a@0, b@1, c@3. */
 export interface PhraseChain {
@@ -214,7 +214,7 @@ export function expectedPhraseMatches(dfs: number[], n: number, length: number):
 }
 
 /** Above this many expected matches (independence), top-k answers a phrase instead (see expectedPhraseMatches). */
-export const MAX_EXPECTED = 2_000;
+export const MAX_EXPECTED = 600;
 
 /**
  * The ordinals (ascending) of the documents whose positions hold the phrase, or undefined when
