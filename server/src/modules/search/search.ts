@@ -44,6 +44,8 @@ export interface SearchOptions {
   topKStart?: TopKStart;
   /** Phrases answered from positions when they can be (phrase.ts); false: always by the document check. */
   phrasePositions?: boolean;
+  /** Overrides MAX_EXPECTED (phrase.ts; tests use positions for every phrase with Infinity). */
+  phraseMaxExpected?: number;
   /** Told which path produced the page: full scoring, or top-k after how many rounds. */
   onStrategy?: (
     strategy:
@@ -218,7 +220,12 @@ export function maxScorePrune(plan: QueryPlan, theta: number): string | undefine
 export const PHRASE_MIN_MATCHES = 200;
 
 /** Candidates of the plan's most selective phrase (fewest expected matches), when positions are worth reading. */
-async function bestPhraseCandidates(db: Db, scope: Scope, plan: QueryPlan): Promise<number[] | undefined> {
+async function bestPhraseCandidates(
+  db: Db,
+  scope: Scope,
+  plan: QueryPlan,
+  maxExpected: number,
+): Promise<number[] | undefined> {
   const dfs = new Map(plan.terms.map((t) => [t.term, t.df]));
   let best: { chain: PhraseChain; expected: number } | undefined;
   for (const text of plan.phrases ?? []) {
@@ -232,7 +239,7 @@ async function bestPhraseCandidates(db: Db, scope: Scope, plan: QueryPlan): Prom
     if (!best || expected < best.expected) best = { chain, expected };
   }
   // A phrase most documents with its words hold: top-k finds its page among the first candidates.
-  if (!best || best.expected > MAX_EXPECTED) return undefined;
+  if (!best || best.expected > maxExpected) return undefined;
   return phraseCandidates(db, scope, best.chain, plan.terms);
 }
 
@@ -259,7 +266,7 @@ async function rank(
   // A phrase every match holds: its candidates from positions, when few documents may match the
   // usual way is as cheap (one GIN lookup, few rechecks) and positions are not read.
   if (plan.phrases && plan.refs && options.phrasePositions !== false && estimate >= PHRASE_MIN_MATCHES) {
-    const candidates = await bestPhraseCandidates(db, scope, plan);
+    const candidates = await bestPhraseCandidates(db, scope, plan, options.phraseMaxExpected ?? MAX_EXPECTED);
     if (candidates) {
       options.onStrategy?.({ kind: 'phrase', candidates: candidates.length });
       return candidates.length === 0 ? [] : rankDocuments(db, { ...query, ords: candidates });
