@@ -479,6 +479,67 @@ export async function buildFromDocuments(db: Db, scope: Scope, refs: References)
 export const positionsOf = (tsv: SQL) =>
   sql`(select coalesce(jsonb_object_agg(u.lexeme, u.positions), '{}'::jsonb) from unnest(${tsv}) u)`;
 
+/**
+ * Each lexeme's positions from a tsvector's text (`'lexeme':1A,5 'it''s':3`: quotes doubled,
+ * backslashes escaped, a position's weight letter after it). Throws on anything else rather than
+ * storing wrong positions.
+ */
+export function tsvectorPositions(text: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  let i = 0;
+  const fail = (): never => {
+    throw new Error('unexpected tsvector text');
+  };
+  while (i < text.length) {
+    if (text[i] === ' ') {
+      i++;
+      continue;
+    }
+    if (text[i] !== "'") fail();
+    i++;
+    let lexeme = '';
+    for (;;) {
+      const ch = text[i];
+      if (ch === undefined) fail();
+      if (ch === "'") {
+        if (text[i + 1] === "'") {
+          lexeme += "'";
+          i += 2;
+          continue;
+        }
+        i++;
+        break;
+      }
+      if (ch === '\\') {
+        lexeme += text[i + 1] ?? fail();
+        i += 2;
+        continue;
+      }
+      lexeme += ch;
+      i++;
+    }
+    const positions: number[] = [];
+    if (text[i] === ':') {
+      i++;
+      for (;;) {
+        let value = 0;
+        const start = i;
+        while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) {
+          value = value * 10 + text.charCodeAt(i) - 48;
+          i++;
+        }
+        if (i === start) fail();
+        positions.push(value);
+        if (text[i] === 'A' || text[i] === 'B' || text[i] === 'C' || text[i] === 'D') i++;
+        if (text[i] !== ',') break;
+        i++;
+      }
+    }
+    out[lexeme] = positions;
+  }
+  return out;
+}
+
 /** Every posting of a collection, decoded (tests and diagnostics), with the block it is in. */
 export async function readAllPostings(
   db: Db,
