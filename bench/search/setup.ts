@@ -4,13 +4,15 @@
  * in-memory PGlite with `--pglite`.
  */
 import { execFileSync } from 'node:child_process';
-import { createAccountWithKey } from '../../server/test/helpers/fixtures';
+import { createAccountWithKey, createKey } from '../../server/test/helpers/fixtures';
 import { startTestServer, type TestServer } from '../../server/test/helpers/server';
 
 export interface Bench {
   server: TestServer;
   key: string;
   accountId: string;
+  /** Documents the collection already held (a database kept with `--keep=` by an earlier run), else 0. */
+  existing: number;
   post(path: string, body: unknown): Promise<unknown>;
   /** Refreshes planner statistics and the visibility map after a bulk load, as autovacuum would shortly after. */
   analyze(): void;
@@ -19,12 +21,15 @@ export interface Bench {
   close(): Promise<void>;
 }
 
-export async function startBench(): Promise<Bench> {
+export async function startBench(collection?: string): Promise<Bench> {
   if (process.argv.includes('--pglite')) {
     delete process.env.TEST_DATABASE_URL;
     delete process.env.DATABASE_URL;
   } else {
     process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+    // --keep=NAME: the database NAME is kept after the run (and reused by the next one with the same name).
+    const keep = process.argv.find((a) => a.startsWith('--keep='))?.split('=')[1];
+    if (keep) process.env.TEST_DATABASE_KEEP = keep;
   }
   const server = await startTestServer({
     env: {
@@ -34,7 +39,21 @@ export async function startBench(): Promise<Bench> {
       SEARCH_MAX_DOCUMENT_BYTES: '500000',
     },
   });
-  const { account, key } = await createAccountWithKey(server);
+  // A kept database: the account that owns the loaded collection gets a new key.
+  const found =
+    collection === undefined || !server.databaseUrl || !process.env.TEST_DATABASE_KEEP
+      ? ''
+      : execFileSync('psql', [server.databaseUrl, '-AtF,', '-v', `name=${collection}`], {
+          encoding: 'utf8',
+          // From stdin: psql substitutes :'name' (quoted) there, not in -c.
+          input:
+            "select account_id, doc_count from search_collections where name = :'name' order by doc_count desc limit 1",
+        }).trim();
+  const owner =
+    found === '' ? undefined : { account_id: found.split(',')[0] ?? '', n: Number(found.split(',')[1]) };
+  const { account, key } = owner
+    ? { account: { id: owner.account_id }, key: await createKey(server, owner.account_id) }
+    : await createAccountWithKey(server);
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${server.url}${path}`, {
       method: 'POST',
@@ -75,7 +94,16 @@ export async function startBench(): Promise<Bench> {
     }
     return out;
   };
-  return { server, key: key.key, accountId: account.id, post, analyze, sizes, close: () => server.close() };
+  return {
+    server,
+    key: key.key,
+    accountId: account.id,
+    existing: owner?.n ?? 0,
+    post,
+    analyze,
+    sizes,
+    close: () => server.close(),
+  };
 }
 
 export const database = () => (process.argv.includes('--pglite') ? 'PGlite (in memory)' : 'PostgreSQL');

@@ -2,7 +2,10 @@
  * Indexes 100,000 synthetic documents through POST /api/documents (batches of 500), then measures
  * POST /api/search latency end to end over HTTP for rare terms, common terms, two-term queries,
  * phrases, fuzzy queries, filtered queries, questions and pasted paragraphs (ranked OR).
- *   cd server && npx tsx ../bench/search/throughput-latency.ts [--docs=100000] [--pglite]
+ *   cd server && npx tsx ../bench/search/throughput-latency.ts [--docs=100000] [--pglite] [--keep=NAME]
+ * `--only=a,b`: only the classes whose label starts with a or b.
+ * `--keep=NAME` (PostgreSQL): the database NAME is kept; a later run with the same name and as many
+ * documents skips loading and measures the queries again (the indexing figures are then not printed).
  */
 import { cpus } from 'node:os';
 import { syntheticDocument, word } from './corpus';
@@ -16,11 +19,15 @@ const perClass = arg('queries', 200);
 const batch = 500;
 const collection = 'bench';
 
-const bench = await startBench();
+const bench = await startBench(collection);
 try {
   console.log(`${database()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString()}`);
   const started = performance.now();
-  for (let i = 0; i < total; i += batch) {
+  const loaded = bench.existing >= total;
+  if (loaded) console.log(`reusing the kept database: ${bench.existing} documents already indexed`);
+  else if (bench.existing > 0)
+    throw new Error(`the kept database holds ${bench.existing} documents, not ${total}`);
+  for (let i = 0; !loaded && i < total; i += batch) {
     const documents = Array.from({ length: Math.min(batch, total - i) }, (_, j) => syntheticDocument(i + j));
     await bench.post('/api/documents', { collection, documents });
     if ((i / batch) % 40 === 39) {
@@ -29,10 +36,12 @@ try {
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  bench.analyze();
-  console.log(
-    `indexed ${total} documents in ${seconds.toFixed(1)} s: ${(total / seconds).toFixed(0)} documents/s`,
-  );
+  if (!loaded) {
+    bench.analyze();
+    console.log(
+      `indexed ${total} documents in ${seconds.toFixed(1)} s: ${(total / seconds).toFixed(0)} documents/s`,
+    );
+  }
   // Index size against the documents table (table, TOAST and indexes of each).
   const sizes = await bench.sizes(['search_documents', 'search_postings', 'search_blocks']);
   const documentsSize = sizes.search_documents ?? 0;
@@ -73,8 +82,14 @@ try {
     // A document's text that is not in the collection, pasted whole (40-120 Zipf words).
     ['paragraph', () => ({ query: syntheticDocument(total + seed++).text })],
   ];
+  // --only=phrase,paragraph: the classes whose label starts with one of these (iterating on a kept database).
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
   const all: number[] = [];
   for (const [label, make] of classes) {
+    if (only && !only.some((o) => label.startsWith(o))) continue;
     const times: number[] = [];
     let timeouts = 0;
     for (let i = 0; i < perClass + 10; i++) {
@@ -100,7 +115,9 @@ try {
   );
   // The same tables rewritten without the free space that deletes and merges left (autovacuum
   // would let later writes reuse it): what the live data takes.
-  const compacted = await bench.sizes(['search_documents', 'search_postings', 'search_blocks'], true);
+  const compacted = loaded
+    ? {}
+    : await bench.sizes(['search_documents', 'search_postings', 'search_blocks'], true);
   for (const [table, bytes] of Object.entries(compacted)) {
     console.log(`after VACUUM FULL ${table}: ${(bytes / 2 ** 20).toFixed(1)} MB`);
   }

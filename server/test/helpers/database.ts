@@ -32,10 +32,17 @@ export async function openTestDatabase(
     return { ...database, url: undefined };
   }
 
-  const name = `tessera_t_${randomBase62(12).toLowerCase()}`;
+  // TEST_DATABASE_KEEP (benchmarks only, e.g. `--keep=` of bench/search): a named database that is
+  // created when missing and kept when closed, so that a loaded collection is measured again.
+  const keep = process.env.TEST_DATABASE_KEEP;
+  if (keep !== undefined && !/^[a-z_][a-z0-9_]*$/.test(keep))
+    throw new Error('TEST_DATABASE_KEEP: a lower-case name');
+  const name = keep ?? `tessera_t_${randomBase62(12).toLowerCase()}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const exists =
+    keep !== undefined && (await admin`select 1 from pg_database where datname = ${keep}`).length > 0;
   const template = options.migrated ? process.env[POSTGRES_TEMPLATE_ENV] : undefined;
-  await admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`);
+  if (!exists) await admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -46,6 +53,7 @@ export async function openTestDatabase(
     url: url.toString(),
     async close() {
       await database.close();
+      if (keep !== undefined) return;
       const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await cleanup.unsafe(`drop database if exists ${name} with (force)`);
       await cleanup.end();

@@ -83,7 +83,8 @@ async function fullScoring(body: Record<string, unknown>) {
     ctx: server.services.ctx,
     accountId,
     input: { collection: 'gen', mode: 'keyword', operator: 'or', limit: 10, ...body } as never,
-    options: { topKMinMatches: Number.POSITIVE_INFINITY },
+    // Phrases checked on the documents too: the oracle for phrase.ts's candidates from positions.
+    options: { topKMinMatches: Number.POSITIVE_INFINITY, phrasePositions: false },
   });
   return res;
 }
@@ -152,6 +153,11 @@ const QUERIES: Record<string, unknown>[] = [
   { query: `${word(1)} OR ${word(3)}` },
   { query: `${word(4)} OR ${word(9)} OR ${word(30)}` },
   { query: `"${word(0)} ${word(1)}"` },
+  // Phrases from positions (phrase.ts): required with other words, excluded words, a filter, "and".
+  { query: `+"${word(1)} ${word(0)}" ${word(3)} ${word(12)}` },
+  { query: `"${word(2)} ${word(0)} ${word(1)}" -${word(5)}`, limit: 5 },
+  { query: `"${word(0)} ${word(0)}"`, filter: { group: 'c' } },
+  { query: `"${word(3)} ${word(1)}" ${word(4)}`, operator: 'and' },
   { query: `${word(0)} -${word(2)}` },
   { query: `${word(3)} OR -${word(0)}` },
   { query: word(2), filter: { group: 'b' } },

@@ -19,6 +19,8 @@ export const searchBlocks = pgTable(
     maxImpact: real('max_impact').notNull(),
     n: integer('n').notNull(),
     data: bytea('data').notNull(),
+    /** The postings' positions (blocks.ts); null in blocks written before positions were kept. */
+    pos: bytea('pos'),
   },
   (t) => [
     // One index: a term's blocks of a level by max_impact (top-k reads each level's first blocks

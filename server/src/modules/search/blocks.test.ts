@@ -2,17 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   BLOCK_SIZE,
   decodeBlock,
+  decodePositions,
   encodeBlock,
+  encodePositions,
   float4Up,
   impactOf,
   MERGE_FANOUT,
   mergeLevel,
   type Postings,
   runBlocks,
+  tsvectorPositions,
 } from './blocks';
 
 function postings(n: number, seed = 1): Postings {
-  const p: Postings = { ord: [], tt: [], tb: [], tl: [], bl: [] };
+  const p: Postings = { ord: [], tt: [], tb: [], tl: [], bl: [], pos: [] };
   let x = seed;
   const next = (m: number) => {
     x = (x * 1103515245 + 12345) % 2147483648;
@@ -29,6 +32,11 @@ function postings(n: number, seed = 1): Postings {
     p.tb.push(next(4) === 0 ? 300 + next(10_000) : next(20));
     p.tl.push(next(12));
     p.bl.push(next(5_000));
+    // 1 to 256 ascending positions up to 16,383 (what a tsvector keeps).
+    const count = next(8) === 0 ? 1 + next(256) : 1 + next(3);
+    const positions = new Set<number>();
+    while (positions.size < count) positions.add(1 + next(16_383));
+    p.pos?.push([...positions].sort((x, y) => x - y));
   }
   return p;
 }
@@ -46,6 +54,33 @@ describe('search blocks', () => {
     expect(Array.from(block.tb)).toEqual(sorted.map((i) => p.tb[i]));
     expect(Array.from(block.tl)).toEqual(sorted.map((i) => p.tl[i]));
     expect(Array.from(block.bl)).toEqual(sorted.map((i) => p.bl[i]));
+  });
+
+  it('decodes the positions in the same order as the postings', () => {
+    const p = postings(BLOCK_SIZE, 7);
+    const all = p.ord.map((_, i) => i);
+    const data = encodePositions(p, all);
+    if (!data) throw new Error('positions expected');
+    const decoded = decodePositions(data, all.length);
+    const sorted = [...all].sort((x, y) => (p.ord[x] as number) - (p.ord[y] as number));
+    const lists = sorted.map((_, k) =>
+      Array.from(decoded.flat.subarray(decoded.start[k] as number, decoded.start[k + 1] as number)),
+    );
+    expect(lists).toEqual(sorted.map((i) => p.pos?.[i]));
+    expect(() => decodePositions(data.slice(0, data.length - 1), all.length)).toThrow(/truncated/);
+    expect(() => decodePositions(data, all.length - 1)).toThrow(/longer/);
+    expect(encodePositions({ ...p, pos: null }, all)).toBeNull();
+  });
+
+  it("reads positions from a tsvector's text", () => {
+    expect(tsvectorPositions("'river':1A,4 'o''neil':2B 'a\\\\b':3,16383")).toEqual({
+      river: [1, 4],
+      "o'neil": [2],
+      'a\\b': [3, 16383],
+    });
+    expect(tsvectorPositions('')).toEqual({});
+    expect(() => tsvectorPositions("'river':x")).toThrow(/tsvector/);
+    expect(() => tsvectorPositions('river:1')).toThrow(/tsvector/);
   });
 
   it('refuses truncated or overlong data', () => {

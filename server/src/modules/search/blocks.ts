@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { B, W_BODY, W_TITLE } from './rank';
 import { queryRows, type Scope, textArrayLiteral } from './sql';
@@ -9,7 +9,12 @@ import { queryRows, type Scope, textArrayLiteral } from './sql';
  *   per posting, by ascending document ordinal: ord − previous ord (the first: ord), title tf,
  *   body tf, title length, body length
  * with the block's highest impact (postings.ts: the field-weighted, length-normalised tf with the
- * collection's reference averages) as a column, rounded up to float4.
+ * collection's reference averages) as a column, rounded up to float4. Column `pos` holds the same
+ * postings' positions, in the same order: per posting the count, the first position, then the
+ * gaps, as varints. They are the document tsvector's own positions (title then body, at most 256
+ * a lexeme, as Postgres keeps them), so a phrase checked on them (phrase.ts) agrees with
+ * `tsv @@ phrase`. `pos` is null in blocks written before positions existed, and in a run merged
+ * from any such block; phrase.ts then leaves the query to the other paths.
  *
  * Layout, for top-k (topk.ts reads a term's postings from the highest impact down and bounds what
  * it did not read): a *run* of a term is its postings sorted by impact, descending, cut into
@@ -49,9 +54,11 @@ export interface Postings {
   tb: number[];
   tl: number[];
   bl: number[];
+  /** Each posting's positions, ascending; null as soon as one posting's are unknown (old blocks). */
+  pos: number[][] | null;
 }
 
-const emptyPostings = (): Postings => ({ ord: [], tt: [], tb: [], tl: [], bl: [] });
+const emptyPostings = (): Postings => ({ ord: [], tt: [], tb: [], tl: [], bl: [], pos: [] });
 
 /** The impact of a posting (postings.ts), in float64. */
 export function impactOf(tt: number, tb: number, tl: number, bl: number, refs: References): number {
@@ -88,9 +95,13 @@ class ByteWriter {
   }
 }
 
+/** Postings' indexes by ascending ordinal: the order inside a block. */
+const byOrdinal = (p: Postings, indexes: number[]) =>
+  [...indexes].sort((x, y) => (p.ord[x] as number) - (p.ord[y] as number));
+
 /** Encodes postings (any order) as one block; the caller keeps n ≤ BLOCK_SIZE. */
 export function encodeBlock(p: Postings, indexes: number[]): Uint8Array {
-  const sorted = [...indexes].sort((x, y) => (p.ord[x] as number) - (p.ord[y] as number));
+  const sorted = byOrdinal(p, indexes);
   const w = new ByteWriter();
   let previous = 0;
   for (const i of sorted) {
@@ -103,6 +114,57 @@ export function encodeBlock(p: Postings, indexes: number[]): Uint8Array {
     w.varint(p.bl[i] as number);
   }
   return w.bytes.slice(0, w.length);
+}
+
+/** The positions of the same postings as encodeBlock, in its order; null when unknown. */
+export function encodePositions(p: Postings, indexes: number[]): Uint8Array | null {
+  if (!p.pos) return null;
+  const w = new ByteWriter();
+  for (const i of byOrdinal(p, indexes)) {
+    const list = p.pos[i] as number[];
+    w.varint(list.length);
+    let previous = 0;
+    for (const position of list) {
+      w.varint(position - previous);
+      previous = position;
+    }
+  }
+  return w.bytes.slice(0, w.length);
+}
+
+/**
+ * Decodes a block's positions: posting k's positions are flat[start[k]] .. flat[start[k+1] − 1].
+ * Throws on truncated or overlong data.
+ */
+export function decodePositions(data: Uint8Array, n: number): { start: Uint32Array; flat: Uint32Array } {
+  let pos = 0;
+  const read = (): number => {
+    let result = 0;
+    let scale = 1;
+    for (;;) {
+      if (pos >= data.length) throw new Error('search positions truncated');
+      const byte = data[pos++] as number;
+      result += (byte & 127) * scale;
+      if (byte < 128) return result;
+      scale *= 128;
+    }
+  };
+  const start = new Uint32Array(n + 1);
+  // At most one position a byte: the flat array never needs more room than the data has bytes.
+  const flat = new Uint32Array(data.length);
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    start[k] = count;
+    const m = read();
+    let position = 0;
+    for (let j = 0; j < m; j++) {
+      position += read();
+      flat[count++] = position;
+    }
+  }
+  start[n] = count;
+  if (pos !== data.length) throw new Error('search positions longer than their count');
+  return { start, flat: flat.subarray(0, count) };
 }
 
 /** A decoded block: column arrays of n postings, by ascending ordinal. */
@@ -155,6 +217,7 @@ interface BlockRow {
   maxImpact: number;
   n: number;
   data: Uint8Array;
+  pos: Uint8Array | null;
 }
 
 /** A term's postings as one run: sorted by impact (descending, then ordinal), cut into blocks. */
@@ -175,6 +238,7 @@ export function runBlocks(term: string, p: Postings, refs: References): BlockRow
       maxImpact: float4Up(impact[indexes[0] as number] as number),
       n: indexes.length,
       data: encodeBlock(p, indexes),
+      pos: encodePositions(p, indexes),
     });
   }
   return blocks;
@@ -196,19 +260,25 @@ async function insertBlocks(db: Db, scope: Scope, level: number, blocks: BlockRo
     const max = `{${part.map((b) => String(b.maxImpact)).join(',')}}`;
     const counts = `{${part.map((b) => String(b.n)).join(',')}}`;
     const data = textArrayLiteral(part.map((b) => Buffer.from(b.data).toString('base64')));
+    // Base64 needs no quoting; NULL for a run without positions.
+    const pos = `{${part.map((b) => (b.pos ? `"${Buffer.from(b.pos).toString('base64')}"` : 'NULL')).join(',')}}`;
     await db.execute(sql`
-      insert into search_blocks (account_id, collection, term, level, max_impact, n, data)
-      select ${scope.accountId}, ${scope.collection}, x.term, ${level}::smallint, x.max_impact, x.n, decode(x.data, 'base64')
-      from unnest(${terms}::text[], ${max}::real[], ${counts}::int[], ${data}::text[]) as x(term, max_impact, n, data)`);
+      insert into search_blocks (account_id, collection, term, level, max_impact, n, data, pos)
+      select ${scope.accountId}, ${scope.collection}, x.term, ${level}::smallint, x.max_impact, x.n,
+        decode(x.data, 'base64'), decode(x.pos, 'base64')
+      from unnest(${terms}::text[], ${max}::real[], ${counts}::int[], ${data}::text[], ${pos}::text[])
+        as x(term, max_impact, n, data, pos)`);
   }
 }
 
-/** A written document as the indexer returns it: ordinal, tf map and field lengths. */
+/** A written document as the indexer returns it: ordinal, tf map, field lengths, lexeme positions. */
 export interface IndexedDocument {
   ord: number;
   tf: Record<string, [number, number]>;
   title_len: number;
   body_len: number;
+  /** Each lexeme's positions in the document's tsvector (absent: unknown, the run gets none). */
+  pos?: Record<string, number[]> | null;
 }
 
 function groupByTerm(docs: IndexedDocument[]): Map<string, Postings> {
@@ -225,6 +295,9 @@ function groupByTerm(docs: IndexedDocument[]): Map<string, Postings> {
       p.tb.push(tb);
       p.tl.push(d.title_len);
       p.bl.push(d.body_len);
+      const positions = d.pos?.[term];
+      if (p.pos && positions) p.pos.push(positions);
+      else p.pos = null;
     }
   }
   return terms;
@@ -281,12 +354,12 @@ export async function mergeRuns(
     if (group.length === 0) return;
     const terms = textArrayLiteral(group);
     // Both as arrays, so that the index is probed for each (term, level) pair.
-    const rows = await queryRows<{ term: string; n: number; data: unknown }>(
+    const rows = await queryRows<{ term: string; n: number; data: unknown; pos: unknown }>(
       db,
       sql`delete from search_blocks
           where account_id = ${a} and collection = ${c} and term = any(${terms}::text[])
             and level = any(${levels}::smallint[])
-          returning term, n, data`,
+          returning term, n, data, pos`,
     );
     const byTerm = new Map<string, Postings>();
     for (const row of rows) {
@@ -296,6 +369,10 @@ export async function mergeRuns(
         byTerm.set(row.term, p);
       }
       const block = decodeBlock(byteaOf(row.data), row.n);
+      // A block without positions makes the merged run one without (phrase.ts then falls back).
+      const positions =
+        row.pos === null || row.pos === undefined ? null : decodePositions(byteaOf(row.pos), row.n);
+      if (!positions) p.pos = null;
       for (let i = 0; i < block.n; i++) {
         const ord = block.ord[i] as number;
         if (!isLive(ord)) continue;
@@ -304,6 +381,9 @@ export async function mergeRuns(
         p.tb.push(block.tb[i] as number);
         p.tl.push(block.tl[i] as number);
         p.bl.push(block.bl[i] as number);
+        if (p.pos && positions) {
+          p.pos.push(Array.from(positions.flat.subarray(positions.start[i], positions.start[i + 1])));
+        }
       }
     }
     const blocks: BlockRow[] = [];
@@ -381,7 +461,8 @@ export async function buildFromDocuments(db: Db, scope: Scope, refs: References)
   for (;;) {
     const docs = await queryRows<IndexedDocument>(
       db,
-      sql`select ord::float8 as ord, tf, title_len, body_len from search_documents
+      sql`select ord::float8 as ord, tf, title_len, body_len, ${positionsOf(sql`search_documents.tsv`)} as pos
+          from search_documents
           where account_id = ${a} and collection = ${c} and ord > ${after}
           order by ord limit ${BUILD_CHUNK_DOCS}`,
     );
@@ -394,20 +475,96 @@ export async function buildFromDocuments(db: Db, scope: Scope, refs: References)
   if (chunks > 1) await mergeRuns(db, scope, refs, 0, 0);
 }
 
+/** SQL: a tsvector's lexemes with their positions, as a JSON object (IndexedDocument.pos). */
+export const positionsOf = (tsv: SQL) =>
+  sql`(select coalesce(jsonb_object_agg(u.lexeme, u.positions), '{}'::jsonb) from unnest(${tsv}) u)`;
+
+/**
+ * Each lexeme's positions from a tsvector's text (`'lexeme':1A,5 'it''s':3`: quotes doubled,
+ * backslashes escaped, a position's weight letter after it). Throws on anything else rather than
+ * storing wrong positions.
+ */
+export function tsvectorPositions(text: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  let i = 0;
+  const fail = (): never => {
+    throw new Error('unexpected tsvector text');
+  };
+  while (i < text.length) {
+    if (text[i] === ' ') {
+      i++;
+      continue;
+    }
+    if (text[i] !== "'") fail();
+    i++;
+    let lexeme = '';
+    for (;;) {
+      const ch = text[i];
+      if (ch === undefined) fail();
+      if (ch === "'") {
+        if (text[i + 1] === "'") {
+          lexeme += "'";
+          i += 2;
+          continue;
+        }
+        i++;
+        break;
+      }
+      if (ch === '\\') {
+        lexeme += text[i + 1] ?? fail();
+        i += 2;
+        continue;
+      }
+      lexeme += ch;
+      i++;
+    }
+    const positions: number[] = [];
+    if (text[i] === ':') {
+      i++;
+      for (;;) {
+        let value = 0;
+        const start = i;
+        while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) {
+          value = value * 10 + text.charCodeAt(i) - 48;
+          i++;
+        }
+        if (i === start) fail();
+        positions.push(value);
+        if (text[i] === 'A' || text[i] === 'B' || text[i] === 'C' || text[i] === 'D') i++;
+        if (text[i] !== ',') break;
+        i++;
+      }
+    }
+    out[lexeme] = positions;
+  }
+  return out;
+}
+
 /** Every posting of a collection, decoded (tests and diagnostics), with the block it is in. */
 export async function readAllPostings(
   db: Db,
   scope: Scope,
 ): Promise<
-  { term: string; ord: number; tt: number; tb: number; tl: number; bl: number; maxImpact: number }[]
+  {
+    term: string;
+    ord: number;
+    tt: number;
+    tb: number;
+    tl: number;
+    bl: number;
+    maxImpact: number;
+    pos: number[] | null;
+  }[]
 > {
-  const rows = await queryRows<{ term: string; n: number; data: unknown; max_impact: number }>(
+  const rows = await queryRows<{ term: string; n: number; data: unknown; pos: unknown; max_impact: number }>(
     db,
-    sql`select term, n, data, max_impact::float8 as max_impact from search_blocks
+    sql`select term, n, data, pos, max_impact::float8 as max_impact from search_blocks
         where account_id = ${scope.accountId} and collection = ${scope.collection}`,
   );
   return rows.flatMap((row) => {
     const b = decodeBlock(byteaOf(row.data), row.n);
+    const positions =
+      row.pos === null || row.pos === undefined ? null : decodePositions(byteaOf(row.pos), row.n);
     return Array.from({ length: b.n }, (_, i) => ({
       term: row.term,
       ord: b.ord[i] as number,
@@ -416,6 +573,7 @@ export async function readAllPostings(
       tl: b.tl[i] as number,
       bl: b.bl[i] as number,
       maxImpact: row.max_impact,
+      pos: positions && Array.from(positions.flat.subarray(positions.start[i], positions.start[i + 1])),
     }));
   });
 }

@@ -45,6 +45,11 @@ export interface QueryPlan {
    * query matching only some of them, for MaxScore pruning (search.ts).
    */
   matchAnyOf?: (terms: string[]) => string | null;
+  /**
+   * Phrases (phraseto_tsquery text) every match contains: the required quoted parts, or the
+   * query's only part when it is quoted. phrase.ts answers from positions when it can.
+   */
+  phrases?: string[];
 }
 
 /** How a term repeated in the query weighs: 1 + ln(times), so a pasted paragraph's theme counts a little more. */
@@ -164,6 +169,20 @@ export async function planKeyword(
     required,
     optional.map((t) => t.term),
   );
+  // What every match must contain (as matchQuery builds it): each required part of one unit (an
+  // OR-group's units are alternatives); with nothing required, the only optional part if it is one.
+  const must = clauses.filter((c) => c.occur === 'must');
+  const should = clauses.filter((c) => c.occur === 'should');
+  const holding =
+    must.length > 0 || required.length > 0
+      ? must
+      : optional.length === 0 && should.length === 1
+        ? should
+        : [];
+  const phrases = holding
+    .filter((c) => c.units.length === 1)
+    .map((c) => c.units[0]?.q ?? '')
+    .filter((q) => q.includes('<'));
   const disjunctive =
     operator === 'or' &&
     fixedTerms.length === 0 &&
@@ -176,6 +195,7 @@ export async function planKeyword(
     terms,
     truncated: fixedTerms.length > maxTerms,
     refs: row.rt === null || row.rb === null ? undefined : { title: row.rt, body: row.rb },
+    ...(phrases.length > 0 && { phrases }),
     ...(disjunctive && { matchAnyOf: (subset: string[]) => matchQuery(clauses, [], subset) }),
   };
 }

@@ -23,6 +23,11 @@ export interface RankQuery {
   after: CursorPosition | undefined;
   offset: number;
   limit: number;
+  /**
+   * Only these document ordinals (ascending) can match (phrase.ts): they are looked up one by one
+   * instead of matched through the GIN index, and checked and scored the same way.
+   */
+  ords?: number[] | undefined;
 }
 
 /**
@@ -44,7 +49,13 @@ export async function rankDocuments(db: Db, rq: RankQuery): Promise<RankedRow[]>
     sql`
     with matched as (
       select d.id, ${scoringColumns(plan)}
-      from search_documents d
+      from ${
+        rq.ords
+          ? sql`unnest(${`{${rq.ords.join(',')}}`}::bigint[]) x(ord) cross join lateral (
+              select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.ord = x.ord
+            ) d`
+          : sql`search_documents d`
+      }
       where d.account_id = ${a} and d.collection = ${c} and d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}
       offset 0
     ),

@@ -5,6 +5,13 @@ import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 import { expandWithFeedback, type FeedbackOptions } from './feedback';
+import {
+  expectedPhraseMatches,
+  MAX_EXPECTED,
+  type PhraseChain,
+  parsePhrase,
+  phraseCandidates,
+} from './phrase';
 import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
 import { idf, K1 } from './rank';
@@ -35,10 +42,15 @@ export interface SearchOptions {
   maxScoredTerms?: number;
   /** Initial top-k list depth and verification budget (tests start small to exercise the rounds). */
   topKStart?: TopKStart;
+  /** Phrases answered from positions when they can be (phrase.ts); false: always by the document check. */
+  phrasePositions?: boolean;
+  /** Overrides MAX_EXPECTED (phrase.ts; tests use positions for every phrase with Infinity). */
+  phraseMaxExpected?: number;
   /** Told which path produced the page: full scoring, or top-k after how many rounds. */
   onStrategy?: (
     strategy:
       | { kind: 'full' }
+      | { kind: 'phrase'; candidates: number }
       | { kind: 'topk'; rounds: number; wholeLists: number }
       | { kind: 'fallback'; rounds: number }
       | { kind: 'maxscore' },
@@ -200,6 +212,37 @@ export function maxScorePrune(plan: QueryPlan, theta: number): string | undefine
   return plan.matchAnyOf(bounds.slice(skipped).map((b) => b.term)) ?? undefined;
 }
 
+/**
+ * Below this many (estimated) matches a phrase is checked on the documents the GIN index gives;
+ * above it, from positions. Low: reading two lists of a few hundred postings costs less than
+ * rechecking as many documents.
+ */
+export const PHRASE_MIN_MATCHES = 200;
+
+/** Candidates of the plan's most selective phrase (fewest expected matches), when positions are worth reading. */
+async function bestPhraseCandidates(
+  db: Db,
+  scope: Scope,
+  plan: QueryPlan,
+  maxExpected: number,
+): Promise<number[] | undefined> {
+  const dfs = new Map(plan.terms.map((t) => [t.term, t.df]));
+  let best: { chain: PhraseChain; expected: number } | undefined;
+  for (const text of plan.phrases ?? []) {
+    const chain = parsePhrase(text);
+    if (!chain) continue;
+    const expected = expectedPhraseMatches(
+      chain.lexemes.map((l) => dfs.get(l) ?? 0),
+      plan.n,
+      plan.avgTitle + plan.avgBody,
+    );
+    if (!best || expected < best.expected) best = { chain, expected };
+  }
+  // A phrase most documents with its words hold: top-k finds its page among the first candidates.
+  if (!best || best.expected > maxExpected) return undefined;
+  return phraseCandidates(db, scope, best.chain, plan.terms);
+}
+
 /** The page of ranked rows: top-k over the postings when many documents may match, else every match scored. */
 async function rank(
   db: Db,
@@ -220,6 +263,15 @@ async function rank(
     limit: input.limit,
   };
   const estimate = estimateMatches(plan.tsquery, new Map(plan.terms.map((t) => [t.term, t.df])), plan.n);
+  // A phrase every match holds: its candidates from positions, when few documents may match the
+  // usual way is as cheap (one GIN lookup, few rechecks) and positions are not read.
+  if (plan.phrases && plan.refs && options.phrasePositions !== false && estimate >= PHRASE_MIN_MATCHES) {
+    const candidates = await bestPhraseCandidates(db, scope, plan, options.phraseMaxExpected ?? MAX_EXPECTED);
+    if (candidates) {
+      options.onStrategy?.({ kind: 'phrase', candidates: candidates.length });
+      return candidates.length === 0 ? [] : rankDocuments(db, { ...query, ords: candidates });
+    }
+  }
   if (
     plan.refs &&
     !plan.truncated &&
