@@ -88,7 +88,9 @@ describe('OpenAI-compatible upstream', () => {
 
   it('meters a stream whose upstream reports no usage by what it relayed: text, tool calls, a long answer', async () => {
     // Some OpenAI-compatible servers ignore stream_options: Tessera counts the text it relayed with the BPE.
-    // A long answer is counted on the counting thread, off the event loop, as long prompts are.
+    // A long answer is counted on the counting thread, off the event loop, as long prompts are. The thread is
+    // the process's: a file run before this one in the same worker may have started it.
+    await countingThread.stop();
     expect(countingThread.running).toBe(false);
     const cases: [string, string][] = [
       ['up-nousage', FAKE_TEXT],
