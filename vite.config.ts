@@ -38,10 +38,6 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
-          // The files of a worker share its module cache instead of each importing the server anew (~1.4 s a
-          // file, 228 s of the suite): every file starts its own servers and databases and keeps no state in
-          // modules, so nothing carries over. The server project alone: 223 s this way on a quiet machine.
-          isolate: false,
         },
       },
       {
