@@ -133,22 +133,41 @@ export function encodePositions(p: Postings, indexes: number[]): Uint8Array | nu
 }
 
 /**
- * Decodes a block's positions: posting k's positions are flat[start[k]] .. flat[start[k+1] − 1].
- * Throws on truncated or overlong data.
+ * Reads a block's unsigned varints (7 bits a byte, low first) in order, without allocating per value; reading past
+ * the end throws `search <what> truncated`. Every decoder of blocks and positions reads through one.
  */
-export function decodePositions(data: Uint8Array, n: number): { start: Uint32Array; flat: Uint32Array } {
-  let pos = 0;
-  const read = (): number => {
+export class VarintReader {
+  private offset = 0;
+  constructor(
+    private readonly data: Uint8Array,
+    private readonly what: string,
+  ) {}
+
+  next(): number {
     let result = 0;
     let scale = 1;
     for (;;) {
-      if (pos >= data.length) throw new Error('search positions truncated');
-      const byte = data[pos++] as number;
+      if (this.offset >= this.data.length) throw new Error(`search ${this.what} truncated`);
+      const byte = this.data[this.offset++] as number;
       result += (byte & 127) * scale;
       if (byte < 128) return result;
       scale *= 128;
     }
-  };
+  }
+
+  /** Whether every byte was read (a block longer than its count is malformed). */
+  get done(): boolean {
+    return this.offset === this.data.length;
+  }
+}
+
+/**
+ * Decodes a block's positions: posting k's positions are flat[start[k]] .. flat[start[k+1] − 1].
+ * Throws on truncated or overlong data.
+ */
+export function decodePositions(data: Uint8Array, n: number): { start: Uint32Array; flat: Uint32Array } {
+  const reader = new VarintReader(data, 'positions');
+  const read = () => reader.next();
   const start = new Uint32Array(n + 1);
   // At most one position a byte: the flat array never needs more room than the data has bytes.
   const flat = new Uint32Array(data.length);
@@ -163,7 +182,7 @@ export function decodePositions(data: Uint8Array, n: number): { start: Uint32Arr
     }
   }
   start[n] = count;
-  if (pos !== data.length) throw new Error('search positions longer than their count');
+  if (!reader.done) throw new Error('search positions longer than their count');
   return { start, flat: flat.subarray(0, count) };
 }
 
@@ -187,18 +206,8 @@ export function decodeBlock(data: Uint8Array, n: number): DecodedBlock {
     tl: new Uint32Array(n),
     bl: new Uint32Array(n),
   };
-  let pos = 0;
-  const read = (): number => {
-    let result = 0;
-    let scale = 1;
-    for (;;) {
-      if (pos >= data.length) throw new Error('search block truncated');
-      const byte = data[pos++] as number;
-      result += (byte & 127) * scale;
-      if (byte < 128) return result;
-      scale *= 128;
-    }
-  };
+  const reader = new VarintReader(data, 'block');
+  const read = () => reader.next();
   let ord = 0;
   for (let i = 0; i < n; i++) {
     ord += read();
@@ -208,7 +217,7 @@ export function decodeBlock(data: Uint8Array, n: number): DecodedBlock {
     out.tl[i] = read();
     out.bl[i] = read();
   }
-  if (pos !== data.length) throw new Error('search block longer than its count');
+  if (!reader.done) throw new Error('search block longer than its count');
   return out;
 }
 

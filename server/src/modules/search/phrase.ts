@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { byteaOf } from './blocks';
+import { byteaOf, VarintReader } from './blocks';
 import type { QueryPlan } from './plan';
 import { queryRows, type Scope, textArrayLiteral } from './sql';
 
@@ -110,31 +110,10 @@ interface PositionList {
  * on malformed data as decodeBlock and decodePositions do.
  */
 function appendBlock(list: PositionList, data: Uint8Array, pos: Uint8Array, n: number): void {
-  // Cursors of the two byte arrays; varints read inline (no allocation per value).
-  let i = 0;
-  let j = 0;
-  const fromData = (): number => {
-    let result = 0;
-    let scale = 1;
-    for (;;) {
-      if (i >= data.length) throw new Error('search block truncated');
-      const byte = data[i++] as number;
-      result += (byte & 127) * scale;
-      if (byte < 128) return result;
-      scale *= 128;
-    }
-  };
-  const fromPos = (): number => {
-    let result = 0;
-    let scale = 1;
-    for (;;) {
-      if (j >= pos.length) throw new Error('search positions truncated');
-      const byte = pos[j++] as number;
-      result += (byte & 127) * scale;
-      if (byte < 128) return result;
-      scale *= 128;
-    }
-  };
+  const blockReader = new VarintReader(data, 'block');
+  const positionReader = new VarintReader(pos, 'positions');
+  const fromData = () => blockReader.next();
+  const fromPos = () => positionReader.next();
   let ord = 0;
   for (let k = 0; k < n; k++) {
     ord += fromData();
@@ -153,7 +132,7 @@ function appendBlock(list: PositionList, data: Uint8Array, pos: Uint8Array, n: n
       list.flat[list.positions++] = position;
     }
   }
-  if (i !== data.length || j !== pos.length) throw new Error('search block longer than its count');
+  if (!blockReader.done || !positionReader.done) throw new Error('search block longer than its count');
 }
 
 /**
