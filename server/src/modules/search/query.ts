@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { CursorPosition } from './cursor';
 import { filterSql } from './filter';
 import type { QueryPlan } from './plan';
-import { SCORE_DIGITS, scoreExpression, scoringColumns } from './rank';
+import { SCORE_DIGITS, scoreExpression, scoringSource } from './rank';
 import { headlineSql } from './snippet';
 import { queryRows, type Scope } from './sql';
 
@@ -31,15 +31,14 @@ export interface RankQuery {
 }
 
 /**
- * One statement: matching through the GIN index, BM25F over every match (each term's tf pair read
- * once per document: OFFSET 0 keeps the planner from inlining the lookup into every use, and each
- * use of a compressed tf map would decompress it again), the keyset or offset page ordered by
- * (score desc, id), and a snippet for each hit of the page only.
+ * One statement: matching through the GIN index, BM25F over every match (rank.ts), the keyset or
+ * offset page ordered by (score desc, id), and a snippet for each hit of the page only.
  */
 export async function rankDocuments(db: Db, rq: RankQuery): Promise<RankedRow[]> {
   const { accountId: a, collection: c } = rq.scope;
   const { plan, after } = rq;
   const tsquery = sql`${plan.tsquery}::tsquery`;
+  const matches = sql`d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}`;
   const keyset =
     after?.score === undefined
       ? sql`true`
@@ -48,16 +47,15 @@ export async function rankDocuments(db: Db, rq: RankQuery): Promise<RankedRow[]>
     db,
     sql`
     with matched as (
-      select d.id, ${scoringColumns(plan)}
+      select d.id, d.tf, d.tn, d.bn
       from ${
         rq.ords
-          ? sql`unnest(${`{${rq.ords.join(',')}}`}::bigint[]) x(ord) cross join lateral (
-              select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.ord = x.ord
-            ) d`
-          : sql`search_documents d`
+          ? sql`unnest(${`{${rq.ords.join(',')}}`}::bigint[]) x(ord) cross join lateral ${scoringSource(
+              plan,
+              sql`d.account_id = ${a} and d.collection = ${c} and d.ord = x.ord and ${matches}`,
+            )}`
+          : scoringSource(plan, sql`d.account_id = ${a} and d.collection = ${c} and ${matches}`)
       }
-      where d.account_id = ${a} and d.collection = ${c} and d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}
-      offset 0
     ),
     scored as (
       select m.id, round((${scoreExpression(plan)})::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score

@@ -4,7 +4,7 @@ import { byteaOf, decodeBlock, MAX_LEVEL } from './blocks';
 import { FULL_DEPTH, nextDepths } from './depths';
 import { filterSql } from './filter';
 import type { RankedRow, RankQuery } from './query';
-import { B, idf, K1, SCORE_DIGITS, scoreExpression, scoringColumns, W_BODY, W_TITLE } from './rank';
+import { B, idf, K1, SCORE_DIGITS, scoreExpression, scoringSource, W_BODY, W_TITLE } from './rank';
 import { headlineSql } from './snippet';
 import { queryRows, textArrayLiteral } from './sql';
 
@@ -248,13 +248,13 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     const verified = (where: SQL) => sql`
       select m.id, round((${scoreExpression(plan)})::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score
       from (
-        select d.id, ${scoringColumns(plan)}
+        select d.id, d.tf, d.tn, d.bn
         from ranked x
-        cross join lateral (
-          select * from search_documents d
-          where d.account_id = ${a} and d.collection = ${c} and d.ord = x.ord
-        ) d
-        where ${where} and d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}
+        cross join lateral ${scoringSource(
+          plan,
+          sql`d.account_id = ${a} and d.collection = ${c} and d.ord = x.ord and d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}`,
+        )}
+        where ${where}
         offset 0
       ) m`;
     const rows = await queryRows<VerifyRow>(
