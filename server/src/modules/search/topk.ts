@@ -203,6 +203,11 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   const { plan, after } = rq;
   const need = rq.offset + rq.limit + 1;
   const tsquery = sql`${plan.tsquery}::tsquery`;
+  // A candidate is a live document in some scored term's list (an ordinal is never reused): when
+  // the query is just the OR of those terms it matches, and its tsvector need not be read again.
+  const operators = plan.tsquery.replace(/'(?:[^']|'')*'/g, '');
+  const plainOr = plan.matchAnyOf !== undefined && !/[!&<]/.test(operators);
+  const matches = plainOr ? sql`true` : sql`d.tsv @@ ${tsquery}`;
   const keyset =
     after?.score === undefined
       ? sql`true`
@@ -252,7 +257,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         from ranked x
         cross join lateral ${scoringSource(
           plan,
-          sql`d.account_id = ${a} and d.collection = ${c} and d.ord = x.ord and d.tsv @@ ${tsquery} and ${filterSql(rq.filter)}`,
+          sql`d.account_id = ${a} and d.collection = ${c} and d.ord = x.ord and ${matches} and ${filterSql(rq.filter)}`,
         )}
         where ${where}
         offset 0
