@@ -54,6 +54,11 @@ try {
     console.log(
       `batch POST latency (${batch} documents): p50 ${ms(50)} ms, p99 ${ms(99)} ms, max ${ms(100)} ms`,
     );
+    // Every 8th batch after the first (which builds the postings) makes a merge due: inline, it paid for it.
+    const due = writes.filter((_, i) => i > 0 && i % 8 === 0).sort((x, y) => x - y);
+    console.log(
+      `  the ${due.length} batches that made a merge due: p50 ${percentile(due, 50).toFixed(0)} ms`,
+    );
   }
   // Index size against the documents table (table, TOAST and indexes of each).
   const sizes = await bench.sizes(['search_documents', 'search_postings', 'search_blocks']);

@@ -36,6 +36,7 @@ export class SearchMaintenance {
   mergesRun = 0;
   private readonly due = new Map<string, Scope>();
   private merging: Promise<void> | undefined;
+  private wakeUp: NodeJS.Immediate | undefined;
   private conversion: Promise<void> | undefined;
   private converted = false;
   private readonly convertedOnce: Promise<void>;
@@ -66,7 +67,11 @@ export class SearchMaintenance {
   /** A write committed that made a merge of the collection due. */
   wake(scope: Scope): void {
     this.due.set(keyOf(scope), scope);
-    this.drain();
+    // After the current I/O: the write's response goes out before the merge's first step uses the thread.
+    this.wakeUp ??= setImmediate(() => {
+      this.wakeUp = undefined;
+      this.drain();
+    });
   }
 
   /** Retries a failed conversion, and queues every collection with a merge due, whoever wrote it. */
@@ -82,7 +87,9 @@ export class SearchMaintenance {
 
   /** Resolves when no merge is running or queued (tests). */
   async idle(): Promise<void> {
-    while (this.merging) await this.merging;
+    while (this.merging || this.wakeUp) {
+      await (this.merging ?? new Promise((resolve) => setImmediate(resolve)));
+    }
   }
 
   /** Lets the running merge or conversion step finish (it commits or rolls back whole), then starts no other. */
@@ -90,6 +97,8 @@ export class SearchMaintenance {
     this.stopped = true;
     clearInterval(this.timer);
     this.timer = undefined;
+    clearImmediate(this.wakeUp);
+    this.wakeUp = undefined;
     await Promise.all([this.merging, this.conversion]);
   }
 
