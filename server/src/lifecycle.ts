@@ -5,7 +5,6 @@ import type { Logger } from './logger';
 import { createAccount } from './modules/accounts';
 import { seedSampleTraffic } from './modules/demo';
 import { createKey } from './modules/keys';
-import { convertCollections } from './modules/search/postings';
 import type { Services } from './services';
 
 /** Applies migrations, waiting for the database with a clear log line per attempt rather than crashing. */
@@ -25,9 +24,8 @@ export async function migrateWithRetry(services: Services, attempts = 30, delayM
       await new Promise((r) => setTimeout(r, delayMs));
     }
   }
-  // Collections written before compressed postings get theirs (their searches are exact meanwhile).
-  const converted = await convertCollections(services.ctx.db);
-  if (converted > 0) logger.info({ collections: converted }, 'search postings built');
+  // Collections written before compressed postings get theirs in the background once the server listens
+  // (services.searchMaintenance): their searches are exact meanwhile, and readiness does not wait for it.
 }
 
 export interface DemoAccount {

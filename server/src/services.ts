@@ -17,7 +17,7 @@ import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
-import { createSearchGate } from './modules/search';
+import { createSearchGate, SearchMaintenance, type SearchMaintenanceHooks } from './modules/search';
 import { PgUsageStore, ThreadedUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
 
 /** Everything the transports need, built once per process. */
@@ -47,6 +47,8 @@ export interface Services {
   searchGate: AccountGate;
   /** Usage analytics reads (GraphQL): an account's share of the database connections they hold. */
   analyticsGate: AccountGate;
+  /** The search index's background work: converting old collections, merging blocks writes made due. */
+  searchMaintenance: SearchMaintenance;
   /** Starts background work (cache sync, coalesced writes). */
   start(): void;
   /** Flushes pending writes and closes the database. */
@@ -60,6 +62,8 @@ export interface ServiceOverrides {
   config?: Partial<AppConfig>;
   /** Wraps the usage store (tests simulate a database outage with it). */
   usageStore?: (store: UsageStore) => UsageStore;
+  /** Holds the search index's background work at chosen points (tests observe the server meanwhile). */
+  searchHooks?: SearchMaintenanceHooks;
 }
 
 export function createServices(env: Env, overrides: ServiceOverrides = {}): Services {
@@ -135,11 +139,17 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     () => rateLimiter.metrics.redisErrors,
   );
   const codeAnalyzer = new CodeAnalyzer(config.codeAnalysis, logger);
+  const searchMaintenance = new SearchMaintenance({
+    db: database.backgroundDb ?? database.db,
+    logger,
+    ...(overrides.searchHooks && { hooks: overrides.searchHooks }),
+  });
   return {
     ctx,
     codeAnalyzer,
     searchGate: createSearchGate(config.searchLimits),
     analyticsGate: createAnalyticsGate(config.analyticsConcurrency),
+    searchMaintenance,
     database,
     keys,
     lastUsed,
@@ -158,11 +168,13 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       lastUsed.start();
       rateLimiter.start();
       allowance.start();
+      searchMaintenance.start();
     },
     async stop() {
       keys.stop();
       chat.close();
       await codeAnalyzer.close();
+      await searchMaintenance.stop();
       await lastUsed.stop();
       await providers.close();
       await rateLimiter.stop();

@@ -5,6 +5,7 @@ import type { Clock } from '../../src/lib/clock';
 import { randomBase62 } from '../../src/lib/ids';
 import { createLogger } from '../../src/logger';
 import { DEFAULT_AUTH_THROTTLE } from '../../src/modules/auth-throttle';
+import type { SearchMaintenanceHooks } from '../../src/modules/search';
 import { type RunningServer, startServer } from '../../src/server';
 import { createServices, type Services } from '../../src/services';
 import { openTestDatabase } from './database';
@@ -24,6 +25,8 @@ export interface TestServerOptions {
   logs?: LogCapture;
   /** A database opened (and perhaps partly migrated) by the test; by default a fresh one. */
   database?: Awaited<ReturnType<typeof openTestDatabase>>;
+  /** Holds the search index's background work (conversion, merges) at chosen points. */
+  searchHooks?: SearchMaintenanceHooks;
 }
 
 /** The real server on a free loopback port, on its own fresh database. */
@@ -38,6 +41,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     database,
     logger: createLogger(env.LOG_LEVEL, options.logs),
     ...(options.clock && { clock: options.clock }),
+    ...(options.searchHooks && { searchHooks: options.searchHooks }),
     config: { authThrottle: testAuthThrottle(), ...options.config },
   });
   await database.migrate();

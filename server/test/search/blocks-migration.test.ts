@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/client';
 import { indexDocuments, searchDocuments } from '../../src/modules/search';
 import { analysedRows } from '../../src/modules/search/analyse';
 import { readAllPostings } from '../../src/modules/search/blocks';
@@ -8,6 +9,31 @@ import { convertCollections } from '../../src/modules/search/postings';
 import { queryRows } from '../../src/modules/search/sql';
 import { openTestDatabase, usingPostgres } from '../helpers/database';
 import { migrateWith, migrationsBefore } from '../helpers/migrations';
+import { startTestServer } from '../helpers/server';
+
+/** A collection of 120 documents written as the indexer did before postings existed (schema before 0008). */
+async function writeOldCollection(db: Db, a: string, c: string): Promise<void> {
+  await db.execute(sql`insert into accounts (id, email, password_hash) values (${a}, 'b@example.com', 'x')`);
+  await db.execute(sql`insert into search_collections (account_id, name) values (${a}, ${c})`);
+  const words = ['apple', 'banana', 'cherry', 'damson', 'elder', 'fig', 'grape'];
+  const docs = Array.from({ length: 120 }, (_, i) => ({
+    id: `d${i}`,
+    title: `${words[i % 7]} ${words[(i * 3) % 7]}`,
+    body: Array.from({ length: 5 + (i % 13) }, (_, j) => words[(i * j + j) % 7]).join(' '),
+  }));
+  const source = sql`select x.id, x.title, x.body from jsonb_to_recordset(${JSON.stringify(docs)}::jsonb)
+    as x(id text, title text, body text)`;
+  await db.execute(sql`
+    insert into search_documents (account_id, collection, id, title, body, tsv, tf, title_len, body_len)
+    select ${a}, ${c}, r.id, r.title, r.body, r.tsv, r.tf, r.title_len, r.body_len
+    from (${analysedRows(source, 'english')}) r`);
+  await db.execute(sql`
+    insert into search_terms (account_id, collection, term, df)
+    select ${a}, ${c}, k, count(*)::int from search_documents d, jsonb_object_keys(d.tf) k group by k`);
+  await db.execute(sql`
+    update search_collections set doc_count = x.n, title_len_sum = x.tl, body_len_sum = x.bl
+    from (select count(*) as n, sum(title_len) as tl, sum(body_len) as bl from search_documents) x`);
+}
 
 describe(`postings converted by migrations 0008 and 0013 (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('rebuilds postings as blocks from old data with nothing lost, and top-k answers like full scoring', async () => {
@@ -21,28 +47,7 @@ describe(`postings converted by migrations 0008 and 0013 (${usingPostgres() ? 'P
       // Documents written as the indexer did before postings existed.
       const a = 'acct_backfill';
       const c = 'old';
-      await db.execute(
-        sql`insert into accounts (id, email, password_hash) values (${a}, 'b@example.com', 'x')`,
-      );
-      await db.execute(sql`insert into search_collections (account_id, name) values (${a}, ${c})`);
-      const words = ['apple', 'banana', 'cherry', 'damson', 'elder', 'fig', 'grape'];
-      const docs = Array.from({ length: 120 }, (_, i) => ({
-        id: `d${i}`,
-        title: `${words[i % 7]} ${words[(i * 3) % 7]}`,
-        body: Array.from({ length: 5 + (i % 13) }, (_, j) => words[(i * j + j) % 7]).join(' '),
-      }));
-      const source = sql`select x.id, x.title, x.body from jsonb_to_recordset(${JSON.stringify(docs)}::jsonb)
-        as x(id text, title text, body text)`;
-      await db.execute(sql`
-        insert into search_documents (account_id, collection, id, title, body, tsv, tf, title_len, body_len)
-        select ${a}, ${c}, r.id, r.title, r.body, r.tsv, r.tf, r.title_len, r.body_len
-        from (${analysedRows(source, 'english')}) r`);
-      await db.execute(sql`
-        insert into search_terms (account_id, collection, term, df)
-        select ${a}, ${c}, k, count(*)::int from search_documents d, jsonb_object_keys(d.tf) k group by k`);
-      await db.execute(sql`
-        update search_collections set doc_count = x.n, title_len_sum = x.tl, body_len_sum = x.bl
-        from (select count(*) as n, sum(title_len) as tl, sum(body_len) as bl from search_documents) x`);
+      await writeOldCollection(db, a, c);
 
       // 0008: one posting row per (document, lexeme).
       await migrateWith(db, beforeBlocks);
@@ -148,6 +153,87 @@ describe(`postings converted by migrations 0008 and 0013 (${usingPostgres() ? 'P
       rmSync(before, { recursive: true, force: true });
       rmSync(beforeBlocks, { recursive: true, force: true });
       await database.close();
+    }
+  }, 120_000);
+  it('converts in the background once the server listens: ready at once, exact before, after and on a retry', async () => {
+    const database = await openTestDatabase();
+    const before = migrationsBefore('0008_search_postings');
+    let opened: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    let attempts = 0;
+    let firstFailed: () => void = () => {};
+    const failed = new Promise<void>((resolve) => {
+      firstFailed = resolve;
+    });
+    try {
+      await migrateWith(database.db, before);
+      const a = 'acct_backfill';
+      const c = 'old';
+      await writeOldCollection(database.db, a, c);
+      const server = await startTestServer({
+        database,
+        searchHooks: {
+          // The first pass fails (as on a database outage); the next one waits until the test lets it go.
+          beforeConversion: async () => {
+            attempts++;
+            if (attempts === 1) {
+              firstFailed();
+              throw new Error('simulated outage');
+            }
+            await held;
+          },
+        },
+      });
+      try {
+        const ctx = server.services.ctx;
+        const references = async () =>
+          (
+            await queryRows<{ rt: number | null }>(
+              ctx.db,
+              sql`select impact_title_avg as rt from search_collections where account_id = ${a} and name = ${c}`,
+            )
+          )[0]?.rt;
+        const search = (query: string, onStrategy?: (s: { kind: string }) => void) =>
+          searchDocuments({
+            ctx,
+            accountId: a,
+            input: { collection: c, query, mode: 'keyword', limit: 5 } as never,
+            options: {
+              topKMinMatches: 0,
+              topKStart: { depth: 4, verify: 8, firstStep: 6 },
+              ...(onStrategy && { onStrategy }),
+            },
+          });
+        await failed;
+        // Still serving, and ready, with the conversion failed once and then held: readiness does not wait for it.
+        const ready = await fetch(`${server.url}/readyz`);
+        expect(ready.status).toBe(200);
+        expect(((await ready.json()) as { status: string }).status).toBe('ready');
+        await server.services.searchMaintenance.sweep();
+        expect(attempts).toBe(2);
+        expect(await references()).toBeNull();
+        const queries = ['apple', 'banana OR fig', 'cherry grape', '"elder fig"'];
+        const early: string[] = [];
+        const unconverted = [];
+        for (const q of queries) unconverted.push((await search(q, (s) => early.push(s.kind))).data);
+        expect(new Set(early)).toEqual(new Set(['full']));
+
+        opened();
+        await server.services.searchMaintenance.whenConverted();
+        expect(await references()).not.toBeNull();
+        const late: string[] = [];
+        for (const [i, q] of queries.entries()) {
+          expect((await search(q, (s) => late.push(s.kind))).data, q).toEqual(unconverted[i]);
+        }
+        expect(late).not.toContain('full');
+      } finally {
+        opened();
+        await server.close();
+      }
+    } finally {
+      rmSync(before, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchDocuments } from '../../src/modules/search';
-import { impactOf, mergeRuns, readAllPostings } from '../../src/modules/search/blocks';
+import { mergeRuns, readAllPostings } from '../../src/modules/search/blocks';
 import { queryRows } from '../../src/modules/search/sql';
 import { createAccountWithKey } from '../helpers/fixtures';
+import { expectCollectionPostingsExact, generated, word } from '../helpers/search-proof';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -15,42 +16,6 @@ import { startTestServer, type TestServer } from '../helpers/server';
 let server: TestServer;
 let key: string;
 let accountId: string;
-
-const SYLLABLES = ['ka', 'lo', 'mi', 'ru', 'te', 'sa', 'no', 'vi', 'da', 'pe'];
-const word = (rank: number) => `${SYLLABLES[rank % 10]}${SYLLABLES[Math.floor(rank / 10) % 10]}x`;
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Words by Zipf's law over a 60-word vocabulary: the first ten are in most documents. */
-function zipfWord(random: () => number): string {
-  const weights = Array.from({ length: 60 }, (_, r) => 1 / (r + 1));
-  let u = random() * weights.reduce((x, y) => x + y, 0);
-  for (let r = 0; r < weights.length; r++) {
-    u -= weights[r] ?? 0;
-    if (u <= 0) return word(r);
-  }
-  return word(59);
-}
-
-function generated(i: number, seed: number, bodyWords = 12) {
-  const random = rng(i * 7 + seed);
-  const words = (n: number) => Array.from({ length: n }, () => zipfWord(random)).join(' ');
-  return {
-    id: `g${String(i).padStart(4, '0')}`,
-    title: words(1 + Math.floor(random() * 4)),
-    text: words(bodyWords + Math.floor(random() * bodyWords)),
-    metadata: { n: i, group: ['a', 'b', 'c'][i % 3] },
-  };
-}
 
 async function api(method: string, path: string, body?: unknown, bearer = key) {
   const res = await fetch(`${server.url}${path}`, {
@@ -179,54 +144,20 @@ async function expectAllSame() {
   await expectSamePages({ query: `${word(0)} OR ${word(4)}`, limit: 25, filter: { group: 'a' } });
 }
 
-/**
- * Every live document's lexemes have exactly one posting, with its frequencies and lengths; any
- * other posting names a dead ordinal (a deleted or replaced document, dropped by a later merge);
- * no block's max_impact understates one of its postings.
- */
+/** Every collection's postings exact (search-proof.ts); dead ones at most the replaced or deleted documents'. */
 async function expectPostingsExact() {
   const db = server.services.ctx.db;
-  const collections = await queryRows<{ account_id: string; name: string; rt: number; rb: number }>(
+  const collections = await queryRows<{ account_id: string; name: string }>(
     db,
-    sql`select account_id, name, impact_title_avg as rt, impact_body_avg as rb from search_collections`,
+    sql`select account_id, name from search_collections`,
   );
   expect(collections.length).toBeGreaterThan(1);
   for (const col of collections) {
-    const scope = { accountId: col.account_id, collection: col.name };
-    const docs = await queryRows<{
-      ord: number;
-      tf: Record<string, [number, number]>;
-      tl: number;
-      bl: number;
-    }>(
-      db,
-      sql`select ord::float8 as ord, tf, title_len as tl, body_len as bl from search_documents
-          where account_id = ${col.account_id} and collection = ${col.name}`,
-    );
-    const expected = new Map<string, string>();
-    for (const d of docs) {
-      for (const [term, [tt, tb]] of Object.entries(d.tf)) {
-        expected.set(`${term}\u0000${d.ord}`, [tt, tb, d.tl, d.bl].join(','));
-      }
-    }
-    const live = new Set(docs.map((d) => d.ord));
-    const actual = new Map<string, string>();
-    let dead = 0;
-    for (const p of await readAllPostings(db, scope)) {
-      expect(impactOf(p.tt, p.tb, p.tl, p.bl, { title: col.rt, body: col.rb })).toBeLessThanOrEqual(
-        p.maxImpact,
-      );
-      if (!live.has(p.ord)) {
-        dead++;
-        continue;
-      }
-      const k = `${p.term}\u0000${p.ord}`;
-      expect(actual.has(k), k).toBe(false);
-      actual.set(k, [p.tt, p.tb, p.tl, p.bl].join(','));
-    }
-    expect(actual).toEqual(expected);
-    // Dead postings are bounded: at most the postings of the documents replaced or deleted.
-    expect(dead).toBeLessThanOrEqual(expected.size);
+    const { live, dead } = await expectCollectionPostingsExact(db, {
+      accountId: col.account_id,
+      collection: col.name,
+    });
+    expect(dead).toBeLessThanOrEqual(live);
   }
 }
 
@@ -324,9 +255,9 @@ describe('top-k over impact-ordered postings', () => {
   it('merges every run in small groups: dead postings dropped, the rest exact, results equal', async () => {
     const db = server.services.ctx.db;
     const scope = { accountId, collection: 'gen' };
-    const [refs] = await queryRows<{ title: number; body: number }>(
+    const [refs] = await queryRows<{ title: number; body: number; gen: number }>(
       db,
-      sql`select impact_title_avg as title, impact_body_avg as body from search_collections
+      sql`select impact_title_avg as title, impact_body_avg as body, block_gen as gen from search_collections
           where account_id = ${accountId} and name = 'gen'`,
     );
     const dead = async () => {
@@ -339,7 +270,10 @@ describe('top-k over impact-ordered postings', () => {
     };
     // The deletes and replaces above left dead postings in runs no merge has reached yet.
     expect(await dead()).toBeGreaterThan(0);
-    await db.transaction(async (tx) => mergeRuns(tx, scope, refs as never, 32_767, 3, 50));
+    const upToGen = refs?.gen ?? 0;
+    await db.transaction(async (tx) =>
+      mergeRuns(tx, scope, refs as never, { maxLevel: 32_767, target: 3, upToGen, chunkPostings: 50 }),
+    );
     expect(await dead()).toBe(0);
     const levels = await queryRows<{ level: number }>(
       db,

@@ -10,6 +10,7 @@ export * from './memberships';
 export * from './search-blocks';
 export * from './search-collections';
 export * from './search-documents';
+export * from './search-merges';
 export * from './search-terms';
 export * from './sessions';
 export * from './usage-events';

@@ -21,6 +21,11 @@ export const searchBlocks = pgTable(
     data: bytea('data').notNull(),
     /** The postings' positions (blocks.ts); null in blocks written before positions were kept. */
     pos: bytea('pos'),
+    /**
+     * The collection's write batch (search_collections.block_gen) that wrote the block, or the last batch a merge
+     * or rebuild covered: a background merge takes only blocks of batches committed when it began (blocks.ts).
+     */
+    gen: integer('gen').notNull().default(0),
   },
   (t) => [
     // One index: a term's blocks of a level by max_impact (top-k reads each level's first blocks

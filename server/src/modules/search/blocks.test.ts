@@ -3,6 +3,7 @@ import {
   BLOCK_SIZE,
   decodeBlock,
   decodePositions,
+  dueLevel,
   encodeBlock,
   encodePositions,
   float4Up,
@@ -126,5 +127,17 @@ describe('search blocks', () => {
     expect([1, f - 1, f, 2 * f, f * f, f * f * f, 3 * f * f].map(mergeLevel)).toEqual([
       -1, -1, 0, 0, 1, 2, 1,
     ]);
+  });
+
+  it('finds the highest merge due since the last one, however many batches a background merger missed', () => {
+    const f = MERGE_FANOUT;
+    // One batch at a time: the same levels as the write-time schedule.
+    for (let gen = 1; gen <= 3 * f * f; gen++)
+      expect(dueLevel(gen - 1, gen), String(gen)).toBe(mergeLevel(gen));
+    expect(dueLevel(f, 2 * f - 1)).toBe(-1);
+    expect(dueLevel(f - 1, f + 3)).toBe(0);
+    expect(dueLevel(f + 1, f * f + 2)).toBe(1);
+    expect(dueLevel(0, f * f * f)).toBe(2);
+    expect(dueLevel(f * f, f * f)).toBe(-1);
   });
 });

@@ -27,11 +27,14 @@ import { queryRows, type Scope, textArrayLiteral } from './sql';
  * simply dead: top-k verifies every candidate on its live document row (a dead ordinal has none),
  * and merges drop them.
  *
- * Writes are log-structured: each write batch appends one level-0 run per term it holds, and the
- * collection's batch counter (`search_collections.block_gen`) merges, every MERGE_FANOUT^(L+1)
- * batches, all runs of levels ≤ L into one run per term at level L+1 (re-sorted, dead postings
- * dropped). A posting is rewritten once per level, O(log n) times in all, and a term has at most
- * MERGE_FANOUT − 1 runs a level.
+ * Writes are log-structured: each write batch appends one level-0 run per term it holds, its blocks
+ * marked with the batch's number (`gen`, from the collection's counter `search_collections.block_gen`).
+ * Every MERGE_FANOUT^(L+1) batches a merge of all runs of levels ≤ L into one run per term at level
+ * L+1 (re-sorted, dead postings dropped) is due. A posting is rewritten once per level, O(log n) times
+ * in all, and a term has about MERGE_FANOUT − 1 runs a level. Merges run in the background
+ * (merges.ts), not in the write: a merge takes only blocks of batches up to the counter it read, so
+ * runs appended meanwhile are neither deleted nor judged by a liveness read before their documents
+ * existed; `search_merges` records how far a collection is merged.
  */
 export const BLOCK_SIZE = 128;
 export const MERGE_FANOUT = 8;
@@ -262,7 +265,13 @@ export function byteaOf(value: unknown): Uint8Array {
 
 const INSERT_ROWS = 5_000;
 
-async function insertBlocks(db: Db, scope: Scope, level: number, blocks: BlockRow[]): Promise<void> {
+async function insertBlocks(
+  db: Db,
+  scope: Scope,
+  level: number,
+  gen: number,
+  blocks: BlockRow[],
+): Promise<void> {
   for (let start = 0; start < blocks.length; start += INSERT_ROWS) {
     const part = blocks.slice(start, start + INSERT_ROWS);
     const terms = textArrayLiteral(part.map((b) => b.term));
@@ -272,9 +281,9 @@ async function insertBlocks(db: Db, scope: Scope, level: number, blocks: BlockRo
     // Base64 needs no quoting; NULL for a run without positions.
     const pos = `{${part.map((b) => (b.pos ? `"${Buffer.from(b.pos).toString('base64')}"` : 'NULL')).join(',')}}`;
     await db.execute(sql`
-      insert into search_blocks (account_id, collection, term, level, max_impact, n, data, pos)
+      insert into search_blocks (account_id, collection, term, level, max_impact, n, data, pos, gen)
       select ${scope.accountId}, ${scope.collection}, x.term, ${level}::smallint, x.max_impact, x.n,
-        decode(x.data, 'base64'), decode(x.pos, 'base64')
+        decode(x.data, 'base64'), decode(x.pos, 'base64'), ${gen}::int
       from unnest(${terms}::text[], ${max}::real[], ${counts}::int[], ${data}::text[], ${pos}::text[])
         as x(term, max_impact, n, data, pos)`);
   }
@@ -312,10 +321,16 @@ function groupByTerm(docs: IndexedDocument[]): Map<string, Postings> {
   return terms;
 }
 
-async function appendRuns(db: Db, scope: Scope, refs: References, docs: IndexedDocument[]): Promise<void> {
+async function appendRuns(
+  db: Db,
+  scope: Scope,
+  refs: References,
+  docs: IndexedDocument[],
+  gen: number,
+): Promise<void> {
   const blocks: BlockRow[] = [];
   for (const [term, p] of groupByTerm(docs)) blocks.push(...runBlocks(term, p, refs));
-  await insertBlocks(db, scope, 0, blocks);
+  await insertBlocks(db, scope, 0, gen, blocks);
 }
 
 /** Which ordinals of the collection are live (have a document row). */
@@ -328,24 +343,38 @@ async function liveOrdinals(db: Db, scope: Scope): Promise<(ord: number) => bool
   return (ord) => live.has(ord);
 }
 
+export interface MergeOptions {
+  /** Runs of levels 0..maxLevel are merged … */
+  maxLevel: number;
+  /** … into one run per term at this level. */
+  target: number;
+  /** Only blocks of write batches up to this one (all of them when a rebuild holds the writers' lock). */
+  upToGen: number;
+  /** Postings read into memory at a time. */
+  chunkPostings?: number;
+  /** Called once the inputs and the live documents are read, before anything is rewritten (tests). */
+  afterRead?: () => Promise<void>;
+}
+
 /**
- * Rewrites every run of levels ≤ maxLevel as one run per term at level `target`: impacts computed
- * with `refs`, dead postings dropped. Terms are handled in groups of at most MERGE_CHUNK_POSTINGS
- * postings, so memory stays bounded whatever the collection's size (by the longest list).
+ * Rewrites every run of levels ≤ maxLevel (blocks of batches ≤ upToGen) as one run per term at
+ * level `target`, marked upToGen: impacts computed with `refs`, dead postings dropped. Terms are
+ * handled in groups of at most MERGE_CHUNK_POSTINGS postings, so memory stays bounded whatever the
+ * collection's size (by the longest list). One transaction (the caller's): searches see the old runs
+ * or the new one.
  */
 export async function mergeRuns(
   db: Db,
   scope: Scope,
   refs: References,
-  maxLevel: number,
-  target: number,
-  chunkPostings = MERGE_CHUNK_POSTINGS,
+  options: MergeOptions,
 ): Promise<void> {
+  const { maxLevel, target, upToGen: gen, chunkPostings = MERGE_CHUNK_POSTINGS } = options;
   const { accountId: a, collection: c } = scope;
   const perLevel = await queryRows<{ term: string; level: number; postings: number }>(
     db,
     sql`select term, level::int as level, sum(n)::int as postings from search_blocks
-        where account_id = ${a} and collection = ${c} and level <= ${maxLevel}
+        where account_id = ${a} and collection = ${c} and level <= ${maxLevel} and gen <= ${gen}
         group by term, level order by term`,
   );
   if (perLevel.length === 0) return;
@@ -356,7 +385,9 @@ export async function mergeRuns(
     if (last?.term === r.term) last.postings += r.postings;
     else counts.push({ term: r.term, postings: r.postings });
   }
+  // Read after the counter: a document of a batch ≤ upToGen is live here unless deleted since (then dead).
   const isLive = await liveOrdinals(db, scope);
+  await options.afterRead?.();
   let group: string[] = [];
   let groupPostings = 0;
   const flush = async () => {
@@ -367,7 +398,7 @@ export async function mergeRuns(
       db,
       sql`delete from search_blocks
           where account_id = ${a} and collection = ${c} and term = any(${terms}::text[])
-            and level = any(${levels}::smallint[])
+            and level = any(${levels}::smallint[]) and gen <= ${gen}
           returning term, n, data, pos`,
     );
     const byTerm = new Map<string, Postings>();
@@ -397,7 +428,7 @@ export async function mergeRuns(
     }
     const blocks: BlockRow[] = [];
     for (const [term, p] of byTerm) if (p.ord.length > 0) blocks.push(...runBlocks(term, p, refs));
-    await insertBlocks(db, scope, target, blocks);
+    await insertBlocks(db, scope, target, gen, blocks);
     group = [];
     groupPostings = 0;
   };
@@ -421,24 +452,39 @@ export function mergeLevel(gen: number): number {
 }
 
 /**
- * Adds the postings of just-written documents as level-0 runs, then merges what the collection's
- * batch counter says is due. Runs in the writer's transaction, with the collection row locked.
+ * The highest level whose merge fell due between batch `merged` (excluded) and batch `gen`: the largest L
+ * for which a multiple of FANOUT^(L+1) lies in (merged, gen], or −1. Runs of levels ≤ L then merge into L+1.
+ */
+export function dueLevel(merged: number, gen: number): number {
+  let level = -1;
+  let step = MERGE_FANOUT;
+  while (level < MAX_LEVEL && Math.floor(gen / step) > Math.floor(merged / step)) {
+    level++;
+    step *= MERGE_FANOUT;
+  }
+  return level;
+}
+
+/**
+ * Adds the postings of just-written documents as level-0 runs, marked with the batch's number from
+ * the collection's counter. Runs in the writer's transaction, with the collection row locked (the
+ * counter's order is the writers' commit order). Returns whether this batch made a merge due.
  */
 export async function appendPostings(
   db: Db,
   scope: Scope,
   refs: References,
   docs: IndexedDocument[],
-): Promise<void> {
-  if (docs.length === 0) return;
-  await appendRuns(db, scope, refs, docs);
+): Promise<boolean> {
+  if (docs.length === 0) return false;
   const rows = await queryRows<{ gen: number }>(
     db,
     sql`update search_collections set block_gen = block_gen + 1
         where account_id = ${scope.accountId} and name = ${scope.collection} returning block_gen::float8 as gen`,
   );
-  const level = mergeLevel(rows[0]?.gen ?? 0);
-  if (level >= 0) await mergeRuns(db, scope, refs, level, Math.min(level + 1, MAX_LEVEL));
+  const gen = rows[0]?.gen ?? 0;
+  await appendRuns(db, scope, refs, docs, gen);
+  return mergeLevel(gen) >= 0;
 }
 
 /** Highest level holding blocks (0 when none). */
@@ -451,10 +497,10 @@ async function topLevel(db: Db, scope: Scope): Promise<number> {
   return rows[0]?.level ?? 0;
 }
 
-/** Every run re-sorted under new references (a rebase) into one run per term. */
-export async function rewriteAll(db: Db, scope: Scope, refs: References): Promise<void> {
+/** Every run (of batches up to `gen`, the last) re-sorted under new references (a rebase) into one run per term. */
+export async function rewriteAll(db: Db, scope: Scope, refs: References, gen: number): Promise<void> {
   const level = await topLevel(db, scope);
-  await mergeRuns(db, scope, refs, MAX_LEVEL, level);
+  await mergeRuns(db, scope, refs, { maxLevel: MAX_LEVEL, target: level, upToGen: gen });
 }
 
 /**
@@ -462,7 +508,7 @@ export async function rewriteAll(db: Db, scope: Scope, refs: References): Promis
  * before blocks existed): documents read BUILD_CHUNK_DOCS at a time by ordinal, each chunk a run,
  * then one merge.
  */
-export async function buildFromDocuments(db: Db, scope: Scope, refs: References): Promise<void> {
+export async function buildFromDocuments(db: Db, scope: Scope, refs: References, gen: number): Promise<void> {
   const { accountId: a, collection: c } = scope;
   await db.execute(sql`delete from search_blocks where account_id = ${a} and collection = ${c}`);
   let after = -1;
@@ -476,12 +522,12 @@ export async function buildFromDocuments(db: Db, scope: Scope, refs: References)
           order by ord limit ${BUILD_CHUNK_DOCS}`,
     );
     if (docs.length === 0) break;
-    await appendRuns(db, scope, refs, docs);
+    await appendRuns(db, scope, refs, docs, gen);
     chunks++;
     after = docs[docs.length - 1]?.ord ?? after;
     if (docs.length < BUILD_CHUNK_DOCS) break;
   }
-  if (chunks > 1) await mergeRuns(db, scope, refs, 0, 0);
+  if (chunks > 1) await mergeRuns(db, scope, refs, { maxLevel: 0, target: 0, upToGen: gen });
 }
 
 /** SQL: a tsvector's lexemes with their positions, as a JSON object (IndexedDocument.pos). */

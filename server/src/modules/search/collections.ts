@@ -4,6 +4,7 @@ import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { analysedRows } from './analyse';
+import { lockMerges } from './merge-state';
 import { rebuildPostings } from './postings';
 import { queryRows, type Scope } from './sql';
 
@@ -133,9 +134,12 @@ export async function deleteCollection({
       tx,
       sql`delete from search_collections where account_id = ${a} and name = ${c} returning name`,
     );
+    // After the row (the order writers take them in): a running merge commits before its blocks go.
+    await lockMerges(tx, scope);
     await tx.execute(sql`delete from search_documents where account_id = ${a} and collection = ${c}`);
     await tx.execute(sql`delete from search_terms where account_id = ${a} and collection = ${c}`);
     await tx.execute(sql`delete from search_blocks where account_id = ${a} and collection = ${c}`);
+    await tx.execute(sql`delete from search_merges where account_id = ${a} and collection = ${c}`);
     return rows.length > 0;
   });
   if (!deleted) {

@@ -2,6 +2,7 @@ export { configureCollection, deleteCollection, getCollection } from './collecti
 export { deleteDocument, getDocument, listDocuments } from './documents';
 export { createSearchGate, inTurn } from './gate';
 export type { SearchLimits } from './limits';
+export { SearchMaintenance, type SearchMaintenanceHooks } from './maintenance';
 export { searchDocuments } from './search';
 export { parseCollectionName, parseDocumentId, parseIndexRequest, parseOrThrow } from './validate';
 export { indexDocuments } from './write';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { buildFromDocuments, type References, rewriteAll } from './blocks';
+import { lockMerges, recordMerged } from './merge-state';
 import { queryRows, type Scope } from './sql';
 
 /**
@@ -50,7 +51,8 @@ export function needsRebase(refs: References | undefined, live: References): boo
  * Recomputes every posting of the collection with the live averages as the new references: from
  * its blocks (a rebase: the frequencies and lengths are in the postings), or from its documents
  * (a new collection, a new language, data converted from before blocks). Runs in the caller's
- * transaction, with the collection row locked.
+ * transaction, with the collection row locked; waits for a background merge of the collection to end
+ * (merge-state.ts), and leaves nothing to merge.
  */
 export async function rebuildPostings(
   db: Db,
@@ -58,9 +60,11 @@ export async function rebuildPostings(
   from: 'blocks' | 'documents' = 'documents',
 ): Promise<void> {
   const { accountId: a, collection: c } = scope;
-  const rows = await queryRows<{ n: number; tl: number; bl: number }>(
+  await lockMerges(db, scope);
+  const rows = await queryRows<{ n: number; tl: number; bl: number; gen: number }>(
     db,
-    sql`select doc_count::float8 as n, title_len_sum::float8 as tl, body_len_sum::float8 as bl
+    sql`select doc_count::float8 as n, title_len_sum::float8 as tl, body_len_sum::float8 as bl,
+          block_gen::float8 as gen
         from search_collections where account_id = ${a} and name = ${c}`,
   );
   const row = rows[0];
@@ -70,17 +74,19 @@ export async function rebuildPostings(
     sql`update search_collections set impact_title_avg = ${f8(refs.title)}, impact_body_avg = ${f8(refs.body)}
         where account_id = ${a} and name = ${c}`,
   );
-  if (from === 'blocks') await rewriteAll(db, scope, refs);
-  else await buildFromDocuments(db, scope, refs);
+  if (from === 'blocks') await rewriteAll(db, scope, refs, row.gen);
+  else await buildFromDocuments(db, scope, refs, row.gen);
+  await recordMerged(db, scope, row.gen);
 }
 
 /**
  * Builds the postings of collections that have documents but no references: those written before
  * compressed postings (the migration to blocks clears the references, and until this runs their
- * searches score every match, which needs no postings). Run at startup after the migrations; one
- * transaction per collection, its row locked as writers lock it.
+ * searches score every match, which needs no postings). Run in the background once the server
+ * listens (maintenance.ts); one transaction per collection, its row locked as writers lock it.
+ * `stopping` is asked between collections.
  */
-export async function convertCollections(db: Db): Promise<number> {
+export async function convertCollections(db: Db, stopping: () => boolean = () => false): Promise<number> {
   const pending = await queryRows<{ account_id: string; name: string }>(
     db,
     sql`select account_id, name from search_collections
@@ -88,6 +94,7 @@ export async function convertCollections(db: Db): Promise<number> {
   );
   let converted = 0;
   for (const p of pending) {
+    if (stopping()) break;
     const scope = { accountId: p.account_id, collection: p.name };
     const done = await db.transaction(async (tx) => {
       const locked = await queryRows<{ name: string }>(

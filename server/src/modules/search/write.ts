@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { analysedRows } from './analyse';
 import { appendPostings, type IndexedDocument, tsvectorPositions } from './blocks';
 import { lockCollection } from './collections';
+import type { SearchMaintenance } from './maintenance';
 import { liveAverages, needsRebase, readReferences, rebuildPostings } from './postings';
 import { queryRows, type Scope } from './sql';
 import type { CleanDocument } from './validate';
@@ -110,17 +111,21 @@ async function insertDocuments(
 
 /**
  * Adds or replaces documents in one transaction: all of them are searchable when this returns,
- * or none is written.
+ * or none is written. A merge of blocks the write made due is left to `merges`, after the commit
+ * (without it, to a maintenance sweep).
  */
 export async function indexDocuments({
   ctx,
   scope,
   documents,
+  merges,
 }: {
   ctx: Pick<Ctx, 'db'>;
   scope: Scope;
   documents: CleanDocument[];
+  merges?: Pick<SearchMaintenance, 'wake'>;
 }): Promise<IndexResult> {
+  let mergeDue = false;
   const replaced = await ctx.db.transaction(async (tx) => {
     const language = await lockCollection(tx, scope);
     const existing = await removeDocuments(
@@ -130,7 +135,7 @@ export async function indexDocuments({
     );
     const refs = await readReferences(tx, scope);
     const stats = await insertDocuments(tx, scope, language, documents);
-    if (refs) await appendPostings(tx, scope, refs, stats.docs);
+    if (refs) mergeDue = await appendPostings(tx, scope, refs, stats.docs);
     // A new collection gets its postings here (from its documents), an old one is rebuilt (from its
     // blocks) when its averages have drifted.
     if (needsRebase(refs, liveAverages(stats.n, stats.tl, stats.bl))) {
@@ -138,6 +143,7 @@ export async function indexDocuments({
     }
     return new Set(existing);
   });
+  if (mergeDue) merges?.wake(scope);
   return {
     object: 'list',
     collection: scope.collection,

@@ -41,7 +41,7 @@ export function documentRoutes(services: Services): RestRoute[] {
         const scope = { accountId: principal.accountId, collection };
         res.json(
           await inTurn(services.searchGate, principal.accountId, () =>
-            indexDocuments({ ctx, scope, documents }),
+            indexDocuments({ ctx, scope, documents, merges: services.searchMaintenance }),
           ),
         );
       },

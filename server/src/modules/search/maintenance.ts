@@ -1,0 +1,149 @@
+import type { Db } from '../../db/client';
+import type { Logger } from '../../logger';
+import { collectionsDue, mergeDue } from './merges';
+import { convertCollections } from './postings';
+import type { Scope } from './sql';
+
+/** Points where tests hold the background work, to observe the server meanwhile. */
+export interface SearchMaintenanceHooks {
+  /** Awaited before each conversion pass. */
+  beforeConversion?: () => Promise<void>;
+  /** Awaited before a merge's transaction begins. */
+  beforeMerge?: (scope: Scope) => Promise<void>;
+  /** Awaited inside a merge's transaction once it has read its inputs, before it rewrites them. */
+  duringMerge?: (scope: Scope) => Promise<void>;
+}
+
+export interface SearchMaintenanceOptions {
+  /** Connections without the request path's statement deadline: a merge or a conversion may run long. */
+  db: Db;
+  logger: Logger;
+  /** How often merges left due (by a stopped instance, a failed merge) are looked for and a failed conversion retried. */
+  sweepIntervalMs?: number;
+  hooks?: SearchMaintenanceHooks;
+}
+
+const keyOf = (scope: Scope) => `${scope.accountId}\u0000${scope.collection}`;
+
+/**
+ * The index's maintenance, off the request path and out of start-up: converting collections written
+ * before compressed postings (their searches are exact meanwhile: every match is scored), and the
+ * merges of blocks that writes make due (merges.ts). One per server instance, started once it listens
+ * and stopped before the database closes; a failure is logged and tried again on the next sweep.
+ */
+export class SearchMaintenance {
+  /** Merges this instance has run (tests, diagnostics). */
+  mergesRun = 0;
+  private readonly due = new Map<string, Scope>();
+  private merging: Promise<void> | undefined;
+  private wakeUp: NodeJS.Immediate | undefined;
+  private conversion: Promise<void> | undefined;
+  private converted = false;
+  private readonly convertedOnce: Promise<void>;
+  private markConverted: () => void = () => {};
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+
+  constructor(private readonly options: SearchMaintenanceOptions) {
+    this.convertedOnce = new Promise((resolve) => {
+      this.markConverted = resolve;
+    });
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.convert();
+    this.timer = setInterval(() => void this.sweep(), this.options.sweepIntervalMs ?? 30_000);
+    this.timer.unref();
+    this.drain();
+  }
+
+  /** Resolves once a conversion pass has converted every collection that needed it. */
+  whenConverted(): Promise<void> {
+    return this.convertedOnce;
+  }
+
+  /** A write committed that made a merge of the collection due. */
+  wake(scope: Scope): void {
+    this.due.set(keyOf(scope), scope);
+    // After the current I/O: the write's response goes out before the merge's first step uses the thread.
+    this.wakeUp ??= setImmediate(() => {
+      this.wakeUp = undefined;
+      this.drain();
+    });
+  }
+
+  /** Retries a failed conversion, and queues every collection with a merge due, whoever wrote it. */
+  async sweep(): Promise<void> {
+    this.convert();
+    try {
+      for (const scope of await collectionsDue(this.options.db)) this.due.set(keyOf(scope), scope);
+      this.drain();
+    } catch (err) {
+      this.options.logger.warn({ err }, 'search merge sweep failed; trying again later');
+    }
+  }
+
+  /** Resolves when no merge is running or queued (tests). */
+  async idle(): Promise<void> {
+    while (this.merging || this.wakeUp) {
+      await (this.merging ?? new Promise((resolve) => setImmediate(resolve)));
+    }
+  }
+
+  /** Lets the running merge or conversion step finish (it commits or rolls back whole), then starts no other. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    clearImmediate(this.wakeUp);
+    this.wakeUp = undefined;
+    await Promise.all([this.merging, this.conversion]);
+  }
+
+  private convert(): void {
+    if (this.converted || this.conversion || this.stopped) return;
+    const { db, logger, hooks } = this.options;
+    this.conversion = (async () => {
+      await hooks?.beforeConversion?.();
+      const count = await convertCollections(db, () => this.stopped);
+      if (count > 0) logger.info({ collections: count }, 'search postings built');
+      if (this.stopped) return;
+      this.converted = true;
+      this.markConverted();
+    })()
+      .catch((err: unknown) => {
+        logger.error({ err }, 'search postings conversion failed; trying again later (searches stay exact)');
+      })
+      .finally(() => {
+        this.conversion = undefined;
+      });
+  }
+
+  private drain(): void {
+    if (this.merging || this.stopped || this.due.size === 0) return;
+    this.merging = this.mergeQueued().finally(() => {
+      this.merging = undefined;
+      this.drain();
+    });
+  }
+
+  private async mergeQueued(): Promise<void> {
+    const { db, logger, hooks } = this.options;
+    for (const [key, scope] of this.due) {
+      if (this.stopped) return;
+      this.due.delete(key);
+      try {
+        await hooks?.beforeMerge?.(scope);
+        const hold = hooks?.duringMerge;
+        const outcome = await mergeDue(db, scope, hold && (() => hold(scope)));
+        if (outcome.kind !== 'merged') continue;
+        this.mergesRun++;
+        logger.debug({ ...scope, level: outcome.level, gen: outcome.gen }, 'search blocks merged');
+      } catch (err) {
+        logger.warn({ err, ...scope }, 'search merge failed; the next sweep tries again');
+      }
+    }
+  }
+}
