@@ -114,7 +114,8 @@ describe('operators CLI', () => {
       revokedAt: string;
     };
     expect(revoked.revokedAt).toBeTruthy();
-  }, 60_000);
+    // Eight CLI processes, each transpiling the server under tsx (5-10 s apiece on a busy 2-core machine).
+  }, 120_000);
 
   it('fails with a message for a bad command or flag', async () => {
     await expect(
