@@ -1,4 +1,5 @@
 import { count } from 'drizzle-orm';
+import pRetry from 'p-retry';
 import { accounts } from './db/schema';
 import { randomBase62 } from './lib/ids';
 import type { Logger } from './logger';
@@ -10,20 +11,19 @@ import type { Services } from './services';
 /** Applies migrations, waiting for the database with a clear log line per attempt rather than crashing. */
 export async function migrateWithRetry(services: Services, attempts = 30, delayMs = 2_000): Promise<void> {
   const { logger } = services.ctx;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await services.database.migrate();
-      logger.info({ database: services.database.kind }, 'migrations applied');
-      break;
-    } catch (err) {
-      if (attempt >= attempts) throw err;
-      logger.warn(
-        { attempt, of: attempts, err: (err as Error).message },
-        `database not ready; retrying in ${delayMs} ms`,
-      );
-      await new Promise((r) => setTimeout(r, delayMs));
-    }
-  }
+  await pRetry(() => services.database.migrate(), {
+    retries: attempts - 1,
+    minTimeout: delayMs,
+    factor: 1,
+    onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+      if (retriesLeft > 0)
+        logger.warn(
+          { attempt: attemptNumber, of: attempts, err: error.message },
+          `database not ready; retrying in ${delayMs} ms`,
+        );
+    },
+  });
+  logger.info({ database: services.database.kind }, 'migrations applied');
   // Collections written before compressed postings get theirs in the background once the server listens
   // (services.searchMaintenance): their searches are exact meanwhile, and readiness does not wait for it.
 }

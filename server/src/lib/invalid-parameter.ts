@@ -3,7 +3,7 @@ import { ServiceError } from '../errors';
 
 /**
  * The one mapping from a zod issue to the REST 400 (OpenAI's body), for every request the server validates
- * (chat, code analysis, search), with one wording:
+ * (chat, code analysis, search, the audit log's arguments), with one wording:
  * - `Missing required parameter: 'messages'.` (code `missing_required_parameter`)
  * - `Invalid value for 'temperature': expected a number between 0 and 2, but received number 3.`
  * - `Unrecognized parameter 'documents[0].colour'.`

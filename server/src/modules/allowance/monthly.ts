@@ -1,5 +1,6 @@
 import type { KeyTokenBudget } from '@tessera/shared';
 import { and, eq } from 'drizzle-orm';
+import pRetry from 'p-retry';
 import type { Ctx } from '../../context';
 import { allowancePeriods } from '../../db/schema';
 import { ServiceError } from '../../errors';
@@ -12,6 +13,8 @@ import { type AllowancePeriod, periodOf } from './period';
 import { type Counters, releaseExpired, reserveTokens, settleReservation } from './statements';
 import type { AllowanceStatus, Reservation, TokenAllowance } from './types';
 import { AllowanceViews } from './views';
+
+const SETTLE_RETRY = { retries: 2, minTimeout: 200, factor: 2 };
 
 export interface MonthlyAllowanceOptions {
   /** How old the in-memory view of an account may be before a background refresh. */
@@ -263,17 +266,13 @@ export class MonthlyTokenAllowance implements TokenAllowance {
   }
 
   private async settle(id: string, accountId: string, period: string, used: number): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        // Safe to retry: the statement is idempotent (it deletes the reservation it settles).
-        const row = await settleReservation(this.ctx.db, { id, accountId, period, used });
-        if (row) this.views.remember(accountId, period, row);
-        return;
-      } catch (err) {
-        if (attempt >= 3) throw err;
-        await new Promise((r) => setTimeout(r, 200 * attempt));
-      }
-    }
+    // Safe to retry: the statement is idempotent (it deletes the reservation it settles). Three tries, 200 and
+    // 400 ms apart.
+    const row = await pRetry(
+      () => settleReservation(this.ctx.db, { id, accountId, period, used }),
+      SETTLE_RETRY,
+    );
+    if (row) this.views.remember(accountId, period, row);
   }
 
   private async read(accountId: string, period: string): Promise<Counters> {

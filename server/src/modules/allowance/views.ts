@@ -2,12 +2,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { allowancePeriods } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import { TtlCache } from '../../lib/ttl-cache';
 import type { Logger } from '../../logger';
 import type { Counters } from './statements';
 
 interface View extends Counters {
   period: string;
-  readAt: number;
   refreshing: boolean;
 }
 
@@ -17,23 +17,27 @@ interface View extends Counters {
  * about one read per second per instance however many accounts are active.
  */
 export class AllowanceViews {
-  private readonly views = new Map<string, View>();
+  private readonly views: TtlCache<string, View>;
   private queue = new Map<string, Set<string>>();
   private scheduled: Promise<void> | undefined;
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; logger: Logger },
-    private readonly options: { ttlMs: number; maxViews: number },
-  ) {}
+    options: { ttlMs: number; maxViews: number },
+  ) {
+    this.views = new TtlCache({ max: options.maxViews, ttlMs: options.ttlMs, clock: deps.clock });
+  }
 
   /** Fresh or stale-while-refreshing counters; waits only for an account not seen this period. */
   async get(accountId: string, period: string): Promise<Counters> {
-    const view = this.views.get(accountId);
+    const fresh = this.views.fresh(accountId);
+    if (fresh && fresh.period === period) return fresh;
+    const view = this.views.stale(accountId);
     if (!view || view.period !== period) {
       await this.load(accountId, period);
-      return this.views.get(accountId) ?? { used: 0, reserved: 0 };
+      return this.views.stale(accountId) ?? { used: 0, reserved: 0 };
     }
-    if (this.deps.clock.now() - view.readAt > this.options.ttlMs && !view.refreshing) {
+    if (!view.refreshing) {
       view.refreshing = true;
       this.load(accountId, period).catch((err: unknown) => {
         view.refreshing = false;
@@ -45,15 +49,10 @@ export class AllowanceViews {
 
   /** Counters just returned by a write of this instance: the freshest there are. */
   remember(accountId: string, period: string, row: Counters): void {
-    if (!this.views.has(accountId) && this.views.size >= this.options.maxViews) {
-      const oldest = this.views.keys().next();
-      if (!oldest.done) this.views.delete(oldest.value);
-    }
     this.views.set(accountId, {
       period,
       used: Number(row.used),
       reserved: Number(row.reserved),
-      readAt: this.deps.clock.now(),
       refreshing: false,
     });
   }

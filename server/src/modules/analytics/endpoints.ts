@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { rowsOf } from '../usage';
+import { rowsOf } from '../../db/rows';
 import { num, rollupWhere, type UsageScope } from './filter';
 import type { ResolvedPeriod } from './period';
 

@@ -1,8 +1,8 @@
 import { maskKey } from '@tessera/shared';
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
+import { rowsOf } from '../../db/rows';
 import { ServiceError } from '../../errors';
-import { rowsOf } from '../usage';
 import { iso, num, scopeFilters, type UsageScope } from './filter';
 import type { ResolvedPeriod } from './period';
 

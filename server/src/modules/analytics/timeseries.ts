@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { HISTOGRAM_SIZE, quantile, rowsOf } from '../usage';
+import { rowsOf } from '../../db/rows';
+import { HISTOGRAM_SIZE, quantile } from '../usage';
 import { HISTOGRAM_SUMS, histogramOf, latencyMaxOf, num, rollupWhere, type UsageScope } from './filter';
 import type { ResolvedPeriod } from './period';
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { Ctx } from '../../context';
 import { auditEvents } from '../../db/schema';
 import { ServiceError } from '../../errors';
-import { selectRange, toAuditView } from './list';
+import { invalidParameter } from '../../lib/invalid-parameter';
+import { AUDIT_EXPECTED, fromBeforeTo, selectRange, toAuditView } from './list';
 
 /** An export covers at most this much time… */
 export const EXPORT_MAX_DAYS = 366;
@@ -17,7 +18,7 @@ const DAY_MS = 86_400_000;
 const Instant = z.iso.datetime({ offset: true });
 
 export const AuditExportQuery = z.object({
-  format: z.enum(['csv', 'jsonl'], { error: 'format must be csv or jsonl' }).default('csv'),
+  format: z.enum(['csv', 'jsonl']).default('csv'),
   from: Instant.optional(),
   to: Instant.optional(),
 });
@@ -74,26 +75,12 @@ export async function exportAuditEvents({
   accountId: string;
   query: unknown;
 }): Promise<AuditExport> {
-  const parsed = AuditExportQuery.safeParse(query);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const param = String(issue?.path[0] ?? 'format');
-    throw new ServiceError(
-      'invalid_request',
-      param === 'format'
-        ? 'format must be csv or jsonl.'
-        : `${param} must be an ISO 8601 date and time, such as 2027-01-31T12:00:00Z.`,
-      { param, code: 'invalid_parameter' },
-    );
-  }
+  const parsed = AuditExportQuery.safeParse(query, { reportInput: true });
+  if (!parsed.success) throw invalidParameter(parsed.error.issues[0], { expected: AUDIT_EXPECTED });
   const { format } = parsed.data;
   const to = parsed.data.to ? new Date(parsed.data.to) : new Date(ctx.clock.now());
   const from = parsed.data.from ? new Date(parsed.data.from) : new Date(to.getTime() - 30 * DAY_MS);
-  if (from >= to)
-    throw new ServiceError('invalid_request', '`from` must be before `to`.', {
-      param: 'from',
-      code: 'invalid_parameter',
-    });
+  if (from >= to) throw fromBeforeTo();
   if (to.getTime() - from.getTime() > EXPORT_MAX_DAYS * DAY_MS)
     throw new ServiceError(
       'invalid_request',

@@ -1,15 +1,26 @@
-import {
-  AUDIT_ACTIONS,
-  type AuditAction,
-  type AuditEventView,
-  AuditListInput,
-  type AuditPage,
-} from '@tessera/shared';
+import { type AuditAction, type AuditEventView, AuditListInput, type AuditPage } from '@tessera/shared';
 import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { type AuditEventRow, auditEvents } from '../../db/schema';
 import { ServiceError } from '../../errors';
+import { invalidParameter } from '../../lib/invalid-parameter';
+
+/** What the arguments must be, in words (lib/invalid-parameter.ts); `action`'s come from its enum. */
+export const AUDIT_EXPECTED: Readonly<Record<string, string>> = {
+  first: 'an integer between 1 and 100',
+  after: 'a cursor from a previous page',
+  from: 'an ISO 8601 date and time, such as 2027-01-31T12:00:00Z',
+  to: 'an ISO 8601 date and time, such as 2027-01-31T12:00:00Z',
+};
+
+/** The range's own check, after both ends parsed: the refine's issue carries the whole input, not one end. */
+export function fromBeforeTo(): ServiceError {
+  return new ServiceError('invalid_request', "Invalid value for 'from': expected a time before 'to'.", {
+    param: 'from',
+    code: 'invalid_value',
+  });
+}
 
 /** A position in the log: the last row's time (milliseconds, as stored) and id, opaque to clients. */
 export function encodeCursor(row: Pick<AuditEventRow, 'createdAt' | 'id'>): string {
@@ -89,18 +100,12 @@ export async function listAuditEvents({
   accountId: string;
   input: AuditListInput;
 }): Promise<AuditPage> {
-  const parsed = AuditListInput.safeParse(input);
+  const parsed = AuditListInput.safeParse(input, { reportInput: true });
   if (!parsed.success) {
     // tRPC validates before this; GraphQL's arguments arrive here, and bad input is a 400 naming the argument.
     const issue = parsed.error.issues[0];
-    const param = String(issue?.path[0] ?? 'first');
-    const message =
-      param === 'action'
-        ? `\`action\` must be one of ${AUDIT_ACTIONS.join(', ')}.`
-        : param === 'first'
-          ? '`first` must be between 1 and 100.'
-          : `\`${param}\`: ${issue?.message ?? 'invalid'}.`;
-    throw new ServiceError('invalid_request', message, { param, code: 'invalid_parameter' });
+    if (issue?.code === 'custom' && issue.path[0] === 'from') throw fromBeforeTo();
+    throw invalidParameter(issue, { expected: AUDIT_EXPECTED });
   }
   const { first, after, action, from, to } = parsed.data;
   const rows = await selectRange(

@@ -53,6 +53,9 @@ export interface AttemptOptions {
 /**
  * Runs `attempt` until it succeeds, retrying retryable failures with backoff and then moving to the fallback model.
  * Callers only use it before anything reached the client, so a retry can never duplicate output.
+ * Not p-retry (the server's retry helper elsewhere): it retries a list of targets, not one call; it gives up on
+ * the first TypeError as a bug, throws the signal's reason even after an attempt succeeded, and its jitter only
+ * lengthens a backoff, where this one spreads it both ways.
  */
 export async function withRetries<T>(
   options: AttemptOptions,

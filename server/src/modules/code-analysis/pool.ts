@@ -54,6 +54,13 @@ interface Slot {
  * wait in its own queue (at most `queuePerAccount`, then 429), and waiting analyses are served one account at a
  * time in turn. An account flooding the pool with slow analyses thus leaves the other half of the workers, and
  * its place in the rotation, to everyone else.
+ *
+ * Not piscina or tinypool: their only per-task cancellation is an AbortSignal from submission, and they do not
+ * say when a queued task reaches a worker, so a limit by signal would count the wait in the queue and a new
+ * worker's start-up (loading the grammars), where this one starts when the worker is ready; and their queue
+ * hands the next task to a free worker in order, with no way to pass over an account that holds its share of
+ * workers while another's analyses wait (lib/fair-queue.ts `take` with a predicate). Heap limits and
+ * replacement of a dead worker they would give, and so does this class in a few lines.
  */
 export class AnalysisPool {
   private readonly slots: Slot[] = [];

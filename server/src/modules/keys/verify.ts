@@ -3,6 +3,7 @@ import type { Ctx } from '../../context';
 import { type AccountRow, type ApiKeyRow, accounts, apiKeys } from '../../db/schema';
 import { ServiceError } from '../../errors';
 import { constantTimeEqual } from '../../lib/hash';
+import { TtlCache } from '../../lib/ttl-cache';
 import { resolveLimits } from '../plans';
 import { accessOf } from './access';
 import { hashKey, maskPresentedKey, parseKey } from './generate';
@@ -11,7 +12,6 @@ import type { Principal } from './principal';
 interface CachedKey {
   keyHash: string;
   principal: Principal;
-  cachedAt: number;
 }
 
 export interface KeyVerifierOptions {
@@ -31,10 +31,10 @@ const MISSING_KEY_MESSAGE =
  * which reads keys revoked and accounts changed since the previous poll (default every 500 ms).
  */
 export class ApiKeyVerifier {
-  private readonly cache = new Map<string, CachedKey>();
-  private readonly unknown = new Map<string, number>();
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
+  /** Verified keys by hash; past the TTL an entry is re-read, and served still while the database is down. */
+  private readonly cache: TtlCache<string, CachedKey>;
+  /** Hashes just found unknown or revoked: a retried bad key costs no database read for 2 s. */
+  private readonly unknown: TtlCache<string, true>;
   private readonly syncIntervalMs: number;
   private timer: NodeJS.Timeout | undefined;
   private syncedUntil: Date | undefined;
@@ -44,8 +44,9 @@ export class ApiKeyVerifier {
     private readonly ctx: Ctx,
     options: KeyVerifierOptions = {},
   ) {
-    this.ttlMs = options.ttlMs ?? 5 * 60_000;
-    this.maxEntries = options.maxEntries ?? 100_000;
+    const max = options.maxEntries ?? 100_000;
+    this.cache = new TtlCache({ max, ttlMs: options.ttlMs ?? 5 * 60_000, clock: ctx.clock });
+    this.unknown = new TtlCache({ max, ttlMs: 2_000, clock: ctx.clock });
     this.syncIntervalMs = options.syncIntervalMs ?? 500;
   }
 
@@ -55,12 +56,9 @@ export class ApiKeyVerifier {
     const keyHash = hashKey(key);
     const now = this.ctx.clock.now();
 
-    const cached = this.cache.get(keyHash);
-    if (cached && now - cached.cachedAt < this.ttlMs && constantTimeEqual(cached.keyHash, keyHash)) {
-      return unexpired(cached.principal, key, now);
-    }
-    const unknownAt = this.unknown.get(keyHash);
-    if (unknownAt !== undefined && now - unknownAt < 2_000) throw invalidKey(key);
+    const cached = this.cache.fresh(keyHash);
+    if (cached && constantTimeEqual(cached.keyHash, keyHash)) return unexpired(cached.principal, key, now);
+    if (this.unknown.fresh(keyHash)) throw invalidKey(key);
 
     let row: { key: ApiKeyRow; account: AccountRow } | undefined;
     try {
@@ -73,7 +71,8 @@ export class ApiKeyVerifier {
     } catch (err) {
       // The database is unreachable: an entry past its TTL is still the best answer (no revocation can be
       // committed meanwhile); a key never seen cannot be checked, which is a 503 to retry, not a 500.
-      if (cached && constantTimeEqual(cached.keyHash, keyHash)) return unexpired(cached.principal, key, now);
+      const stale = this.cache.stale(keyHash);
+      if (stale && constantTimeEqual(stale.keyHash, keyHash)) return unexpired(stale.principal, key, now);
       throw new ServiceError('unavailable', 'API keys cannot be verified right now. Please retry shortly.', {
         code: 'service_unavailable',
         retryable: true,
@@ -82,11 +81,11 @@ export class ApiKeyVerifier {
       });
     }
     if (!row || !constantTimeEqual(row.key.keyHash, keyHash)) {
-      this.remember(this.unknown, keyHash, now);
+      this.unknown.set(keyHash, true);
       throw invalidKey(key);
     }
     if (row.key.revokedAt) {
-      this.remember(this.unknown, keyHash, now);
+      this.unknown.set(keyHash, true);
       throw new ServiceError('authentication', `This API key has been revoked: ${maskPresentedKey(key)}.`, {
         code: 'invalid_api_key',
       });
@@ -101,7 +100,7 @@ export class ApiKeyVerifier {
       access: accessOf(row.key),
     };
     // An expired key is cached too: its next requests get the same 401 without a database read.
-    this.remember(this.cache, keyHash, { keyHash, principal, cachedAt: now });
+    this.cache.set(keyHash, { keyHash, principal });
     return unexpired(principal, key, now);
   }
 
@@ -136,7 +135,7 @@ export class ApiKeyVerifier {
       this.forget(row.keyHash);
       return;
     }
-    const entry = this.cache.get(row.keyHash);
+    const entry = this.cache.stale(row.keyHash);
     if (entry) entry.principal = { ...entry.principal, access: accessOf(row) };
   }
 
@@ -173,14 +172,6 @@ export class ApiKeyVerifier {
     } finally {
       this.syncing = false;
     }
-  }
-
-  private remember<V>(map: Map<string, V>, key: string, value: V): void {
-    if (map.size >= this.maxEntries) {
-      const oldest = map.keys().next();
-      if (!oldest.done) map.delete(oldest.value);
-    }
-    map.set(key, value);
   }
 }
 

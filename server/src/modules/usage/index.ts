@@ -1,4 +1,3 @@
-export { rowsOf } from '../../db/rows';
 export { HISTOGRAM_SIZE, LATENCY_BOUNDS_MS, quantile } from './histogram';
 export type { UsageRecorderOptions } from './recorder';
 export { UsageRecorder } from './recorder';

@@ -20,7 +20,8 @@ const PRUNE_EVERY_MS = 60 * 60_000;
  * The write side of metering. `record` is synchronous and never touches the database: it appends to a
  * bounded buffer. A timer (and a full batch) writes batches in the background; a failed write keeps its
  * events and is retried with backoff, so an outage loses nothing until the buffer is full. Drops are
- * counted and logged, never silent.
+ * counted and logged, never silent. The backoff is a time before which the timer skips writing (`retryAt`),
+ * not a retry loop (p-retry's shape): a retry writes the events queued since, too.
  */
 export class UsageRecorder {
   private queue: UsageEvent[] = [];
