@@ -1,9 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import OpenAI from 'openai';
+import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { allowancePeriods, allowanceReservations, keyBudgetPeriods } from '../../src/db/schema';
 import { MonthlyTokenAllowance } from '../../src/modules/allowance';
 import { type Cluster, startCluster } from '../helpers/cluster';
+import { usingPostgres } from '../helpers/database';
 import { createAccount, createKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -186,6 +188,59 @@ describe('a key’s token budget, on one instance', () => {
     ).rejects.toMatchObject({ kind: 'invalid_request', param: 'tokenBudget.tokens' });
   });
 });
+
+describe.skipIf(!usingPostgres())('a key’s token budget on PostgreSQL: one lock order', () => {
+  let server: TestServer;
+  let sql: postgres.Sql | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+    sql = postgres(server.databaseUrl ?? '', { max: 2, onnotice: () => {} });
+  });
+  afterAll(async () => {
+    await sql?.end({ timeout: 1 });
+    await server?.close();
+  });
+
+  it('a settle waiting for the key’s row holds not the account’s, which a reservation of the key wants next', async () => {
+    const db = sql as postgres.Sql;
+    const account = await createAccount(server, { plan: 'free' });
+    const key = await createKey(server, account.id, 'live', 'budgeted', {
+      tokenBudget: { tokens: 500, period: 'day' },
+    });
+    const principal = await server.services.keys.verify(`Bearer ${key.key}`);
+    const reservation = await new MonthlyTokenAllowance(server.services.ctx).reserve(principal, 100);
+    // Another call of the key being admitted (reserveWithKeyBudget): it holds the key's row and wants the
+    // account's next.
+    const admitting = await db.reserve();
+    await admitting`begin`;
+    await admitting`update key_budget_periods set reserved = reserved where key_id = ${key.id}`;
+    const settled = reservation.settle(60);
+    const name = new URL(server.databaseUrl ?? '').pathname.slice(1);
+    await eventually(async () => {
+      const waiting = await db`select 1 from pg_stat_activity
+        where datname = ${name} and wait_event_type = 'Lock' and query like '%allowance_reservations%'`;
+      return waiting.length > 0;
+    });
+    // The settle waits for the key's row: had it taken the account's first, the admitting call would wait for
+    // it in turn, a deadlock PostgreSQL ends after a second by failing one of the two.
+    const free = await db`select 1 from allowance_periods where account_id = ${account.id} for update nowait`;
+    expect(free).toHaveLength(1);
+    await admitting`update allowance_periods set reserved = reserved where account_id = ${account.id}`;
+    await admitting`commit`;
+    admitting.release();
+    await settled;
+    expect(await keyPeriod(server, key.id)).toMatchObject({ used: 60, reserved: 0 });
+    expect(await accountUsed(server, account.id)).toBe(60);
+  });
+});
+
+async function eventually(condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 

@@ -5,6 +5,13 @@ import { rowsOf } from '../../db/rows';
 /**
  * The allowance's writes, each one statement (one round trip, atomic): data-modifying CTEs keep the
  * period's counters and the reservation rows in step without an explicit transaction.
+ *
+ * KEY_FIRST: a write that changes both a key's budget period and its account's period locks the key's row
+ * first, as reserveWithKeyBudget (key-budget.ts) does. PostgreSQL runs a data-modifying CTE that nothing reads
+ * after the main statement, so a settle locked the account's row, then waited for the key's, held by a
+ * reservation of the same key waiting for the account's: a deadlock, which PostgreSQL ends after a second by
+ * failing one of them (the call being admitted). So the account's update joins a count of the key's update's
+ * rows, which it cannot have before that update is done.
  */
 
 export interface Counters {
@@ -57,6 +64,7 @@ export async function reserveTokens(
  * Moves a reservation to real usage. Deleting the reservation row makes it idempotent: a second settle
  * (a retry after a lost reply) finds nothing and changes nothing. A reservation already released by the
  * sweep only adds its usage. A key's budget period, when the reservation names one, moves the same way.
+ * The key's row is locked before the account's (KEY_FIRST).
  */
 export async function settleReservation(
   db: Db,
@@ -73,16 +81,20 @@ export async function settleReservation(
         set used = k.used + ${used}, reserved = k.reserved - held.tokens, updated_at = now()
         from held
         where k.key_id = held.key_id and k.period = held.key_period and k.period_start = held.key_period_start
+        returning 1
       )
       update allowance_periods p
         set used = p.used + ${used}, reserved = p.reserved - held.tokens, updated_at = now()
-        from held
+        from held, (select count(*) from key_budget) as key_first
         where p.account_id = ${accountId} and p.period_start = ${period}
         returning p.used, p.reserved`),
   );
 }
 
-/** Gives back the tokens of reservations past their expiry (their process died); returns how many. */
+/**
+ * Gives back the tokens of reservations past their expiry (their process died); returns how many. Keys' rows
+ * are locked before accounts' (KEY_FIRST).
+ */
 export async function releaseExpired(db: Db): Promise<number> {
   const [row] = rowsOf<{ n: string | number }>(
     await db.execute(sql`
@@ -98,12 +110,13 @@ export async function releaseExpired(db: Db): Promise<number> {
         from key_totals
         where k.key_id = key_totals.key_id and k.period = key_totals.key_period
           and k.period_start = key_totals.key_period_start
+        returning 1
       ), totals as (
         select account_id, period_start, sum(tokens) as tokens, count(*) as n
         from released group by account_id, period_start
       ), applied as (
         update allowance_periods p set reserved = p.reserved - totals.tokens, updated_at = now()
-        from totals
+        from totals, (select count(*) from key_applied) as key_first
         where p.account_id = totals.account_id and p.period_start = totals.period_start
         returning totals.n
       )

@@ -18,12 +18,14 @@ export function rateLimit(deps: {
   clock: Clock;
   logger: Logger;
 }): RequestHandler {
+  // Per middleware, so per server: one process may hold several (tests), and one's warning must not mute another's.
+  const warned = { at: Number.NEGATIVE_INFINITY };
   return async (_req, res, next) => {
     const principal = locals(res).principal;
     if (!principal) throw new Error('rate limit reached without a principal');
     const [decision] = await Promise.all([
       deps.limiter.check(principal),
-      setTokenHeaders(res, deps, principal),
+      setTokenHeaders(res, deps, principal, warned),
     ]);
     res.setHeader('x-ratelimit-limit-requests', String(decision.limit));
     res.setHeader('x-ratelimit-remaining-requests', String(decision.remaining));
@@ -53,6 +55,7 @@ async function setTokenHeaders(
   res: Response,
   deps: { allowance: TokenAllowance; clock: Clock; logger: Logger },
   principal: Parameters<TokenAllowance['status']>[0],
+  warned: { at: number },
 ): Promise<void> {
   try {
     const status = await deps.allowance.status(principal);
@@ -65,8 +68,8 @@ async function setTokenHeaders(
   } catch (err) {
     // Once per 10 s: while the database is down this would otherwise log on every request.
     const now = Date.now();
-    if (now - lastStatusWarning >= 10_000) {
-      lastStatusWarning = now;
+    if (now - warned.at >= 10_000) {
+      warned.at = now;
       deps.logger.warn(
         { err: (err as Error).message },
         'allowance status unavailable; token headers left out',
@@ -74,5 +77,3 @@ async function setTokenHeaders(
     }
   }
 }
-
-let lastStatusWarning = 0;
