@@ -10,8 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../../server/src/db/client';
 import { searchDocuments } from '../../server/src/modules/search';
-import { syntheticDocument, word } from './corpus';
 import { percentile } from './metrics';
+import { queryClasses } from './query-classes';
 
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const name = flag('db') ?? 'k100';
@@ -37,29 +37,8 @@ const owner = accountId ? { account_id: accountId, doc_count: Number(docCount) }
 if (!owner) throw new Error(`no collection 'bench' in ${name}`);
 const total = owner.doc_count;
 
-let seed = 0;
-const pick = (lo: number, hi: number) => word(lo + ((seed++ * 7919) % (hi - lo)));
-const classes: [string, () => { query: string; mode?: 'fuzzy' }][] = [
-  ['common term', () => ({ query: pick(20, 100) })],
-  ['two common (OR)', () => ({ query: `${pick(20, 60)} OR ${pick(60, 100)}` })],
-  ['phrase', () => ({ query: `"${pick(0, 30)} ${pick(0, 30)}"` })],
-  [
-    'question',
-    () => ({
-      query: [
-        pick(0, 20),
-        pick(0, 20),
-        pick(20, 100),
-        pick(20, 100),
-        pick(100, 1_000),
-        pick(100, 1_000),
-        pick(1_000, 10_000),
-        pick(3_000, 30_000),
-      ].join(' '),
-    }),
-  ],
-  ['paragraph', () => ({ query: syntheticDocument(total + seed++).text })],
-];
+const classes = queryClasses(total);
+type SearchInput = Parameters<typeof searchDocuments>[0]['input'];
 
 /** Times every statement a search runs (the transaction's `execute`). */
 let statements: number[] = [];
@@ -125,7 +104,7 @@ for (const [label, make] of classes) {
     await searchDocuments({
       ctx: { db: timedDb },
       accountId: owner.account_id,
-      input: { collection: 'bench', limit: 10, mode: 'keyword', operator: 'or', ...make() },
+      input: { collection: 'bench', limit: 10, mode: 'keyword', operator: 'or', ...make() } as SearchInput,
       options: {
         onStrategy: (s) => {
           path += `${path ? '+' : ''}${s.kind}${'rounds' in s ? s.rounds : ''}`;

@@ -1,40 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server';
-import {
-  buildDashboard,
-  CHROMIUM,
-  chromiumInstalled,
-  launchChromium,
-  SCREENSHOTS,
-  startDashboardServer,
-} from './harness';
+import { CHROMIUM, chromiumInstalled, openDashboard, screenshot } from './harness';
 
 const hasChromium = chromiumInstalled();
 if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is missing.`);
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
 describe.skipIf(!hasChromium)('the audit log in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
-  let removeBuild: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const build = await buildDashboard();
-    removeBuild = build.remove;
-    server = await startDashboardServer(build.dir);
-    browser = await launchChromium();
+    ({ server, browser, close } = await openDashboard());
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await removeBuild?.();
-  });
+  afterAll(() => close?.());
 
   it('creates and revokes a key, sees both events, filters them, downloads the log as CSV and JSON lines', async () => {
     const context = await browser.newContext({
@@ -77,7 +58,7 @@ describe.skipIf(!hasChromium)('the audit log in Chromium', () => {
     ]);
     expect(all[0]).toContain('audit-e2e@example.com');
     expect(all[1]).toContain('“audited”');
-    await shot(page, 'audit-log');
+    await screenshot(page, 'audit-log');
 
     await page.getByLabel('Action').selectOption({ label: 'Key revoked' });
     await expect.poll(async () => (await rows()).length, { timeout: 10_000 }).toBe(1);

@@ -1,43 +1,23 @@
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server';
-import {
-  buildDashboard,
-  CHROMIUM,
-  chromiumInstalled,
-  launchChromium,
-  newContext,
-  SCREENSHOTS,
-  startDashboardServer,
-} from './harness';
+import { CHROMIUM, chromiumInstalled, newContext, openDashboard, screenshot } from './harness';
 
 const hasChromium = chromiumInstalled();
 if (!hasChromium) {
   console.warn(`Browser tests skipped: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium`);
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
 describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real server', () => {
   let server: RunningServer;
   let browser: Browser;
-  let removeBuild: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const build = await buildDashboard();
-    removeBuild = build.remove;
-    server = await startDashboardServer(build.dir);
-    browser = await launchChromium();
+    ({ server, browser, close } = await openDashboard());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await removeBuild?.();
-  });
+  afterAll(() => close?.());
 
   it('sign up, create and copy a test key, call the API with it, revoke it, and the next call is refused', async () => {
     const context = await newContext(browser, server.url);
@@ -54,13 +34,13 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByText('Enter a valid email address').waitFor();
     await page.getByText('Password must be at least 10 characters').waitFor();
-    await shot(page, '01-sign-up-errors');
+    await screenshot(page, '01-sign-up-errors');
 
     await page.getByLabel('Email').fill('e2e@example.com');
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    await shot(page, '02-overview-new-account');
+    await screenshot(page, '02-overview-new-account');
 
     // Create a test key: shown once, copied to the clipboard.
     await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
@@ -74,7 +54,7 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     // A string, so the server's tsconfig (no DOM lib) need not know the page's globals.
     const key = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(key).toBe(shown);
-    await shot(page, '03-key-created');
+    await screenshot(page, '03-key-created');
     await page.getByRole('button', { name: 'I have saved it' }).click();
     const row = page.getByRole('row', { name: /e2e backend/ });
     await row.waitFor();
@@ -103,7 +83,7 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     await page.getByRole('button', { name: 'Clear' }).waitFor();
     expect((await page.getByTestId('assistant-reply').textContent())?.length).toBeGreaterThan(0);
     expect(await page.getByRole('alert').count()).toBe(0);
-    await shot(page, '04-playground');
+    await screenshot(page, '04-playground');
     // ...and runs the code analysis with the pasted key.
     await page.getByLabel('An API key you paste').check();
     await page.getByLabel('API key', { exact: true }).fill(key);
@@ -112,7 +92,7 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     const findings = page.getByRole('table', { name: 'Findings' });
     await findings.waitFor();
     expect(await findings.textContent()).toContain('security/weak-hash');
-    await shot(page, '04-playground-analysis');
+    await screenshot(page, '04-playground-analysis');
 
     // The overview shows the calls: the per-endpoint rows and the failed call in recent errors.
     await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click();
@@ -142,28 +122,28 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     expect(await errorRow.textContent()).toContain('no-such-model');
     expect(await errorRow.textContent()).toContain(`sk_test_…${key.slice(-4)}`);
     expect(await errorRow.textContent()).toMatch(/just now|min ago/);
-    await shot(page, '05-overview-with-usage');
+    await screenshot(page, '05-overview-with-usage');
 
     // Models and plan pages.
     await page.getByRole('navigation').getByRole('link', { name: 'Models' }).click();
     await page.getByRole('heading', { name: 'tessera-long-100k' }).waitFor();
-    await shot(page, '06-models');
+    await screenshot(page, '06-models');
     await page.getByRole('navigation').getByRole('link', { name: 'Plan & limits' }).click();
     await page.getByText('Allowance this month').waitFor();
     expect(await page.getByRole('main').textContent()).toContain('Free');
-    await shot(page, '07-plan');
+    await screenshot(page, '07-plan');
 
     // The GraphQL explorer is bundled and loads on demand (the content security policy allows only 'self').
     await page.getByRole('navigation').getByRole('link', { name: 'GraphQL explorer' }).click();
     await page.locator('.graphiql-query-editor .CodeMirror-code', { hasText: 'viewer' }).waitFor();
-    await shot(page, '08-explorer');
+    await screenshot(page, '08-explorer');
 
     // Revoke after confirmation; the next call is refused.
     await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByText(/^Revoked ./).waitFor();
-    await shot(page, '09-key-revoked');
+    await screenshot(page, '09-key-revoked');
     await expect(
       client.chat.completions.create({
         model: 'tessera-fast-4k',
@@ -175,12 +155,12 @@ describe.skipIf(!hasChromium)('dashboard in a real Chromium against the real ser
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
-    await shot(page, '10-keys-phone');
+    await screenshot(page, '10-keys-phone');
     await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click();
     await page.getByRole('table', { name: 'Requests per endpoint' }).waitFor();
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
-    await shot(page, '11-overview-phone');
+    await screenshot(page, '11-overview-phone');
     await page.setViewportSize({ width: 1360, height: 900 });
 
     // Sign out, then back in: a wrong password is refused with the server's message.

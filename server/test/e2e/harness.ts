@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { parseEnv } from '../../src/env';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
@@ -71,4 +71,29 @@ export async function newContext(browser: Browser, origin: string, width = 1360)
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   return context;
+}
+
+/** A page's full screenshot under test-results/screenshots. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A suite's usual setup: a fresh dashboard build, the server serving it, Chromium; `close` undoes all three. */
+export async function openDashboard(): Promise<{
+  server: RunningServer & { services: Services };
+  browser: Browser;
+  close(): Promise<void>;
+}> {
+  const build = await buildDashboard();
+  const server = await startDashboardServer(build.dir);
+  const browser = await launchChromium();
+  return {
+    server,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close();
+      await build.remove();
+    },
+  };
 }

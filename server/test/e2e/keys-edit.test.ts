@@ -1,41 +1,21 @@
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server';
-import {
-  buildDashboard,
-  CHROMIUM,
-  chromiumInstalled,
-  launchChromium,
-  newContext,
-  SCREENSHOTS,
-  startDashboardServer,
-} from './harness';
+import { CHROMIUM, chromiumInstalled, newContext, openDashboard, screenshot } from './harness';
 
 const hasChromium = chromiumInstalled();
 if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is missing.`);
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
 describe.skipIf(!hasChromium)('editing a key’s settings in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
-  let removeBuild: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const build = await buildDashboard();
-    removeBuild = build.remove;
-    server = await startDashboardServer(build.dir);
-    browser = await launchChromium();
+    ({ server, browser, close } = await openDashboard());
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await removeBuild?.();
-  });
+  afterAll(() => close?.());
 
   it('limits a key to the model catalogue and a rate, sees the server refuse too much, lifts the limit, rotates it', async () => {
     const context = await newContext(browser, server.url);
@@ -66,7 +46,7 @@ describe.skipIf(!hasChromium)('editing a key’s settings in Chromium', () => {
     const form = page.getByRole('form', { name: 'Settings of svc' });
     await form.getByLabel('Model catalogue').check();
     await form.getByLabel(/Requests per minute/).fill('30');
-    await shot(page, 'keys-edit-01-form');
+    await screenshot(page, 'keys-edit-01-form');
     await form.getByRole('button', { name: 'Save settings' }).click();
     await form.waitFor({ state: 'detached' });
     await page.getByText('Settings of “svc” saved.').waitFor({ state: 'attached' });
@@ -75,7 +55,7 @@ describe.skipIf(!hasChromium)('editing a key’s settings in Chromium', () => {
     expect(await page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""')).toBe(
       'Edit svc',
     );
-    await shot(page, 'keys-edit-02-saved');
+    await screenshot(page, 'keys-edit-02-saved');
 
     // The key now may list models but not chat, at once (this instance applied the edit to its cache).
     expect((await client.models.list()).data.length).toBeGreaterThan(0);
@@ -90,7 +70,7 @@ describe.skipIf(!hasChromium)('editing a key’s settings in Chromium', () => {
     await form.getByRole('button', { name: 'Save settings' }).click();
     await form.getByText("requestsPerMinute must be within the plan's limit of 100").waitFor();
     expect(await form.getByLabel(/Requests per minute/).getAttribute('aria-invalid')).toBe('true');
-    await shot(page, 'keys-edit-03-error');
+    await screenshot(page, 'keys-edit-03-error');
 
     // Lift both limits.
     await form.getByLabel('Model catalogue').uncheck();
@@ -113,7 +93,7 @@ describe.skipIf(!hasChromium)('editing a key’s settings in Chromium', () => {
     expect(await rows.nth(0).textContent()).toContain('Active');
     expect(await rows.nth(1).textContent()).toMatch(/Rotating: works until/);
     expect(await rows.nth(1).getByRole('button', { name: 'Rotate svc' }).count()).toBe(0);
-    await shot(page, 'keys-edit-04-rotated');
+    await screenshot(page, 'keys-edit-04-rotated');
     expect((await client.models.list()).data.length).toBeGreaterThan(0);
     const next = new OpenAI({ apiKey: replacement, baseURL: `${server.url}/v1`, maxRetries: 0 });
     expect((await next.chat.completions.create(hello)).choices.length).toBe(1);

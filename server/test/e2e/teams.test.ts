@@ -1,40 +1,20 @@
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server';
-import {
-  buildDashboard,
-  CHROMIUM,
-  chromiumInstalled,
-  launchChromium,
-  newContext,
-  SCREENSHOTS,
-  startDashboardServer,
-} from './harness';
+import { CHROMIUM, chromiumInstalled, newContext, openDashboard, screenshot } from './harness';
 
 const hasChromium = chromiumInstalled();
 if (!hasChromium) console.warn(`Browser tests skipped: ${CHROMIUM} is missing.`);
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
 describe.skipIf(!hasChromium)('teams in Chromium', () => {
   let server: RunningServer;
   let browser: Browser;
-  let removeBuild: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    const build = await buildDashboard();
-    removeBuild = build.remove;
-    server = await startDashboardServer(build.dir);
-    browser = await launchChromium();
+    ({ server, browser, close } = await openDashboard());
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await removeBuild?.();
-  });
+  afterAll(() => close?.());
 
   it("the owner invites a developer, who signs up through the link and sees a developer's dashboard; the owner removes them", async () => {
     const pageErrors: string[] = [];
@@ -62,7 +42,7 @@ describe.skipIf(!hasChromium)('teams in Chromium', () => {
     await owner.getByRole('button', { name: 'Copy link' }).click();
     expect(await owner.evaluate<string>('navigator.clipboard.readText()')).toBe(link);
     await owner.getByRole('list', { name: 'Pending invitations' }).getByText('developer').waitFor();
-    await shot(owner, 'teams-members-invite');
+    await screenshot(owner, 'teams-members-invite');
 
     // A second browser context: the invitee, signed out.
     const guest = await (await newContext(browser, server.url)).newPage();
@@ -93,7 +73,7 @@ describe.skipIf(!hasChromium)('teams in Chromium', () => {
     await guest.getByRole('button', { name: 'I have saved it' }).click();
     const ownKey = guest.getByRole('row', { name: /dev test/ });
     await ownKey.getByRole('button', { name: 'Revoke dev test' }).waitFor();
-    await shot(guest, 'teams-developer-keys');
+    await screenshot(guest, 'teams-developer-keys');
 
     // The owner sees the member and removes them (their key is revoked).
     await owner.reload();
@@ -107,7 +87,7 @@ describe.skipIf(!hasChromium)('teams in Chromium', () => {
     // The removed member's next call is refused: the dashboard says they are in no organisation.
     await guest.reload();
     await guest.getByRole('heading', { name: 'No organisation' }).waitFor();
-    await shot(guest, 'teams-removed-member');
+    await screenshot(guest, 'teams-removed-member');
     expect(pageErrors).toEqual([]);
   }, 120_000);
 });
