@@ -6,6 +6,9 @@ import { usingPostgres } from '../helpers/database';
 // escaped every caller and crashed the process (porsager/postgres#1154, #1208; the outage test hit it about one
 // run in three). patches/postgres@3.4.9.patch makes such a write fail its queries with CONNECTION_CLOSED. A
 // reserved connection (our migration lock holds one) whose backend is terminated reproduces it every time.
+// It also dropped the promise of the catalog query every new connection runs first (fetch_types), so a connection
+// cut or cancelled during it was an unhandled rejection, which ends a Node process (porsager/postgres#1192;
+// CI's outage test hit it once). A 1 ms statement timeout cancels that query every time.
 const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 const clients: postgres.Sql[] = [];
 afterAll(async () => {
@@ -36,6 +39,31 @@ describe.skipIf(!usingPostgres())('the Postgres driver when a connection dies un
       expect(await sql`select 2 as two`).toEqual([{ two: 2 }]);
     } finally {
       process.off('uncaughtException', record);
+    }
+  });
+
+  it("fails the first query when a new connection's type lookup is cancelled, with no unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const record = (err: unknown) => unhandled.push(err);
+    process.on('unhandledRejection', record);
+    try {
+      const outcomes: unknown[] = [];
+      for (let i = 0; i < 5; i++) {
+        const sql = postgres(url ?? '', { max: 1, onnotice: () => {}, connection: { statement_timeout: 1 } });
+        clients.push(sql);
+        outcomes.push(
+          await sql`select 1`.then(
+            () => 'answered',
+            (err: { code?: string }) => err.code,
+          ),
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      expect(unhandled).toEqual([]);
+      // 57014: canceling statement due to statement timeout.
+      expect(outcomes).toEqual(Array(5).fill('57014'));
+    } finally {
+      process.off('unhandledRejection', record);
     }
   });
 });
