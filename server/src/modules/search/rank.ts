@@ -43,10 +43,11 @@ export function scoreExpression(plan: QueryPlan): SQL {
   if (plan.terms.length === 0) return sql`0::float8`;
   const terms = textArrayLiteral(plan.terms.map((t) => t.term));
   const weights = `{${plan.terms.map((t) => String(t.weight * idf(plan.n, t.df))).join(',')}}`;
-  return sql`(select sum(u.w * z.tfn * ${num(K1 + 1)} / (${num(K1)} + z.tfn))
+  return sql`coalesce((select sum(u.w * z.tfn * ${num(K1 + 1)} / (${num(K1)} + z.tfn))
     from unnest(${terms}::text[], ${weights}::float8[]) u(t, w)
+    cross join lateral (select m.tf -> u.t as f) e
     cross join lateral (
-      select ${num(W_TITLE)} * coalesce((m.tf -> u.t ->> 0)::float8, 0) / m.tn
-        + ${num(W_BODY)} * coalesce((m.tf -> u.t ->> 1)::float8, 0) / m.bn as tfn
-    ) z)`;
+      select ${num(W_TITLE)} * (e.f ->> 0)::float8 / m.tn + ${num(W_BODY)} * (e.f ->> 1)::float8 / m.bn as tfn
+    ) z
+    where e.f is not null), 0::float8)`;
 }

@@ -66,6 +66,7 @@ interface ListRow {
 
 interface VerifyRow {
   kind: 'h' | 'm';
+  ord: string | null;
   id: string | null;
   score: number | null;
   title: string | null;
@@ -93,8 +94,8 @@ export interface TopKStart {
 /** What one round read from the lists: candidates with their upper bounds, and each term's bound. */
 interface ListsOutcome {
   /** Candidate ordinals and upper bounds, in the same order. */
-  ords: number[];
-  uppers: number[];
+  ords: Float64Array;
+  uppers: Float64Array;
   /** Per scored term, in plan order: the bound on what its unread postings add (0 once exhausted). */
   bounds: number[];
   exhausted: boolean;
@@ -171,31 +172,79 @@ async function readLists(db: Db, rq: RankQuery, depths: number[]): Promise<Lists
     return next === null ? 0 : (coefs[t] ?? 0) * sat(ratio * next);
   });
   const totalBound = bounds.reduce((x, y) => x + y, 0);
-  // Per document: the sum of its seen shares minus the bounds of the terms it was seen in.
-  const seen = new Map<number, number>();
+  const blocks = byTerm.map((list) => list.map((row) => decodeBlock(byteaOf(row.data), row.n)));
+  // Per document: the sum of its seen shares minus the bounds of the terms it was seen in, summed
+  // in an array indexed by ordinal (a paragraph's round reads up to MAX_WHOLE_READ postings, where
+  // a Map cost more than the statement), or a Map when ordinals are too sparse for that.
+  let maxOrd = 0;
+  let postings = 0;
+  for (const list of blocks)
+    for (const block of list) {
+      postings += block.n;
+      if (block.n > 0) maxOrd = Math.max(maxOrd, block.ord[block.n - 1] as number);
+    }
+  const dense = maxOrd < 65_536 + 64 * postings;
+  const sums = dense ? new Float64Array(maxOrd + 1) : undefined;
+  const seenAt = dense ? new Uint8Array(maxOrd + 1) : undefined;
+  const sparse = dense ? undefined : new Map<number, number>();
+  const touched: number[] = [];
   const titleNorm = (len: number) => 1 - B + (B * len) / plan.avgTitle;
   const bodyNorm = (len: number) => 1 - B + (B * len) / plan.avgBody;
-  for (let t = 0; t < byTerm.length; t++) {
+  for (let t = 0; t < blocks.length; t++) {
     const coef = coefs[t] ?? 0;
     const bound = bounds[t] ?? 0;
-    for (const row of byTerm[t] ?? []) {
-      const block = decodeBlock(byteaOf(row.data), row.n);
+    for (const block of blocks[t] ?? []) {
       for (let k = 0; k < block.n; k++) {
         const tfn =
           (W_TITLE * (block.tt[k] as number)) / titleNorm(block.tl[k] as number) +
           (W_BODY * (block.tb[k] as number)) / bodyNorm(block.bl[k] as number);
         const ord = block.ord[k] as number;
-        seen.set(ord, (seen.get(ord) ?? 0) + coef * sat(tfn) - bound);
+        const share = coef * sat(tfn) - bound;
+        if (sums && seenAt) {
+          if (seenAt[ord] === 0) {
+            seenAt[ord] = 1;
+            touched.push(ord);
+          }
+          sums[ord] = (sums[ord] as number) + share;
+        } else if (sparse) {
+          const before = sparse.get(ord);
+          if (before === undefined) touched.push(ord);
+          sparse.set(ord, (before ?? 0) + share);
+        }
       }
     }
   }
-  const ords: number[] = [];
-  const uppers: number[] = [];
-  for (const [ord, part] of seen) {
-    ords.push(ord);
-    uppers.push(part + totalBound);
+  const ords = new Float64Array(touched);
+  const uppers = new Float64Array(touched.length);
+  for (let k = 0; k < touched.length; k++) {
+    const ord = touched[k] as number;
+    uppers[k] = (sums ? (sums[ord] as number) : (sparse?.get(ord) ?? 0)) + totalBound;
   }
   return { ords, uppers, bounds, exhausted: nextMax.every((m) => m === null) };
+}
+
+/**
+ * The `count` candidates of `ranked` (indexes into uppers/ords) with the highest upper bounds (ties by
+ * ordinal), best first, and the upper bound of the next one (null when none is left out). Selects
+ * the cut with a typed-array sort and orders only what passes it: a first round may rank 100,000
+ * candidates to verify a few hundred.
+ */
+export function bestCandidates(
+  ranked: number[],
+  uppers: Float64Array,
+  ords: Float64Array,
+  count: number,
+): { batch: number[]; beyond: number | null } {
+  const byUpper = (x: number, y: number) =>
+    (uppers[y] as number) - (uppers[x] as number) || (ords[x] as number) - (ords[y] as number);
+  if (ranked.length <= count) return { batch: ranked.sort(byUpper), beyond: null };
+  const values = new Float64Array(ranked.length);
+  for (let k = 0; k < ranked.length; k++) values[k] = uppers[ranked[k] as number] as number;
+  values.sort();
+  // The (count+1)-th highest upper bound: everything above it is in, ties are ordered by ordinal.
+  const beyond = values[ranked.length - 1 - count] as number;
+  const top = ranked.filter((k) => (uppers[k] as number) >= beyond).sort(byUpper);
+  return { batch: top.slice(0, count), beyond: uppers[top[count] as number] as number };
 }
 
 export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Promise<TopKOutcome> {
@@ -223,6 +272,11 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   // candidates whose upper bound is below it need no verification.
   let theta = Number.NEGATIVE_INFINITY;
   let cached: { key: string; lists: ListsOutcome } | undefined;
+  // Candidates an earlier round verified are not visited again: their exact scores do not change
+  // between rounds (one snapshot). Only the best `need` of them can still be on the page; those
+  // are carried into the next round's statement as known hits, the others are just skipped.
+  const verifiedOrds = new Set<number>();
+  let carried: { ord: number; id: string; score: number }[] = [];
   for (let rounds = 1; ; rounds++) {
     const floor = Number.isFinite(theta) ? theta - EPSILON * Math.max(1, Math.abs(theta)) : -1e300;
     // A round that only verifies more reads the same blocks in the same snapshot: decoded once.
@@ -233,27 +287,26 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     // Candidates that can still need verification, best upper bound first (ties by ordinal).
     let belowFloor = Number.NEGATIVE_INFINITY;
     const ranked: number[] = [];
+    const skip = verifiedOrds.size > 0;
     for (let k = 0; k < lists.ords.length; k++) {
       const upper = lists.uppers[k] as number;
+      if (skip && verifiedOrds.has(lists.ords[k] as number)) continue;
       if (upper >= floor) ranked.push(k);
       else if (upper > belowFloor) belowFloor = upper;
     }
-    ranked.sort(
-      (x, y) =>
-        (lists.uppers[y] as number) - (lists.uppers[x] as number) ||
-        (lists.ords[x] as number) - (lists.ords[y] as number),
-    );
-    const batch = ranked.slice(0, v);
-    const beyond = ranked.length > v ? (lists.uppers[ranked[v] as number] as number) : null;
+    const { batch, beyond } = bestCandidates(ranked, lists.uppers, lists.ords, v);
     // Verification in two steps within the statement: the va best candidates by upper bound, then
     // the rest of the budget only where the upper bound reaches the k-th score found in the first.
     const va = Math.min(v, start.firstStep ?? Math.max(128, 4 * need));
     const ordsLiteral = `{${batch.map((k) => String(lists.ords[k])).join(',')}}`;
+    const knownOrds = `{${carried.map((h) => String(h.ord)).join(',')}}`;
+    const knownIds = textArrayLiteral(carried.map((h) => h.id));
+    const knownScores = `{${carried.map((h) => String(h.score)).join(',')}}`;
     const uppersLiteral = `{${batch.map((k) => String(lists.uppers[k])).join(',')}}`;
     const verified = (where: SQL) => sql`
-      select m.id, round((${scoreExpression(plan)})::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score
+      select m.ord, m.id, round((${scoreExpression(plan)})::numeric, ${sql.raw(String(SCORE_DIGITS))})::float8 as score
       from (
-        select d.id, d.tf, d.tn, d.bn
+        select x.ord, d.id, d.tf, d.tn, d.bn
         from ranked x
         cross join lateral ${scoringSource(
           plan,
@@ -268,7 +321,11 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       with ranked as (
         select * from unnest(${ordsLiteral}::bigint[], ${uppersLiteral}::float8[]) with ordinality as r(ord, upper, rn)
       ),
-      scored_a as (${verified(sql`x.rn <= ${va}`)}),
+      scored_a as (
+        ${verified(sql`x.rn <= ${va}`)}
+        union all
+        select * from unnest(${knownOrds}::bigint[], ${knownIds}::text[], ${knownScores}::float8[]) k(ord, id, score)
+      ),
       floor_b as (
         select greatest(${f8(floor)}, th - ${f8(EPSILON)} * greatest(1::float8, abs(th))) as fb
         from (select coalesce((
@@ -278,21 +335,25 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       scored_b as (${verified(sql`x.rn > ${va} and x.upper >= (select fb from floor_b)`)}),
       scored as (select * from scored_a union all select * from scored_b),
       hits as materialized (
-        select s.id, s.score, row_number() over (order by s.score desc, s.id) as rn
+        select s.ord, s.id, s.score, row_number() over (order by s.score desc, s.id) as rn
         from scored s where ${keyset}
         order by s.score desc, s.id
         limit ${need}
       )
-      select 'h' as kind, h.id, h.score, d.title, d.metadata,
-        ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)} as headline,
+      -- Every hit's ord and score (the next round's known hits); the page's rows with their text.
+      select 'h' as kind, h.ord::text as ord, h.id, h.score,
+        case when h.rn > ${rq.offset} then d.title end as title,
+        case when h.rn > ${rq.offset} then d.metadata end as metadata,
+        case when h.rn > ${rq.offset} then
+          ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)}
+        end as headline,
         null::float8 as fb
       from hits h
       cross join lateral (
         select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = h.id
       ) d
-      where h.rn > ${rq.offset}
       union all
-      select 'm', null, null, null, null, null, (select fb from floor_b)`,
+      select 'm', null, null, null, null, null, null, (select fb from floor_b)`,
     );
     const fb = rows.find((r) => r.kind === 'm')?.fb ?? floor;
     // Candidates left unverified: past the budget, past the first step under its floor, under the floor.
@@ -302,18 +363,20 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     };
     consider(beyond);
     consider(belowFloor);
-    let verifiedCount = 0;
     for (let r = 0; r < batch.length; r++) {
       const upper = lists.uppers[batch[r] as number] as number;
-      if (r < va || upper >= fb) verifiedCount++;
-      else consider(upper);
+      if (r < va || upper >= fb) {
+        verifiedOrds.add(lists.ords[batch[r] as number] as number);
+      } else consider(upper);
     }
-    const hits = rows
+    const all = rows
       .filter((r) => r.kind === 'h')
       .sort((x, y) => (y.score ?? 0) - (x.score ?? 0) || ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
+    carried = all.map((h) => ({ ord: Number(h.ord), id: h.id ?? '', score: h.score ?? 0 }));
+    const hits = all.slice(rq.offset);
     const threshold = Math.max(ub, nextUpper ?? 0);
     const last = hits[rq.limit];
-    // hits hold the rows after the offset only: the (offset+limit+1)-th hit overall is hits[limit].
+    // hits hold the rows after the offset: the (offset+limit+1)-th hit overall is hits[limit].
     const kth = last?.score ?? null;
     const margin = (x: number) => x + EPSILON * Math.max(1, Math.abs(x));
     if (kth !== null && kth > margin(threshold)) {
@@ -331,7 +394,8 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     }
     if (kth !== null) theta = Math.max(theta, kth);
     // Candidates whose upper bound reaches the current (offset+limit+1)-th score.
-    const needed = kth === null ? 0 : lists.uppers.filter((u) => u >= kth).length;
+    let needed = 0;
+    if (kth !== null) for (const u of lists.uppers) if (u >= kth) needed++;
     // What keeps the page from being proven (both may): an unverified candidate that could rank
     // before or tie with the k-th hit, or the bound on everything unread.
     const unverifiedBlock = nextUpper !== null && (kth === null || margin(nextUpper) >= kth);
@@ -358,7 +422,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       if (kth === null) {
         // Too few verified candidates match (a rare phrase, a selective filter): extrapolate the
         // pass rate, and give up at once when that needs more than the budget.
-        const needs = Math.ceil((need * verifiedCount * 1.5) / Math.max(hits.length + rq.offset, 1));
+        const needs = Math.ceil((need * verifiedOrds.size * 1.5) / Math.max(all.length, 1));
         if (needs > MAX_V) return { rows: undefined, rounds, theta };
         v = Math.max(v * 2, needs);
       } else v = Math.max(v * 2, Math.ceil(needed * 1.25) + 16);
