@@ -4,6 +4,7 @@ import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
+import { estimateMatches } from './estimate';
 import { expandWithFeedback, type FeedbackOptions } from './feedback';
 import {
   expectedPhraseMatches,
@@ -18,7 +19,7 @@ import { idf, K1 } from './rank';
 import { markSnippet } from './snippet';
 import type { Scope } from './sql';
 import { type ParsedQuery, parseQuery } from './syntax';
-import { estimateMatches, rankTopK, type TopKStart } from './topk';
+import { rankTopK, type TopKStart } from './topk';
 
 /**
  * Below this many (estimated) matches every match is scored; above it, top-k over the impact-ordered
@@ -51,7 +52,7 @@ export interface SearchOptions {
     strategy:
       | { kind: 'full' }
       | { kind: 'phrase'; candidates: number }
-      | { kind: 'topk'; rounds: number; wholeLists: number }
+      | { kind: 'topk'; rounds: number; wholeLists: number; estimated: boolean }
       | { kind: 'fallback'; rounds: number }
       | { kind: 'maxscore' },
   ) => void;
@@ -280,7 +281,8 @@ async function rank(
   ) {
     const outcome = await rankTopK(db, query, options.topKStart);
     if (outcome.rows) {
-      options.onStrategy?.({ kind: 'topk', rounds: outcome.rounds, wholeLists: outcome.wholeLists });
+      const { rounds, wholeLists, estimated } = outcome;
+      options.onStrategy?.({ kind: 'topk', rounds, wholeLists, estimated });
       return outcome.rows;
     }
     options.onStrategy?.({ kind: 'fallback', rounds: outcome.rounds });

@@ -1,10 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { byteaOf, decodeBlock, MAX_LEVEL } from './blocks';
 import { FULL_DEPTH, nextDepths } from './depths';
 import { filterSql } from './filter';
+import { bestCandidates, EPSILON, kthHighest, type ListsOutcome, readLists } from './lists';
 import type { RankedRow, RankQuery } from './query';
-import { B, idf, K1, SCORE_DIGITS, scoreExpression, scoringSource, W_BODY, W_TITLE } from './rank';
+import { SCORE_DIGITS, scoreExpression, scoringSource } from './rank';
 import { headlineSql } from './snippet';
 import { queryRows, textArrayLiteral } from './sql';
 
@@ -15,7 +15,7 @@ import { queryRows, textArrayLiteral } from './sql';
  *
  * One round, two statements:
  * 1. read each scored term's blocks (blocks.ts) in descending max_impact order until M postings,
- *    decoded here; a posting carries the raw frequencies and lengths, so its term's exact BM25F
+ *    decoded by lists.ts; a posting carries the raw frequencies and lengths, so its term's exact BM25F
  *    share s_t(d) under the current statistics is computed from it;
  * 2. bound what was not read: a term whose list was not exhausted contributes at most
  *    b_t = w_t·idf_t·sat(R·m_t), m_t the max_impact of its first unread block, sat(x) =
@@ -30,7 +30,9 @@ import { queryRows, textArrayLiteral } from './sql';
  * The page is proven when the (offset + limit + 1)-th verified hit scores above
  * T = max(UB, highest upper bound among unverified candidates): nothing unread or unverified can
  * rank before it. Otherwise the round is repeated with more verification (when an unverified
- * candidate is what blocks) or longer lists, up to MAX_M / MAX_V.
+ * candidate is what blocks) or longer lists, up to MAX_M / MAX_V. A later round verifies only
+ * candidates no earlier one did. When the first lists leave far too much unread, the first round
+ * verifies nothing and the next reads the MaxScore depths (depths.ts) at once.
  */
 const MAX_M = 32_768;
 const MAX_V = 4_096;
@@ -44,25 +46,20 @@ const MAX_READ = 131_072;
  * the thousands of document visits a looser split leaves to verification, or than giving up.
  */
 const MAX_WHOLE_READ = 262_144;
-/** Margin for the 8-digit rounding of scores and float summation order. */
-const EPSILON = 1e-6;
 
 /**
  * Proven page, or undefined with `theta`: the best lower bound found on the (offset+limit+1)-th
  * score (a verified hit's exact score; −Infinity when none), which full scoring can prune with.
  */
 export type TopKOutcome =
-  | { rows: RankedRow[]; rounds: number; wholeLists: number }
+  | {
+      rows: RankedRow[];
+      rounds: number;
+      wholeLists: number;
+      /** Whether the depths came from an estimated theta (the first round verified nothing). */
+      estimated: boolean;
+    }
   | { rows: undefined; rounds: number; theta: number };
-
-interface ListRow {
-  i: number;
-  n: number;
-  data: unknown;
-  next_max: number | null;
-  rt: number | null;
-  rb: number | null;
-}
 
 interface VerifyRow {
   kind: 'h' | 'm';
@@ -76,10 +73,7 @@ interface VerifyRow {
   fb: number | null;
 }
 
-const depthsLiteral = (depths: number[]) =>
-  `{${depths.map((d) => String(Math.min(d, FULL_DEPTH))).join(',')}}`;
 const f8 = (value: number) => sql.raw(`${Number.isFinite(value) ? String(value) : '0'}::float8`);
-const sat = (x: number) => (x * (K1 + 1)) / (K1 + x);
 
 /** Where the rounds start: list depth m, verification budget v, first step (defaults below; tests start small). */
 export interface TopKStart {
@@ -89,162 +83,6 @@ export interface TopKStart {
   firstStep?: number | undefined;
   /** Gives up after this many rounds (tests, to reach the fallback on a small collection). */
   maxRounds?: number | undefined;
-}
-
-/** What one round read from the lists: candidates with their upper bounds, and each term's bound. */
-interface ListsOutcome {
-  /** Candidate ordinals and upper bounds, in the same order. */
-  ords: Float64Array;
-  uppers: Float64Array;
-  /** Per scored term, in plan order: the bound on what its unread postings add (0 once exhausted). */
-  bounds: number[];
-  exhausted: boolean;
-}
-
-/**
- * Reads each term's blocks in descending max_impact order over its runs until `depth` postings
- * (whole blocks; at most depth/32 + 8 blocks),
- * decodes them and sums every document's exact shares; a term's unread postings are bounded by the
- * max_impact of its first unread block times R. The references for R are read by the same
- * statement (the search runs in one repeatable-read snapshot anyway).
- */
-async function readLists(db: Db, rq: RankQuery, depths: number[]): Promise<ListsOutcome> {
-  const { accountId: a, collection: c } = rq.scope;
-  const { plan } = rq;
-  const terms = textArrayLiteral(plan.terms.map((t) => t.term));
-  // Blocks read at most per term: whole blocks until the depth, assuming at least 32 postings a
-  // block on average (a level-0 run of a few documents has smaller ones); reading fewer postings
-  // than the depth only loosens that round's bound.
-  const blocksLiteral = `{${depths.map((d) => String(d >= FULL_DEPTH ? 1_000_000_000 : Math.ceil(d / 32) + 8)).join(',')}}`;
-  const rows = await queryRows<ListRow>(
-    db,
-    sql`
-    with t as (
-      select * from unnest(${terms}::text[], ${depthsLiteral(depths)}::int[], ${blocksLiteral}::int[])
-        with ordinality as t(term, depth, blocks, i)
-    )
-    select t.i::int as i, x.n, x.data, x.next_max::float8 as next_max, null::float8 as rt, null::float8 as rb
-    from t cross join lateral (
-      select y.n, y.data, y.next_max from (
-        select z.n, z.data, row_number() over w as rn, sum(z.n) over w - z.n as before,
-          lead(z.max_impact) over w as next_max
-        from (
-          -- Each level's first blocks by max_impact (index order): the first ones of all levels
-          -- together are among them.
-          select b.n, b.data, b.max_impact
-          from generate_series(0, ${MAX_LEVEL}) l
-          cross join lateral (
-            select k.n, k.data, k.max_impact from search_blocks k
-            where k.account_id = ${a} and k.collection = ${c} and k.term = t.term and k.level = l
-            order by k.max_impact desc
-            limit t.blocks + 1
-          ) b
-        ) z
-        window w as (order by z.max_impact desc rows between unbounded preceding and current row)
-      ) y
-      where y.rn <= t.blocks and y.before < t.depth
-    ) x
-    union all
-    select 0, null, null, null, impact_title_avg, impact_body_avg
-    from search_collections where account_id = ${a} and name = ${c}`,
-  );
-  const refs = rows.find((r) => r.i === 0);
-  // R (postings.ts); 1e6 if the collection vanished, which still bounds (sat never exceeds k1 + 1).
-  const ratio =
-    refs && refs.rt !== null && refs.rb !== null
-      ? Math.max(1, plan.avgTitle / refs.rt, plan.avgBody / refs.rb) * (1 + EPSILON)
-      : 1e6;
-  const coefs = plan.terms.map((t) => t.weight * idf(plan.n, t.df));
-  // The last block read of each term says whether more remain (its lead) and how much they add.
-  const nextMax: (number | null)[] = plan.terms.map(() => null);
-  const byTerm: ListRow[][] = plan.terms.map(() => []);
-  for (const row of rows) {
-    if (row.i === 0) continue;
-    byTerm[row.i - 1]?.push(row);
-  }
-  const bounds = plan.terms.map((_, t) => {
-    const list = byTerm[t] ?? [];
-    const last = list[list.length - 1];
-    // Rows of one term come in window order; the smallest lead is the first unread block.
-    let next: number | null = last ? last.next_max : null;
-    for (const r of list) if (r.next_max === null || (next !== null && r.next_max < next)) next = r.next_max;
-    nextMax[t] = next;
-    return next === null ? 0 : (coefs[t] ?? 0) * sat(ratio * next);
-  });
-  const totalBound = bounds.reduce((x, y) => x + y, 0);
-  const blocks = byTerm.map((list) => list.map((row) => decodeBlock(byteaOf(row.data), row.n)));
-  // Per document: the sum of its seen shares minus the bounds of the terms it was seen in, summed
-  // in an array indexed by ordinal (a paragraph's round reads up to MAX_WHOLE_READ postings, where
-  // a Map cost more than the statement), or a Map when ordinals are too sparse for that.
-  let maxOrd = 0;
-  let postings = 0;
-  for (const list of blocks)
-    for (const block of list) {
-      postings += block.n;
-      if (block.n > 0) maxOrd = Math.max(maxOrd, block.ord[block.n - 1] as number);
-    }
-  const dense = maxOrd < 65_536 + 64 * postings;
-  const sums = dense ? new Float64Array(maxOrd + 1) : undefined;
-  const seenAt = dense ? new Uint8Array(maxOrd + 1) : undefined;
-  const sparse = dense ? undefined : new Map<number, number>();
-  const touched: number[] = [];
-  const titleNorm = (len: number) => 1 - B + (B * len) / plan.avgTitle;
-  const bodyNorm = (len: number) => 1 - B + (B * len) / plan.avgBody;
-  for (let t = 0; t < blocks.length; t++) {
-    const coef = coefs[t] ?? 0;
-    const bound = bounds[t] ?? 0;
-    for (const block of blocks[t] ?? []) {
-      for (let k = 0; k < block.n; k++) {
-        const tfn =
-          (W_TITLE * (block.tt[k] as number)) / titleNorm(block.tl[k] as number) +
-          (W_BODY * (block.tb[k] as number)) / bodyNorm(block.bl[k] as number);
-        const ord = block.ord[k] as number;
-        const share = coef * sat(tfn) - bound;
-        if (sums && seenAt) {
-          if (seenAt[ord] === 0) {
-            seenAt[ord] = 1;
-            touched.push(ord);
-          }
-          sums[ord] = (sums[ord] as number) + share;
-        } else if (sparse) {
-          const before = sparse.get(ord);
-          if (before === undefined) touched.push(ord);
-          sparse.set(ord, (before ?? 0) + share);
-        }
-      }
-    }
-  }
-  const ords = new Float64Array(touched);
-  const uppers = new Float64Array(touched.length);
-  for (let k = 0; k < touched.length; k++) {
-    const ord = touched[k] as number;
-    uppers[k] = (sums ? (sums[ord] as number) : (sparse?.get(ord) ?? 0)) + totalBound;
-  }
-  return { ords, uppers, bounds, exhausted: nextMax.every((m) => m === null) };
-}
-
-/**
- * The `count` candidates of `ranked` (indexes into uppers/ords) with the highest upper bounds (ties by
- * ordinal), best first, and the upper bound of the next one (null when none is left out). Selects
- * the cut with a typed-array sort and orders only what passes it: a first round may rank 100,000
- * candidates to verify a few hundred.
- */
-export function bestCandidates(
-  ranked: number[],
-  uppers: Float64Array,
-  ords: Float64Array,
-  count: number,
-): { batch: number[]; beyond: number | null } {
-  const byUpper = (x: number, y: number) =>
-    (uppers[y] as number) - (uppers[x] as number) || (ords[x] as number) - (ords[y] as number);
-  if (ranked.length <= count) return { batch: ranked.sort(byUpper), beyond: null };
-  const values = new Float64Array(ranked.length);
-  for (let k = 0; k < ranked.length; k++) values[k] = uppers[ranked[k] as number] as number;
-  values.sort();
-  // The (count+1)-th highest upper bound: everything above it is in, ties are ordered by ordinal.
-  const beyond = values[ranked.length - 1 - count] as number;
-  const top = ranked.filter((k) => (uppers[k] as number) >= beyond).sort(byUpper);
-  return { batch: top.slice(0, count), beyond: uppers[top[count] as number] as number };
 }
 
 export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Promise<TopKOutcome> {
@@ -271,6 +109,10 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   // A lower bound on the (offset+limit+1)-th score, from the previous round's verified hits:
   // candidates whose upper bound is below it need no verification.
   let theta = Number.NEGATIVE_INFINITY;
+  // A floor for the next round only, from an estimated theta (below): candidates under it are left
+  // unverified and bound the proof like any other.
+  let estimatedFloor = -1e300;
+  let estimated = false;
   let cached: { key: string; lists: ListsOutcome } | undefined;
   // Candidates an earlier round verified are not visited again: their exact scores do not change
   // between rounds (one snapshot). Only the best `need` of them can still be on the page; those
@@ -278,12 +120,35 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   const verifiedOrds = new Set<number>();
   let carried: { ord: number; id: string; score: number }[] = [];
   for (let rounds = 1; ; rounds++) {
-    const floor = Number.isFinite(theta) ? theta - EPSILON * Math.max(1, Math.abs(theta)) : -1e300;
+    const floor = Math.max(
+      Number.isFinite(theta) ? theta - EPSILON * Math.max(1, Math.abs(theta)) : -1e300,
+      estimatedFloor,
+    );
+    estimatedFloor = -1e300;
     // A round that only verifies more reads the same blocks in the same snapshot: decoded once.
     const key = depths.join(',');
     const lists = cached?.key === key ? cached.lists : await readLists(db, rq, depths);
     cached = { key, lists };
     const ub = lists.bounds.reduce((x, y) => x + y, 0);
+    // A ranked OR whose first lists leave far more unread than the page's last score can be: no
+    // verification of this round could prove the page, and it would only serve to find theta for
+    // the MaxScore depths. The candidates' seen shares estimate theta instead (never above it when
+    // their documents are live); the essential lists are read whole at once. The estimate only
+    // chooses depths and this round's floor: the proof and the fallback use verified scores only.
+    if (rounds === 1 && plan.matchAnyOf && several && rounds < (start.maxRounds ?? 2)) {
+      const estimate = kthHighest(lists.lowers, need);
+      const next =
+        estimate > 0 && ub > 2 * estimate
+          ? nextDepths(plan.terms, depths, lists.bounds, estimate, MAX_READ, MAX_M, MAX_WHOLE_READ)
+          : undefined;
+      if (next?.some((d, i) => d === FULL_DEPTH && depths[i] !== FULL_DEPTH)) {
+        depths = next;
+        estimatedFloor = estimate - EPSILON * Math.max(1, estimate);
+        estimated = true;
+        v = Math.max(v * 2, 1024);
+        continue;
+      }
+    }
     // Candidates that can still need verification, best upper bound first (ties by ordinal).
     let belowFloor = Number.NEGATIVE_INFINITY;
     const ranked: number[] = [];
@@ -383,6 +248,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       return {
         rounds,
         wholeLists: depths.filter((d) => d >= FULL_DEPTH).length,
+        estimated,
         rows: hits.map((h) => ({
           id: h.id ?? '',
           score: h.score ?? 0,
@@ -430,64 +296,5 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     if (v > MAX_V || rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY)) {
       return { rows: undefined, rounds, theta };
     }
-  }
-}
-
-/**
- * An upper estimate of how many documents match a tsquery, from its lexemes' document frequencies:
- * a lexeme matches df documents, `a & b` and `a <-> b` at most the smaller, `a | b` at most the sum,
- * `!a` at most n − (what a matches). Used to pick between scoring every match (cheap when few
- * match) and top-k. Infinity when the text cannot be read.
- */
-export function estimateMatches(tsquery: string, dfs: Map<string, number>, n: number): number {
-  const tokens = tsquery.match(/'(?:[^']|'')*'(?::[*A-D]+)?|<\d*->|<\d+>|[&|!()]/g);
-  if (!tokens) return Number.POSITIVE_INFINITY;
-  let pos = 0;
-  const fail = () => {
-    throw new Error('unreadable tsquery');
-  };
-  const atom = (): number => {
-    const tok = tokens[pos++];
-    if (tok === undefined) return fail();
-    if (tok === '!') return Math.max(0, n - atom());
-    if (tok === '(') {
-      const value = or();
-      if (tokens[pos++] !== ')') fail();
-      return value;
-    }
-    if (!tok.startsWith("'")) return fail();
-    const end = tok.lastIndexOf("'");
-    if (tok.slice(end + 1).includes('*')) return n;
-    return dfs.get(tok.slice(1, end).replaceAll("''", "'")) ?? 0;
-  };
-  const phrase = (): number => {
-    let value = atom();
-    while (tokens[pos]?.startsWith('<')) {
-      pos++;
-      value = Math.min(value, atom());
-    }
-    return value;
-  };
-  const and = (): number => {
-    let value = phrase();
-    while (tokens[pos] === '&') {
-      pos++;
-      value = Math.min(value, phrase());
-    }
-    return value;
-  };
-  const or = (): number => {
-    let value = and();
-    while (tokens[pos] === '|') {
-      pos++;
-      value = Math.min(n, value + and());
-    }
-    return value;
-  };
-  try {
-    const value = or();
-    return pos === tokens.length ? value : Number.POSITIVE_INFINITY;
-  } catch {
-    return Number.POSITIVE_INFINITY;
   }
 }
