@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import type { Ctx } from '../../src/context';
 import type { Db } from '../../src/db/client';
 import { searchDocuments } from '../../src/modules/search';
-import { impactOf, readAllPostings } from '../../src/modules/search/blocks';
+import { readAllPostings } from '../../src/modules/search/blocks';
+import { impactOf } from '../../src/modules/search/codec';
 import { queryRows } from '../../src/modules/search/sql';
 
 /**

@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { dueLevel, MERGE_FANOUT, mergeLevel } from './blocks';
 import {
   BLOCK_SIZE,
   decodeBlock,
   decodePositions,
-  dueLevel,
   encodeBlock,
   encodePositions,
   float4Up,
   impactOf,
-  MERGE_FANOUT,
-  mergeLevel,
   type Postings,
   runBlocks,
   tsvectorPositions,
-} from './blocks';
+} from './codec';
 
 function postings(n: number, seed = 1): Postings {
   const p: Postings = { ord: [], tt: [], tb: [], tl: [], bl: [], pos: [] };

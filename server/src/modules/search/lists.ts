@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { byteaOf, decodeBlock, MAX_LEVEL } from './blocks';
+import { MAX_LEVEL } from './blocks';
+import { byteaOf, decodeBlock } from './codec';
 import { FULL_DEPTH } from './depths';
 import type { RankQuery } from './query';
 import { B, idf, K1, W_BODY, W_TITLE } from './rank';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { byteaOf, VarintReader } from './blocks';
+import { byteaOf, VarintReader } from './codec';
 import type { QueryPlan } from './plan';
 import { queryRows, type Scope, textArrayLiteral } from './sql';
 

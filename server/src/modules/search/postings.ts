@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { buildFromDocuments, type References, rewriteAll } from './blocks';
+import { buildFromDocuments, rewriteAll } from './blocks';
+import type { References } from './codec';
 import { lockMerges, recordMerged } from './merge-state';
 import { queryRows, type Scope } from './sql';
 
