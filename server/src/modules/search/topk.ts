@@ -46,6 +46,11 @@ const MAX_READ = 131_072;
  * the thousands of document visits a looser split leaves to verification, or than giving up.
  */
 const MAX_WHOLE_READ = 262_144;
+/**
+ * Candidates to verify past which reading the essential lists whole (tightening every upper bound)
+ * is preferred: a document visit costs ~25 µs, a list read whole ~1 µs a posting in sequence.
+ */
+const VERIFY_OVER_WHOLE = 512;
 
 /**
  * Proven page, or undefined with `theta`: the best lower bound found on the (offset+limit+1)-th
@@ -270,12 +275,12 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
     // then a hit, whereas a phrase or a required word still fails on most of them (depths.ts).
     const known = plan.matchAnyOf ? theta : Number.NEGATIVE_INFINITY;
     const next = nextDepths(plan.terms, depths, lists.bounds, known, MAX_READ, MAX_M, MAX_WHOLE_READ);
-    // Lists read whole also tighten every candidate's upper bound, which is what helps when more
-    // candidates reach the k-th score than verification may visit.
+    // Lists read whole also tighten every candidate's upper bound, which is cheaper than verifying
+    // more than VERIFY_OVER_WHOLE candidates that reach the k-th score.
     const wholeHelps =
       unverifiedBlock &&
       kth !== null &&
-      needed * 1.25 + 16 > MAX_V &&
+      needed * 1.25 + 16 > VERIFY_OVER_WHOLE &&
       next?.some((d, i) => d === FULL_DEPTH && depths[i] !== FULL_DEPTH);
     if (boundBlocks || wholeHelps) {
       // Reading deeper lowers the bounds; nothing else can.
