@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { MAX_LEVEL } from './blocks';
-import { byteaOf, decodeBlock } from './codec';
+import { byteaOf, decodeBlock, VarintReader } from './codec';
 import { FULL_DEPTH } from './depths';
 import type { RankQuery } from './query';
 import { B, idf, K1, W_BODY, W_TITLE } from './rank';
@@ -16,8 +16,9 @@ import { queryRows, textArrayLiteral } from './sql';
 /** Margin for the 8-digit rounding of scores and float summation order. */
 export const EPSILON = 1e-6;
 
-interface ListRow {
+export interface ListRow {
   i: number;
+  /** Postings in the block; on the collection row (i = 0), its highest ordinal (`next_ord`). */
   n: number;
   data: unknown;
   next_max: number | null;
@@ -85,7 +86,7 @@ export async function readLists(db: Db, rq: RankQuery, depths: number[]): Promis
       where y.rn <= t.blocks and y.before < t.depth
     ) x
     union all
-    select 0, null, null, null, impact_title_avg, impact_body_avg
+    select 0, least(next_ord, 2147483647)::int, null, null, impact_title_avg, impact_body_avg
     from search_collections where account_id = ${a} and name = ${c}`,
   );
   const refs = rows.find((r) => r.i === 0);
@@ -112,65 +113,132 @@ export async function readLists(db: Db, rq: RankQuery, depths: number[]): Promis
     return next === null ? 0 : (coefs[t] ?? 0) * sat(ratio * next);
   });
   const totalBound = bounds.reduce((x, y) => x + y, 0);
-  const blocks = byTerm.map((list) => list.map((row) => decodeBlock(byteaOf(row.data), row.n)));
-  // Per document: the sum of its seen shares minus the bounds of the terms it was seen in, summed
-  // in an array indexed by ordinal (a paragraph's round reads up to MAX_WHOLE_READ postings, where
-  // a Map cost more than the statement), or a Map when ordinals are too sparse for that.
-  let maxOrd = 0;
+  const { ords, uppers, lowers } = sumShares(
+    byTerm,
+    coefs,
+    bounds,
+    plan,
+    refs?.n ?? Number.POSITIVE_INFINITY,
+  );
+  for (let k = 0; k < uppers.length; k++) uppers[k] = (uppers[k] as number) + totalBound;
+  return { ords, uppers, lowers, bounds, exhausted: nextMax.every((m) => m === null) };
+}
+
+/**
+ * Accumulators by ordinal, kept between rounds: allocating them per round (and five arrays per
+ * decoded block) made the garbage collector run full collections, 10-30 ms in a paragraph's round.
+ * The summing below runs without an await, so one round at a time uses them, and it leaves them zeroed.
+ */
+const scratch = {
+  upper: new Float64Array(0),
+  lower: new Float64Array(0),
+  seen: new Uint8Array(0),
+  touched: new Float64Array(0),
+};
+/** Ordinals past this are summed in a Map (a collection whose documents were replaced many times). */
+const MAX_DENSE_ORD = 1 << 24;
+
+/**
+ * Every candidate's sums over the blocks read, per term in plan order: its seen shares (`lowers`:
+ * its score if its document is live, never above it) and those minus the bounds of the terms it
+ * was seen in (`uppers`, before every term's bound is added). Blocks are decoded as they are summed.
+ */
+export function sumShares(
+  byTerm: ListRow[][],
+  coefs: number[],
+  bounds: number[],
+  plan: { avgTitle: number; avgBody: number },
+  lastOrd: number,
+): { ords: Float64Array; uppers: Float64Array; lowers: Float64Array } {
+  const { avgTitle, avgBody } = plan;
+  const shareOf = (coef: number, tt: number, tb: number, tl: number, bl: number) => {
+    const tfn = (W_TITLE * tt) / (1 - B + (B * tl) / avgTitle) + (W_BODY * tb) / (1 - B + (B * bl) / avgBody);
+    return coef * sat(tfn);
+  };
   let postings = 0;
-  for (const list of blocks)
-    for (const block of list) {
-      postings += block.n;
-      if (block.n > 0) maxOrd = Math.max(maxOrd, block.ord[block.n - 1] as number);
-    }
-  const dense = maxOrd < 65_536 + 64 * postings;
-  const sums = dense ? new Float64Array(maxOrd + 1) : undefined;
-  const seenSums = dense ? new Float64Array(maxOrd + 1) : undefined;
-  const seenAt = dense ? new Uint8Array(maxOrd + 1) : undefined;
-  const sparse = dense ? undefined : new Map<number, [number, number]>();
-  const touched: number[] = [];
-  const titleNorm = (len: number) => 1 - B + (B * len) / plan.avgTitle;
-  const bodyNorm = (len: number) => 1 - B + (B * len) / plan.avgBody;
-  for (let t = 0; t < blocks.length; t++) {
-    const coef = coefs[t] ?? 0;
-    const bound = bounds[t] ?? 0;
-    for (const block of blocks[t] ?? []) {
-      for (let k = 0; k < block.n; k++) {
-        const tfn =
-          (W_TITLE * (block.tt[k] as number)) / titleNorm(block.tl[k] as number) +
-          (W_BODY * (block.tb[k] as number)) / bodyNorm(block.bl[k] as number);
-        const ord = block.ord[k] as number;
-        const share = coef * sat(tfn);
-        if (sums && seenSums && seenAt) {
-          if (seenAt[ord] === 0) {
-            seenAt[ord] = 1;
-            touched.push(ord);
-          }
-          sums[ord] = (sums[ord] as number) + share - bound;
-          seenSums[ord] = (seenSums[ord] as number) + share;
-        } else if (sparse) {
-          const before = sparse.get(ord);
-          if (before === undefined) {
-            touched.push(ord);
-            sparse.set(ord, [share - bound, share]);
-          } else {
-            before[0] += share - bound;
+  for (const list of byTerm) for (const row of list) postings += row.n;
+  if (lastOrd > MAX_DENSE_ORD || lastOrd > 65_536 + 64 * postings) {
+    const sums = new Map<number, [number, number]>();
+    byTerm.forEach((list, t) => {
+      for (const row of list) {
+        const block = decodeBlock(byteaOf(row.data), row.n);
+        for (let k = 0; k < block.n; k++) {
+          const o = block.ord[k] as number;
+          const share = shareOf(
+            coefs[t] ?? 0,
+            block.tt[k] ?? 0,
+            block.tb[k] ?? 0,
+            block.tl[k] ?? 0,
+            block.bl[k] ?? 0,
+          );
+          const before = sums.get(o);
+          if (before === undefined) sums.set(o, [share - (bounds[t] ?? 0), share]);
+          else {
+            before[0] += share - (bounds[t] ?? 0);
             before[1] += share;
           }
         }
       }
+    });
+    const ords = Float64Array.from(sums.keys());
+    const uppers = new Float64Array(ords.length);
+    const lowers = new Float64Array(ords.length);
+    ords.forEach((o, k) => {
+      const [up, low] = sums.get(o) ?? [0, 0];
+      uppers[k] = up;
+      lowers[k] = low;
+    });
+    return { ords, uppers, lowers };
+  }
+  if (scratch.seen.length < lastOrd + 1) {
+    const size = Math.min(MAX_DENSE_ORD + 1, Math.max(lastOrd + 1, 2 * scratch.seen.length));
+    scratch.upper = new Float64Array(size);
+    scratch.lower = new Float64Array(size);
+    scratch.seen = new Uint8Array(size);
+  }
+  if (scratch.touched.length < postings)
+    scratch.touched = new Float64Array(Math.max(postings, 2 * scratch.touched.length));
+  const { upper, lower, seen, touched } = scratch;
+  let count = 0;
+  try {
+    for (let t = 0; t < byTerm.length; t++) {
+      const coef = coefs[t] ?? 0;
+      const bound = bounds[t] ?? 0;
+      for (const row of byTerm[t] ?? []) {
+        // decodeBlock's format, read in place.
+        const reader = new VarintReader(byteaOf(row.data), 'block');
+        let o = 0;
+        for (let k = 0; k < row.n; k++) {
+          o += reader.next();
+          const share = shareOf(coef, reader.next(), reader.next(), reader.next(), reader.next());
+          if (o > lastOrd) throw new Error('search block ordinal beyond the collection');
+          if (seen[o] === 0) {
+            seen[o] = 1;
+            touched[count++] = o;
+          }
+          upper[o] = (upper[o] as number) + share - bound;
+          lower[o] = (lower[o] as number) + share;
+        }
+        if (!reader.done) throw new Error('search block longer than its count');
+      }
+    }
+    const ords = touched.slice(0, count);
+    const uppers = new Float64Array(count);
+    const lowers = new Float64Array(count);
+    for (let k = 0; k < count; k++) {
+      const o = ords[k] as number;
+      uppers[k] = upper[o] as number;
+      lowers[k] = lower[o] as number;
+    }
+    return { ords, uppers, lowers };
+  } finally {
+    for (let k = 0; k < count; k++) {
+      const o = touched[k] as number;
+      upper[o] = 0;
+      lower[o] = 0;
+      seen[o] = 0;
     }
   }
-  const ords = new Float64Array(touched);
-  const uppers = new Float64Array(touched.length);
-  const lowers = new Float64Array(touched.length);
-  for (let k = 0; k < touched.length; k++) {
-    const ord = touched[k] as number;
-    const entry = sparse?.get(ord);
-    uppers[k] = (sums ? (sums[ord] as number) : (entry?.[0] ?? 0)) + totalBound;
-    lowers[k] = seenSums ? (seenSums[ord] as number) : (entry?.[1] ?? 0);
-  }
-  return { ords, uppers, lowers, bounds, exhausted: nextMax.every((m) => m === null) };
 }
 
 /** The k-th highest value (−Infinity when there are fewer). */
