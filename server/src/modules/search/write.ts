@@ -124,7 +124,7 @@ export async function indexDocuments({
   ctx: Pick<Ctx, 'db'>;
   scope: Scope;
   documents: CleanDocument[];
-  merges?: Pick<SearchMaintenance, 'wake'>;
+  merges?: Pick<SearchMaintenance, 'wake' | 'wrote'>;
 }): Promise<IndexResult> {
   let mergeDue = false;
   const replaced = await ctx.db.transaction(async (tx) => {
@@ -145,6 +145,7 @@ export async function indexDocuments({
     return new Set(existing);
   });
   if (mergeDue) merges?.wake(scope);
+  merges?.wrote(documents.length);
   return {
     object: 'list',
     collection: scope.collection,
