@@ -78,6 +78,8 @@ beforeAll(async () => {
       },
     },
   });
+  // Statistics refreshes run at once (statistics.test.ts covers their interval): idle() waits for them too.
+  server.services.searchMaintenance.analyzeIntervalMs = 0;
   const created = await createAccountWithKey(server);
   key = created.key.key;
   accountId = created.account.id;

@@ -44,6 +44,7 @@ async function counted(): Promise<number> {
 describe('planner statistics of the search tables', () => {
   it('are refreshed once the documents written pass 50 + 10 % of those last counted, not before', async () => {
     const maintenance = server.services.searchMaintenance;
+    maintenance.analyzeIntervalMs = 0;
     const before = maintenance.analyzesRun;
     await write(40);
     expect(maintenance.analyzesRun).toBe(before);
@@ -56,5 +57,18 @@ describe('planner statistics of the search tables', () => {
     await write(10);
     expect(maintenance.analyzesRun).toBe(before + 2);
     expect(await counted()).toBe(210);
+  });
+
+  it('wait between two refreshes, and a refresh due meanwhile still runs', async () => {
+    const maintenance = server.services.searchMaintenance;
+    maintenance.analyzeIntervalMs = 1_500;
+    const before = maintenance.analyzesRun;
+    await write(100);
+    expect(maintenance.analyzesRun).toBe(before + 1);
+    const started = Date.now();
+    await write(100); // due at once, run after the interval (idle waits for it)
+    expect(maintenance.analyzesRun).toBe(before + 2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(await counted()).toBe(410);
   });
 });

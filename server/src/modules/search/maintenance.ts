@@ -53,6 +53,13 @@ export class SearchMaintenance {
   /** search_documents' rows at that refresh (pg_class.reltuples); −1 before one is known. */
   private analyzedRows = -1;
   private analyzeDue = false;
+  /**
+   * Time between two refreshes at least (a bulk load passes 10 % growth every few batches; autovacuum
+   * waits a minute between its rounds): a refresh due sooner waits. Tests set 0.
+   */
+  analyzeIntervalMs = 10_000;
+  private lastAnalyzeAt = Number.NEGATIVE_INFINITY;
+  private analyzeTimer: NodeJS.Timeout | undefined;
   private readonly due = new Map<string, Scope>();
   private merging: Promise<void> | undefined;
   private wakeUp: NodeJS.Immediate | undefined;
@@ -122,8 +129,8 @@ export class SearchMaintenance {
 
   /** Resolves when no merge is running or queued (tests). */
   async idle(): Promise<void> {
-    while (this.merging || this.wakeUp) {
-      await (this.merging ?? new Promise((resolve) => setImmediate(resolve)));
+    while (this.merging || this.wakeUp || this.analyzeTimer) {
+      await (this.merging ?? new Promise((resolve) => setTimeout(resolve, this.wakeUp ? 0 : 20)));
     }
   }
 
@@ -133,6 +140,8 @@ export class SearchMaintenance {
     clearInterval(this.timer);
     this.timer = undefined;
     clearImmediate(this.wakeUp);
+    clearTimeout(this.analyzeTimer);
+    this.analyzeTimer = undefined;
     this.wakeUp = undefined;
     await Promise.all([this.merging, this.conversion]);
   }
@@ -178,7 +187,8 @@ export class SearchMaintenance {
   }
 
   private drain(): void {
-    if (this.merging || this.stopped || (this.due.size === 0 && !this.analyzeDue)) return;
+    const analyze = this.analyzeDue && !this.analyzeTimer;
+    if (this.merging || this.stopped || (this.due.size === 0 && !analyze)) return;
     this.merging = this.mergeQueued().finally(() => {
       this.merging = undefined;
       this.drain();
@@ -201,8 +211,18 @@ export class SearchMaintenance {
         logger.warn({ err, ...scope }, 'search merge failed; the next sweep tries again');
       }
     }
-    if (this.analyzeDue && !this.stopped) {
+    if (this.analyzeDue && !this.analyzeTimer && !this.stopped) {
+      const wait = this.lastAnalyzeAt + this.analyzeIntervalMs - Date.now();
+      if (wait > 0) {
+        this.analyzeTimer = setTimeout(() => {
+          this.analyzeTimer = undefined;
+          this.drain();
+        }, wait);
+        this.analyzeTimer.unref();
+        return;
+      }
       this.analyzeDue = false;
+      this.lastAnalyzeAt = Date.now();
       const counted = this.written;
       try {
         await db.execute(sql.raw(`analyze ${SEARCH_TABLES}`));
