@@ -22,6 +22,14 @@ describe('simulatedReply', () => {
     expect(rotate).not.toMatch(/\b(without|that)\b (are|is|in|and|changes)/);
   });
 
+  it('answers prompts whose words hold regex syntax (a hyphen, brackets, a backslash) instead of throwing', () => {
+    // A hyphen escaped outside a class is a syntax error in a /u regex: the chat call was a 500.
+    for (const prompt of ['一-一ø', 'state-of-the-art (v2) [draft] a\\b', 'x-y+z*w? {1} ^$ | .']) {
+      expect(simulatedReply(prompt, 'm//0')).toMatch(/[.!?]$/);
+    }
+    expect(simulatedReply('Tell me about state-of-the-art caching', 'm//0')).toMatch(/state-of-the-art/);
+  });
+
   it('is deterministic for the same prompt and variant, and differs across variants', () => {
     const prompt = 'Explain recursion in Python with an example';
     expect(simulatedReply(prompt, 'm/1/0')).toBe(simulatedReply(prompt, 'm/1/0'));

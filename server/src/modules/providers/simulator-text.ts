@@ -109,7 +109,7 @@ function fill(template: string, a: string, b: string): string {
 
 /** A proper noun or acronym keeps the prompt's spelling (Python, API) unless it only opens a sentence. */
 function spelling(prompt: string, word: string): string {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const match = new RegExp(`(^|[^\\p{L}\\p{N}])(${escaped})(?![\\p{L}\\p{N}])`, 'iu').exec(prompt);
   const found = match?.[2];
   if (!found || found === word) return word;
