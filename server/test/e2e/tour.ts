@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { type DemoAccount, seedDemoIfEmpty } from '../../src/lifecycle';
 import type { RunningServer } from '../../src/server';
 import type { Services } from '../../src/services';
-import { buildDashboard, launchChromium, SCREENSHOTS, startDashboardServer } from './harness';
+import { openDashboard, SCREENSHOTS } from './harness';
 
 /** The two widths every page is checked at: a laptop and a phone (iPhone 12–15). */
 export const WIDTHS = [
@@ -84,20 +84,13 @@ export interface Tour {
 }
 
 export async function startTour(): Promise<Tour> {
-  const build = await buildDashboard();
-  const server = await startDashboardServer(build.dir);
-  const demo = await seedDemo(server.services);
-  const browser = await launchChromium();
-  return {
-    server,
-    browser,
-    demo,
-    close: async () => {
-      await browser.close();
-      await server.close();
-      await build.remove();
-    },
-  };
+  const opened = await openDashboard();
+  try {
+    return { ...opened, demo: await seedDemo(opened.server.services) };
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
 }
 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {

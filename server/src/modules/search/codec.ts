@@ -228,6 +228,33 @@ export function byteaOf(value: unknown): Uint8Array {
 }
 
 /**
+ * The quoted lexeme at `start` of a tsvector's or tsquery's text (`'it''s'`: quotes doubled, backslashes
+ * escaped), and the index after its closing quote; undefined when there is none or it is not closed.
+ */
+export function readQuotedLexeme(text: string, start: number): { lexeme: string; end: number } | undefined {
+  if (text[start] !== "'") return undefined;
+  let lexeme = '';
+  let i = start + 1;
+  for (;;) {
+    const ch = text[i];
+    if (ch === undefined) return undefined;
+    if (ch === "'") {
+      if (text[i + 1] !== "'") return { lexeme, end: i + 1 };
+      lexeme += "'";
+      i += 2;
+    } else if (ch === '\\') {
+      const next = text[i + 1];
+      if (next === undefined) return undefined;
+      lexeme += next;
+      i += 2;
+    } else {
+      lexeme += ch;
+      i++;
+    }
+  }
+}
+
+/**
  * Each lexeme's positions from a tsvector's text (`'lexeme':1A,5 'it''s':3`: quotes doubled,
  * backslashes escaped, a position's weight letter after it). Throws on anything else rather than
  * storing wrong positions.
@@ -243,29 +270,9 @@ export function tsvectorPositions(text: string): Record<string, number[]> {
       i++;
       continue;
     }
-    if (text[i] !== "'") fail();
-    i++;
-    let lexeme = '';
-    for (;;) {
-      const ch = text[i];
-      if (ch === undefined) fail();
-      if (ch === "'") {
-        if (text[i + 1] === "'") {
-          lexeme += "'";
-          i += 2;
-          continue;
-        }
-        i++;
-        break;
-      }
-      if (ch === '\\') {
-        lexeme += text[i + 1] ?? fail();
-        i += 2;
-        continue;
-      }
-      lexeme += ch;
-      i++;
-    }
+    const quoted = readQuotedLexeme(text, i) ?? fail();
+    const lexeme = quoted.lexeme;
+    i = quoted.end;
     const positions: number[] = [];
     if (text[i] === ':') {
       i++;

@@ -191,13 +191,13 @@ export class SearchMaintenance {
   private drain(): void {
     const analyze = this.analyzeDue && !this.analyzeTimer;
     if (this.merging || this.stopped || (this.due.size === 0 && !analyze)) return;
-    this.merging = this.mergeQueued().finally(() => {
+    this.merging = this.runQueued().finally(() => {
       this.merging = undefined;
       this.drain();
     });
   }
 
-  private async mergeQueued(): Promise<void> {
+  private async runQueued(): Promise<void> {
     const { db, logger, hooks } = this.options;
     for (const [key, scope] of this.due) {
       if (this.stopped) return;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { byteaOf, VarintReader } from './codec';
+import { byteaOf, readQuotedLexeme, VarintReader } from './codec';
 import type { QueryPlan } from './plan';
 import { queryRows, type Scope, textArrayLiteral } from './sql';
 
@@ -48,31 +48,10 @@ export function parsePhrase(text: string): PhraseChain | undefined {
   skip();
   while (i < text.length) {
     if (expectLexeme) {
-      if (text[i] !== "'") return undefined;
-      let lexeme = '';
-      i++;
-      for (;;) {
-        const ch = text[i];
-        if (ch === undefined) return undefined;
-        if (ch === "'") {
-          if (text[i + 1] === "'") {
-            lexeme += "'";
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        if (ch === '\\') {
-          const next = text[i + 1];
-          if (next === undefined) return undefined;
-          lexeme += next;
-          i += 2;
-          continue;
-        }
-        lexeme += ch;
-        i++;
-      }
+      const quoted = readQuotedLexeme(text, i);
+      if (!quoted) return undefined;
+      i = quoted.end;
+      const { lexeme } = quoted;
       lexemes.push(lexeme);
       offsets.push(offset);
     } else {
