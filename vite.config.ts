@@ -8,8 +8,9 @@ const serverTest = {
   environment: 'node',
   include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
   exclude: ['test/e2e/**', '**/node_modules/**'],
-  // One migrated database the test servers' databases are made from (why: the file's header).
-  globalSetup: ['test/database-template.ts'],
+  // One migrated database the test servers' databases are made from, and one build of the server for the tests
+  // that start it as a process (why: the files' headers).
+  globalSetup: ['test/database-template.ts', 'test/server-build.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
   pool: 'forks',
@@ -86,10 +87,12 @@ export default defineConfig({
           root: 'server',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/database-template.ts'],
+          globalSetup: ['test/database-template.ts', 'test/e2e/dashboard-build.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           pool: 'forks',
+          // As in `server`: the files of a worker share its module cache (each has its own server and browser).
+          isolate: false,
         },
       },
     ],

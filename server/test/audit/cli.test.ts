@@ -1,32 +1,24 @@
 /** The operators' CLI records its changes as the operator; read back through the real server's tRPC. */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../../src/env';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
 import { createServices } from '../../src/services';
+import { newDataDir, runCli } from '../helpers/process';
 import { TrpcTestClient } from '../helpers/trpc-client';
 import { auditLog } from './helpers';
 
-const run = promisify(execFile);
-const dataDir = mkdtempSync(join(tmpdir(), 'tessera-audit-cli-'));
+const dataDir = newDataDir('audit-cli');
 let server: RunningServer | undefined;
 afterAll(async () => {
   await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The CLI from its sources, on the embedded database of `dataDir` (whatever the suite runs on). */
+/** The CLI (the run's build), on the embedded database of `dataDir` (whatever the suite runs on). */
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: join(import.meta.dirname, '../..'),
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-  });
-  return JSON.parse(stdout) as Record<string, unknown>;
+  return (await runCli({ dataDir }, args)) as Record<string, unknown>;
 }
 
 describe('operators’ CLI and the audit log', () => {

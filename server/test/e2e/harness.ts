@@ -1,33 +1,25 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { parseEnv } from '../../src/env';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
 import { createServices, type Services } from '../../src/services';
 import { openTestDatabase } from '../helpers/database';
+import { DASHBOARD_BUILD_ENV, SCREENSHOTS } from './paths';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-export const SCREENSHOTS = join(REPO, 'test-results', 'screenshots');
+export { SCREENSHOTS };
 
-/** A production build of the dashboard from the current sources, in a folder of its own. */
-export async function buildDashboard(): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'tessera-web-'));
-  const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js');
-  await promisify(execFile)(
-    process.execPath,
-    [vite, 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'],
-    {
-      cwd: REPO,
-    },
-  );
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+/** The run's production build of the dashboard (dashboard-build.ts). */
+export function dashboardBuild(): string {
+  const dir = process.env[DASHBOARD_BUILD_ENV];
+  if (!dir)
+    throw new Error(
+      `${DASHBOARD_BUILD_ENV} is not set: the dashboard is built by test/e2e/dashboard-build.ts`,
+    );
+  return dir;
 }
 
 /** The real server (same app, same services) on a free port, serving that build, on a fresh database. */
@@ -78,14 +70,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** A suite's usual setup: a fresh dashboard build, the server serving it, Chromium; `close` undoes all three. */
+/** A suite's usual setup: the server serving the run's dashboard build, and Chromium; `close` undoes both. */
 export async function openDashboard(): Promise<{
   server: RunningServer & { services: Services };
   browser: Browser;
   close(): Promise<void>;
 }> {
-  const build = await buildDashboard();
-  const server = await startDashboardServer(build.dir);
+  const server = await startDashboardServer(dashboardBuild());
   const browser = await launchChromium();
   return {
     server,
@@ -93,7 +84,6 @@ export async function openDashboard(): Promise<{
     close: async () => {
       await browser.close();
       await server.close();
-      await build.remove();
     },
   };
 }

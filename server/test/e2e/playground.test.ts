@@ -9,9 +9,9 @@ import { createKey } from '../../src/modules/keys';
 import type { RunningServer } from '../../src/server';
 import type { Services } from '../../src/services';
 import {
-  buildDashboard,
   CHROMIUM,
   chromiumInstalled,
+  dashboardBuild,
   launchChromium,
   newContext,
   SCREENSHOTS,
@@ -67,12 +67,9 @@ describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium again
   /** A test key of another account, for running the copied code: test keys get the same simulated answers. */
   let testKey: string;
   let browser: Browser;
-  let removeBuild: () => Promise<void>;
 
   beforeAll(async () => {
-    const build = await buildDashboard();
-    removeBuild = build.remove;
-    server = await startDashboardServer(build.dir);
+    server = await startDashboardServer(dashboardBuild());
     const ctx = server.services.ctx;
     const owner = await createAccount({
       ctx,
@@ -85,7 +82,6 @@ describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium again
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    await removeBuild?.();
   });
 
   for (const [width, name] of [

@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, type ServerProcess, startServerProcess } from '../helpers/process';
+import { exited, newDataDir, runCli, type ServerProcess, startServerProcess } from '../helpers/process';
 import { type FaultUpstream, startFaultUpstream, writeFaultCatalogue } from './fault-upstreams';
 
 /**
@@ -29,7 +26,6 @@ interface Probed {
   dir: string;
 }
 
-const run = promisify(execFile);
 let upstream: FaultUpstream;
 const started: Probed[] = [];
 beforeAll(async () => {
@@ -46,16 +42,12 @@ afterAll(async () => {
 
 /** The operators' CLI on the embedded database of `dir` (before the server opens it). */
 async function cli(dir: string, ...args: string[]): Promise<{ key: string }> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: join(import.meta.dirname, '../..'),
-    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-  });
-  return JSON.parse(stdout) as { key: string };
+  return (await runCli({ dataDir: dir }, args)) as { key: string };
 }
 
 /** A server process with the probe preloaded, f-* models on the fault upstream, a live and a test key. */
 async function startProbed(env: Record<string, string>): Promise<Probed> {
-  const dir = mkdtempSync(join(tmpdir(), 'tessera-leaks-'));
+  const dir = newDataDir('leaks');
   const email = 'leaks@example.com';
   await cli(dir, 'account', 'create', '--email', email, '--password', 'a long password', '--plan', 'pro');
   const live = (await cli(dir, 'key', 'create', '--account', email, '--name', 'l', '--kind', 'live')).key;

@@ -6,6 +6,8 @@ import { randomBase62 } from '../../src/lib/ids';
 /** The test run's migrated templates (made by test/database-template.ts, vitest's global setup). */
 export const PGLITE_TEMPLATE_ENV = 'TESSERA_TEST_PGLITE_TEMPLATE';
 export const POSTGRES_TEMPLATE_ENV = 'TESSERA_TEST_POSTGRES_TEMPLATE';
+/** The migrated embedded database unpacked on disk, that processes' data directories are copied from. */
+export const DATA_DIR_TEMPLATE_ENV = 'TESSERA_TEST_DATA_DIR_TEMPLATE';
 
 let template: Blob | undefined;
 function pgliteTemplate(): Blob | undefined {

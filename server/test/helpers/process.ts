@@ -1,6 +1,67 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { START_NODE_ARGS } from './build';
+import { promisify } from 'node:util';
+import { DATA_DIR_TEMPLATE_ENV } from './database';
+
+/** The run's server build (made by test/server-build.ts, vitest's global setup). */
+export const BUILD_ENV = 'TESSERA_TEST_BUILD';
+
+const SERVER = join(import.meta.dirname, '../..');
+
+/** Node.js's options as `pnpm start` gives them (server/package.json; why: src/lib/heap.ts). */
+export const START_NODE_ARGS = [
+  '--max-semi-space-size=32',
+  '--min-semi-space-size=16',
+  '--no-memory-reducer',
+  '--no-allocation-site-pretenuring',
+];
+
+/**
+ * How a process is started: `build`, the run's build as `pnpm start` / `pnpm cli` run it (the default: what
+ * operators run, and no transpiling); `sources`, the TypeScript under tsx as `pnpm dev` / `pnpm cli:dev` do.
+ */
+export type Entry = 'build' | 'sources';
+
+function command(entry: Entry, name: 'main' | 'cli'): string[] {
+  if (entry === 'sources') return ['--import', 'tsx', name === 'main' ? 'src/main.ts' : 'src/cli/main.ts'];
+  const build = process.env[BUILD_ENV];
+  if (!build) throw new Error(`${BUILD_ENV} is not set: the server build is made by test/server-build.ts`);
+  return name === 'main' ? [...START_NODE_ARGS, join(build, 'main.js')] : [join(build, 'cli.js')];
+}
+
+/**
+ * A data directory for a server or CLI process. By default a copy of the run's migrated embedded database
+ * (test/database-template.ts): what initdb and the migrations make on a first start, without their seconds.
+ * `empty`: an empty folder, for the tests of a first start itself.
+ */
+export function newDataDir(prefix: string, { empty = false }: { empty?: boolean } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), `tessera-${prefix}-`));
+  const template = process.env[DATA_DIR_TEMPLATE_ENV];
+  if (!empty && template) cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * The operators' CLI as a process: on the embedded database of `target.dataDir`, or on the database at
+ * `target.databaseUrl`. Resolves with its parsed JSON output; rejects (with `code`, `stderr`) when it fails.
+ */
+export async function runCli(
+  target: { dataDir: string } | { databaseUrl: string },
+  args: string[],
+  { entry = 'build' }: { entry?: Entry } = {},
+): Promise<unknown> {
+  const where =
+    'dataDir' in target
+      ? { DATA_DIR: target.dataDir, DATABASE_URL: '' }
+      : { DATABASE_URL: target.databaseUrl };
+  const { stdout } = await promisify(execFile)(process.execPath, [...command(entry, 'cli'), ...args], {
+    cwd: SERVER,
+    env: { ...process.env, ...where, LOG_LEVEL: 'silent' },
+  });
+  return JSON.parse(stdout);
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -14,18 +75,14 @@ export interface ServerProcess {
 const RUNNING = /running at (http:\/\/\S+)/;
 const DEMO_KEY = /test key\s+(sk_test_\S+)/;
 
-/**
- * The real entry point as an operator runs it, on the embedded database in `dataDir`: `src/main.ts` under tsx,
- * or with `built` (a folder made by helpers/build.ts) its `main.js` as `pnpm start` runs it.
- */
+/** The real entry point as an operator runs it (see `Entry`), on the embedded database in `dataDir`. */
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string>,
-  { expectDemoKey = false, built }: { expectDemoKey?: boolean; built?: string } = {},
+  { expectDemoKey = false, entry = 'build' }: { expectDemoKey?: boolean; entry?: Entry } = {},
 ): Promise<ServerProcess> {
-  const args = built ? [...START_NODE_ARGS, join(built, 'main.js')] : ['--import', 'tsx', 'src/main.ts'];
-  const child = spawn(process.execPath, args, {
-    cwd: join(import.meta.dirname, '../..'),
+  const child = spawn(process.execPath, command(entry, 'main'), {
+    cwd: SERVER,
     env: {
       ...process.env,
       DATABASE_URL: '',

@@ -1,29 +1,14 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../helpers/build';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newDataDir, runCli } from '../helpers/process';
 
-const run = promisify(execFile);
-const dataDir = mkdtempSync(join(tmpdir(), 'tessera-cli-'));
+const dataDir = newDataDir('cli');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** The CLI from its sources under tsx, or with `built` (helpers/build.ts) as `pnpm cli` runs it. */
-async function cliIn(built: string | undefined, ...args: string[]): Promise<unknown> {
-  const entry = built ? [join(built, 'cli.js')] : ['--import', 'tsx', 'src/cli/main.ts'];
-  const { stdout } = await run(process.execPath, [...entry, ...args], {
-    cwd: join(import.meta.dirname, '../..'),
-    // The CLI uses the embedded database of its DATA_DIR here, whatever the suite runs on.
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-  });
-  return JSON.parse(stdout);
-}
+/** The CLI as `pnpm cli` runs it (the run's build), on the embedded database of `dataDir`. */
+const cli = (...args: string[]) => runCli({ dataDir }, args);
 
-const cli = (...args: string[]) => cliIn(undefined, ...args);
-
-describe('operators CLI', () => {
+describe('operators CLI (built, as `pnpm cli` runs it)', () => {
   it('creates an enterprise account with custom limits, a key, changes the plan, revokes the key', async () => {
     const account = (await cli(
       'account',
@@ -114,55 +99,21 @@ describe('operators CLI', () => {
       revokedAt: string;
     };
     expect(revoked.revokedAt).toBeTruthy();
-    // Eight CLI processes, each transpiling the server under tsx (5-10 s apiece on a busy 2-core machine).
   }, 120_000);
+});
+
+describe('operators CLI from its sources (`pnpm cli:dev`, tsx)', () => {
+  const sources = (...args: string[]) => runCli({ dataDir }, args, { entry: 'sources' });
 
   it('fails with a message for a bad command or flag', async () => {
     await expect(
-      cli('account', 'plan', '--account', 'x@example.com', '--plan', 'gold'),
+      sources('account', 'plan', '--account', 'x@example.com', '--plan', 'gold'),
     ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('--plan must be one of free, pro, enterprise'),
     });
     await expect(
-      cli('key', 'create', '--account', 'x@example.com', '--name', 'n', '--scopes', 'chat,admin'),
+      sources('key', 'create', '--account', 'x@example.com', '--name', 'n', '--scopes', 'chat,admin'),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--scopes') });
   }, 30_000);
-});
-
-describe('operators CLI, built (`pnpm cli`)', () => {
-  let build: Awaited<ReturnType<typeof buildServer>> | undefined;
-  beforeAll(async () => {
-    build = await buildServer();
-  }, 60_000);
-  afterAll(() => build?.remove());
-
-  it('creates an account and a key from dist/cli.js', async () => {
-    const account = (await cliIn(
-      build?.dir,
-      'account',
-      'create',
-      '--email',
-      'built@example.com',
-      '--password',
-      'a long password',
-      '--plan',
-      'pro',
-    )) as { id: string; plan: string };
-    expect(account.plan).toBe('pro');
-    const key = (await cliIn(
-      build?.dir,
-      'key',
-      'create',
-      '--account',
-      account.id,
-      '--name',
-      'ops',
-      '--kind',
-      'test',
-    )) as {
-      key: string;
-    };
-    expect(key.key).toMatch(/^sk_test_/);
-  }, 60_000);
 });

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { usageEvents } from '../../src/db/schema';
-import { exited, type ServerProcess, startServerProcess } from '../helpers/process';
+import { exited, newDataDir, type ServerProcess, startServerProcess } from '../helpers/process';
 
 // SIGTERM on the real process (src/main.ts), spoken to over raw keep-alive connections: what a load
 // balancer's connections see while an instance stops. docs/deployment.md, "Graceful shutdown".
@@ -18,7 +16,7 @@ afterAll(() => {
 async function start(
   env: Record<string, string>,
 ): Promise<ServerProcess & { key: string; dataDir: string; port: number }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-shutdown-'));
+  const dataDir = newDataDir('shutdown');
   dirs.push(dataDir);
   const server = await startServerProcess(dataDir, { LOG_LEVEL: 'warn', ...env }, { expectDemoKey: true });
   return { ...server, key: server.demoKey ?? '', dataDir, port: Number(new URL(server.url).port) };

@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../helpers/build';
-import { exited, startServerProcess } from '../helpers/process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exited, newDataDir, startServerProcess } from '../helpers/process';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'tessera-proc-'));
+const dataDir = newDataDir('proc');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function startProcess(env: Record<string, string>, expectDemoKey = false) {
@@ -62,7 +60,7 @@ describe('the server process', () => {
     }
   }, 90_000);
 
-  it('refuses to start with a bad environment, naming each bad variable', async () => {
+  it('refuses to start with a bad environment, naming each bad variable (from its sources, as `pnpm dev`)', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: join(import.meta.dirname, '../..'),
       env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: '' },
@@ -79,19 +77,12 @@ describe('the server process', () => {
   }, 30_000);
 });
 
-describe('the built server (`pnpm start`)', () => {
-  const builtData = mkdtempSync(join(tmpdir(), 'tessera-built-'));
-  let build: Awaited<ReturnType<typeof buildServer>> | undefined;
-  beforeAll(async () => {
-    build = await buildServer();
-  }, 60_000);
-  afterAll(() => {
-    build?.remove();
-    rmSync(builtData, { recursive: true, force: true });
-  });
+describe('the built server (`pnpm start`) on a fresh clone', () => {
+  const emptyData = newDataDir('built', { empty: true });
+  afterAll(() => rmSync(emptyData, { recursive: true, force: true }));
 
-  it('serves from dist/main.js with its worker threads built too, and exits 0 on SIGTERM', async () => {
-    const server = await startServerProcess(builtData, {}, { expectDemoKey: true, built: build?.dir });
+  it('creates its database in an empty data directory, serves from main.js with its worker threads built too, and exits 0 on SIGTERM', async () => {
+    const server = await startServerProcess(emptyData, {}, { expectDemoKey: true });
     try {
       const headers = { authorization: `Bearer ${server.demoKey}`, 'content-type': 'application/json' };
       // Code analysis runs in the pool's worker threads, loaded from their built entries.

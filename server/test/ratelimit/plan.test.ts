@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../src/modules/accounts';
 import { usingPostgres } from '../helpers/database';
 import { createAccount, createKey } from '../helpers/fixtures';
+import { runCli } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const nowMs = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -91,27 +89,17 @@ describe('plan changes reach the limiter within seconds', () => {
       const account = await createAccount(server, { plan: 'free' });
       const key = await createKey(server, account.id, 'live');
       expect(admitted(await burst(key.key, 120))).toBe(100);
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/cli/main.ts',
-          'account',
-          'plan',
-          '--account',
-          account.id,
-          '--plan',
-          'enterprise',
-          '--rpm',
-          '300',
-        ],
-        {
-          cwd: join(import.meta.dirname, '../..'),
-          env: { ...process.env, DATABASE_URL: server.databaseUrl ?? '', LOG_LEVEL: 'silent' },
-        },
-      );
-      expect(JSON.parse(stdout)).toMatchObject({ plan: 'enterprise', limits: { requestsPerMinute: 300 } });
+      const changed = await runCli({ databaseUrl: server.databaseUrl ?? '' }, [
+        'account',
+        'plan',
+        '--account',
+        account.id,
+        '--plan',
+        'enterprise',
+        '--rpm',
+        '300',
+      ]);
+      expect(changed).toMatchObject({ plan: 'enterprise', limits: { requestsPerMinute: 300 } });
       expect(await untilLimit(key.key, 300)).toBeLessThan(5_000);
       // 101 in the bucket (the 100 and the probe): 199 more.
       expect(admitted(await burst(key.key, 250))).toBe(199);

@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { usageEvents } from '../../src/db/schema';
-import { exited, startServerProcess } from '../helpers/process';
+import { exited, newDataDir, startServerProcess } from '../helpers/process';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'tessera-usage-sigterm-'));
+const dataDir = newDataDir('usage-sigterm');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('usage across SIGTERM', () => {
