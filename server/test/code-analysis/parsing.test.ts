@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { CODE_LANGUAGES, type CodeLanguage } from '@tessera/shared';
 import { describe, expect, it } from 'vitest';
 import { generateFile } from '../../../bench/code-analysis/generate';
-import { GRAMMAR_FILES } from '../../src/modules/code-analysis/languages';
-import { parserFor } from '../../src/modules/code-analysis/parsing/grammars';
+import { grammarFile, parserFor } from '../../src/modules/code-analysis/parsing/grammars';
 import { chunkReader, READ_CHUNK } from '../../src/modules/code-analysis/parsing/parse';
 import { copyTree, type SyntaxNode, walk } from '../../src/modules/code-analysis/parsing/tree';
 import { patchWasm, WASM_PATCHES } from '../../src/modules/code-analysis/parsing/wasm-patch';
@@ -66,7 +64,7 @@ describe('parser input read in short chunks', () => {
 });
 
 describe('grammar fixes', () => {
-  const wasm = (file: string) => new Uint8Array(readFileSync(createRequire(import.meta.url).resolve(file)));
+  const wasm = (lang: 'swift' | 'kotlin') => new Uint8Array(readFileSync(grammarFile(lang)));
 
   it('Swift: the scanner state is zeroed, so every parse reads the file about once', async () => {
     const code = generateFile('swift');
@@ -87,7 +85,7 @@ describe('grammar fixes', () => {
   });
 
   it('patches only the exact buggy function body', () => {
-    const swift = wasm(GRAMMAR_FILES.swift);
+    const swift = wasm('swift');
     const patched = patchWasm(swift, WASM_PATCHES.swift as never);
     expect(patched.applied).toBe(true);
     const changed: number[] = [];
@@ -98,7 +96,7 @@ describe('grammar fixes', () => {
     // Applying it again finds calloc(1, 4): not the buggy body, so nothing changes.
     expect(patchWasm(patched.bytes, WASM_PATCHES.swift as never).applied).toBe(false);
     // Another grammar has no such export: left alone.
-    const kotlin = wasm(GRAMMAR_FILES.kotlin);
+    const kotlin = wasm('kotlin');
     const untouched = patchWasm(kotlin, WASM_PATCHES.swift as never);
     expect(untouched.applied).toBe(false);
     expect(untouched.bytes).toBe(kotlin);

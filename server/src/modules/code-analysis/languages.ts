@@ -1,6 +1,10 @@
 import { CODE_LANGUAGE_ALIASES, CODE_LANGUAGES, type CodeLanguage } from '@tessera/shared';
 
-/** Where each grammar's .wasm comes from: the official package where it loads with web-tree-sitter 0.25, else tree-sitter-wasms. */
+/**
+ * Where each grammar's .wasm comes from: a path inside its official package, or (`grammars/…`) a file of the
+ * server package for Kotlin and Swift, whose packages ship none that web-tree-sitter 0.25 loads
+ * (server/grammars/README.md). parsing/grammars.ts `grammarFile` resolves them.
+ */
 export const GRAMMAR_FILES: Record<CodeLanguage, string> = {
   python: 'tree-sitter-python/tree-sitter-python.wasm',
   javascript: 'tree-sitter-javascript/tree-sitter-javascript.wasm',
@@ -14,8 +18,8 @@ export const GRAMMAR_FILES: Record<CodeLanguage, string> = {
   ruby: 'tree-sitter-ruby/tree-sitter-ruby.wasm',
   php: 'tree-sitter-php/tree-sitter-php.wasm',
   rust: 'tree-sitter-rust/tree-sitter-rust.wasm',
-  kotlin: 'tree-sitter-wasms/out/tree-sitter-kotlin.wasm',
-  swift: 'tree-sitter-wasms/out/tree-sitter-swift.wasm',
+  kotlin: 'grammars/tree-sitter-kotlin.wasm',
+  swift: 'grammars/tree-sitter-swift.wasm',
   scala: 'tree-sitter-scala/tree-sitter-scala.wasm',
   bash: 'tree-sitter-bash/tree-sitter-bash.wasm',
 };

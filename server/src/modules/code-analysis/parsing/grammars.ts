@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { CodeLanguage } from '@tessera/shared';
 import { Language, Parser } from 'web-tree-sitter';
+import { serverPath } from '../../../lib/paths';
 import { GRAMMAR_FILES } from '../languages';
 import { patchWasm, WASM_PATCHES } from './wasm-patch';
 
@@ -43,9 +44,15 @@ export function loadedLanguage(lang: CodeLanguage): Language | undefined {
   return loaded.get(lang);
 }
 
+/** The path of a grammar's .wasm (languages.ts `GRAMMAR_FILES`): in the server package, or in its npm package. */
+export function grammarFile(lang: CodeLanguage): string {
+  const file = GRAMMAR_FILES[lang];
+  return file.startsWith('grammars/') ? serverPath(file) : require.resolve(file);
+}
+
 /** The grammar's .wasm, with its fix applied where wasm-patch.ts has one. */
 async function grammarBytes(lang: CodeLanguage): Promise<Uint8Array> {
-  const bytes = new Uint8Array(await readFile(require.resolve(GRAMMAR_FILES[lang])));
+  const bytes = new Uint8Array(await readFile(grammarFile(lang)));
   const patch = WASM_PATCHES[lang];
   return patch ? patchWasm(bytes, patch).bytes : bytes;
 }
