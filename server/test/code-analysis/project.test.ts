@@ -1,5 +1,6 @@
 import { CODE_ANALYSIS_MAX_FILES, CodeAnalysis, CodeProjectAnalysis, type Finding } from '@tessera/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type File, PAIRS, type Pair } from '../fixtures/project-pairs';
 import { createAccountWithKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -20,12 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-interface File {
-  path: string;
-  code: string;
-  language?: string;
-}
 
 function post(body: unknown): Promise<Response> {
   return fetch(`${server.url}/api/code/analyze`, {
@@ -57,120 +52,6 @@ async function errorOf(res: Response) {
   expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
   return body.error;
 }
-
-/** A helper file and a caller: the caller's tainted argument reaches the helper's sink only across files. */
-interface Pair {
-  helper: File;
-  safeHelper: File;
-  caller: File;
-  /** The caller's line where the finding is expected. */
-  line: number;
-}
-
-const PAIRS: Record<string, Pair> = {
-  python: {
-    helper: {
-      path: 'app/util.py',
-      code: 'def run_query(cursor, q):\n    sql = "SELECT * FROM users WHERE name = \'" + q + "\'"\n    cursor.execute(sql)\n',
-    },
-    safeHelper: {
-      path: 'app/util.py',
-      code: 'def run_query(cursor, q):\n    cursor.execute("SELECT * FROM users WHERE name = %s", (q,))\n',
-    },
-    caller: {
-      path: 'app/views.py',
-      code: 'from flask import request\nfrom util import run_query\n\n@app.route("/users")\ndef users():\n    run_query(db.cursor(), request.args["name"])\n',
-    },
-    line: 6,
-  },
-  java: {
-    helper: {
-      path: 'src/Repo.java',
-      code: 'public class Repo {\n  public static void find(java.sql.Statement st, String name) throws Exception {\n    st.executeQuery("SELECT * FROM users WHERE name = \'" + name + "\'");\n  }\n}\n',
-    },
-    safeHelper: {
-      path: 'src/Repo.java',
-      code: 'public class Repo {\n  public static void find(java.sql.Statement st, String name) throws Exception {\n    st.executeQuery("SELECT * FROM users WHERE name = \'" + name.length() + "\'");\n  }\n}\n',
-    },
-    caller: {
-      path: 'src/Users.java',
-      code: 'public class Users extends HttpServlet {\n  public void doGet(HttpServletRequest request, HttpServletResponse response) throws Exception {\n    String name = request.getParameter("name");\n    Repo.find(statement, name);\n  }\n}\n',
-    },
-    line: 4,
-  },
-  'javascript (require)': {
-    helper: {
-      path: 'lib/db.js',
-      code: 'function find(conn, name) {\n  return conn.query("SELECT * FROM users WHERE name = \'" + name + "\'");\n}\nmodule.exports = { find };\n',
-    },
-    safeHelper: {
-      path: 'lib/db.js',
-      code: "function find(conn, name) {\n  return conn.query('SELECT * FROM users WHERE name = ?', [name]);\n}\nmodule.exports = { find };\n",
-    },
-    caller: {
-      path: 'routes/users.js',
-      code: "const db = require('../lib/db');\napp.get('/users', (req, res) => {\n  db.find(conn, req.query.name);\n});\n",
-    },
-    line: 3,
-  },
-  'typescript (import)': {
-    helper: {
-      path: 'src/db.ts',
-      code: "export function find(conn: Pool, name: string) {\n  const sql = 'SELECT * FROM users WHERE name = ' + name;\n  return conn.query(sql);\n}\n",
-    },
-    safeHelper: {
-      path: 'src/db.ts',
-      code: "export function find(conn: Pool, name: string) {\n  return conn.query('SELECT * FROM users WHERE name = $1', [name]);\n}\n",
-    },
-    caller: {
-      path: 'src/routes.ts',
-      code: "import { find as findUser } from './db';\napp.get('/users', (req, res) => {\n  findUser(conn, req.query.name);\n});\n",
-    },
-    line: 3,
-  },
-  go: {
-    helper: {
-      path: 'db.go',
-      code: 'package main\n\nfunc findUser(db *sql.DB, name string) {\n\tdb.Query("SELECT * FROM users WHERE name = \'" + name + "\'")\n}\n',
-    },
-    safeHelper: {
-      path: 'db.go',
-      code: 'package main\n\nfunc findUser(db *sql.DB, name string) {\n\tdb.Query("SELECT * FROM users WHERE name = $1", name)\n}\n',
-    },
-    caller: {
-      path: 'main.go',
-      code: 'package main\n\nfunc users(w http.ResponseWriter, r *http.Request) {\n\tfindUser(db, r.URL.Query().Get("name"))\n}\n',
-    },
-    line: 4,
-  },
-  php: {
-    helper: {
-      path: 'lib/db.php',
-      code: '<?php\nfunction find_user($conn, $name) {\n  return mysqli_query($conn, "SELECT * FROM users WHERE name = \'" . $name . "\'");\n}\n',
-    },
-    safeHelper: {
-      path: 'lib/db.php',
-      code: '<?php\nfunction find_user($conn, $name) {\n  return mysqli_query($conn, "SELECT * FROM users WHERE name = \'" . mysqli_real_escape_string($conn, $name) . "\'");\n}\n',
-    },
-    caller: { path: 'index.php', code: '<?php\nrequire "lib/db.php";\nfind_user($conn, $_GET["name"]);\n' },
-    line: 3,
-  },
-  csharp: {
-    helper: {
-      path: 'Data/Repo.cs',
-      code: 'class Repo {\n  public static void Find(SqlConnection c, string name) {\n    new SqlCommand("SELECT * FROM users WHERE name = \'" + name + "\'", c).ExecuteReader();\n  }\n}\n',
-    },
-    safeHelper: {
-      path: 'Data/Repo.cs',
-      code: 'class Repo {\n  public static void Find(SqlConnection c, string name) {\n    var cmd = new SqlCommand("SELECT * FROM users WHERE name = @name", c);\n    cmd.Parameters.AddWithValue("@name", name);\n    cmd.ExecuteReader();\n  }\n}\n',
-    },
-    caller: {
-      path: 'Controllers/Users.cs',
-      code: 'class Users : Controller {\n  public IActionResult Get() {\n    Repo.Find(conn, Request.Query["name"]);\n    return Ok();\n  }\n}\n',
-    },
-    line: 3,
-  },
-};
 
 describe('POST /api/code/analyze with files (a project)', () => {
   for (const [language, pair] of Object.entries(PAIRS)) {
