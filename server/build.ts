@@ -11,11 +11,23 @@
  *
  *   tsx build.ts [--outdir=<folder directly inside server/>]
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { WORKER_MODULES } from './src/lib/worker-thread';
+
+/**
+ * Node.js's options as `pnpm start` gives them, read from package.json's start script, their one home (why:
+ * src/lib/heap.ts): for the tests and benchmarks that start the built server as a process.
+ */
+export const START_NODE_ARGS: string[] = (
+  JSON.parse(readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
 
 /** Every bare import stays one (node_modules), except the workspace's own TypeScript packages, bundled. */
 const externalPackages: Plugin = {

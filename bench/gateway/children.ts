@@ -4,18 +4,10 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from '
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { buildServer } from '../../server/build';
+import { buildServer, START_NODE_ARGS } from '../../server/build';
 
-/**
- * Node.js options Tessera's process runs with, as `pnpm start` gives them (server/package.json): a young
- * generation of 16 to 32 MB a semi-space, no memory reducer, no allocation-site pretenuring (why: server/src/lib/heap.ts).
- */
-export const SERVER_NODE_ARGS = [
-  '--max-semi-space-size=32',
-  '--min-semi-space-size=16',
-  '--no-memory-reducer',
-  '--no-allocation-site-pretenuring',
-];
+/** Node.js options Tessera's process runs with: those of `pnpm start` (server/build.ts). */
+export const SERVER_NODE_ARGS = START_NODE_ARGS;
 
 const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
 

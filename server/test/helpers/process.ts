@@ -3,20 +3,14 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { START_NODE_ARGS } from '../../build';
 import { DATA_DIR_TEMPLATE_ENV } from './database';
 
 /** The run's server build (made by test/server-build.ts, vitest's global setup). */
 export const BUILD_ENV = 'TESSERA_TEST_BUILD';
 
-const SERVER = join(import.meta.dirname, '../..');
-
-/** Node.js's options as `pnpm start` gives them (server/package.json; why: src/lib/heap.ts). */
-export const START_NODE_ARGS = [
-  '--max-semi-space-size=32',
-  '--min-semi-space-size=16',
-  '--no-memory-reducer',
-  '--no-allocation-site-pretenuring',
-];
+/** The server package's folder, where the processes run. */
+export const SERVER = join(import.meta.dirname, '../..');
 
 /**
  * How a process is started: `build`, the run's build as `pnpm start` / `pnpm cli` run it (the default: what
@@ -24,7 +18,8 @@ export const START_NODE_ARGS = [
  */
 export type Entry = 'build' | 'sources';
 
-function command(entry: Entry, name: 'main' | 'cli'): string[] {
+/** Node.js's arguments that run the server (`main`) or the CLI from `entry`, in the server package's folder. */
+export function entryArgs(entry: Entry, name: 'main' | 'cli'): string[] {
   if (entry === 'sources') return ['--import', 'tsx', name === 'main' ? 'src/main.ts' : 'src/cli/main.ts'];
   const build = process.env[BUILD_ENV];
   if (!build) throw new Error(`${BUILD_ENV} is not set: the server build is made by test/server-build.ts`);
@@ -56,7 +51,7 @@ export async function runCli(
     'dataDir' in target
       ? { DATA_DIR: target.dataDir, DATABASE_URL: '' }
       : { DATABASE_URL: target.databaseUrl };
-  const { stdout } = await promisify(execFile)(process.execPath, [...command(entry, 'cli'), ...args], {
+  const { stdout } = await promisify(execFile)(process.execPath, [...entryArgs(entry, 'cli'), ...args], {
     cwd: SERVER,
     env: { ...process.env, ...where, LOG_LEVEL: 'silent' },
   });
@@ -81,7 +76,7 @@ export async function startServerProcess(
   env: Record<string, string>,
   { expectDemoKey = false, entry = 'build' }: { expectDemoKey?: boolean; entry?: Entry } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, command(entry, 'main'), {
+  const child = spawn(process.execPath, entryArgs(entry, 'main'), {
     cwd: SERVER,
     env: {
       ...process.env,

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exited, newDataDir, startServerProcess } from '../helpers/process';
+import { entryArgs, exited, newDataDir, SERVER, startServerProcess } from '../helpers/process';
 
 const dataDir = newDataDir('proc');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -61,8 +60,8 @@ describe('the server process', () => {
   }, 90_000);
 
   it('refuses to start with a bad environment, naming each bad variable (from its sources, as `pnpm dev`)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: join(import.meta.dirname, '../..'),
+    const child = spawn(process.execPath, entryArgs('sources', 'main'), {
+      cwd: SERVER,
       env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
