@@ -10,7 +10,6 @@ import { openTestDatabase } from '../helpers/database';
 import { DASHBOARD_BUILD_ENV, SCREENSHOTS } from './paths';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export { SCREENSHOTS };
 
 /** The run's production build of the dashboard (dashboard-build.ts). */
 export function dashboardBuild(): string {

@@ -3,8 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoAccount } from '../../src/lifecycle';
 import type { RunningServer } from '../../src/server';
-import { CHROMIUM, chromiumInstalled } from './harness';
-import { shot, signIn, startTour, type Tour, WIDTHS } from './tour';
+import { CHROMIUM, chromiumInstalled, screenshot } from './harness';
+import { signIn, startTour, type Tour, WIDTHS } from './tour';
 
 // The overview a newcomer meets on a fresh install, at a laptop's and a phone's width: the demo account's
 // labelled sample data gives every card a change against the previous period; the periods (1 h to 30 d) fill
@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
       for (const label of ['Total requests', 'Success rate', 'Average latency', 'Total tokens']) {
         await expect(card(page, label).textContent()).resolves.toMatch(/vs previous period/);
       }
-      await shot(page, `overview-24h-${name}`);
+      await screenshot(page, `overview-24h-${name}`);
 
       // Item 1: the p95 is shown, and the same sample traffic gives a p95 under 2 s whatever the period.
       const p95s: number[] = [];
@@ -90,10 +90,10 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
       await period(page, '7 d');
       const axis7d = await page.locator('.chart .axes').first().textContent();
       expect(axis7d).toMatch(MONTH);
-      await shot(page, `overview-7d-${name}`);
+      await screenshot(page, `overview-7d-${name}`);
       await period(page, '1 h');
       await expect(page.locator('.chart svg').count()).resolves.toBeGreaterThanOrEqual(3);
-      await shot(page, `overview-1h-${name}`);
+      await screenshot(page, `overview-1h-${name}`);
       expect(new URL(page.url()).searchParams.get('period')).toBe('1h');
 
       // Item 8: identical errors are one row with their count; a key filter lives in the URL across a reload.
@@ -129,7 +129,7 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
         .allInnerTexts();
       expect(endpointRows).toHaveLength(1);
       expect(endpointRows[0]).toContain('/v1/chat/completions');
-      await shot(page, `overview-filtered-${name}`);
+      await screenshot(page, `overview-filtered-${name}`);
 
       // Item 9: the usage table and the errors download as CSV.
       const [usageCsv] = await Promise.all([
@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
       await page.getByRole('button', { name: 'Live', exact: true }).click();
       await page.getByRole('heading', { name: 'Make your first call' }).waitFor();
       await page.getByRole('link', { name: 'Create a live key' }).waitFor();
-      await shot(page, `overview-live-empty-${name}`);
+      await screenshot(page, `overview-live-empty-${name}`);
 
       expect(errors).toEqual([]);
       await page.context().close();
@@ -171,7 +171,7 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
     await page.getByRole('status').filter({ hasText: 'Sample data removed' }).waitFor();
     await expect(page.getByRole('heading', { name: 'Sample data' }).count()).resolves.toBe(0);
     await page.getByRole('heading', { name: 'Make your first call' }).waitFor();
-    await shot(page, 'overview-sample-removed-desktop');
+    await screenshot(page, 'overview-sample-removed-desktop');
     await page.context().close();
   });
 });

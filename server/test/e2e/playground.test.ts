@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -14,17 +13,13 @@ import {
   dashboardBuild,
   launchChromium,
   newContext,
-  SCREENSHOTS,
+  screenshot,
   startDashboardServer,
 } from './harness';
 
 const hasChromium = chromiumInstalled();
 if (!hasChromium) {
   console.warn(`Browser tests skipped: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium`);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
 /** The id of the focused element (strings, so the server's tsconfig, without the DOM lib, need not know them). */
@@ -131,7 +126,7 @@ describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium again
       const second = await lastAnswer(page, 2);
       await page.getByRole('button', { name: 'Send' }).waitFor();
       expect(await focusedId(page)).toBe('pg-message');
-      await shot(page, `playground-chat-${name}`);
+      await screenshot(page, `playground-chat-${name}`);
 
       // The same request as curl: the key is a placeholder, the body is what was sent, and it is accepted.
       await second.getByRole('button', { name: 'Copy as curl' }).click();
@@ -177,7 +172,7 @@ describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium again
       expect(sdk).toContain('"max_tokens": 12');
       await second.getByText('Show code').click();
       await second.getByText('openai SDK (Node)', { exact: true }).scrollIntoViewIfNeeded();
-      await shot(page, `playground-code-${name}`);
+      await screenshot(page, `playground-code-${name}`);
 
       // Code analysis of the vulnerable sample: the SQL injection's trace, source to sink, with line numbers.
       await page.getByRole('tab', { name: 'Code analysis' }).click();
@@ -191,7 +186,7 @@ describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium again
       expect(await page.getByRole('table', { name: 'Findings' }).textContent()).toContain(
         'security/weak-hash',
       );
-      await shot(page, `playground-trace-${name}`);
+      await screenshot(page, `playground-trace-${name}`);
 
       const overflow = await page.evaluate<number>(
         'document.documentElement.scrollWidth - window.innerWidth',

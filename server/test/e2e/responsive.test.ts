@@ -2,8 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoAccount } from '../../src/lifecycle';
 import type { RunningServer } from '../../src/server';
-import { CHROMIUM, chromiumInstalled } from './harness';
-import { SIGNED_IN_PAGES, shot, signIn, startTour, type Tour, WIDTHS } from './tour';
+import { CHROMIUM, chromiumInstalled, screenshot } from './harness';
+import { SIGNED_IN_PAGES, signIn, startTour, type Tour, WIDTHS } from './tour';
 
 const hasChromium = chromiumInstalled();
 if (!hasChromium) {
@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
       await page.goto('/signin');
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       overflow['sign-in'] = await horizontalOverflow(page);
-      await shot(page, `${name}-sign-in`);
+      await screenshot(page, `${name}-sign-in`);
 
       await signIn(page, demo.email, demo.password);
       for (const stop of SIGNED_IN_PAGES) {
@@ -78,14 +78,14 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
         await stop.ready(page);
         overflow[stop.name] = await horizontalOverflow(page);
         unreachable[stop.name] = await unreachableScrollers(page);
-        await shot(page, `${name}-${stop.name}`);
+        await screenshot(page, `${name}-${stop.name}`);
       }
       await page.goto('/keys');
       await page.getByLabel('Name').fill(`${name} key`);
       await page.getByRole('button', { name: 'Create key' }).click();
       await page.getByTestId('new-key').waitFor();
       overflow['key-created'] = await horizontalOverflow(page);
-      await shot(page, `${name}-key-created`);
+      await screenshot(page, `${name}-key-created`);
 
       // The charts' legend keys stay the size of a line of text (they are SVGs, like the charts themselves).
       await page.goto('/');
@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
     await page.getByRole('button', { name: /Execute query/ }).click();
     await page.locator('.graphiql-response .CodeMirror-code', { hasText: '"viewer"' }).waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    await shot(page, 'phone-explorer-result');
+    await screenshot(page, 'phone-explorer-result');
     await context.close();
   });
 });

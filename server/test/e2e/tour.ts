@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { type DemoAccount, seedDemoIfEmpty } from '../../src/lifecycle';
 import type { RunningServer } from '../../src/server';
 import type { Services } from '../../src/services';
-import { openDashboard, SCREENSHOTS } from './harness';
+import { openDashboard } from './harness';
 
 /** The two widths every page is checked at: a laptop and a phone (iPhone 12–15). */
 export const WIDTHS = [
@@ -99,10 +98,6 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
-}
-
-export async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
 interface AxeNode {
