@@ -1,5 +1,6 @@
 import type { Env } from './env';
 import type { AccountGateOptions } from './lib/account-gate';
+import type { JsonBounds } from './lib/json-shape';
 import { type AuthThrottleConfig, DEFAULT_AUTH_THROTTLE } from './modules/auth-throttle';
 import type { PlanDefaults } from './modules/plans';
 import { type ChatConfig, chatConfigFromEnv } from './modules/providers/config';
@@ -14,6 +15,8 @@ export interface AppConfig {
   bodyTimeoutMs: number;
   /** The limit for chat completion requests, whose inline images are large. */
   chatBodyLimitBytes: number;
+  /** What a JSON body may hold once parsed: values and nesting (lib/json-shape.ts). */
+  bodyBounds: JsonBounds;
   modelTimeoutMs: number;
   sessionTtlMs: number;
   cookieSecure: boolean | 'auto';
@@ -70,6 +73,7 @@ export function configFromEnv(env: Env): AppConfig {
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     bodyTimeoutMs: env.BODY_TIMEOUT_MS,
     chatBodyLimitBytes: env.CHAT_BODY_LIMIT_BYTES,
+    bodyBounds: { maxValues: env.BODY_MAX_JSON_VALUES, maxDepth: env.BODY_MAX_JSON_DEPTH },
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,
     sessionTtlMs: env.SESSION_TTL_HOURS * 3_600_000,
     cookieSecure: env.COOKIE_SECURE ?? 'auto',

@@ -91,6 +91,12 @@ export const EnvSchema = z.object({
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   /** Chat requests carry inline images (base64 data: URLs): their own, larger limit. */
   CHAT_BODY_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
+  /**
+   * How many JSON values (objects, arrays, strings, numbers, booleans, nulls) a request body may hold, and how
+   * deeply nested: what is done with a body after parsing costs time in proportion to them (lib/json-shape.ts).
+   */
+  BODY_MAX_JSON_VALUES: positiveInt.default(100_000),
+  BODY_MAX_JSON_DEPTH: positiveInt.default(128),
   MODEL_TIMEOUT_MS: positiveInt.default(30_000),
   /** A request's headers must arrive within this (from its first byte), or the connection gets 408. */
   HEADERS_TIMEOUT_MS: positiveInt.default(10_000),

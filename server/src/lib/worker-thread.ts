@@ -5,6 +5,7 @@ import { RUNNING_BUILT } from './paths';
 export const WORKER_MODULES = {
   'code-analysis-worker': 'modules/code-analysis/worker.ts',
   'count-worker': 'modules/tokenizer/count-worker.ts',
+  'json-parse-worker': 'http/json-parse-worker.ts',
   'usage-writer-worker': 'modules/usage/writer-worker.ts',
 } as const;
 

@@ -40,7 +40,12 @@ export function mountRest(app: Express, services: Services): DirectRoute[] {
         logger: services.ctx.logger,
       }),
     ],
-    jsonBody: jsonBody(services.ctx.config.bodyLimitBytes, services.ctx.config.bodyTimeoutMs),
+    jsonBody: jsonBody(
+      services.ctx.config.bodyLimitBytes,
+      services.ctx.config.bodyTimeoutMs,
+      services.ctx.config.bodyBounds,
+    ),
     bodyTimeoutMs: services.ctx.config.bodyTimeoutMs,
+    bodyBounds: services.ctx.config.bodyBounds,
   });
 }

@@ -77,7 +77,12 @@ export function mountPlayground(app: Express, services: Services): void {
         logger: services.ctx.logger,
       }),
     ],
-    jsonBody: jsonBody(services.ctx.config.bodyLimitBytes, services.ctx.config.bodyTimeoutMs),
+    jsonBody: jsonBody(
+      services.ctx.config.bodyLimitBytes,
+      services.ctx.config.bodyTimeoutMs,
+      services.ctx.config.bodyBounds,
+    ),
     bodyTimeoutMs: services.ctx.config.bodyTimeoutMs,
+    bodyBounds: services.ctx.config.bodyBounds,
   });
 }

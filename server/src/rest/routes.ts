@@ -2,6 +2,7 @@ import type { KeyScope } from '@tessera/shared';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { ServiceError } from '../errors';
 import { locals } from '../http/locals';
+import type { JsonBounds } from '../lib/json-shape';
 import { type Principal, requireScope } from '../modules/keys';
 import type { DirectRoute } from './direct';
 import { jsonBody } from './middleware/json-body';
@@ -29,8 +30,9 @@ export interface Pipeline {
   /** Runs after authentication: rate limits, allowance headers. */
   afterAuth: RequestHandler[];
   jsonBody: RequestHandler;
-  /** For routes with a body limit of their own: how long their body may take to arrive. */
+  /** For routes with a body limit of their own: how long their body may take to arrive, and its bounds. */
   bodyTimeoutMs: number;
+  bodyBounds: JsonBounds;
 }
 
 /**
@@ -73,7 +75,9 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
     ];
     if (route.body)
       chain.push(
-        route.bodyLimit === undefined ? pipeline.jsonBody : jsonBody(route.bodyLimit, pipeline.bodyTimeoutMs),
+        route.bodyLimit === undefined
+          ? pipeline.jsonBody
+          : jsonBody(route.bodyLimit, pipeline.bodyTimeoutMs, pipeline.bodyBounds),
       );
     app[route.method](route.path, ...chain, run);
     if (!route.path.includes(':'))

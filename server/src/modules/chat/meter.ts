@@ -65,7 +65,10 @@ export class UsageMeter {
         // The thread's count is the same as countTokens; if it ever failed, the loop counts instead.
         tokens:
           text.length > LONG_PROMPT_CHARS
-            ? countTokensAside([text]).catch(() => countTokens(text))
+            ? countTokensAside([text]).then(
+                (count) => count.tokens,
+                () => countTokens(text),
+              )
             : Promise.resolve(countTokens(text)),
       };
     }

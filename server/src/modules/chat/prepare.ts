@@ -26,11 +26,19 @@ export interface PreparedChat {
   functions: boolean;
 }
 
-/** The context error in OpenAI's own words. */
-function contextError(entry: ModelEntry, prompt: number, completion: number | undefined): ServiceError {
+/**
+ * The context error in OpenAI's own words. `complete` is false when counting stopped once the prompt passed the
+ * context (the rest of a huge prompt is not counted), so the prompt has at least `prompt` tokens.
+ */
+function contextError(
+  entry: ModelEntry,
+  prompt: number,
+  completion: number | undefined,
+  complete = true,
+): ServiceError {
   const message =
     completion === undefined
-      ? `This model's maximum context length is ${entry.context_window} tokens. However, your messages resulted in ${prompt} tokens. Please reduce the length of the messages.`
+      ? `This model's maximum context length is ${entry.context_window} tokens. However, your messages resulted in ${complete ? '' : 'at least '}${prompt} tokens. Please reduce the length of the messages.`
       : `This model's maximum context length is ${entry.context_window} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`;
   return new ServiceError('invalid_request', message, { param: 'messages', code: 'context_length_exceeded' });
 }
@@ -75,8 +83,10 @@ export async function prepareChat({
   const promptCopies = fansOut ? (request.n ?? 1) : 1;
   const { messages, tools } = request;
   if (promptLength(messages, tools) > LONG_PROMPT_CHARS) {
-    const promptTokens = await countLongPromptTokens(messages, tools, accountId);
-    return checkContext(request, entry, requested, promptTokens, promptCopies, functions);
+    // Past the context window the count stops: the request is refused whatever the rest holds.
+    const count = await countLongPromptTokens(messages, tools, accountId, entry.context_window);
+    if (!count.complete) throw contextError(entry, count.tokens, undefined, false);
+    return checkContext(request, entry, requested, count.tokens, promptCopies, functions);
   }
   return checkContext(request, entry, requested, countPromptTokens(messages, tools), promptCopies, functions);
 }

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { FairQueue } from '../../lib/fair-queue';
-import { countTokenSpan, countTokens } from './encoder';
+import { countTokenSpan, countTokens, newCursor, type SpanCursor } from './encoder';
 
 /**
  * The counting thread (thread.ts): sums the token counts of the texts it is sent. Texts are counted a span at a
@@ -16,8 +16,11 @@ export interface CountRequest {
   texts: string[];
   /** Whose texts (an account id): owners take turns. */
   owner: string;
+  /** Counting stops once the texts come to this many tokens (null: count them all). */
+  limit: number | null;
 }
-export type CountReply = { id: number; tokens: number } | { ready: true };
+/** `complete`: every text was counted (false when counting stopped at the limit). */
+export type CountReply = { id: number; tokens: number; complete: boolean } | { ready: true };
 
 // About 1-5 ms of counting on ordinary text.
 const SPAN_CHARS = 16_384;
@@ -26,8 +29,9 @@ interface Job {
   id: number;
   texts: string[];
   index: number;
-  at: number;
+  cursor: SpanCursor;
   tokens: number;
+  limit: number;
 }
 
 const jobs = new FairQueue<Job>();
@@ -41,16 +45,15 @@ function countSpan(): void {
   const { owner, item: job } = next;
   const text = job.texts[job.index];
   if (text !== undefined) {
-    const { tokens, end } = countTokenSpan(text, job.at, SPAN_CHARS);
-    job.tokens += tokens;
-    if (end < text.length) job.at = end;
-    else {
+    job.tokens += countTokenSpan(text, job.cursor, SPAN_CHARS);
+    if (job.cursor.at >= text.length) {
       job.index += 1;
-      job.at = 0;
+      job.cursor = newCursor();
     }
   }
-  if (job.index >= job.texts.length)
-    port.postMessage({ id: job.id, tokens: job.tokens } satisfies CountReply);
+  const complete = job.index >= job.texts.length;
+  if (complete || job.tokens >= job.limit)
+    port.postMessage({ id: job.id, tokens: job.tokens, complete } satisfies CountReply);
   else jobs.unshift(owner, job);
   schedule();
 }
@@ -63,8 +66,15 @@ function schedule(): void {
 
 // Builds the BPE (about half a second) before saying it is ready.
 countTokens('warm up');
-port.on('message', ({ id, texts, owner }: CountRequest) => {
-  jobs.push(owner, { id, texts, index: 0, at: 0, tokens: 0 });
+port.on('message', ({ id, texts, owner, limit }: CountRequest) => {
+  jobs.push(owner, {
+    id,
+    texts,
+    index: 0,
+    cursor: newCursor(),
+    tokens: 0,
+    limit: limit ?? Number.POSITIVE_INFINITY,
+  });
   schedule();
 });
 port.postMessage({ ready: true } satisfies CountReply);

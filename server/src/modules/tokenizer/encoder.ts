@@ -36,40 +36,78 @@ const MAX_KNOWN_LENGTH = 12;
 let counter: PieceCounter | undefined;
 
 /**
+ * Pieces (matches of the pre-tokenizer) longer than this many UTF-16 units are merged a window of this many
+ * units at a time, as if each window were a piece of its own. Byte-pair merging must see a whole piece before it
+ * can settle any part of it, so one unbroken run of 8 MB (a word of one letter, a run of spaces or of
+ * punctuation) was one merge of 8 MB: 35 s and more than 256 MB of heap, with nowhere to pause. No piece of
+ * ordinary text comes near this length (words, numbers of 3 digits, runs of punctuation or space); for such runs
+ * the count can differ from the whole piece's by a token or so per window (none for a repeated letter, 8 of
+ * which make a token), and every count and encoding here windows them the same way.
+ */
+export const PIECE_WINDOW = 2_048;
+
+/**
+ * Where counting a text span by span has got to: `at`, and while inside a long piece (counted window by window)
+ * where that piece ends; -1 otherwise. Starts as `{ at: 0, pieceEnd: -1 }`.
+ */
+export interface SpanCursor {
+  at: number;
+  pieceEnd: number;
+}
+
+export function newCursor(): SpanCursor {
+  return { at: 0, pieceEnd: -1 };
+}
+
+/**
  * How many tokens a text is. The text is all ordinary text: a special token's spelling in a message
  * (`<|endoftext|>`) is counted as the characters it is, as OpenAI's API does, where `encode` would throw.
  * This is js-tiktoken's `encode(text, [], []).length` (a test holds them equal) without what `encode` rebuilds
  * on every call (two regular expressions and two sets, most of its cost for a short message) and with the
- * ranks in typed arrays (ranks.ts).
+ * ranks in typed arrays (ranks.ts); pieces longer than PIECE_WINDOW are counted in windows.
  */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   counter ??= new PieceCounter(ranks());
-  return counter.count(text, 0, text.length);
+  return counter.count(text, newCursor(), text.length);
 }
 
 /**
- * Counts part of a text: its pieces from `from` on, until one ends at or past `from + chars`. `from` is 0 or where
- * the previous call on the same text stopped (`end`), so that counting a text span by span gives exactly what
- * countTokens gives for the whole: a span ends where a piece ends, never inside one.
+ * Counts part of a text, from the cursor on, until a piece (or a long piece's window) ends at or past
+ * `cursor.at + chars`, and moves the cursor there. Counting a text span by span gives exactly what countTokens
+ * gives for the whole: a span ends where a piece or a window ends, and a cursor inside a long piece goes on with
+ * its windows.
  */
-export function countTokenSpan(text: string, from: number, chars: number): { tokens: number; end: number } {
+export function countTokenSpan(text: string, cursor: SpanCursor, chars: number): number {
   counter ??= new PieceCounter(ranks());
-  const tokens = counter.count(text, from, from + chars);
-  return { tokens, end: counter.end };
+  return counter.count(text, cursor, cursor.at + chars);
 }
 
 /** o200k's pre-tokenizer: the pieces BPE merges within. `matchAll` works on a copy, so one serves every call. */
 const PIECES = new RegExp(o200kBase.pat_str, 'ug');
 
-/** The tokens of a text, all of it ordinary text (js-tiktoken's `encode(text, [], [])`). */
+/** The tokens of a text, all of it ordinary text (js-tiktoken's `encode(text, [], [])`, long pieces windowed). */
 export function encodeText(text: string): number[] {
   const table = ranks();
   const out: number[] = [];
   for (const match of text.matchAll(PIECES)) {
-    if (match[0].length > 0) encodePiece(utf8.encode(match[0]), table, out);
+    const word = match[0];
+    for (let at = 0; at < word.length; ) {
+      const end = windowEnd(word, at, word.length);
+      encodePiece(utf8.encode(at === 0 && end === word.length ? word : word.slice(at, end)), table, out);
+      at = end;
+    }
   }
   return out;
+}
+
+/** Where the window of a long piece that starts at `from` ends: PIECE_WINDOW on, not splitting a surrogate pair. */
+function windowEnd(text: string, from: number, pieceEnd: number): number {
+  let end = from + PIECE_WINDOW;
+  if (end >= pieceEnd) return pieceEnd;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return end;
 }
 
 /** The text of tokens; bytes that do not make whole characters become U+FFFD. */
@@ -94,8 +132,6 @@ export function decodeTokens(tokens: readonly number[]): string {
 
 /** Splits text into the BPE's pieces (its regular expression) and counts each piece's tokens. */
 class PieceCounter {
-  /** Where the last count stopped: the end of its last piece, or the text's length. */
-  end = 0;
   private readonly pattern = new RegExp(o200kBase.pat_str, 'ug');
   /**
    * Pieces (words, mostly) already counted: text repeats them, and a hit skips the UTF-8 encoding and the
@@ -105,16 +141,41 @@ class PieceCounter {
 
   constructor(private readonly table: RankTable) {}
 
-  count(text: string, from: number, until: number): number {
+  /**
+   * The previous window of a long piece, as UTF-8, and its tokens: a run of one character repeats the same
+   * window, counted once. A copy, so that it holds no prompt in memory.
+   */
+  private lastWindow: Uint8Array = new Uint8Array(0);
+  private lastWindowTokens = 0;
+
+  count(text: string, cursor: SpanCursor, until: number): number {
     const { table, pattern, known } = this;
     let count = 0;
-    this.end = text.length;
-    pattern.lastIndex = from;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    let at = cursor.at;
+    while (at < text.length) {
+      if (cursor.pieceEnd > at) {
+        const end = windowEnd(text, at, cursor.pieceEnd);
+        count += this.countWindow(utf8.encode(text.slice(at, end)));
+        at = end;
+        if (at >= cursor.pieceEnd) cursor.pieceEnd = -1;
+        if (at >= until) break;
+        continue;
+      }
+      pattern.lastIndex = at;
+      const match = pattern.exec(text);
+      if (match === null) {
+        at = text.length;
+        break;
+      }
       const word = match[0];
       if (word.length === 0) {
         // Never with o200k's pattern; guards the loop should another pattern match the empty string.
-        pattern.lastIndex += 1;
+        at = match.index + 1;
+        continue;
+      }
+      if (word.length > PIECE_WINDOW) {
+        at = match.index;
+        cursor.pieceEnd = at + word.length;
         continue;
       }
       const seen = known.get(word);
@@ -128,11 +189,19 @@ class PieceCounter {
         }
         count += tokens;
       }
-      if (pattern.lastIndex >= until) {
-        this.end = pattern.lastIndex;
-        break;
-      }
+      at = match.index + word.length;
+      if (at >= until) break;
     }
+    cursor.at = at;
     return count;
+  }
+
+  private countWindow(bytes: Uint8Array): number {
+    const last = this.lastWindow;
+    if (bytes.length === last.length && Buffer.compare(bytes, last) === 0) return this.lastWindowTokens;
+    const tokens = this.table.rank(bytes, 0, bytes.length) >= 0 ? 1 : countPieceTokens(bytes, this.table);
+    this.lastWindow = bytes;
+    this.lastWindowTokens = tokens;
+    return tokens;
   }
 }

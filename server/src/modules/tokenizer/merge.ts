@@ -58,78 +58,101 @@ function mergeSmall(piece: Uint8Array, table: RankTable): number[] {
 }
 
 /**
- * Parts as a linked list over byte offsets (a part starting at s ends where next[s] starts); candidate
- * merges in a binary heap ordered by (rank, start). A popped candidate is used only if both parts are still
- * as they were when it was pushed; merging pushes the two new neighbouring pairs.
+ * Parts as a linked list over byte offsets (a part starting at s ends where next[s] starts); candidate merges in
+ * a binary heap keyed by rank, then start (rank × 2^26 + start, exact in a double), with the end each candidate
+ * had when pushed. A popped candidate is used only if its pair is still as it was; merging pushes the two new
+ * neighbouring pairs. All in typed arrays reused between calls: an object per candidate made a 4 MB word
+ * allocate tens of millions of objects, and ran the counting thread out of its heap at 8 MB.
  */
+const START_BITS = 2 ** 26;
+let capacity = 0;
+let next = new Int32Array(0);
+let prev = new Int32Array(0);
+let alive = new Uint8Array(0);
+let keys = new Float64Array(0);
+let ends = new Int32Array(0);
+
+function reserve(n: number): void {
+  if (n <= capacity) return;
+  capacity = Math.max(n, capacity * 2, 1_024);
+  next = new Int32Array(capacity + 1);
+  prev = new Int32Array(capacity + 1);
+  alive = new Uint8Array(capacity + 1);
+  // n - 1 candidates at first, then at most two a merge.
+  keys = new Float64Array(3 * capacity);
+  ends = new Int32Array(3 * capacity);
+}
+
 function mergeLarge(piece: Uint8Array, table: RankTable): number[] {
   const n = piece.length;
-  const next = new Int32Array(n + 1);
-  const prev = new Int32Array(n + 1);
-  const alive = new Uint8Array(n + 1).fill(1);
+  if (n >= START_BITS) throw new RangeError(`a piece of ${n} bytes is longer than the merge supports`);
+  reserve(n);
+  const next_ = next;
+  const prev_ = prev;
+  const alive_ = alive;
+  const keys_ = keys;
+  const ends_ = ends;
   for (let i = 0; i <= n; i++) {
-    next[i] = i + 1;
-    prev[i] = i - 1;
+    next_[i] = i + 1;
+    prev_[i] = i - 1;
+    alive_[i] = 1;
   }
-  // Candidate merges: the pair starting at `start` and ending at `end`, with the rank of its bytes.
-  const heap: { rank: number; start: number; end: number }[] = [];
-  const less = (a: number, b: number) => {
-    const x = heap[a] as (typeof heap)[number];
-    const y = heap[b] as (typeof heap)[number];
-    return x.rank < y.rank || (x.rank === y.rank && x.start < y.start);
-  };
-  const swap = (a: number, b: number) => {
-    const t = heap[a] as (typeof heap)[number];
-    heap[a] = heap[b] as (typeof heap)[number];
-    heap[b] = t;
-  };
+  let size = 0;
   const push = (start: number) => {
-    const middle = next[start] as number;
+    const middle = next_[start] as number;
     if (middle >= n) return;
-    const end = next[middle] as number;
+    const end = next_[middle] as number;
     const rank = table.rank(piece, start, end);
     if (rank < 0) return;
-    heap.push({ rank, start, end });
-    for (let i = heap.length - 1; i > 0; ) {
+    const key = rank * START_BITS + start;
+    let i = size++;
+    while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!less(i, parent)) break;
-      swap(i, parent);
+      const above = keys_[parent] as number;
+      if (above <= key) break;
+      keys_[i] = above;
+      ends_[i] = ends_[parent] as number;
       i = parent;
     }
-  };
-  const pop = () => {
-    const top = heap[0];
-    const last = heap.pop();
-    if (heap.length > 0 && last) {
-      heap[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && less(l, m)) m = l;
-        if (r < heap.length && less(r, m)) m = r;
-        if (m === i) break;
-        swap(i, m);
-        i = m;
-      }
-    }
-    return top;
+    keys_[i] = key;
+    ends_[i] = end;
   };
   for (let s = 0; s < n - 1; s++) push(s);
-  for (let top = pop(); top; top = pop()) {
-    const { start, end } = top;
-    const middle = next[start] as number;
+  while (size > 0) {
+    const top = keys_[0] as number;
+    const end = ends_[0] as number;
+    // Take the last entry out and sift it down from the root.
+    size -= 1;
+    if (size > 0) {
+      const key = keys_[size] as number;
+      const lastEnd = ends_[size] as number;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const r = l + 1;
+        const child = r < size && (keys_[r] as number) < (keys_[l] as number) ? r : l;
+        if ((keys_[child] as number) >= key) break;
+        keys_[i] = keys_[child] as number;
+        ends_[i] = ends_[child] as number;
+        i = child;
+      }
+      keys_[i] = key;
+      ends_[i] = lastEnd;
+    }
+    const start = top % START_BITS;
+    const middle = next_[start] as number;
     // Stale: a part of the pair was merged into something else since it was pushed.
-    if (!alive[start] || middle >= n || next[middle] !== end) continue;
-    alive[middle] = 0;
-    next[start] = end;
-    prev[end] = start;
-    const before = prev[start] as number;
+    if (!alive_[start] || middle >= n || next_[middle] !== end) continue;
+    alive_[middle] = 0;
+    next_[start] = end;
+    prev_[end] = start;
+    const before = prev_[start] as number;
     if (before >= 0) push(before);
     push(start);
   }
   const starts: number[] = [];
-  for (let s = 0; s < n; s = next[s] as number) starts.push(s);
+  for (let s = 0; s < n; s = next_[s] as number) starts.push(s);
   starts.push(n);
   return starts;
 }

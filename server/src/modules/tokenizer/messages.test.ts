@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens, decodeTokens, libraryEncoder as encoder, encodeText } from './encoder';
+import { countTokens, decodeTokens, libraryEncoder as encoder, encodeText, PIECE_WINDOW } from './encoder';
 import { countPromptTokens } from './messages';
 
 describe('tokenizer', () => {
@@ -74,5 +74,30 @@ describe('tokenizer', () => {
     const word = 'x'.repeat(200_000);
     expect(countTokens(word)).toBe(25_000);
     expect(countTokens('ab'.repeat(100_000))).toBeGreaterThan(0);
+  });
+
+  it('counts pieces longer than a window window by window, as encodeText encodes them', () => {
+    let seed = 11;
+    const letter = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return 'abcdefghijklmnopqrstuvwxyz'[seed % 26] as string;
+    };
+    const random = Array.from({ length: PIECE_WINDOW * 2 + 333 }, letter).join('');
+    const windows: string[] = [];
+    for (let at = 0; at < random.length; at += PIECE_WINDOW)
+      windows.push(random.slice(at, at + PIECE_WINDOW));
+    // Each window is merged as a piece of its own: the sum of the windows' own counts.
+    const expected = windows.reduce((sum, w) => sum + encoder().encode(w, [], []).length, 0);
+    expect(countTokens(random)).toBe(expected);
+    expect(encodeText(random)).toEqual(windows.flatMap((w) => encoder().encode(w, [], [])));
+    // Within a token a window of the whole piece's exact count.
+    const exact = encoder().encode(random, [], []).length;
+    expect(Math.abs(countTokens(random) - exact)).toBeLessThanOrEqual(windows.length);
+    // A window never splits a surrogate pair: emoji in a run of punctuation are whole in their windows.
+    const emoji = '🙂'.repeat(PIECE_WINDOW);
+    expect(decodeTokens(encodeText(emoji))).toBe(emoji);
+    expect(countTokens(emoji)).toBe(encodeText(emoji).length);
+    // 8 MB of one letter, one piece: a million tokens, exactly (8 letters a token, and a window holds 256).
+    expect(countTokens('x'.repeat(8 << 20))).toBe(1 << 20);
   });
 });

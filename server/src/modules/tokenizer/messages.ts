@@ -122,18 +122,28 @@ export function promptLength(messages: ChatMessage[], tools?: ToolDefinitions): 
   return length;
 }
 
+/** A prompt's count; `complete` is false when counting stopped at the limit (the prompt has at least `tokens`). */
+export interface PromptCount {
+  tokens: number;
+  complete: boolean;
+}
+
 /**
  * countPromptTokens, counted off the event loop (thread.ts): for prompts long enough that counting them on it
- * would hold every other request up.
+ * would hold every other request up. Counting stops once the prompt reaches `limit` tokens: a caller that only
+ * needs to know the prompt is past a model's context need not count the rest (megabytes, seconds of a thread).
  */
 export async function countLongPromptTokens(
   messages: ChatMessage[],
   tools?: ToolDefinitions,
   owner?: string,
-): Promise<number> {
+  limit = Number.POSITIVE_INFINITY,
+): Promise<PromptCount> {
   const texts: string[] = [];
   const framing = walkPrompt(messages, tools, (text) => {
     texts.push(text);
   });
-  return framing + (await countTokensAside(texts, owner));
+  if (framing >= limit) return { tokens: framing, complete: false };
+  const count = await countTokensAside(texts, owner, limit - framing);
+  return { tokens: framing + count.tokens, complete: count.complete };
 }

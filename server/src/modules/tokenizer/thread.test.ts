@@ -24,7 +24,7 @@ describe('the counting thread', () => {
     // The loop stays free while the thread counts: callbacks keep running until the count arrives.
     const loop = countLoopTurns();
     const answered = countingThread.answered;
-    expect(await countTokensAside(texts)).toBe(expected);
+    expect(await countTokensAside(texts)).toEqual({ tokens: expected, complete: true });
     const ticks = loop.stop();
     // Counted by the thread, not in turns on the loop.
     expect(countingThread.answered).toBe(answered + 1);
@@ -49,14 +49,17 @@ describe('the counting thread', () => {
     stopGone();
     // Killed from outside, as a crash or an out-of-memory would end it.
     await (countingThread as unknown as { worker: Worker }).worker.terminate();
-    expect(await counting).toEqual([expected, countTokens('a') + countTokens('b c')]);
+    expect(await counting).toEqual([
+      { tokens: expected, complete: true },
+      { tokens: countTokens('a') + countTokens('b c'), complete: true },
+    ]);
     expect(countingThread.running).toBe(false);
     expect(lost).toHaveLength(1);
     expect(others).toEqual(lost);
     stopOther();
     stopThrowing();
     await threadReady();
-    expect(await countTokensAside(texts)).toBe(expected);
+    expect((await countTokensAside(texts)).tokens).toBe(expected);
     // Stopped on purpose: nothing to report.
     await countingThread.stop();
     expect(lost).toHaveLength(1);

@@ -1,12 +1,13 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorkerThread } from '../../lib/worker-thread';
 import type { CountReply, CountRequest } from './count-worker';
-import { countTokensInTurns } from './turns';
+import { countTokensInTurns, type TextsCount } from './turns';
 
 interface Job {
   texts: string[];
   owner: string;
-  resolve: (tokens: number) => void;
+  limit: number;
+  resolve: (count: TextsCount) => void;
   reject: (err: unknown) => void;
 }
 
@@ -35,16 +36,18 @@ class CountingThread {
   /** When a thread last died before it was ready: no new one for a minute (it would likely fail again). */
   private failedAt = Number.NEGATIVE_INFINITY;
 
-  count(texts: string[], owner = ''): Promise<number> {
+  /** The summed counts of `texts`; once they reach `limit`, counting stops and the sum so far is the answer. */
+  count(texts: string[], owner = '', limit = Number.POSITIVE_INFINITY): Promise<TextsCount> {
     if (!this.worker && Date.now() - this.failedAt > 60_000) this.start();
     const worker = this.worker;
-    if (!worker) return countTokensInTurns(texts);
+    if (!worker) return countTokensInTurns(texts, limit);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.jobs.set(id, { texts, owner, resolve, reject });
+      this.jobs.set(id, { texts, owner, limit, resolve, reject });
       // Keeps the process alive only while a count is under way.
       if (this.jobs.size === 1) worker.ref();
-      worker.postMessage({ id, texts, owner } satisfies CountRequest);
+      const bound = Number.isFinite(limit) ? limit : null;
+      worker.postMessage({ id, texts, owner, limit: bound } satisfies CountRequest);
     });
   }
 
@@ -65,7 +68,7 @@ class CountingThread {
       this.jobs.delete(reply.id);
       this.answeredCount += 1;
       if (this.jobs.size === 0) worker.unref();
-      job.resolve(reply.tokens);
+      job.resolve({ tokens: reply.tokens, complete: reply.complete });
     });
     // An error ends the thread too ('exit' follows).
     let error: unknown;
@@ -94,7 +97,7 @@ class CountingThread {
     this.ready = false;
     const jobs = [...this.jobs.values()];
     this.jobs.clear();
-    for (const job of jobs) countTokensInTurns(job.texts).then(job.resolve, job.reject);
+    for (const job of jobs) countTokensInTurns(job.texts, job.limit).then(job.resolve, job.reject);
   }
 
   /**
@@ -125,7 +128,11 @@ class CountingThread {
 
 export const countingThread = new CountingThread();
 
-/** The summed token counts of texts, counted off the event loop, taking turns with other owners' (accounts'). */
-export function countTokensAside(texts: string[], owner?: string): Promise<number> {
-  return countingThread.count(texts, owner);
+/**
+ * The summed token counts of texts, counted off the event loop, taking turns with other owners' (accounts'). With
+ * a `limit`, counting stops once the sum reaches it (a prompt already past a model's context needs no exact
+ * count), and the answer is the sum so far.
+ */
+export function countTokensAside(texts: string[], owner?: string, limit?: number): Promise<TextsCount> {
+  return countingThread.count(texts, owner, limit);
 }

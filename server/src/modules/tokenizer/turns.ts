@@ -1,4 +1,4 @@
-import { countTokenSpan } from './encoder';
+import { countTokenSpan, newCursor, type SpanCursor } from './encoder';
 
 /**
  * Counting long texts on the event loop a little at a time, for when the counting thread (thread.ts) is not
@@ -18,9 +18,11 @@ interface Job {
   texts: string[];
   /** The text being counted, and where in it the next span starts. */
   index: number;
-  at: number;
+  cursor: SpanCursor;
   tokens: number;
-  resolve: (tokens: number) => void;
+  /** Counting stops once the texts come to this many tokens (the caller needs no more). */
+  limit: number;
+  resolve: (count: TextsCount) => void;
   reject: (err: unknown) => void;
 }
 
@@ -28,10 +30,19 @@ const queue: Job[] = [];
 let head = 0;
 let scheduled = false;
 
-/** The summed token counts of texts (each counted as countTokens counts it), counted in turns. */
-export function countTokensInTurns(texts: string[]): Promise<number> {
+/** Texts' summed counts; `complete` is false when counting stopped at the limit (there are at least `tokens`). */
+export interface TextsCount {
+  tokens: number;
+  complete: boolean;
+}
+
+/**
+ * The summed token counts of texts (each counted as countTokens counts it), counted in turns; once the sum reaches
+ * `limit` counting stops, and the sum so far (at least `limit`) is the answer.
+ */
+export function countTokensInTurns(texts: string[], limit = Number.POSITIVE_INFINITY): Promise<TextsCount> {
   return new Promise((resolve, reject) => {
-    queue.push({ texts, index: 0, at: 0, tokens: 0, resolve, reject });
+    queue.push({ texts, index: 0, cursor: newCursor(), tokens: 0, limit, resolve, reject });
     if (!scheduled) {
       scheduled = true;
       setImmediate(turn);
@@ -43,14 +54,12 @@ export function countTokensInTurns(texts: string[]): Promise<number> {
 function step(job: Job): boolean {
   const text = job.texts[job.index];
   if (text === undefined) return true;
-  const { tokens, end } = countTokenSpan(text, job.at, SPAN_CHARS);
-  job.tokens += tokens;
-  if (end < text.length) job.at = end;
-  else {
+  job.tokens += countTokenSpan(text, job.cursor, SPAN_CHARS);
+  if (job.cursor.at >= text.length) {
     job.index += 1;
-    job.at = 0;
+    job.cursor = newCursor();
   }
-  return job.index >= job.texts.length;
+  return job.index >= job.texts.length || job.tokens >= job.limit;
 }
 
 function turn(): void {
@@ -67,7 +76,7 @@ function turn(): void {
     }
     if (done) {
       head += 1;
-      job.resolve(job.tokens);
+      job.resolve({ tokens: job.tokens, complete: job.index >= job.texts.length });
     }
     if (performance.now() >= deadline) break;
   }

@@ -10,7 +10,7 @@ import { sendError } from './send-error';
 // The body parser in a bare app; the full server runs the same middleware on every POST route.
 const app = express();
 app.use(requestId);
-app.post('/echo', jsonBody(1024, 30_000), (req, res) => {
+app.post('/echo', jsonBody(1024, 30_000, { maxValues: 100_000, maxDepth: 128 }), (req, res) => {
   res.json({ got: req.body ?? null });
 });
 app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
