@@ -16,7 +16,7 @@ const database = await openTestDatabase();
 await database.migrate();
 const account = await createAccount({
   ctx: { db: database.db },
-  input: { email: 'batch-write@tessera.local', password: 'batch-write-password' },
+  input: { email: 'batch-write@tessera.local', password: 'rollup writer passphrase 19' },
 });
 const store = new PgUsageStore(database.db);
 

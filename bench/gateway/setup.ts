@@ -62,7 +62,7 @@ export async function benchServices(
   await database.migrate();
   const account = await createAccount({
     ctx: services.ctx,
-    input: { email: 'bench@tessera.local', password: 'bench-password-123', name: 'Bench' },
+    input: { email: 'bench@tessera.local', password: 'gateway timing passphrase 7', name: 'Bench' },
   });
   await setPlan({ ctx: services.ctx, accountId: account.id, input: { plan: 'enterprise' } });
   return { services, accountId: account.id };

@@ -31,7 +31,7 @@ export async function createLoadDatabase(adminUrl: string): Promise<LoadDatabase
       ctx,
       input: {
         email: 'load@tessera.local',
-        password: 'load-bench-password-123',
+        password: 'steady traffic passphrase 23',
         name: 'Load bench',
         plan: 'enterprise',
         // What `pnpm cli account create --plan enterprise --rpm … --monthly-tokens …` sets: limits never bind here.

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowancePeriods } from '../../src/db/schema';
+import { allowancePeriods, usageEvents } from '../../src/db/schema';
 import { createAccount, createKey } from '../helpers/fixtures';
+import { gql } from '../helpers/graphql';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -141,5 +142,61 @@ describe('token allowance through /v1/chat/completions', () => {
     const res = await chat(key, { max_tokens: 2_000 });
     expect(res.status).toBe(200);
     expect(await periodOf(account.id)).toBeUndefined();
+  });
+
+  it('usage counts what the allowance counted: refused calls are metered with 0 tokens', async () => {
+    // Issue 39: a 300-token account showed 336 tokens used on the dashboard while its allowance counted 288.
+    const { account, key } = await liveKey(300);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20 && !statuses.includes(429); i += 1) {
+      const res = await chat(key, { max_tokens: 20 });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(statuses).toContain(200);
+    expect(statuses.at(-1)).toBe(429);
+    // A stream is refused before it opens, as a plain call is.
+    const streamed = await chat(key, { max_tokens: 20, stream: true });
+    expect(streamed.status).toBe(429);
+    await streamed.body?.cancel();
+    // Refused before the allowance is asked: never near a model either.
+    const tooLong = await chat(key, { max_tokens: 5_000 });
+    expect(tooLong.status).toBe(400);
+    await tooLong.body?.cancel();
+    const row = await until(
+      () => periodOf(account.id),
+      (r) => r?.reserved === 0,
+    );
+    expect(row?.used).toBeGreaterThan(0);
+
+    const refusals = statuses.filter((s) => s === 429).length + 1;
+    await until(
+      async () => {
+        await server.services.usage.flush();
+        return server.services.ctx.db.select().from(usageEvents).where(eq(usageEvents.accountId, account.id));
+      },
+      (rows) => rows.length === statuses.length + 2,
+    );
+    const events = await server.services.ctx.db
+      .select()
+      .from(usageEvents)
+      .where(eq(usageEvents.accountId, account.id));
+    const refused = events.filter((e) => e.status === 429);
+    expect(refused).toHaveLength(refusals);
+    for (const e of refused)
+      expect(e).toMatchObject({
+        model: 'tessera-fast-4k',
+        promptTokens: 0,
+        completionTokens: 0,
+        errorCode: 'insufficient_quota',
+      });
+
+    const usage = await gql<{ usage: { summary: { totalRequests: number; totalTokens: number } } }>(
+      server,
+      { key },
+      'query { usage(period: LAST_1H, mode: LIVE) { summary { totalRequests totalTokens } } }',
+    );
+    expect(usage.errors).toBeUndefined();
+    expect(usage.data?.usage.summary).toEqual({ totalRequests: statuses.length + 2, totalTokens: row?.used });
   });
 });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowancePeriods, allowanceReservations } from '../../src/db/schema';
+import { allowancePeriods, allowanceReservations, usageEvents } from '../../src/db/schema';
 import { writeFakeCatalogue } from '../helpers/chat-setup';
 import { type FakeUpstream, startFakeOpenAi } from '../helpers/fake-upstreams';
 import { createAccountWithKey } from '../helpers/fixtures';
@@ -126,6 +126,18 @@ describe.skipIf(!postgres)('live keys while Postgres is unavailable', () => {
       .from(allowanceReservations)
       .where(eq(allowanceReservations.accountId, account.id));
     expect(leases).toEqual([]);
+    // Usage says the same: the 503s never reached a model and are metered with 0 tokens (issue 39).
+    const calls = warm.length + paced.length + burst.length + 1;
+    let events: (typeof usageEvents.$inferSelect)[] = [];
+    while (Date.now() < deadline + 10_000 && events.length < calls) {
+      await server.services.usage.flush();
+      events = await direct.db.select().from(usageEvents).where(eq(usageEvents.accountId, account.id));
+    }
+    expect(events).toHaveLength(calls);
+    const refusals = events.filter((e) => e.status === 503);
+    expect(refusals).toHaveLength(2);
+    for (const e of refusals) expect(e).toMatchObject({ promptTokens: 0, completionTokens: 0 });
+    expect(events.reduce((sum, e) => sum + (e.promptTokens ?? 0) + (e.completionTokens ?? 0), 0)).toBe(total);
     // And live calls take a new lease again.
     expect((await chat()).status).toBe(200);
   });

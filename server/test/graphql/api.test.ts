@@ -204,6 +204,14 @@ describe('GraphQL errors and limits', () => {
       '{ __type(name: "Usage") { description } }',
     );
     expect(intro.data?.__type.description).toMatch(/rollups/);
+    // The token figures say what they count: what models billed, not what refused calls would have sent.
+    const summary = await gql<{ __type: { fields: { name: string; description: string }[] } }>(
+      server,
+      auth,
+      '{ __type(name: "UsageSummary") { fields { name description } } }',
+    );
+    const totalTokens = summary.data?.__type.fields.find((f) => f.name === 'totalTokens');
+    expect(totalTokens?.description).toMatch(/billed by models.*refused.*counts 0.*allowance/s);
     const big = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie: auth.cookie },

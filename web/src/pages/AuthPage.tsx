@@ -8,6 +8,9 @@ import { zodFieldErrors } from '../lib/validation';
 
 type Mode = 'signIn' | 'signUp';
 
+/** The server's rules (modules/accounts password-policy.ts) in a line; its refusal names the one broken. */
+const PASSWORD_HINT = 'At least 10 characters, hard to guess, and not your email.';
+
 /**
  * Sign in and sign up share one form: the same fields, checked by the same shared schemas as the server. With
  * an `invitation` (the invite page), sign-up joins that organisation and sign-in comes back to accept it.
@@ -86,7 +89,7 @@ export function AuthPage({
             name="password"
             type="password"
             autoComplete={isSignUp ? 'new-password' : 'current-password'}
-            hint={isSignUp ? 'At least 10 characters.' : undefined}
+            hint={isSignUp ? PASSWORD_HINT : undefined}
             error={errors.password}
             required
           />

@@ -126,6 +126,13 @@ describe('overview page', () => {
     expect(within(total).getByText('150')).toBeTruthy();
     expect(within(total).getByText(/50% vs previous period/)).toBeTruthy();
     expect(screen.getByRole('article', { name: 'Tokens remaining' }).textContent).toContain('99K');
+    // What the token figure counts, read with the card (issue 39: it summed refused calls' prompts).
+    expect(
+      screen.getByRole('article', {
+        name: 'Total tokens',
+        description: 'Tokens billed by models; refused calls count 0.',
+      }),
+    ).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Requests: 150 in total' })).toBeTruthy();
     expect(screen.getByRole('table', { name: 'Requests per endpoint' }).textContent).toContain(
       '/v1/chat/completions',

@@ -149,6 +149,7 @@ function OverviewBody({
           value={abbreviate(s.totalTokens)}
           change={s.change.totalTokens}
           better="neither"
+          hint="Tokens billed by models; refused calls count 0."
         />
         <StatCard
           label="Tokens remaining"

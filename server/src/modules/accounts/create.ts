@@ -4,8 +4,8 @@ import { type AccountRow, accounts, memberships, type UserRow, users } from '../
 import { ServiceError } from '../../errors';
 import { newId } from '../../lib/ids';
 import { type AuditActor, type AuditRequest, recordAudit, sessionActor } from '../audit';
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from './common-passwords';
 import { hashPassword } from './password';
+import { passwordRefusal } from './password-policy';
 
 export interface CreateAccountInput extends SignUpInput {
   plan?: Plan;
@@ -27,12 +27,9 @@ async function newUserValues(
   input: SignUpInput,
 ): Promise<{ email: string; name: string | null; passwordHash: string }> {
   const { email, password, name } = SignUpInput.parse(input);
-  if (isCommonPassword(password)) {
-    throw new ServiceError('invalid_request', COMMON_PASSWORD_MESSAGE, {
-      param: 'password',
-      code: 'common_password',
-    });
-  }
+  const refusal = passwordRefusal(password, { email, name });
+  if (refusal)
+    throw new ServiceError('invalid_request', refusal.message, { param: 'password', code: refusal.code });
   // Hashed before the email is looked at: a taken email costs the same scrypt as a new one (and as a
   // sign-in), so the answer's timing does not tell which emails have accounts.
   return { email, name: name ?? null, passwordHash: await hashPassword(password) };

@@ -7,7 +7,7 @@ import { tooManyAttempts } from './sign-in';
 
 /**
  * The dashboard's sign-up: counted against the client address on counters every instance shares, then
- * `createAccount` (common passwords refused, the password hashed whether or not the email is taken).
+ * `createAccount` (guessable passwords refused, the password hashed whether or not the email is taken).
  * A sign-up through an invitation does not come here: modules/teams `signUpByInvitation` (after the same
  * `checkSignUpAttempt`) creates the user and that membership only.
  */

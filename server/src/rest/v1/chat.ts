@@ -181,12 +181,10 @@ export function chatRoutes(services: Services): RestRoute[] {
         });
         const prepared = await services.chat.prepare(req.body, principal.accountId);
         requireModel(principal, prepared.entry.id);
-        // A call refused before it starts (the allowance) is metered with the prompt it would have sent.
-        recordUsage(res, {
-          model: prepared.entry.id,
-          promptTokens: prepared.promptTokens,
-          completionTokens: 0,
-        });
+        // A call refused before any model sees it (the allowance's 429, its 503 in an outage) consumed
+        // nothing: metered with its model and 0 tokens, so that usage adds up to what the allowance counted.
+        // The service's answer replaces this with what the call consumed once it ran.
+        recordUsage(res, { model: prepared.entry.id, promptTokens: 0, completionTokens: 0 });
         const call = {
           principal,
           allowance: services.allowance,

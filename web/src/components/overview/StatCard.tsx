@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { percent } from '../../lib/format';
 
 export interface StatCardProps {
@@ -32,8 +33,10 @@ export function StatCard({ label, value, change, changeUnit = 'relative', better
         : direction === 'flat'
           ? 'No change vs previous period'
           : `${arrow} ${changeUnit === 'points' ? `${(Math.abs(change) * 100).toFixed(1)} pts` : percent(Math.abs(change))} vs previous period`;
+  const hintId = useId();
   return (
-    <article className="card stat" aria-label={label}>
+    // The hint says what the figure counts: read with the card's name, as its description.
+    <article className="card stat" aria-label={label} aria-describedby={hint ? hintId : undefined}>
       <h3 className="stat-label">{label}</h3>
       <p className="stat-value">{value}</p>
       {changeText && (
@@ -42,7 +45,11 @@ export function StatCard({ label, value, change, changeUnit = 'relative', better
           {changeText}
         </p>
       )}
-      {hint && <p className="muted">{hint}</p>}
+      {hint && (
+        <p className="muted" id={hintId}>
+          {hint}
+        </p>
+      )}
     </article>
   );
 }
