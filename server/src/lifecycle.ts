@@ -41,7 +41,8 @@ export async function seedDemoIfEmpty(services: Services): Promise<DemoAccount |
   const [row] = await services.ctx.db.select({ n: count() }).from(accounts);
   if ((row?.n ?? 0) > 0) return null;
   const email = 'demo@tessera.local';
-  const password = `demo-${randomBase62(16)}`;
+  // Random only: the password rules refuse one built on the account's own email (`demo-…` for demo@…).
+  const password = randomBase62(20);
   const account = await createAccount({ ctx: services.ctx, input: { email, password, name: 'Demo' } });
   const key = await createKey({
     ctx: services.ctx,

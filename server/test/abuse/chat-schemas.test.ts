@@ -119,7 +119,8 @@ describe('generated abusive schemas', () => {
       const { answer } = await expectBounded(label, structured(schema, extra));
       if (answer.status !== 200) {
         expect(answer.status).toBe(400);
-        expect(answer.body.error?.code).toMatch(/^schema_too_(large|complex)$/);
+        // A schema nested past the body's own depth bound (128 levels) is refused as the body is read.
+        expect(answer.body.error?.code).toMatch(/^(schema|request)_too_(large|complex)$/);
       }
     });
   }
