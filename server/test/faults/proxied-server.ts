@@ -1,5 +1,6 @@
 import { openDatabase } from '../../src/db/client';
 import { parseEnv } from '../../src/env';
+import type { Clock } from '../../src/lib/clock';
 import { createLogger } from '../../src/logger';
 import { startServer } from '../../src/server';
 import { createServices } from '../../src/services';
@@ -22,7 +23,7 @@ export interface ProxiedServer {
  */
 export async function startServerBehindDbProxy(
   env: Record<string, string> = {},
-  options: { logs?: LogCapture; config?: TestServerOptions['config'] } = {},
+  options: { logs?: LogCapture; config?: TestServerOptions['config']; clock?: Clock } = {},
 ): Promise<ProxiedServer> {
   const direct = await openTestDatabase();
   if (!direct.url) throw new Error('startServerBehindDbProxy needs TEST_DATABASE_URL (a real Postgres)');
@@ -35,6 +36,7 @@ export async function startServerBehindDbProxy(
   const services = createServices(parsed, {
     database: openDatabase({ url: url.toString(), maxConnections: 5, timeoutMs: parsed.DATABASE_TIMEOUT_MS }),
     logger: createLogger(parsed.LOG_LEVEL, options.logs),
+    ...(options.clock && { clock: options.clock }),
     config: { authThrottle: testAuthThrottle(), ...options.config },
   });
   const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
