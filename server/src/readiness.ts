@@ -20,35 +20,42 @@ const EXPECTED_MIGRATIONS = (
 /**
  * Ready means the database answers and every migration of this build is applied. Redis being down does not
  * make an instance unready: it keeps serving with per-instance limits (modules/ratelimit/README.md), so the answer is
- * `degraded` with status 200 rather than pulling every instance out of the load balancer at once.
+ * `degraded` with status 200 rather than pulling every instance out of the load balancer at once. Redis is
+ * asked (a PING bounded by REDIS_COMMAND_TIMEOUT_MS) beside the database query, not read from the limiter's
+ * last request.
  */
 export async function checkReadiness(services: Services): Promise<Readiness> {
-  const redis =
-    services.rateLimiter.mode === 'memory'
-      ? 'not configured'
-      : services.rateLimiter.mode === 'redis'
-        ? 'ok'
-        : 'unreachable';
+  const [redis, migrations] = await Promise.all([
+    services.rateLimiter.probeRedis(),
+    appliedMigrations(services),
+  ]);
   const base = { databaseKind: services.database.kind, redis } as const;
-  try {
-    const result = await services.ctx.db.execute<{ n: number | string }>(
-      sql`select count(*) as n from drizzle.__drizzle_migrations`,
-    );
-    const rows = Array.isArray(result) ? result : (result as { rows: { n: number | string }[] }).rows;
-    const applied = Number(rows[0]?.n ?? 0);
-    const migrated = applied >= EXPECTED_MIGRATIONS;
-    return {
-      ...base,
-      status: !migrated ? 'unavailable' : redis === 'unreachable' ? 'degraded' : 'ready',
-      database: 'ok',
-      migrations: { applied, expected: EXPECTED_MIGRATIONS },
-    };
-  } catch {
+  if (migrations === undefined) {
     return {
       ...base,
       status: 'unavailable',
       database: 'unreachable',
       migrations: { applied: null, expected: EXPECTED_MIGRATIONS },
     };
+  }
+  const migrated = migrations >= EXPECTED_MIGRATIONS;
+  return {
+    ...base,
+    status: !migrated ? 'unavailable' : redis === 'unreachable' ? 'degraded' : 'ready',
+    database: 'ok',
+    migrations: { applied: migrations, expected: EXPECTED_MIGRATIONS },
+  };
+}
+
+/** How many migrations the database has applied; undefined when it does not answer. */
+async function appliedMigrations(services: Services): Promise<number | undefined> {
+  try {
+    const result = await services.ctx.db.execute<{ n: number | string }>(
+      sql`select count(*) as n from drizzle.__drizzle_migrations`,
+    );
+    const rows = Array.isArray(result) ? result : (result as { rows: { n: number | string }[] }).rows;
+    return Number(rows[0]?.n ?? 0);
+  } catch {
+    return undefined;
   }
 }

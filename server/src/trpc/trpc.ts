@@ -5,7 +5,7 @@ import { ZodError } from 'zod';
 import type { AccountRow } from '../db/schema';
 import { asUnavailable, type ErrorKind, isServiceError } from '../errors';
 import { errorHeaders } from '../http/error-headers';
-import { locals } from '../http/locals';
+import { locals, recordError } from '../http/locals';
 import { CSRF_HEADER, SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { deniedResource, logTenantDenial } from '../lib/tenant-denial';
@@ -27,7 +27,14 @@ export interface TrpcContext {
 export function contextFactory(services: Services) {
   return async ({ req, res }: CreateExpressContextOptions): Promise<TrpcContext> => {
     const sessionToken = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const caller = sessionToken ? await resolveSession({ ctx: services.ctx, token: sessionToken }) : null;
+    let caller: SessionCaller | null;
+    try {
+      caller = sessionToken ? await resolveSession({ ctx: services.ctx, token: sessionToken }) : null;
+    } catch (err) {
+      // tRPC builds the context before any procedure runs, so mapErrors never sees this failure, and tRPC
+      // would answer its own generic 500 (a database outage included) with nothing logged.
+      throw mapFailure({ services, res, error: toTRPCError(err), path: req.path.slice(1) });
+    }
     return { services, req, res, sessionToken, caller, account: caller?.member?.account ?? null };
   };
 }
@@ -77,6 +84,56 @@ export function toTRPCError(err: unknown): TRPCError {
   return new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', cause: err });
 }
 
+/**
+ * A failed call as tRPC answers it, wherever it failed (the context or a procedure): a module's error or an
+ * unreachable dependency mapped by its kind, its retry advice (a throttled sign-in's or an outage's
+ * retry-after) as headers as on REST, and the cause logged: an unknown error in full, an outage once per
+ * request (a batch's calls share one cause, and the access-log line then names it too).
+ */
+function mapFailure({
+  services,
+  res,
+  error,
+  path,
+}: {
+  services: Services;
+  res: Response;
+  error: TRPCError;
+  path: string;
+}): TRPCError {
+  const { logger } = services.ctx;
+  const cause = asUnavailable(error.cause) ?? error.cause;
+  if (!isServiceError(cause)) {
+    if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error, path }, 'trpc error');
+    return error;
+  }
+  const mapped = toTRPCError(cause);
+  for (const [name, value] of Object.entries(errorHeaders(cause))) res.setHeader(name, value);
+  if (cause.kind === 'unavailable' && locals(res).errorType === undefined) {
+    recordError(res, { type: 'server_error', code: cause.code, message: cause.message });
+    logger.warn(
+      { requestId: locals(res).requestId, path, cause: rootCause(cause.cause) },
+      'trpc call refused: a dependency is unavailable',
+    );
+  } else if (mapped.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error, path }, 'trpc error');
+  return mapped;
+}
+
+/**
+ * The innermost error of a chain (the socket's or the driver's), by code and message: a failed query's own
+ * message carries its text and parameters (a session's hash), which stay out of the logs.
+ */
+function rootCause(err: unknown): { code: string | undefined; message: string } {
+  let current = err;
+  for (let depth = 0; depth < 6 && current instanceof Error && current.cause instanceof Error; depth++)
+    current = current.cause;
+  const code = (current as { code?: unknown } | null)?.code;
+  return {
+    code: typeof code === 'string' ? code : undefined,
+    message: current instanceof Error ? current.message : String(current),
+  };
+}
+
 /** `{ email: ['Enter a valid email address'] }`: what a form shows beside each field. */
 function fieldErrorsOf(err: ZodError): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -116,12 +173,7 @@ const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
   }
   const result = await next();
   if (!result.ok) {
-    const cause = asUnavailable(result.error.cause) ?? result.error.cause;
-    const mapped = isServiceError(cause) ? toTRPCError(cause) : result.error;
-    // Retry advice (a throttled sign-in's retry-after) reaches the client as on REST.
-    if (isServiceError(cause))
-      for (const [name, value] of Object.entries(errorHeaders(cause))) ctx.res.setHeader(name, value);
-    const resource = deniedResource(cause);
+    const resource = deniedResource(result.error.cause);
     if (resource && ctx.account) {
       logTenantDenial(ctx.services.ctx.logger, {
         transport: 'trpc',
@@ -132,9 +184,7 @@ const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
         operation: path,
       });
     }
-    if (mapped.code === 'INTERNAL_SERVER_ERROR')
-      ctx.services.ctx.logger.error({ err: result.error }, 'trpc error');
-    throw mapped;
+    throw mapFailure({ services: ctx.services, res: ctx.res, error: result.error, path });
   }
   return result;
 });

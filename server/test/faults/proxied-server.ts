@@ -1,10 +1,12 @@
 import { openDatabase } from '../../src/db/client';
 import { parseEnv } from '../../src/env';
+import type { Clock } from '../../src/lib/clock';
 import { createLogger } from '../../src/logger';
 import { startServer } from '../../src/server';
 import { createServices } from '../../src/services';
 import { openTestDatabase } from '../helpers/database';
-import type { TestServer } from '../helpers/server';
+import type { LogCapture } from '../helpers/log-capture';
+import { type TestServer, type TestServerOptions, testAuthThrottle } from '../helpers/server';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 export interface ProxiedServer {
@@ -19,7 +21,10 @@ export interface ProxiedServer {
  * Like startTestServer on Postgres (a fresh database, migrated), but the server reaches it only through a TCP
  * proxy that the test can cut. Needs TEST_DATABASE_URL.
  */
-export async function startServerBehindDbProxy(env: Record<string, string> = {}): Promise<ProxiedServer> {
+export async function startServerBehindDbProxy(
+  env: Record<string, string> = {},
+  options: { logs?: LogCapture; config?: TestServerOptions['config']; clock?: Clock } = {},
+): Promise<ProxiedServer> {
   const direct = await openTestDatabase();
   if (!direct.url) throw new Error('startServerBehindDbProxy needs TEST_DATABASE_URL (a real Postgres)');
   await direct.migrate();
@@ -30,7 +35,9 @@ export async function startServerBehindDbProxy(env: Record<string, string> = {})
   const parsed = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
   const services = createServices(parsed, {
     database: openDatabase({ url: url.toString(), maxConnections: 5, timeoutMs: parsed.DATABASE_TIMEOUT_MS }),
-    logger: createLogger(parsed.LOG_LEVEL),
+    logger: createLogger(parsed.LOG_LEVEL, options.logs),
+    ...(options.clock && { clock: options.clock }),
+    config: { authThrottle: testAuthThrottle(), ...options.config },
   });
   const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
   const server: TestServer = { ...running, services, databaseUrl: url.toString() };

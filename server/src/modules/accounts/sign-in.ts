@@ -19,7 +19,8 @@ export function tooManyAttempts(decision: AttemptDecision, what: string): Servic
 /**
  * Checks a user's email and password. Before any hashing, the attempt is counted against the client address
  * (a window) and the email (a backoff that grows with each failure; a success clears it), on counters every
- * instance shares (modules/auth-throttle).
+ * instance shares (modules/auth-throttle). The email's count comes after the user is read: an attempt that
+ * fails before its password is checked (the database down or stalled: 503) is not a wrong password.
  */
 export async function signIn({
   ctx,
@@ -36,9 +37,11 @@ export async function signIn({
   request?: AuditRequest;
 }): Promise<UserRow> {
   const { email, password } = SignInInput.parse(input);
-  const decision = await throttle.signInAttempt(email, address);
-  if (!decision.allowed) throw tooManyAttempts(decision, 'sign-in attempts');
+  const byAddress = await throttle.signInFromAddress(address);
+  if (!byAddress.allowed) throw tooManyAttempts(byAddress, 'sign-in attempts');
   const [row] = await ctx.db.select().from(users).where(eq(users.email, email)).limit(1);
+  const byEmail = await throttle.signInForEmail(email);
+  if (!byEmail.allowed) throw tooManyAttempts(byEmail, 'sign-in attempts');
   const ok = await verifyPassword(password, row?.passwordHash ?? (await dummyPasswordHash()));
   if (!row || !ok) {
     // Only for an existing user (an unknown email has no log to write to), and bounded: the throttle above

@@ -50,19 +50,25 @@ export class AuthThrottle {
     },
   ) {}
 
-  /** Whether a sign-in attempt for `email` from `address` may be checked now; counts it if so. */
-  async signInAttempt(email: string, address: string): Promise<AttemptDecision> {
-    const { config } = this.deps;
-    const byAddress = await this.take(key('signin-address', address), config.signInPerAddress);
-    if (!byAddress.allowed) return byAddress;
-    return this.take(key('signin-email', email), config.signInPerEmail);
+  /** Whether a sign-in from `address` may go on now; counts it if so, whatever its outcome. */
+  async signInFromAddress(address: string): Promise<AttemptDecision> {
+    return this.take(key('signin-address', address), this.deps.config.signInPerAddress);
+  }
+
+  /**
+   * Whether a password for `email` may be checked now; counts it if so. The backoff counts wrong passwords
+   * only, so the caller asks once nothing but the password can fail the attempt: a sign-in the server could
+   * not check (its database down) must not slow the owner down once it is back.
+   */
+  async signInForEmail(email: string): Promise<AttemptDecision> {
+    return this.take(key('signin-email', email), this.deps.config.signInPerEmail);
   }
 
   /** The right password: the email's backoff starts over. */
   async signInSucceeded(email: string): Promise<void> {
     const k = key('signin-email', email);
-    await this.deps.database.clear(k);
-    if (this.deps.redis) await this.deps.redis.clear(k).catch(() => {});
+    // Both at once: the database being down must not keep the backoff in Redis, where it is counted.
+    await Promise.all([this.deps.database.clear(k), this.deps.redis?.clear(k).catch(() => {})]);
   }
 
   /** Whether a sign-up from `address` may go on now; counts it if so. */

@@ -69,10 +69,7 @@ export class RateLimiter {
     if (redis.ready && performance.now() >= this.retryRedisAt) {
       try {
         const decision = await redis.consumeAll(buckets);
-        if (this.degraded) {
-          this.degraded = false;
-          this.deps.logger.info('rate limiter: Redis reachable again; limits are shared again');
-        }
+        this.recover();
         return decision;
       } catch (err) {
         this.metrics.redisErrors++;
@@ -99,6 +96,35 @@ export class RateLimiter {
 
   async stop(): Promise<void> {
     await this.deps.redis?.close();
+  }
+
+  /**
+   * Redis's state for /readyz, asked of Redis itself: `mode` changes only when a request tries Redis, so an idle
+   * instance went on reporting an outage that was over, and a connection that is open to a hung Redis looked
+   * fine. The PING is bounded by the command timeout, so the probe never hangs. Its answer counts as a
+   * command's would: an answer puts the limiter back on Redis at once, a failure marks it degraded.
+   */
+  async probeRedis(): Promise<'not configured' | 'ok' | 'unreachable'> {
+    const redis = this.deps.redis;
+    if (!redis) return 'not configured';
+    if (!redis.ready) return 'unreachable';
+    try {
+      await redis.ping();
+    } catch (err) {
+      this.metrics.redisErrors++;
+      this.retryRedisAt = performance.now() + 1_000;
+      this.degrade((err as Error).message);
+      return 'unreachable';
+    }
+    this.retryRedisAt = 0;
+    this.recover();
+    return 'ok';
+  }
+
+  private recover(): void {
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.deps.logger.info('rate limiter: Redis reachable again; limits are shared again');
   }
 
   /** Logs once per outage, not once per request. */

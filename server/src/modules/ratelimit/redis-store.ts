@@ -84,6 +84,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
+  /** Resolves when Redis answers a PING within the command timeout: a connection can be open and Redis hung. */
+  async ping(): Promise<void> {
+    await this.withTimeout(this.client.ping());
+  }
+
   /**
    * Rejects when no reply came within the timeout. When the timer fires, the check waits one
    * setImmediate: the event loop polls sockets in between, so a reply that arrived while this process was
