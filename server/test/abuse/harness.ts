@@ -40,8 +40,16 @@ export async function newKey(server: TestServer): Promise<string> {
   return (await createAccountWithKey(server)).key.key;
 }
 
-/** POSTs a body serialized beforehand (the client's own JSON work is not the server's stall). */
-export async function post(server: TestServer, key: string, path: string, text: string): Promise<Answer> {
+/**
+ * POSTs a body serialized beforehand (the client's own JSON work is not the server's stall); bytes for the
+ * largest, whose UTF-8 encoding alone would hold the test's own loop.
+ */
+export async function post(
+  server: TestServer,
+  key: string,
+  path: string,
+  text: string | Uint8Array,
+): Promise<Answer> {
   const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -82,7 +82,7 @@ describe('tokenizer', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return 'abcdefghijklmnopqrstuvwxyz'[seed % 26] as string;
     };
-    const random = Array.from({ length: PIECE_WINDOW * 2 + 333 }, letter).join('');
+    const random = Array.from({ length: PIECE_WINDOW + 333 }, letter).join('');
     const windows: string[] = [];
     for (let at = 0; at < random.length; at += PIECE_WINDOW)
       windows.push(random.slice(at, at + PIECE_WINDOW));
