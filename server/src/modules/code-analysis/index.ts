@@ -50,7 +50,11 @@ export class CodeAnalyzer {
    * fairly with the other accounts (pool.ts).
    */
   async analyze(body: unknown, accountId: string): Promise<CodeAnalysis | CodeProjectAnalysis> {
-    const job = parseAnalyzeRequest(body, this.config.maxBytes, this.config.thresholds ?? DEFAULT_THRESHOLDS);
+    const { job } = parseAnalyzeRequest(
+      body,
+      this.config.maxBytes,
+      this.config.thresholds ?? DEFAULT_THRESHOLDS,
+    );
     const id = `analysis_${randomBase62(24)}`;
     if (isProjectJob(job))
       return { id, object: 'code.project_analysis', ...(await this.pool.run(job, accountId)) };

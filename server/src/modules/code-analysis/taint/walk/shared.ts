@@ -10,6 +10,8 @@ export const IS_CALL = /call|invocation/;
 /** Nodes that build a string from their parts: concatenation, interpolation, templates, format macros. */
 export const STRING_BUILDING =
   /binary|concatenat|interpolat|template|string|encapsed|macro_invocation|token_tree|heredoc|f_string|format/;
+/** Operators that join text: `+`, Python's `%` formatting, PHP's `.`, Lua's `..`, C++ and Ruby's `<<`. */
+export const CONCATENATING = /^(\+|%|\.|\.\.|<<)$/;
 /** Calls that build a string from their arguments. */
 export const FORMATTERS =
   /^(format|Format|sprintf|Sprintf|Sprint|Sprintln|snprintf|join|Join|concat|Concat|f)$/;
