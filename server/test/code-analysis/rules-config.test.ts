@@ -1,6 +1,6 @@
 /**
  * Security rules on configuration and risky APIs (file modes, TLS versions and suites, listening addresses, timeouts,
- * cleartext protocols, SSH host keys, key sizes, temp files, deserialisers, template escaping): each vulnerable
+ * cleartext protocols, SSH host keys, key sizes, hard-coded IVs, temp files, deserialisers, template escaping): each vulnerable
  * example fires its rule, each safe one does not, at min_confidence low (audit rules included).
  */
 import type { CodeLanguage } from '@tessera/shared';
@@ -247,6 +247,48 @@ const CASES: RuleCase[] = [
     'javascript',
     'const t = Handlebars.compile(source, { noEscape: true });',
     'const t = Handlebars.compile(source, { noEscape: false });',
+  ],
+  [
+    'security/hardcoded-iv',
+    'go',
+    'package m\nimport "crypto/cipher"\nfunc f(b cipher.Block) { s := cipher.NewCTR(b, []byte("0123456789abcdef")); _ = s }\n',
+    'package m\nimport "crypto/cipher"\nfunc f(b cipher.Block, iv []byte) { s := cipher.NewCTR(b, iv); _ = s }\n',
+  ],
+  [
+    'security/hardcoded-iv',
+    'go',
+    'package m\nimport "crypto/cipher"\nfunc f(g cipher.AEAD, m []byte) []byte { return g.Seal(nil, []byte("fixednonce12"), m, nil) }\n',
+    'package m\nimport "crypto/cipher"\nfunc f(g cipher.AEAD, n, m []byte) []byte { return g.Seal(nil, n, m, nil) }\n',
+  ],
+  [
+    'security/hardcoded-iv',
+    'java',
+    'class A { void f() { IvParameterSpec iv = new IvParameterSpec("0123456789abcdef".getBytes()); } }',
+    'class A { void f(byte[] b) { IvParameterSpec iv = new IvParameterSpec(b); } }',
+  ],
+  [
+    'security/hardcoded-iv',
+    'python',
+    'from cryptography.hazmat.primitives.ciphers import modes\nm = modes.CBC(b"0123456789abcdef")\n',
+    'import os\nfrom cryptography.hazmat.primitives.ciphers import modes\nm = modes.CBC(os.urandom(16))\n',
+  ],
+  [
+    'security/hardcoded-iv',
+    'javascript',
+    "const c = crypto.createCipheriv('aes-256-cbc', key, '0123456789abcdef');",
+    "const c = crypto.createCipheriv('aes-256-cbc', key, crypto.randomBytes(16));",
+  ],
+  [
+    'security/hardcoded-iv',
+    'php',
+    "<?php $c = openssl_encrypt($data, 'aes-256-cbc', $key, 0, '0123456789abcdef');",
+    "<?php $c = openssl_encrypt($data, 'aes-256-cbc', $key, 0, $iv);",
+  ],
+  [
+    'security/tls-verification-disabled',
+    'go',
+    'package m\nimport "crypto/tls"\nfunc f() { var c tls.Config\n c.InsecureSkipVerify = true\n _ = c }\n',
+    'package m\nimport "crypto/tls"\nfunc f() { var c tls.Config\n c.InsecureSkipVerify = false\n _ = c }\n',
   ],
 ];
 

@@ -8,6 +8,7 @@ import type { TaintProject } from '../taint/project';
 import { BUG_RULES } from './bugs';
 import { insecureCookies } from './cookies';
 import { FILE_PERMISSION_RULES } from './file-permissions';
+import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { NETWORK_RULES } from './network';
 import { RISKY_API_RULES } from './risky-apis';
 import { SECURITY_RULES } from './security';
@@ -24,6 +25,7 @@ export const RULES: RuleDefinition[] = [
   ...FILE_PERMISSION_RULES,
   ...NETWORK_RULES,
   ...RISKY_API_RULES,
+  ...HARDCODED_IV_RULES,
 ];
 
 const compiled = new Map<string, Query>();
