@@ -26,6 +26,7 @@ import {
   field,
   isShellCommandLine,
   namedChildren,
+  numericFormatSafeFor,
   PACKAGE_PREFIX,
   select,
 } from './shared';
@@ -210,7 +211,11 @@ export abstract class CallWalker extends CollectionWalker {
       return { taint: unionTaint(receiver.taint, argTaint) };
     }
     let taint = unionTaint(calleeTaint, argTaint);
-    if (FORMATTERS.test(method)) taint = built(taint) ?? this.auditOf(call, [receiver, ...vals]);
+    if (FORMATTERS.test(method)) {
+      taint = built(taint) ?? this.auditOf(call, [receiver, ...vals]);
+      const format = [receiver, ...vals].find((v) => typeof v.constant?.value === 'string')?.constant?.value;
+      if (typeof format === 'string') taint = markSafe(taint, numericFormatSafeFor(format));
+    }
     return taint ? { taint } : CLEAN;
   }
 

@@ -15,7 +15,7 @@ import {
   type Val,
 } from '../values';
 import { WalkerBase } from './base';
-import { CONCATENATING, field, namedChildren, readEntry } from './shared';
+import { CONCATENATING, field, namedChildren, numericFormatSafeFor, readEntry } from './shared';
 
 /** Expressions: literals and their constants, operators folded, strings built, subscripts, list and dict literals, macros. */
 export abstract class ExpressionWalker extends WalkerBase {
@@ -153,9 +153,12 @@ export abstract class ExpressionWalker extends WalkerBase {
       if (v !== undefined) return { constant: { value: v } };
     }
     if (/^(==|!=|<|>|<=|>=|===|!==|instanceof)$/.test(opText)) return CLEAN;
-    const taint =
+    let taint =
       built(unionTaint(a.taint, b.taint)) ??
       (CONCATENATING.test(opText) ? this.auditOf(node, [a, b]) : undefined);
+    // Python's `"… %d" % value`: formatting with numeric conversions only.
+    if (opText === '%' && typeof a.constant?.value === 'string')
+      taint = markSafe(taint, numericFormatSafeFor(a.constant.value));
     return taint ? { taint } : CLEAN;
   }
 
