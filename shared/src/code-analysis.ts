@@ -52,6 +52,19 @@ export const CODE_LANGUAGE_ALIASES: Record<string, CodeLanguage> = {
 };
 
 export const ANALYSIS_TYPES = ['complexity', 'bugs', 'security', 'all'] as const;
+
+/** Finding confidences, weakest first; `min_confidence` keeps a finding at or above the one it names. */
+export const CONFIDENCE_LEVELS = ['low', 'medium', 'high'] as const;
+/**
+ * What CI gets unless it asks: proven flows and parameters built into queries or commands (medium) fail a build
+ * for reasons a reviewer accepts; audit findings (low: a sink given text built from values of unknown origin) are
+ * review hints, worth asking for but too often safe to block a merge on.
+ */
+export const DEFAULT_MIN_CONFIDENCE: (typeof CONFIDENCE_LEVELS)[number] = 'medium';
+
+/** Response formats: Tessera's own JSON, or a SARIF 2.1.0 log (GitHub code scanning, IDEs). */
+export const ANALYSIS_FORMATS = ['json', 'sarif'] as const;
+export type AnalysisFormat = (typeof ANALYSIS_FORMATS)[number];
 export const AnalysisType = z.enum(ANALYSIS_TYPES);
 export type AnalysisType = z.infer<typeof AnalysisType>;
 
@@ -93,6 +106,18 @@ export const CodeAnalyzeRequest = z.object({
       'Language name or alias (python/py, javascript/js, typescript/ts, tsx, java, go, c, cpp/c++, csharp/c#, ruby, php, rust, kotlin, swift, scala, bash) of `code`. Detected when absent. With `files`, give each file its own `language`.',
     ),
   analysis_type: z.string().optional().describe('complexity, bugs, security or all (default).'),
+  min_confidence: z
+    .string()
+    .optional()
+    .describe(
+      'The lowest confidence reported: high (proven flows from untrusted input, certain patterns), medium (default: adds parameters of unknown origin built into queries or commands, risky configurations) or low (adds audit findings: a dangerous sink given text built from values of unknown origin).',
+    ),
+  format: z
+    .string()
+    .optional()
+    .describe(
+      'json (default): the analysis object; sarif: a SARIF 2.1.0 log (rules with CWE tags and security-severity, results with locations, code flows and fingerprints) for GitHub code scanning and IDEs.',
+    ),
   filename: z
     .string()
     .max(512)
@@ -105,7 +130,7 @@ export const FindingCategory = z.enum(['bug', 'security', 'complexity']);
 export type FindingCategory = z.infer<typeof FindingCategory>;
 export const FindingSeverity = z.enum(['info', 'low', 'medium', 'high', 'critical']);
 export type FindingSeverity = z.infer<typeof FindingSeverity>;
-export const FindingConfidence = z.enum(['low', 'medium', 'high']);
+export const FindingConfidence = z.enum(CONFIDENCE_LEVELS);
 export type FindingConfidence = z.infer<typeof FindingConfidence>;
 
 export const Halstead = z.object({

@@ -7,6 +7,7 @@ export * from './errors';
 export * from './keys';
 export * from './models';
 export * from './plans';
+export * from './sarif';
 export * from './search';
 export * from './sse';
 export * from './teams';

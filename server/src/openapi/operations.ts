@@ -13,10 +13,11 @@ import {
   IndexResult,
   ModelList,
   ModelObject,
+  SarifLog,
   SearchRequest,
   SearchResponse,
 } from '@tessera/shared';
-import type { ZodType } from 'zod';
+import { type ZodType, z } from 'zod';
 
 /** One documented REST operation; its schemas are the same zod schemas the server validates with. */
 export interface Operation {
@@ -79,8 +80,9 @@ export const OPERATIONS: Operation[] = [
     request: { name: 'CodeAnalyzeRequest', schema: CodeAnalyzeRequest },
     response: {
       name: 'CodeAnalyzeResponse',
-      schema: CodeAnalyzeResponse,
-      description: 'The analysis: `code.analysis` for `code`, `code.project_analysis` for `files`.',
+      schema: z.union([CodeAnalyzeResponse, SarifLog]),
+      description:
+        'The analysis: `code.analysis` for `code`, `code.project_analysis` for `files`; with `format: "sarif"`, a SARIF 2.1.0 log of the findings.',
     },
     // 503 analysis_busy when the worker pool's queue is full.
     errors: [503],

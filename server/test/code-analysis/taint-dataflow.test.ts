@@ -397,3 +397,40 @@ describe('a helper reached from a proven source', () => {
       expect(await findings(helper, language)).toMatchObject([{ line: sink, confidence: 'medium' }]);
     });
 });
+
+describe('formatting with numeric conversions only', () => {
+  const GO = (format: string, arg: string) =>
+    `package main\n\nimport (\n\t"database/sql"\n\t"fmt"\n\t"os"\n)\n\nfunc run(db *sql.DB) {\n\tq := fmt.Sprintf("${format}", ${arg})\n\tdb.Query(q)\n}\n`;
+
+  it('is safe in SQL (%d, %5.2f), unlike %s or %v, in Go, Java and Python', async () => {
+    expect(await ruleIds(GO('SELECT * FROM t WHERE id = %d', 'os.Args[1]'), 'go')).toEqual([]);
+    expect(await ruleIds(GO('SELECT * FROM t WHERE p > %5.2f', 'os.Args[1]'), 'go')).toEqual([]);
+    expect(await ruleIds(GO("SELECT * FROM t WHERE n = '%s'", 'os.Args[1]'), 'go')).toContain(
+      'security/sql-injection',
+    );
+    expect(await ruleIds(GO('SELECT * FROM t WHERE n = %v', 'os.Args[1]'), 'go')).toContain(
+      'security/sql-injection',
+    );
+    expect(
+      await ruleIds(J('stmt.executeQuery(String.format("SELECT * FROM t WHERE id = %d", param));'), 'java'),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        J('stmt.executeQuery(String.format("SELECT * FROM t WHERE n = \'%s\'", param));'),
+        'java',
+      ),
+    ).toContain('security/sql-injection');
+    expect(await ruleIds(Q('cursor.execute("SELECT * FROM t WHERE id = %d" % param)'), 'python')).toEqual([]);
+    expect(
+      await ruleIds(Q('cursor.execute("SELECT * FROM t WHERE n = \'%s\'" % param)'), 'python'),
+    ).toContain('security/sql-injection');
+  });
+
+  it("lib/pq's quoting makes an identifier safe in Go's SQL text", async () => {
+    const code = GO('SELECT * FROM %s', 'pq.QuoteIdentifier(os.Args[1])').replace(
+      '"os"',
+      '"os"\n\t"github.com/lib/pq"',
+    );
+    expect(await ruleIds(code, 'go')).toEqual([]);
+  });
+});

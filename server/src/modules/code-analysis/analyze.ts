@@ -1,4 +1,11 @@
-import type { AnalysisSummary, Finding, FunctionMetrics } from '@tessera/shared';
+import {
+  type AnalysisSummary,
+  CONFIDENCE_LEVELS,
+  DEFAULT_MIN_CONFIDENCE,
+  type Finding,
+  type FindingConfidence,
+  type FunctionMetrics,
+} from '@tessera/shared';
 import { checkAnalysable } from './bounds';
 import { complexityFindings } from './findings';
 import { computeMetrics } from './metrics';
@@ -25,6 +32,7 @@ export async function analyzeSource(job: AnalysisJob): Promise<AnalysisResult> {
 export interface AnalysisOptions {
   analysisType: AnalysisJob['analysisType'];
   thresholds: ComplexityThresholds;
+  minConfidence?: FindingConfidence | undefined;
   project?: TaintProject;
 }
 
@@ -39,20 +47,22 @@ export function analyzeParsed(job: AnalysisOptions, parsed: ParsedSource, detect
     .filter(wants)
     .map((c) => (c === 'bugs' ? 'bug' : 'security'));
   if (categories.length > 0) issues.push(...runRules(parsed, categories, job.project));
-  issues.sort((a, b) => a.line - b.line || a.column - b.column || a.rule_id.localeCompare(b.rule_id));
+  const floor = CONFIDENCE_LEVELS.indexOf(job.minConfidence ?? DEFAULT_MIN_CONFIDENCE);
+  const reported = issues.filter((f) => CONFIDENCE_LEVELS.indexOf(f.confidence) >= floor);
+  reported.sort((a, b) => a.line - b.line || a.column - b.column || a.rule_id.localeCompare(b.rule_id));
   return {
     language,
     language_detected: detected,
     analysis_type: job.analysisType,
     summary: summarize(
-      issues,
+      reported,
       metrics.functions,
       metrics.file.lines.total,
       metrics.file.maintainability_index,
     ),
     metrics: metrics.file,
     functions: metrics.functions,
-    issues,
+    issues: reported,
     parse_errors: parsed.parseErrors,
     partial: parsed.parseErrors.length > 0,
   };

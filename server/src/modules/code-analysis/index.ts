@@ -1,8 +1,9 @@
-import type { CodeAnalysis, CodeProjectAnalysis } from '@tessera/shared';
+import type { CodeAnalysis, CodeProjectAnalysis, SarifLog } from '@tessera/shared';
 import { randomBase62 } from '../../lib/ids';
 import type { Logger } from '../../logger';
 import { AnalysisPool } from './pool';
 import { parseAnalyzeRequest } from './request';
+import { toSarif } from './sarif';
 import type { ComplexityThresholds } from './types';
 import { DEFAULT_THRESHOLDS, isProjectJob } from './types';
 
@@ -49,12 +50,24 @@ export class CodeAnalyzer {
    * Analyses a request of `accountId`'s, one file or a project (one job either way), which shares the workers
    * fairly with the other accounts (pool.ts).
    */
-  async analyze(body: unknown, accountId: string): Promise<CodeAnalysis | CodeProjectAnalysis> {
-    const job = parseAnalyzeRequest(body, this.config.maxBytes, this.config.thresholds ?? DEFAULT_THRESHOLDS);
+  async analyze(body: unknown, accountId: string): Promise<CodeAnalysis | CodeProjectAnalysis | SarifLog> {
+    const { job, format } = parseAnalyzeRequest(
+      body,
+      this.config.maxBytes,
+      this.config.thresholds ?? DEFAULT_THRESHOLDS,
+    );
     const id = `analysis_${randomBase62(24)}`;
-    if (isProjectJob(job))
-      return { id, object: 'code.project_analysis', ...(await this.pool.run(job, accountId)) };
-    return { id, object: 'code.analysis', ...(await this.pool.run(job, accountId)) };
+    if (isProjectJob(job)) {
+      const analysis: CodeProjectAnalysis = {
+        id,
+        object: 'code.project_analysis',
+        ...(await this.pool.run(job, accountId)),
+      };
+      return format === 'sarif' ? toSarif(analysis, '') : analysis;
+    }
+    const analysis: CodeAnalysis = { id, object: 'code.analysis', ...(await this.pool.run(job, accountId)) };
+    // A single file's results need a file to point at: its name when the request gave one.
+    return format === 'sarif' ? toSarif(analysis, job.filename ?? 'code') : analysis;
   }
 
   close(): Promise<void> {

@@ -24,6 +24,7 @@ export async function analyzeProject(job: ProjectJob): Promise<ProjectResult> {
     const options = {
       analysisType: job.analysisType,
       thresholds: job.thresholds,
+      minConfidence: job.minConfidence,
       ...(crossFile && { project: new TaintProject(parsed) }),
     };
     const files: FileAnalysis[] = [];
@@ -75,7 +76,7 @@ function dropShadowedAcrossFiles(issues: Finding[]): Finding[] {
       proven.add(key(f.rule_id, last.path ?? f.path, last.line, last.column));
   }
   return issues.filter(
-    (f) => f.confidence !== 'medium' || !proven.has(key(f.rule_id, f.path, f.line, f.column)),
+    (f) => f.confidence === 'high' || !proven.has(key(f.rule_id, f.path, f.line, f.column)),
   );
 }
 

@@ -1,10 +1,15 @@
 import {
+  ANALYSIS_FORMATS,
   ANALYSIS_TYPES,
+  type AnalysisFormat,
   type AnalysisType,
   CODE_ANALYSIS_MAX_FILES,
+  CONFIDENCE_LEVELS,
   type CodeAnalyzeRequest,
   type CodeFile,
   type CodeLanguage,
+  DEFAULT_MIN_CONFIDENCE,
+  type FindingConfidence,
   CodeAnalyzeRequest as RequestSchema,
 } from '@tessera/shared';
 import { ServiceError } from '../../errors';
@@ -22,15 +27,21 @@ const EXPECTED = {
 const invalid = (message: string, param: string, code: string) =>
   new ServiceError('invalid_request', message, { param, code });
 
+/** A validated request: the worker's job, and the format its result is returned in. */
+export interface AnalyzeRequest {
+  job: AnalysisJob | ProjectJob;
+  format: AnalysisFormat;
+}
+
 /**
- * Validates a request body into a job (one file, or a project of `files`); every failure names the parameter and
- * the accepted values.
+ * Validates a request body into a job (one file, or a project of `files`) and its response format; every failure
+ * names the parameter and the accepted values.
  */
 export function parseAnalyzeRequest(
   body: unknown,
   maxBytes: number,
   thresholds: ComplexityThresholds,
-): AnalysisJob | ProjectJob {
+): AnalyzeRequest {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalid(
       'The request body must be a JSON object with a `code` string or a `files` array.',
@@ -64,7 +75,11 @@ export function parseAnalyzeRequest(
   if (!result.success) throw invalidParameter(result.error.issues[0], { expected: EXPECTED });
   const input: CodeAnalyzeRequest = result.data;
   const analysisType = analysisTypeOf(input.analysis_type);
-  if (input.files) return projectJob(input, input.files, maxBytes, thresholds, analysisType);
+  const minConfidence =
+    oneOf(input.min_confidence, CONFIDENCE_LEVELS, 'min_confidence') ?? DEFAULT_MIN_CONFIDENCE;
+  const format = oneOf(input.format, ANALYSIS_FORMATS, 'format') ?? 'json';
+  if (input.files)
+    return { job: projectJob(input, input.files, maxBytes, thresholds, analysisType, minConfidence), format };
   const code = input.code ?? '';
   const bytes = Buffer.byteLength(code, 'utf8');
   if (bytes > maxBytes) {
@@ -78,11 +93,15 @@ export function parseAnalyzeRequest(
     );
   }
   return {
-    code,
-    language: languageOf(input.language),
-    filename: input.filename,
-    analysisType,
-    thresholds,
+    job: {
+      code,
+      language: languageOf(input.language),
+      filename: input.filename,
+      analysisType,
+      thresholds,
+      minConfidence,
+    },
+    format,
   };
 }
 
@@ -92,6 +111,7 @@ function projectJob(
   maxBytes: number,
   thresholds: ComplexityThresholds,
   analysisType: AnalysisType,
+  minConfidence: FindingConfidence,
 ): ProjectJob {
   for (const param of ['language', 'filename'] as const) {
     if (input[param] !== undefined) {
@@ -134,7 +154,7 @@ function projectJob(
       { param: 'files', code: 'code_too_large' },
     );
   }
-  return { files: out, analysisType, thresholds };
+  return { files: out, analysisType, thresholds, minConfidence };
 }
 
 function languageOf(name: string | undefined, param = 'language'): CodeLanguage | undefined {
@@ -158,5 +178,22 @@ function analysisTypeOf(value: string | undefined): AnalysisType {
     'invalid_request',
     `Invalid analysis_type '${value.slice(0, 40)}'. Supported values: ${ANALYSIS_TYPES.join(', ')}.`,
     { param: 'analysis_type', code: 'invalid_analysis_type' },
+  );
+}
+
+/** An optional enumerated parameter, case-insensitive; anything else is 400 `invalid_value` listing the values. */
+function oneOf<T extends string>(
+  value: string | undefined,
+  values: readonly T[],
+  param: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  const normalized = value.trim().toLowerCase();
+  const found = values.find((v) => v === normalized);
+  if (found) return found;
+  throw invalid(
+    `Invalid ${param} '${value.slice(0, 40)}'. Supported values: ${values.join(', ')}.`,
+    param,
+    'invalid_value',
   );
 }

@@ -7,6 +7,10 @@ import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { BUG_RULES } from './bugs';
 import { insecureCookies } from './cookies';
+import { FILE_PERMISSION_RULES } from './file-permissions';
+import { HARDCODED_IV_RULES } from './hardcoded-iv';
+import { NETWORK_RULES } from './network';
+import { RISKY_API_RULES } from './risky-apis';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
@@ -18,6 +22,10 @@ export const RULES: RuleDefinition[] = [
   ...SECURITY_RULES,
   ...CRYPTO_RULES,
   ...WEB_SECURITY_RULES,
+  ...FILE_PERMISSION_RULES,
+  ...NETWORK_RULES,
+  ...RISKY_API_RULES,
+  ...HARDCODED_IV_RULES,
 ];
 
 const compiled = new Map<string, Query>();
@@ -111,7 +119,7 @@ export function runRules(
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
   if (categories.includes('security'))
     findings.push(...taintFindings(parsed, project), ...insecureCookies(parsed));
-  return findings;
+  return withoutYielded(findings);
 }
 
 function toFinding(
@@ -144,4 +152,15 @@ function toFinding(
     }),
     cwe: rule.cwe ?? null,
   };
+}
+
+/** A pattern rule's finding on a line where the rule it yields to (the same weakness, seen by the dataflow) reports. */
+function withoutYielded(findings: Finding[]): Finding[] {
+  const yielding = new Map(RULES.filter((r) => r.yieldsTo).map((r) => [r.id, r.yieldsTo]));
+  if (!findings.some((f) => yielding.has(f.rule_id))) return findings;
+  const lines = new Set(findings.map((f) => `${f.rule_id}:${f.line}`));
+  return findings.filter((f) => {
+    const to = yielding.get(f.rule_id);
+    return to === undefined || !lines.has(`${to}:${f.line}`);
+  });
 }

@@ -27,6 +27,8 @@ export interface RuleDefinition {
   needles?: string[];
   /** Further needles for one language (Go's `"math/rand"` import), all languages' needles applying too. */
   needlesByLanguage?: Partial<Record<CodeLanguage, string[]>>;
+  /** A rule reporting the same weakness with a dataflow: where it reports on the same line, this rule keeps quiet. */
+  yieldsTo?: string;
   /** Text that makes the rule moot for the file in one language (Swift code that evaluates the server's trust). */
   unlessByLanguage?: Partial<Record<CodeLanguage, string[]>>;
 }

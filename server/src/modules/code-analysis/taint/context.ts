@@ -1,4 +1,4 @@
-import type { Finding } from '@tessera/shared';
+import { CONFIDENCE_LEVELS, type Finding } from '@tessera/shared';
 import { locate } from '../findings';
 import { PROFILES } from '../metrics/profiles';
 import type { ParsedSource } from '../parsing/parse';
@@ -8,7 +8,7 @@ import type { TaintProject } from './project';
 import { TAINT_RULES } from './rules';
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
-import { type Const, type Taint, type TraceStep, unionTaint, type Val } from './values';
+import { type Const, confidenceAt, type Taint, type TraceStep, unionTaint, type Val } from './values';
 import type { WalkerBase } from './walk/base';
 import { FlowWalker } from './walker';
 
@@ -69,7 +69,8 @@ export class FileContext {
   private readonly functions = new Map<string, SyntaxNode[]>();
   private readonly summaries = new Map<SyntaxNode, Summary | undefined>();
   private readonly computing = new Set<SyntaxNode>();
-  private readonly reported = new Set<string>();
+  /** Each reported sink's finding, by kind and position: a surer finding there replaces a less sure one. */
+  private readonly reported = new Map<string, number>();
   private readonly functionTypes: Record<string, string>;
   /** Untrusted data a method stored into its object's own field (`this.q = req.query.q`), by class and field. */
   private readonly fieldTaint = new Map<string, Taint>();
@@ -290,14 +291,21 @@ export class FileContext {
       .slice(0, 4);
     const via = through.length > 0 ? ` through ${through.join(', ')}` : '';
     const sinkFile = sinkStep.path !== undefined && sinkStep.path !== this.path ? ` (${sinkStep.path})` : '';
+    // A parameter of unknown origin built into a query or command (medium): the caller may pass anything. Text
+    // built from values of unknown origin (low): an audit finding, worth a look, not proven.
+    const confidence = confidenceAt(taint, kind) ?? 'low';
+    const what = !taint.weak
+      ? 'untrusted input'
+      : taint.audit || confidence === 'low'
+        ? 'a value of unknown origin'
+        : 'a parameter';
     this.push(
       {
         rule_id: `security/${kind}`,
         category: 'security',
         severity: rule.severity,
-        // A parameter of unknown origin built into a query or command: the caller may pass anything.
-        confidence: taint.weak ? 'medium' : 'high',
-        message: `${rule.title}: ${taint.weak ? 'a parameter' : 'untrusted input'} \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile} without sanitizing; ${rule.fix}.`,
+        confidence,
+        message: `${rule.title}: ${what} \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile}${confidence === 'low' ? ' (audit: check where it comes from)' : ' without sanitizing'}; ${rule.fix}.`,
         ...locate(this.parsed, at),
         cwe: rule.cwe,
         trace: [...taint.steps, sinkStep],
@@ -320,14 +328,21 @@ export class FileContext {
     }
     if (proven.size === 0) return;
     const kept = this.findings.filter(
-      (f) => f.confidence !== 'medium' || !proven.has(key(f.rule_id, f.line, f.column)),
+      (f) => f.confidence === 'high' || !proven.has(key(f.rule_id, f.line, f.column)),
     );
     this.findings.splice(0, this.findings.length, ...kept);
   }
 
   private push(finding: Finding, key: string): void {
-    if (this.reported.has(key) || this.findings.length >= MAX_FINDINGS) return;
-    this.reported.add(key);
+    const at = this.reported.get(key);
+    if (at !== undefined) {
+      const before = this.findings[at];
+      const rank = (f: Finding) => CONFIDENCE_LEVELS.indexOf(f.confidence);
+      if (before && rank(finding) > rank(before)) this.findings[at] = finding;
+      return;
+    }
+    if (this.findings.length >= MAX_FINDINGS) return;
+    this.reported.set(key, this.findings.length);
     this.findings.push(finding);
   }
 }

@@ -1,3 +1,4 @@
+import type { FindingConfidence } from '@tessera/shared';
 import type { TaintKind } from './types';
 
 /** One step of a finding's trace: where the value was read, copied or passed on. */
@@ -23,10 +24,44 @@ export interface Taint {
    */
   weak?: boolean;
   built?: boolean;
+  /**
+   * Text built from values of unknown origin, no input proven (`"SELECT … " + name`): an audit finding (low) at
+   * the sinks where the field's rule sets report one (Bandit B608/B602, gosec G201/G204, Semgrep's audit rules).
+   * Always weak and built.
+   */
+  audit?: boolean;
 }
 
 /** The sinks a weak taint (a parameter of unknown origin) is reported at, once built into a string. */
 export const WEAK_KINDS: readonly TaintKind[] = ['sql-injection', 'command-injection'];
+
+/** The sinks audit findings are reported at: text built from unknown values runs there as a program. */
+export const AUDIT_KINDS: readonly TaintKind[] = [
+  'sql-injection',
+  'command-injection',
+  'code-injection',
+  'unsafe-deserialization',
+];
+
+/**
+ * Sinks where any non-constant value of unknown origin is an audit finding, built or not: a command line from a
+ * variable is how gosec G204 and Bandit B602/B605 read it.
+ */
+export const AUDIT_ANY_VALUE_KINDS: readonly TaintKind[] = ['command-injection'];
+
+/** How sure a finding of this taint at a sink of this kind is, or undefined when it is not reported at all. */
+export function confidenceAt(taint: Taint, kind: TaintKind): FindingConfidence | undefined {
+  if (taint.safe?.includes(kind)) return undefined;
+  if (!taint.weak) return 'high';
+  if (!taint.audit && taint.built && WEAK_KINDS.includes(kind)) return 'medium';
+  if (taint.built && AUDIT_KINDS.includes(kind)) return 'low';
+  return AUDIT_ANY_VALUE_KINDS.includes(kind) ? 'low' : undefined;
+}
+
+/** An audit taint born at `origin`: a string built there from values nobody proved to be input. */
+export function auditTaint(origin: Taint['origin'], step: TraceStep): Taint {
+  return { origin, steps: [step], weak: true, built: true, audit: true };
+}
 
 /** A weak taint that went into a string being built. */
 export function built(taint: Taint | undefined): Taint | undefined {
@@ -67,8 +102,9 @@ export function withStep(taint: Taint | undefined, step: TraceStep): Taint | und
 export function unionTaint(a: Taint | undefined, b: Taint | undefined): Taint | undefined {
   if (!a) return b;
   if (!b) return a;
-  // Known input outweighs a parameter of unknown origin.
+  // Known input outweighs a parameter of unknown origin, which outweighs a value nobody knows anything about.
   if (a.weak !== b.weak) return a.weak ? b : a;
+  if (a.audit !== b.audit) return a.audit ? b : a;
   if (!a.safe && !b.safe) return a;
   const safe = (a.safe ?? []).filter((k) => b.safe?.includes(k));
   const base = (a.safe?.length ?? 0) <= (b.safe?.length ?? 0) ? a : b;

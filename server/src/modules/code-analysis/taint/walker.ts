@@ -45,7 +45,7 @@ export class FlowWalker extends CallWalker {
       const text = this.text(node);
       const known = this.env.has(text) ? this.env.get(text) : undefined;
       // A parameter of unknown origin named like a source (`argv`, `args`) is that source.
-      if (known && !known.taint?.weak) return known;
+      if (known && (!known.taint?.weak || known.taint.audit)) return known;
       if (this.lang.sources.some((re) => re.test(text))) return { taint: this.newTaint(node, text) };
       if (known) return known;
       // A field another method of the class stored input in.

@@ -26,7 +26,11 @@ export const go: TaintLanguage = {
   sanitizers: [
     /^(strconv\.(Atoi|ParseInt|ParseFloat|ParseBool)|html\.EscapeString|template\.HTMLEscapeString|filepath\.Base|path\.Base|url\.QueryEscape|url\.PathEscape)$/,
   ],
-  kindSanitizers: [{ callee: /^ldap\.EscapeFilter$/, kinds: ['ldap-injection'] }],
+  kindSanitizers: [
+    { callee: /^ldap\.EscapeFilter$/, kinds: ['ldap-injection'] },
+    // lib/pq's quoting of an identifier or a literal for the SQL text it is placed in.
+    { callee: /^pq\.(QuoteIdentifier|QuoteLiteral)$/, kinds: ['sql-injection'] },
+  ],
   sinks: [
     { kind: 'sql-injection', callee: /\.(Query|QueryRow|Exec)$/, arg: 0 },
     // GORM: raw SQL and string conditions (`db.Where("name = ?", n)` binds).

@@ -4,16 +4,17 @@ import type { FlowSyntax } from '../flow/types';
 import { norm } from '../syntax';
 import type { TaintKind, TaintLanguage } from '../types';
 import {
+  auditTaint,
   built,
   CLEAN,
   type Const,
+  confidenceAt,
   Env,
   markSafe,
   type Taint,
   type TraceStep,
   unionTaint,
   type Val,
-  WEAK_KINDS,
 } from '../values';
 import { type CallShape, MAX_SINK_HITS, type SinkHit, STRING_BUILDING } from './shared';
 
@@ -78,9 +79,22 @@ export abstract class WalkerBase {
     return taint ? { taint } : CLEAN;
   }
 
+  /**
+   * Text built at `node` from parts of which some are of unknown origin (neither constant nor tainted) and some
+   * constant text: the audit taint of a query or command assembled from values nobody proved safe or unsafe.
+   */
+  protected auditOf(node: SyntaxNode, parts: readonly Val[]): Taint | undefined {
+    if (!parts.some((p) => typeof p.constant?.value === 'string')) return undefined;
+    if (!parts.some((p) => !p.taint && !p.constant)) return undefined;
+    const text = this.text(node);
+    return auditTaint(
+      { text: text.slice(0, 60), line: node.startRow + 1 },
+      this.step(node, `built from values of unknown origin: ${text}`),
+    );
+  }
+
   flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint, sinkStep?: TraceStep): void {
-    if (taint.safe?.includes(kind)) return;
-    if (taint.weak && !(taint.built && WEAK_KINDS.includes(kind))) return;
+    if (!confidenceAt(taint, kind)) return;
     const step = sinkStep ?? this.step(at, `sink: ${sink}`);
     if (this.reporting) this.ctx.report(kind, at, sink, taint, step);
     else if (this.sinkHits.length < MAX_SINK_HITS) this.sinkHits.push({ kind, sink, taint, sinkStep: step });

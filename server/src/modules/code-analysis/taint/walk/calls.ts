@@ -1,18 +1,21 @@
+import { CONFIDENCE_LEVELS } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
 import { foldMethod } from '../constants';
 import { kindsRejecting } from '../guards';
 import { CLEAN_METHODS, MUTATORS } from '../models';
 import { NAME_LIKE } from '../syntax';
-import type { TaintLanguage } from '../types';
+import type { TaintKind, TaintLanguage } from '../types';
 import {
+  AUDIT_ANY_VALUE_KINDS,
+  auditTaint,
   built,
   CLEAN,
   type Const,
+  confidenceAt,
   markSafe,
   type Taint,
   unionTaint,
   type Val,
-  WEAK_KINDS,
   withStep,
 } from '../values';
 import { CollectionWalker } from './collections';
@@ -23,6 +26,7 @@ import {
   field,
   isShellCommandLine,
   namedChildren,
+  numericFormatSafeFor,
   PACKAGE_PREFIX,
   select,
 } from './shared';
@@ -149,7 +153,7 @@ export abstract class CallWalker extends CollectionWalker {
         const v = vals[through.arg]?.taint;
         if (!v || v.safe?.includes(through.kind)) continue;
         // A parameter of unknown origin counts only where the helper builds it into the query or command.
-        if (v.weak && !through.built) continue;
+        if (v.weak && !v.audit && !through.built) continue;
         const passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
         const steps = [...passed.steps, ...through.steps];
         this.flag(
@@ -207,7 +211,11 @@ export abstract class CallWalker extends CollectionWalker {
       return { taint: unionTaint(receiver.taint, argTaint) };
     }
     let taint = unionTaint(calleeTaint, argTaint);
-    if (FORMATTERS.test(method)) taint = built(taint);
+    if (FORMATTERS.test(method)) {
+      taint = built(taint) ?? this.auditOf(call, [receiver, ...vals]);
+      const format = [receiver, ...vals].find((v) => typeof v.constant?.value === 'string')?.constant?.value;
+      if (typeof format === 'string') taint = markSafe(taint, numericFormatSafeFor(format));
+    }
     return taint ? { taint } : CLEAN;
   }
 
@@ -257,18 +265,38 @@ export abstract class CallWalker extends CollectionWalker {
         continue;
       }
       const positions = sink.arg === 'any' ? args.map((_, i) => i) : [sink.arg];
+      // The argument the finding is surest of: known input over a parameter over an audit.
+      let strongest: { taint: Taint; rank: number } | undefined;
       for (const i of positions) {
         const arg = args[i];
         const v = vals[i];
-        if (!arg || !v?.taint) continue;
+        if (!arg || !v) continue;
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
         if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
-        if (v.taint.safe?.includes(sink.kind)) continue;
-        if (v.taint.weak && !(v.taint.built && WEAK_KINDS.includes(sink.kind))) continue;
-        this.flag(sink.kind, call, callee, v.taint);
+        const taint = v.taint ?? this.unknownValue(arg, v, sink.kind);
+        const confidence = taint && confidenceAt(taint, sink.kind);
+        if (!taint || !confidence) continue;
+        const rank = CONFIDENCE_LEVELS.indexOf(confidence);
+        if (!strongest || rank > strongest.rank) strongest = { taint, rank };
+      }
+      if (strongest) {
+        this.flag(sink.kind, call, callee, strongest.taint);
         return;
       }
     }
+  }
+
+  /**
+   * A sink's argument that is neither constant nor known to carry anything: an audit taint where the field reads
+   * any variable there as a finding (a command line, gosec G204), else nothing.
+   */
+  private unknownValue(arg: SyntaxNode, v: Val, kind: TaintKind): Taint | undefined {
+    if (v.constant || v.collection || !AUDIT_ANY_VALUE_KINDS.includes(kind)) return undefined;
+    const text = this.text(arg);
+    return auditTaint(
+      { text: text.slice(0, 60), line: arg.startRow + 1 },
+      this.step(arg, `a value of unknown origin: ${text}`),
+    );
   }
 
   protected conditionsHold(sink: TaintLanguage['sinks'][number], call: SyntaxNode): boolean {

@@ -15,7 +15,7 @@ import {
   type Val,
 } from '../values';
 import { WalkerBase } from './base';
-import { field, namedChildren, readEntry } from './shared';
+import { CONCATENATING, field, namedChildren, numericFormatSafeFor, readEntry } from './shared';
 
 /** Expressions: literals and their constants, operators folded, strings built, subscripts, list and dict literals, macros. */
 export abstract class ExpressionWalker extends WalkerBase {
@@ -104,15 +104,22 @@ export abstract class ExpressionWalker extends WalkerBase {
     let text = '';
     let taint: Taint | undefined;
     let constant = true;
+    const parts: Val[] = [];
     const visit = (n: SyntaxNode) => {
       for (const c of n.children) {
         if (flow.literals.interpolations.includes(c.type)) {
           constant = false;
-          taint = unionTaint(taint, this.evaluateChildren(c).taint);
+          // `f"{TABLE}"` of a constant is constant text, not a value of unknown origin.
+          const inner = namedChildren(c);
+          const v = inner.length === 1 && inner[0] ? this.evaluate(inner[0]) : this.evaluateChildren(c);
+          parts.push(v);
+          taint = unionTaint(taint, v.taint);
         } else if (flow.literals.interpolatedValues?.includes(c.type)) {
           // PHP's `"id=$id"`, Kotlin's `"$id"`: the variable itself sits in the string.
           constant = false;
-          taint = unionTaint(taint, this.evaluate(c).taint);
+          const v = this.evaluate(c);
+          parts.push(v);
+          taint = unionTaint(taint, v.taint);
         } else if (flow.literals.stringParts.includes(c.type)) {
           const raw = this.source.slice(c.startIndex, c.endIndex);
           text += c.type === 'escape_sequence' ? unescapeLiteral(raw) : raw;
@@ -121,7 +128,9 @@ export abstract class ExpressionWalker extends WalkerBase {
     };
     visit(node);
     if (taint) return { taint: built(taint) };
-    return constant ? { constant: { value: text } } : CLEAN;
+    if (constant) return { constant: { value: text } };
+    const audit = this.auditOf(node, [{ constant: { value: text } }, ...parts]);
+    return audit ? { taint: audit } : CLEAN;
   }
 
   protected binary(node: SyntaxNode): Val {
@@ -144,7 +153,12 @@ export abstract class ExpressionWalker extends WalkerBase {
       if (v !== undefined) return { constant: { value: v } };
     }
     if (/^(==|!=|<|>|<=|>=|===|!==|instanceof)$/.test(opText)) return CLEAN;
-    const taint = built(unionTaint(a.taint, b.taint));
+    let taint =
+      built(unionTaint(a.taint, b.taint)) ??
+      (CONCATENATING.test(opText) ? this.auditOf(node, [a, b]) : undefined);
+    // Python's `"… %d" % value`: formatting with numeric conversions only.
+    if (opText === '%' && typeof a.constant?.value === 'string')
+      taint = markSafe(taint, numericFormatSafeFor(a.constant.value));
     return taint ? { taint } : CLEAN;
   }
 

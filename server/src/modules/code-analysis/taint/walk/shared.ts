@@ -10,6 +10,20 @@ export const IS_CALL = /call|invocation/;
 /** Nodes that build a string from their parts: concatenation, interpolation, templates, format macros. */
 export const STRING_BUILDING =
   /binary|concatenat|interpolat|template|string|encapsed|macro_invocation|token_tree|heredoc|f_string|format/;
+/** Operators that join text: `+`, Python's `%` formatting, PHP's `.`, Lua's `..`, C++ and Ruby's `<<`. */
+export const CONCATENATING = /^(\+|%|\.|\.\.|<<)$/;
+/**
+ * What a format string whose every conversion is numeric (`%d`, `%5.2f`, `%x`; not `%s`, `%v`, `%c`) makes safe:
+ * a number cannot close a quote or start a command, whatever value the caller passes (a string fails to format).
+ */
+export function numericFormatSafeFor(format: string): readonly TaintKind[] {
+  const specs = [...format.matchAll(/%(%|[-+ #0]*(\d+|\*)?(\.(\d+|\*))?[hlLqjzt]*([a-zA-Z]))/g)].filter(
+    (m) => m[1] !== '%',
+  );
+  if (specs.length === 0 || !specs.every((m) => /^[dioxXeEfFgGbu]$/.test(m[5] ?? ''))) return [];
+  return ['sql-injection', 'command-injection', 'code-injection', 'ldap-injection', 'xpath-injection', 'xss'];
+}
+
 /** Calls that build a string from their arguments. */
 export const FORMATTERS =
   /^(format|Format|sprintf|Sprintf|Sprint|Sprintln|snprintf|join|Join|concat|Concat|f)$/;

@@ -1,0 +1,125 @@
+import { callText } from './security-crypto';
+import { forJs, type RuleDefinition } from './types';
+
+/** RSA and DSA keys shorter than 2048 bits are within reach of factoring (NIST SP 800-131A). */
+const MIN_KEY_BITS = 2048;
+
+/** Elliptic curves under 224 bits (SECP192R1, SECT163K1, …), as weak as RSA under 2048. */
+const WEAK_CURVE = /\bSEC[PT]1\d\d[RK]\d\b/;
+
+/**
+ * Whether a key-generating call asks for a weak key: the size named by a keyword (`key_size=`, `bits=`,
+ * `modulusLength:`), else the first integer between 512 and 16384 bits (65537 is a public exponent), or a curve
+ * under 224 bits. A size held in a variable is not judged.
+ */
+export function weakKeySize(call: string): boolean {
+  if (WEAK_CURVE.test(call)) return true;
+  const named = /\b(key_size|bits|modulusLength|keySize)\s*[=:]\s*(\d+)/.exec(call);
+  if (named) return Number(named[2]) < MIN_KEY_BITS;
+  if (/\b(key_size|bits|modulusLength|keySize)\s*[=:]/.test(call)) return false;
+  for (const m of call.matchAll(/(?<![\w.])(\d{3,5})(?![\w.])/g)) {
+    const bits = Number(m[1]);
+    if (bits >= 512 && bits <= 16384) return bits < MIN_KEY_BITS;
+  }
+  return false;
+}
+
+const C_KEYGEN = callText(
+  'call_expression',
+  '^(RSA_generate_key(_ex)?|DSA_generate_parameters(_ex)?|EVP_PKEY_CTX_set_rsa_keygen_bits)\\(',
+);
+
+/** APIs whose use is the weakness, whatever the data: short keys, predictable temp names, unescaped templates. */
+export const RISKY_API_RULES: RuleDefinition[] = [
+  {
+    id: 'security/weak-key-size',
+    needles: ['rsa', 'RSA', 'dsa', 'DSA', 'key_size', 'modulusLength', 'initialize', 'GenerateKey'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'high',
+    cwe: 'CWE-326',
+    message:
+      '`{finding}` makes an RSA/DSA key shorter than 2048 bits, which can be factored; use 2048 bits or more (3072 for keys that must last).',
+    languages: {
+      python: callText(
+        'call',
+        '^[\\w.]*(rsa|dsa|RSA|DSA|\\bec)\\.(generate_private_key|generate_parameters|generate)\\(',
+      ),
+      go: callText('call_expression', '^(rsa|dsa)\\.(GenerateKey|GenerateMultiPrimeKey)\\('),
+      java: callText('method_invocation', '\\.initialize\\(\\s*\\d+'),
+      kotlin: callText('call_expression', '\\.initialize\\(\\s*\\d+'),
+      ...forJs(callText('call_expression', '^([\\w.]*\\.)?generateKeyPair(Sync)?\\(\\s*[\'"](rsa|dsa)')),
+      c: C_KEYGEN,
+      cpp: C_KEYGEN,
+      ruby: callText('call', '^OpenSSL::PKey::(RSA|DSA)\\.(new|generate)\\(\\s*\\d+'),
+      php: `((array_element_initializer (string) @k (integer) @finding) (#match? @k "private_key_bits"))`,
+    },
+    check: (c) => (c.k ? Number(c.finding?.text) < MIN_KEY_BITS : weakKeySize(c.finding?.text ?? '')),
+  },
+  {
+    id: 'security/insecure-temp-file',
+    needles: ['mktemp', 'tmpnam', 'tempnam'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-377',
+    message:
+      '`{finding}` returns a temporary file name that another process can create first (a race to a symlink); create the file atomically (tempfile.mkstemp / NamedTemporaryFile, mkstemp(3)).',
+    languages: {
+      python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn)) @finding
+                 (#match? @m "^(tempfile|os)$") (#match? @fn "^(tempnam|tmpnam)$"))
+               ((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)]) @finding (#eq? @fn "mktemp"))`,
+      c: callText('call_expression', '^(mktemp|tmpnam|tempnam)\\('),
+      cpp: callText('call_expression', '^(std::)?(mktemp|tmpnam|tempnam)\\('),
+    },
+  },
+  {
+    id: 'security/unsafe-deserialization-api',
+    yieldsTo: 'security/unsafe-deserialization',
+    needles: ['pickle', 'dill', 'shelve', 'jsonpickle', 'yaml', 'marshal', 'torch'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'low',
+    cwe: 'CWE-502',
+    message:
+      '`{finding}` runs code found in the data it loads; load only data this program wrote itself, or use a data-only format (JSON, yaml.safe_load, torch.load(weights_only=True)).',
+    languages: {
+      python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn) arguments: (argument_list) @args) @finding
+                 (#match? @m "^(pickle|cPickle|_pickle|dill|marshal|jsonpickle|shelve|yaml|torch)$")
+                 (#match? @fn "^(load|loads|Unpickler|decode|open|unsafe_load|full_load|load_all|unsafe_load_all)$"))`,
+    },
+    check: (c) => {
+      const fn = `${c.m?.text}.${c.fn?.text}`;
+      const args = c.args?.text ?? '';
+      if (c.m?.text === 'yaml')
+        return !/SafeLoader|CSafeLoader|BaseLoader/.test(args) && fn !== 'yaml.decode';
+      if (c.m?.text === 'torch') return fn === 'torch.load' && !/weights_only\s*=\s*True/.test(args);
+      if (c.m?.text === 'jsonpickle') return fn === 'jsonpickle.decode';
+      if (c.m?.text === 'shelve') return fn === 'shelve.open';
+      return c.fn?.text !== 'decode' && c.fn?.text !== 'open';
+    },
+  },
+  {
+    id: 'security/template-autoescape-off',
+    needles: ['Environment', 'noEscape'],
+    // Other libraries have an `Environment` too (simulations, gym): only a file using jinja2 means its templates.
+    needlesByLanguage: { python: ['jinja2'] },
+    category: 'security',
+    severity: 'high',
+    confidence: 'high',
+    cwe: 'CWE-79',
+    message:
+      '`{finding}` renders templates without HTML escaping, so any value in them can inject script; turn autoescaping on (jinja2 `autoescape=True` or `select_autoescape()`).',
+    languages: {
+      python: `((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)] arguments: (argument_list) @args) @finding
+                 (#eq? @fn "Environment"))`,
+      ...forJs(`((pair key: (property_identifier) @k value: (true)) @finding (#eq? @k "noEscape"))`),
+    },
+    check: (c) => {
+      if (!c.args) return true;
+      // On only when evidently on: `True` or `select_autoescape(…)`; a variable or another call may be anything.
+      const setting = /\bautoescape\s*=\s*([^,)]+)/.exec(c.args.text)?.[1]?.trim();
+      return setting === undefined || !(setting === 'True' || /(^|\.)select_autoescape\(/.test(setting));
+    },
+  },
+];
