@@ -11,7 +11,7 @@ import { parseSource } from '../../server/src/modules/code-analysis/parsing/pars
 import type { SyntaxNode } from '../../server/src/modules/code-analysis/parsing/tree';
 import { analyzeProject } from '../../server/src/modules/code-analysis/project';
 import { DEFAULT_THRESHOLDS } from '../../server/src/modules/code-analysis/types';
-import type { Finding } from '../../shared/src/code-analysis';
+import type { Finding, ThreatModel } from '../../shared/src/code-analysis';
 import { CORPORA_DIR } from './owasp-score';
 
 export interface JulietCase {
@@ -163,9 +163,10 @@ export interface CaseOutcome {
 }
 
 /**
- * Analyses one case as the endpoint would (one file alone, several as a project with `files`), and judges its findings by the region they lie in.
+ * Analyses one case as the endpoint would (one file alone, several as a project with `files`) under a threat
+ * model, and judges its findings by the region they lie in.
  */
-export async function runCase(c: JulietCase): Promise<CaseOutcome> {
+export async function runCase(c: JulietCase, threatModel: ThreatModel): Promise<CaseOutcome> {
   const sources = c.files.map((f) => ({ path: basename(f), code: readFileSync(f, 'utf8') }));
   let issues: Finding[];
   if (sources.length === 1 && sources[0]) {
@@ -176,6 +177,7 @@ export async function runCase(c: JulietCase): Promise<CaseOutcome> {
       filename: only.path,
       analysisType: 'all',
       thresholds: DEFAULT_THRESHOLDS,
+      threatModel,
     });
     issues = result.issues.map((i) => ({ ...i, path: only.path }));
   } else {
@@ -183,6 +185,7 @@ export async function runCase(c: JulietCase): Promise<CaseOutcome> {
       files: sources.map((f) => ({ ...f, language: 'java' as const })),
       analysisType: 'all',
       thresholds: DEFAULT_THRESHOLDS,
+      threatModel,
     });
     issues = result.issues;
   }
@@ -263,6 +266,8 @@ export async function runJuliet(
   suite: Map<string, JulietCase[]>,
   options: {
     perCwe: number;
+    /** Juliet's cases take files, sockets, databases and the environment as input: `all` by default. */
+    threatModel?: ThreatModel;
     only?: (folder: string) => boolean;
     onCase?: (c: JulietCase, outcome: CaseOutcome) => void;
   },
@@ -274,7 +279,7 @@ export async function runJuliet(
     const cases = Number.isFinite(options.perCwe) ? spread(all, options.perCwe) : all;
     const outcomes: CaseOutcome[] = [];
     for (const c of cases) {
-      const outcome = await runCase(c);
+      const outcome = await runCase(c, options.threatModel ?? 'all');
       outcomes.push(outcome);
       options.onCase?.(c, outcome);
     }

@@ -1,10 +1,11 @@
 /**
  * The Juliet Test Suite for Java 1.3 scorecard (breadth: 112 CWEs of security weaknesses and bugs,
  * ../shared/corpora/juliet-java), scored as the corpus README says (juliet-score.ts).
- *   (cd server && npx tsx ../bench/code-analysis/juliet.ts [--per-cwe=25|all] [--cwe=476,690] [--verbose])
+ *   (cd server && npx tsx ../bench/code-analysis/juliet.ts [--per-cwe=25|all] [--cwe=476,690] [--threat-model=all|web] [--verbose])
  * Up to 25 cases a CWE by default, spread evenly over its sorted cases; --per-cwe=all runs every case. Each case is
  * analysed in this thread as the worker would (analysis_type all): one file alone, several as a project (`files`).
- * --verbose lists, per CWE, the CWEs of the findings that fell inside bad and good regions, to see what is
+ * The threat model is `all` (Juliet reads files, sockets, databases and the environment as input) unless
+ * --threat-model=web. --verbose lists, per CWE, the CWEs of the findings that fell inside bad and good regions, to see what is
  * reported where.
  */
 import { cpus } from 'node:os';
@@ -19,6 +20,7 @@ const only = option('cwe')
   ?.split(',')
   .map((n) => `CWE${n.trim()}_`);
 const verbose = process.argv.includes('--verbose');
+const threatModel = option('threat-model') === 'web' ? 'web' : 'all';
 
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${new Date().toISOString()}`,
@@ -31,6 +33,7 @@ if (!suite) {
   const started = performance.now();
   const card = await runJuliet(suite, {
     perCwe,
+    threatModel,
     ...(only && { only: (folder: string) => only.some((prefix) => folder.startsWith(prefix)) }),
     onCase: (c, outcome) => {
       if (!verbose) return;
@@ -47,7 +50,7 @@ if (!suite) {
   const cases = card.cwes.reduce((n, s) => n + s.cases, 0);
   console.log(
     formatJuliet(
-      `\nJuliet Java 1.3 (${cases} cases, ${Number.isFinite(perCwe) ? `up to ${perCwe}` : 'all'} a CWE, ${seconds.toFixed(0)} s)`,
+      `\nJuliet Java 1.3 (${cases} cases, ${Number.isFinite(perCwe) ? `up to ${perCwe}` : 'all'} a CWE, threat model ${threatModel}, ${seconds.toFixed(0)} s)`,
       card,
     ),
   );

@@ -55,6 +55,16 @@ export const ANALYSIS_TYPES = ['complexity', 'bugs', 'security', 'all'] as const
 export const AnalysisType = z.enum(ANALYSIS_TYPES);
 export type AnalysisType = z.infer<typeof AnalysisType>;
 
+/**
+ * Which inputs the security analysis treats as untrusted: `web` (the default) what a request brings (parameters,
+ * headers, cookies, bodies) and what the catalogues always counted (command line, environment, stdin where a
+ * language's catalogue lists them); `all` adds everything local too: files, sockets, database results,
+ * configuration and properties files, HTTP client responses, environment and command line in every language.
+ */
+export const THREAT_MODELS = ['web', 'all'] as const;
+export const ThreatModel = z.enum(THREAT_MODELS);
+export type ThreatModel = z.infer<typeof ThreatModel>;
+
 /** The most files one project analysis takes. */
 export const CODE_ANALYSIS_MAX_FILES = 200;
 
@@ -93,6 +103,12 @@ export const CodeAnalyzeRequest = z.object({
       'Language name or alias (python/py, javascript/js, typescript/ts, tsx, java, go, c, cpp/c++, csharp/c#, ruby, php, rust, kotlin, swift, scala, bash) of `code`. Detected when absent. With `files`, give each file its own `language`.',
     ),
   analysis_type: z.string().optional().describe('complexity, bugs, security or all (default).'),
+  threat_model: z
+    .string()
+    .optional()
+    .describe(
+      'Which inputs are untrusted: `web` (default: request parameters, headers, cookies, bodies) or `all` (also files, sockets, database results, properties files, HTTP client responses, environment variables, command-line arguments and stdin).',
+    ),
   filename: z
     .string()
     .max(512)

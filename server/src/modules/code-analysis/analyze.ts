@@ -1,4 +1,4 @@
-import type { AnalysisSummary, Finding, FunctionMetrics } from '@tessera/shared';
+import type { AnalysisSummary, Finding, FunctionMetrics, ThreatModel } from '@tessera/shared';
 import { checkAnalysable } from './bounds';
 import { complexityFindings } from './findings';
 import { computeMetrics } from './metrics';
@@ -26,6 +26,7 @@ export interface AnalysisOptions {
   analysisType: AnalysisJob['analysisType'];
   thresholds: ComplexityThresholds;
   project?: TaintProject;
+  threatModel?: ThreatModel | undefined;
 }
 
 export function analyzeParsed(job: AnalysisOptions, parsed: ParsedSource, detected: boolean): AnalysisResult {
@@ -38,7 +39,8 @@ export function analyzeParsed(job: AnalysisOptions, parsed: ParsedSource, detect
   const categories = (['bugs', 'security'] as const)
     .filter(wants)
     .map((c) => (c === 'bugs' ? 'bug' : 'security'));
-  if (categories.length > 0) issues.push(...runRules(parsed, categories, job.project));
+  if (categories.length > 0)
+    issues.push(...runRules(parsed, categories, job.project, job.threatModel ?? 'web'));
   issues.sort((a, b) => a.line - b.line || a.column - b.column || a.rule_id.localeCompare(b.rule_id));
   return {
     language,

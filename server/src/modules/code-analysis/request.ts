@@ -6,6 +6,8 @@ import {
   type CodeFile,
   type CodeLanguage,
   CodeAnalyzeRequest as RequestSchema,
+  THREAT_MODELS,
+  type ThreatModel,
 } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import { invalidParameter } from '../../lib/invalid-parameter';
@@ -64,7 +66,9 @@ export function parseAnalyzeRequest(
   if (!result.success) throw invalidParameter(result.error.issues[0], { expected: EXPECTED });
   const input: CodeAnalyzeRequest = result.data;
   const analysisType = analysisTypeOf(input.analysis_type);
-  if (input.files) return projectJob(input, input.files, maxBytes, thresholds, analysisType);
+  const threatModel = threatModelOf(input.threat_model);
+  if (input.files)
+    return { ...projectJob(input, input.files, maxBytes, thresholds, analysisType), threatModel };
   const code = input.code ?? '';
   const bytes = Buffer.byteLength(code, 'utf8');
   if (bytes > maxBytes) {
@@ -83,6 +87,7 @@ export function parseAnalyzeRequest(
     filename: input.filename,
     analysisType,
     thresholds,
+    threatModel,
   };
 }
 
@@ -158,5 +163,16 @@ function analysisTypeOf(value: string | undefined): AnalysisType {
     'invalid_request',
     `Invalid analysis_type '${value.slice(0, 40)}'. Supported values: ${ANALYSIS_TYPES.join(', ')}.`,
     { param: 'analysis_type', code: 'invalid_analysis_type' },
+  );
+}
+
+function threatModelOf(value: string | undefined): ThreatModel {
+  if (value === undefined) return 'web';
+  const normalized = value.trim().toLowerCase();
+  if ((THREAT_MODELS as readonly string[]).includes(normalized)) return normalized as ThreatModel;
+  throw new ServiceError(
+    'invalid_request',
+    `Invalid threat_model '${value.slice(0, 40)}'. Supported values: ${THREAT_MODELS.join(', ')} (web: request input only; all: also files, sockets, databases, environment and command line).`,
+    { param: 'threat_model', code: 'invalid_threat_model' },
   );
 }

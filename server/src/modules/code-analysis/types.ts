@@ -1,4 +1,10 @@
-import type { AnalysisType, CodeAnalysis, CodeLanguage, CodeProjectAnalysis } from '@tessera/shared';
+import type {
+  AnalysisType,
+  CodeAnalysis,
+  CodeLanguage,
+  CodeProjectAnalysis,
+  ThreatModel,
+} from '@tessera/shared';
 
 /** Limits over which a function gets a `complexity` finding (the issue's defaults). */
 export interface ComplexityThresholds {
@@ -24,6 +30,8 @@ export interface AnalysisJob {
   filename: string | undefined;
   analysisType: AnalysisType;
   thresholds: ComplexityThresholds;
+  /** Which inputs are untrusted; `web` when absent. */
+  threatModel?: ThreatModel;
 }
 
 /** What the worker returns: the response without its id. */
@@ -41,6 +49,7 @@ export interface ProjectJob {
   files: ProjectFile[];
   analysisType: AnalysisType;
   thresholds: ComplexityThresholds;
+  threatModel?: ThreatModel;
 }
 
 export type ProjectResult = Omit<CodeProjectAnalysis, 'id' | 'object'>;

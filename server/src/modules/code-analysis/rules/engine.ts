@@ -1,4 +1,4 @@
-import type { CodeLanguage, Finding, FindingCategory } from '@tessera/shared';
+import type { CodeLanguage, Finding, FindingCategory, ThreatModel } from '@tessera/shared';
 import { Query } from 'web-tree-sitter';
 import { locate } from '../findings';
 import { loadedLanguage } from '../parsing/grammars';
@@ -78,6 +78,7 @@ export function runRules(
   parsed: ParsedSource,
   categories: Exclude<FindingCategory, 'complexity'>[],
   project?: TaintProject,
+  threatModel: ThreatModel = 'web',
 ): Finding[] {
   const findings: Finding[] = [];
   const active = RULES.filter(
@@ -110,7 +111,7 @@ export function runRules(
   }
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
   if (categories.includes('security'))
-    findings.push(...taintFindings(parsed, project), ...insecureCookies(parsed));
+    findings.push(...taintFindings(parsed, project, threatModel), ...insecureCookies(parsed));
   return findings;
 }
 

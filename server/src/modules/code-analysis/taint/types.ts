@@ -104,6 +104,11 @@ export interface TaintLanguage {
   sourceNodes?: string[];
   /** Calls whose result is untrusted (`input()`, `os.getenv`). */
   sourceCalls: RegExp[];
+  /**
+   * Input that is untrusted only under the `all` threat model (files, sockets, database rows, properties, HTTP
+   * client responses, and environment or command line where `sources` do not list them already).
+   */
+  localInput?: LocalInput;
   /** Calls whose result is safe whatever goes in. */
   sanitizers: RegExp[];
   sinks: SinkSpec[];
@@ -136,6 +141,13 @@ export interface TaintLanguage {
    * `value`, only a returned expression whose text matches (Spring's `"redirect:" + url` view name).
    */
   returnSink?: { kind: TaintKind; unless?: RegExp; value?: RegExp };
+}
+
+/** The sources a threat model adds to a catalogue, in the shapes of the catalogue's own. */
+export interface LocalInput {
+  sources?: RegExp[];
+  sourceCalls?: RegExp[];
+  sourceArguments?: { callee: RegExp; into: number | 'all'; when?: RegExp }[];
 }
 
 export interface TaintRuleMeta {

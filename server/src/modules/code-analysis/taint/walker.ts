@@ -138,8 +138,11 @@ export class FlowWalker extends CallWalker {
       (PATH_LIKE.test(target.type) && !IS_CALL.test(target.type))
     ) {
       const name = this.text(target);
+      // A declaration (`String q = …`) or a name already local is not the object's field of that name.
+      const local = this.env.has(name) || /declarat/.test(at.type);
       this.env.set(name, val);
-      if (taint && this.reporting) this.ctx.storeField(this.unit, name, taint);
+      if (taint && this.reporting && (!local || /[.>@]/.test(name)))
+        this.ctx.storeField(this.unit, name, taint);
       return;
     }
     const elements = namedChildren(target);

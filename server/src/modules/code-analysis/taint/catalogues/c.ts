@@ -21,6 +21,15 @@ export const c: TaintLanguage = {
     { callee: /^(recv|recvfrom)$/, into: 1 },
     { callee: /^(std::)?getline$/, into: 1, when: /\b(std::)?cin\b/ },
   ],
+  localInput: {
+    sourceArguments: [
+      // Files and descriptors, not only stdin: `fgets(buf, n, fp)`, `fread(buf…)`, `read(fd, buf…)`.
+      { callee: /^(fgets|fread|getline|fscanf)$/, into: 0 },
+      { callee: /^fscanf$/, into: 'all' },
+      { callee: /^read$/, into: 1 },
+      { callee: /^(std::)?getline$/, into: 1 },
+    ],
+  },
   constructorDeclarations: ['declaration'],
   extractions: [{ type: 'binary_expression', source: /^(std::)?(cin|wcin)\b/ }],
   sanitizers: [/^(std::)?(atoi|atol|atoll|strtol|strtoul|strtoll|strtod|stoi|stol|stoul|stod)$/],

@@ -28,6 +28,13 @@ export const csharp: TaintLanguage = {
   safeParameter:
     /\b(int|long|short|bool|double|float|decimal|Guid|DateTime|CancellationToken|HttpContext|HttpRequest|ILogger(<\w+>)?)\??\s+\w+\s*(=.*)?$/,
   sourceCalls: [/^Console\.ReadLine$/, /^Environment\.GetEnvironmentVariable$/],
+  localInput: {
+    sourceCalls: [
+      /^File\.(ReadAllText|ReadAllLines|ReadAllBytes|ReadLines)$|\.(ReadLine|ReadToEnd|ReadLineAsync|ReadToEndAsync)$/,
+      /^Environment\.GetCommandLineArgs$|\.GetStringAsync$|\.ReadAsStringAsync$/,
+      /^(reader|rdr|dataReader|SqlDataReader|DbDataReader)\.(GetString|GetValue)$/,
+    ],
+  },
   sanitizers: [
     /^(int|long|Int32|Int64|Guid|decimal)\.Parse$/,
     /^(HttpUtility|WebUtility)\.(HtmlEncode|UrlEncode)$|^HtmlEncoder\.Default\.Encode$/,

@@ -31,6 +31,23 @@ export const java: TaintLanguage = {
     /\.(getParameter|getParameterValues|getParameterMap|getParameterNames|getHeader|getHeaders|getHeaderNames|getQueryString|getCookies|getInputStream|getReader|getPathInfo|readLine)$/,
     /^System\.getenv$/,
   ],
+  localInput: {
+    sourceCalls: [
+      /^(System\.getProperty|Properties\.getProperty|Scanner\.next\w*|Console\.readLine|Console\.readPassword)$/,
+      /^(ResultSet|RowSet|CachedRowSet)\.(getString|getNString|getObject|getInt|getLong|getBytes|getCharacterStream)$/,
+      /^(DataInputStream|ObjectInputStream|RandomAccessFile)\.(readUTF|readLine)$/,
+      /^Files\.(readAllLines|readString|readAllBytes|lines)$|^IOUtils\.toString$/,
+      /^(URLConnection|HttpURLConnection|HttpsURLConnection|Socket)\.getInputStream$/,
+    ],
+    // `reader.read(buffer)`: the buffer holds what the file or socket sent.
+    sourceArguments: [
+      {
+        callee:
+          /^(Reader|BufferedReader|InputStreamReader|FileReader|InputStream|FileInputStream|DataInputStream|BufferedInputStream)\.(read|readFully)$/,
+        into: 0,
+      },
+    ],
+  },
   sanitizers: [
     /^(Integer\.parseInt|Long\.parseLong|Integer\.valueOf|Long\.valueOf|Double\.parseDouble|Boolean\.parseBoolean|UUID\.fromString)$/,
   ],
@@ -43,8 +60,13 @@ export const java: TaintLanguage = {
     },
     {
       callee:
-        /^(StringEscapeUtils\.(escapeHtml\d?|escapeXml\d*|escapeEcmaScript|escapeJavaScript)|Encode\.for(Html\w*|JavaScript\w*|CssString|Xml\w*)|HtmlUtils\.htmlEscape\w*|HtmlEscapers\.htmlEscaper\(\)\.escape)$/,
+        /^(StringEscapeUtils\.(escapeHtml\d?|escapeEcmaScript|escapeJavaScript)|Encode\.for(Html\w*|JavaScript\w*|CssString)|HtmlUtils\.htmlEscape\w*|HtmlEscapers\.htmlEscaper\(\)\.escape)$/,
       kinds: ['xss'],
+    },
+    // XML escaping turns both quotes into entities, so the value cannot end an XPath string literal either.
+    {
+      callee: /^(StringEscapeUtils\.escapeXml\d*|Encode\.forXml\w*)$/,
+      kinds: ['xss', 'xpath-injection'],
     },
     { callee: esapi('encodeForSQL'), kinds: ['sql-injection'] },
     { callee: esapi('encodeForLDAP|encodeForDN'), kinds: ['ldap-injection'] },

@@ -18,6 +18,14 @@ export const kotlin: TaintLanguage = {
     /^call\.receive(Text|Parameters|Multipart|Stream|Channel)?(<.*>)?$/,
     /^(readLine|readln|readlnOrNull|System\.getenv)$/,
   ],
+  localInput: {
+    sourceCalls: [
+      /\.(readText|readLines|readBytes)$/,
+      /^(System\.getProperty|Properties\.getProperty|ResultSet\.get(String|NString|Object))$/,
+      /^(rs|resultSet)\.get(String|NString|Object)$/,
+      /^(URLConnection|HttpURLConnection|Socket)\.getInputStream$/,
+    ],
+  },
   cleanMembers: [{ types: ['navigation_expression'], pattern: /^(java\.io\.)?File\(.*\)\.name$/ }],
   sanitizers: [
     /\.(toInt|toLong|toDouble|toBoolean|toIntOrNull|toLongOrNull|toDoubleOrNull)$/,

@@ -26,6 +26,17 @@ export const python: TaintLanguage = {
     /^os\.environ\b/,
     /^self\.request\.(GET|POST|body|query_arguments)\b/,
   ],
+  localInput: {
+    sources: [/^sys\.stdin\b/],
+    sourceCalls: [
+      // Files, sockets and HTTP responses are read by method: `f.read()`, `resp.read()`, `conn.recv(…)`.
+      /\.(read|readline|readlines|read_text|read_bytes|recv|recvfrom|makefile)$/,
+      /^(urllib\.request\.)?urlopen$|^requests\.(get|post|put|request)$|^httpx\.(get|post)$/,
+      /\.(fetchone|fetchall|fetchmany)$/,
+      /^(json|yaml|toml|tomllib|pickle)\.load$|^csv\.(reader|DictReader)$/,
+      /^(config|parser|cfg|configparser)\.(get|getint|items)$/,
+    ],
+  },
   sourceCalls: [
     /^input$/,
     /^raw_input$/,

@@ -18,6 +18,13 @@ export const ruby: TaintLanguage = {
     /^ARGV\b/,
   ],
   sourceCalls: [/^gets$/, /^STDIN\.(read|gets)$|^\$stdin\.(read|gets)$/],
+  localInput: {
+    sources: [/^\$stdin\b/, /^STDIN\b/],
+    sourceCalls: [
+      /^(File|IO)\.(read|readlines|foreach)$|\.(read|readlines|gets|recv)$/,
+      /^(Net::HTTP\.get|URI\.open|open-uri|HTTParty\.get|Faraday\.get)$/,
+    ],
+  },
   kindSanitizers: [
     {
       callee:

@@ -33,6 +33,15 @@ export const scala: TaintLanguage = {
     /^request\.(getQueryString|body\.as\w+)$/,
     /^((scala\.io\.)?StdIn\.readLine|sys\.env\.get|System\.getenv)$/,
   ],
+  localInput: {
+    sources: [/^args\b/],
+    sourceCalls: [
+      /^(scala\.io\.)?Source\.(fromFile|fromURL|fromInputStream|stdin)$/,
+      /^(System\.getProperty|Properties\.getProperty|ResultSet\.get(String|NString|Object))$/,
+      /\.get(String|NString)$/,
+      /^(Files\.(readAllLines|readString|readAllBytes)|StdIn\.\w+)$/,
+    ],
+  },
   sanitizers: [
     /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|HtmlFormat\.escape|URLEncoder\.encode|FilenameUtils\.getName)$/,
   ],

@@ -82,7 +82,7 @@ export abstract class WalkerBase {
     if (taint.safe?.includes(kind)) return;
     if (taint.weak && !(taint.built && WEAK_KINDS.includes(kind))) return;
     const step = sinkStep ?? this.step(at, `sink: ${sink}`);
-    if (this.reporting) this.ctx.report(kind, at, sink, taint, step);
+    if (this.reporting) this.ctx.report(kind, at, sink, taint, step, this.unit);
     else if (this.sinkHits.length < MAX_SINK_HITS) this.sinkHits.push({ kind, sink, taint, sinkStep: step });
   }
 

@@ -112,7 +112,7 @@ export abstract class CallWalker extends CollectionWalker {
     const matches = (re: RegExp) => re.test(callee) || (typed !== undefined && re.test(typed));
 
     for (const s of this.lang.sourceArguments ?? []) {
-      if (!s.callee.test(callee)) continue;
+      if (!matches(s.callee)) continue;
       if (s.when && !s.when.test(this.source.slice(call.startIndex, call.endIndex))) continue;
       const targets = s.into === 'all' ? args : args.slice(s.into, s.into + 1);
       const taint = this.newTaint(call, callee);
@@ -144,6 +144,12 @@ export abstract class CallWalker extends CollectionWalker {
       : prefix && (this.env.types.get(prefix) ?? this.ctx.fieldTypes.get(prefix));
     const summary = this.ctx.summaryFor(callee, method, args.length, receiverNode, receiverType);
     if (summary) {
+      summary.owner.noteCall(
+        summary.fn,
+        vals.map((v) => v.taint),
+        this.ctx,
+        this.unit,
+      );
       // An argument the function passes on to a sink inside it: the sink is reached from here.
       for (const through of summary.sinks) {
         const v = vals[through.arg]?.taint;
@@ -211,10 +217,17 @@ export abstract class CallWalker extends CollectionWalker {
     return taint ? { taint } : CLEAN;
   }
 
-  /** `repo = Repo()`, `const repo = new Repo()` of a type the project declares: `repo.find()` is `Repo.find`. */
+  /**
+   * `repo = Repo()`, `const repo = new Repo()` of a type the project declares: `repo.find()` is `Repo.find`; with
+   * `Base b = new Impl()` too, the object is an `Impl` and its overrides are what run.
+   */
   protected rememberConstructedType(target: SyntaxNode, value: SyntaxNode): void {
     const project = this.ctx.project;
-    if (!project || !NAME_LIKE.test(target.type) || !/call|invocation|new_expression/.test(value.type))
+    if (
+      !project ||
+      !NAME_LIKE.test(target.type) ||
+      !/call|invocation|new_expression|object_creation/.test(value.type)
+    )
       return;
     const type = project.constructedType(this.shape(value).callee);
     if (type) this.env.types.set(this.text(target), type);
