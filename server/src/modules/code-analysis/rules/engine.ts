@@ -5,11 +5,17 @@ import { loadedLanguage } from '../parsing/grammars';
 import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
+import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
+import { COMMENT_RULES } from './comments';
+import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
+import { EXCEPTION_RULES } from './exceptions';
+import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
+import { SESSION_RULES } from './sessions';
 import type { Captures, RuleDefinition } from './types';
 import { unusedVariables } from './unused';
 
@@ -18,6 +24,12 @@ export const RULES: RuleDefinition[] = [
   ...SECURITY_RULES,
   ...CRYPTO_RULES,
   ...WEB_SECURITY_RULES,
+  ...EXCEPTION_RULES,
+  ...BLOCK_RULES,
+  ...CONDITION_RULES,
+  ...JVM_CONTRACT_RULES,
+  ...COMMENT_RULES,
+  ...SESSION_RULES,
 ];
 
 const compiled = new Map<string, Query>();
@@ -100,7 +112,12 @@ export function runRules(
     const captures: Captures = {};
     let at: (typeof match.captures)[number]['node'] | undefined;
     for (const { name, node } of match.captures) {
-      captures[name] = { text: parsed.source.slice(node.startIndex, node.endIndex), type: node.type };
+      captures[name] = {
+        text: parsed.source.slice(node.startIndex, node.endIndex),
+        type: node.type,
+        row: node.startPosition.row,
+        column: node.startPosition.column,
+      };
       if (name === 'finding') at = node;
     }
     if (!at || (rule.check && !rule.check(captures))) continue;
@@ -110,8 +127,11 @@ export function runRules(
     findings.push(toFinding(rule, parsed, at, captures));
   }
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
-  if (categories.includes('security'))
-    findings.push(...taintFindings(parsed, project, threatModel), ...insecureCookies(parsed));
+  // The dataflow reports both: injections (security) and the conditions it folds to a constant (bug).
+  findings.push(
+    ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),
+  );
+  if (categories.includes('security')) findings.push(...insecureCookies(parsed));
   return findings;
 }
 

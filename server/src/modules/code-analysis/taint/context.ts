@@ -42,6 +42,23 @@ export interface Summary {
   owner: FileContext;
 }
 
+/** Assignments to a name (`n = …`, `n += …`, `this.n = …`, `n++`, `--n`), as a global pattern. */
+function writesOf(name: string): RegExp {
+  const n = name.replace(/\$/g, '\\$');
+  return new RegExp(
+    `(^|[^\\w.$]|this\\.|self\\.)${n}\\s*([-+*/%&|^]|<<|>>>?|\\?\\?)?=(?!=)|(\\+\\+|--)\\s*(this\\.)?${n}\\b|\\b${n}\\s*(\\+\\+|--)`,
+    'g',
+  );
+}
+
+/** A literal's value: a number, a plain string, a boolean. */
+function literalValue(text: string): { value: Const } | undefined {
+  if (/^-?\d+(\.\d+)?[LlFfDd]?$/.test(text)) return { value: Number.parseFloat(text) };
+  if (/^"[^"\\]*"$/.test(text)) return { value: text.slice(1, -1) };
+  if (text === 'true' || text === 'false') return { value: text === 'true' };
+  return undefined;
+}
+
 /** A function's parameter, by position (`self` and `cls` aside), in its file's context. */
 export interface ParameterRef {
   ctx: FileContext;
@@ -155,6 +172,38 @@ export class FileContext {
     visit(cls, false);
     this.fieldNames.set(cls, names);
     return names;
+  }
+
+  private readonly fieldConstants = new Map<SyntaxNode, Map<string, { value: Const }>>();
+
+  /**
+   * A field of the class that is private or final, initialised with a literal, and never assigned anywhere in the
+   * class: its value is that literal wherever a method reads it (`private int limit = 5;`, `this.limit`).
+   */
+  fieldConstant(unit: SyntaxNode, field: string): { value: Const } | undefined {
+    const cls = this.classOf(unit);
+    if (!cls) return undefined;
+    let constants = this.fieldConstants.get(cls);
+    if (!constants) {
+      constants = new Map();
+      this.fieldConstants.set(cls, constants);
+      const body = this.parsed.source.slice(cls.startIndex, cls.endIndex);
+      for (const decl of [...cls.children, ...cls.children.flatMap((c) => c.children)]) {
+        if (decl.type !== 'field_declaration') continue;
+        const text = this.parsed.source.slice(decl.startIndex, decl.endIndex);
+        if (!/\b(private|final|readonly|const)\b/.test(text)) continue;
+        for (const d of decl.children.filter((c) => c.type === 'variable_declarator')) {
+          const name = d.children.find((c) => c.field === 'name');
+          const value = d.children.find((c) => c.field === 'value');
+          const literal = value ? literalValue(norm(this.parsed.source, value)) : undefined;
+          if (!name || !literal) continue;
+          const n = norm(this.parsed.source, name);
+          // The declaration's own initialiser is the one write allowed.
+          if ((body.match(writesOf(n)) ?? []).length <= 1) constants.set(n, literal);
+        }
+      }
+    }
+    return constants.get(field.replace(/^this\./, ''));
   }
 
   /** `this.q = …` (`self.q`, `$this->q`, `@q`) with known input: every method of the class may read it. */
@@ -453,6 +502,42 @@ export class FileContext {
       (f) => f.confidence !== 'medium' || !proven.has(key(f.rule_id, f.line, f.column)),
     );
     this.findings.splice(0, this.findings.length, ...kept);
+  }
+
+  /**
+   * An `if` whose condition the dataflow folds to a constant (`s.equals("x")` with `s` known, `n == n - 1` with `n`
+   * known, a call to a function that always returns the same): one branch is dead. A bare name (`if (DEBUG)`) is
+   * a deliberate switch and is left alone; a literal (`if (false)`) is not.
+   */
+  reportConstantCondition(condition: SyntaxNode, truth: boolean, unit: SyntaxNode): void {
+    // Loops run once and compound assignments may not fold: a name written more than once in the function (`total
+    // += item` in a loop) may hold other values than the one folded, so only names written once count.
+    const body = this.parsed.source.slice(unit.startIndex, unit.endIndex);
+    const names = new Set(
+      this.parsed.source.slice(condition.startIndex, condition.endIndex).match(/[A-Za-z_$][\w$]*/g),
+    );
+    for (const n of names) if ((body.match(writesOf(n)) ?? []).length > 1) return;
+    let inner = condition;
+    while (
+      /parenthesized|condition_clause/.test(inner.type) &&
+      inner.children.filter((c) => c.named).length === 1
+    )
+      inner = inner.children.find((c) => c.named) ?? inner;
+    const text = norm(this.parsed.source, inner);
+    if (NAME_LIKE.test(inner.type) || (/^[\w.$]+$/.test(text) && !/^(true|false|True|False)$/.test(text)))
+      return;
+    this.push(
+      {
+        rule_id: 'bug/constant-condition',
+        category: 'bug',
+        severity: 'medium',
+        confidence: 'high',
+        message: `The condition \`${text.slice(0, 80)}\` is always ${truth}: the ${truth ? 'other branch never runs' : 'branch never runs'}; remove the dead branch or test what was meant.`,
+        ...locate(this.parsed, condition),
+        cwe: truth ? 'CWE-571' : 'CWE-570',
+      },
+      `constant-condition:${condition.startIndex}`,
+    );
   }
 
   private push(finding: Finding, key: string): void {

@@ -34,7 +34,11 @@ export type TaintKind =
   | 'ldap-injection'
   | 'xpath-injection'
   | 'trust-boundary'
-  | 'xxe';
+  | 'xxe'
+  | 'header-injection'
+  | 'format-string'
+  | 'reflection'
+  | 'config-setting';
 
 /** A call whose argument's constant value makes it unsafe (a weak algorithm name), whatever its origin. */
 export interface ValueCheck {

@@ -51,6 +51,8 @@ export class FlowWalker extends CallWalker {
       // A field another method of the class stored input in.
       const stored = this.ctx.readField(this.unit, text);
       if (stored) return { taint: withStep(stored, this.step(node, `reads ${text}`)) };
+      const fixed = this.ctx.fieldConstant(this.unit, text);
+      if (fixed) return { constant: fixed };
       if (node.children.length === 0) return CLEAN;
     }
     return this.evaluateChildren(node);

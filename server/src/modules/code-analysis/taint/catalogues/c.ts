@@ -38,6 +38,14 @@ export const c: TaintLanguage = {
     { callee: /^(sprintf|snprintf|strcpy|strncpy|strcat|strncat|memcpy|fgets|read|recv)$/, into: 0 },
   ],
   sinks: [
+    { kind: 'format-string', callee: /^(printf|vprintf|wprintf)$/, arg: 0 },
+    {
+      kind: 'format-string',
+      callee: /^(fprintf|dprintf|sprintf|vfprintf|vsprintf|syslog|fwprintf)$/,
+      arg: 1,
+    },
+    { kind: 'format-string', callee: /^(snprintf|vsnprintf)$/, arg: 2 },
+    { kind: 'config-setting', callee: /^(putenv|setenv)$/, arg: 'any' },
     // OpenLDAP: the filter is the fourth argument; libxml2's XPath expression the first.
     { kind: 'ldap-injection', callee: /^ldap_search(_ext)?(_s|_st)?$/, arg: 3 },
     { kind: 'xpath-injection', callee: /^xmlXPath(EvalExpression|Eval|Compile|CtxtCompile)$/, arg: 0 },

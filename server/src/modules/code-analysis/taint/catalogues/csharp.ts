@@ -49,6 +49,13 @@ export const csharp: TaintLanguage = {
   ],
   sinks: [
     {
+      kind: 'reflection',
+      callee: /^(Type\.GetType|Assembly\.Load|Assembly\.LoadFrom|Activator\.CreateInstance)$/,
+      arg: 0,
+    },
+    { kind: 'header-injection', callee: /\.(AddHeader|AppendHeader)$/, arg: 1 },
+    { kind: 'format-string', callee: /^(String|string)\.Format$/, arg: 0 },
+    {
       kind: 'sql-injection',
       callee:
         /^new(SqlCommand|SqliteCommand|NpgsqlCommand|MySqlCommand|OleDbCommand)$|\.(ExecuteSqlRaw|ExecuteSqlRawAsync|FromSqlRaw)$/,

@@ -40,6 +40,8 @@ export const go: TaintLanguage = {
   ],
   kindSanitizers: [{ callee: /^ldap\.EscapeFilter$/, kinds: ['ldap-injection'] }],
   sinks: [
+    { kind: 'format-string', callee: /^(fmt\.(Printf|Sprintf|Errorf)|log\.(Printf|Fatalf|Panicf))$/, arg: 0 },
+    { kind: 'format-string', callee: /^fmt\.Fprintf$/, arg: 1 },
     { kind: 'sql-injection', callee: /\.(Query|QueryRow|Exec)$/, arg: 0 },
     // GORM: raw SQL and string conditions (`db.Where("name = ?", n)` binds).
     { kind: 'sql-injection', callee: /\.(Raw|Where|Order|Having|Joins|Select|Group)$/, arg: 0 },

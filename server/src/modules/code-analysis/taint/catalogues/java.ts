@@ -75,7 +75,7 @@ export const java: TaintLanguage = {
     { callee: /^FilenameUtils\.getName$|\.getFileName$/, kinds: ['path-traversal'] },
     {
       callee: /^(URLEncoder\.encode|ESAPI\.encoder\(\)\.encodeForURL)$/,
-      kinds: ['xss', 'path-traversal', 'ldap-injection'],
+      kinds: ['xss', 'path-traversal', 'ldap-injection', 'header-injection'],
     },
   ],
   sinks: [
@@ -123,6 +123,17 @@ export const java: TaintLanguage = {
     },
     { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
     { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
+    { kind: 'xss', callee: /\.sendError$/, arg: 1 },
+    { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },
+    {
+      kind: 'format-string',
+      callee:
+        /^(String\.format|MessageFormat\.format|String\.formatted)$|^System\.(out|err)\.(printf|format)$|^(Formatter|PrintStream)\.(format|printf)$/,
+      arg: 0,
+    },
+    { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
+    { kind: 'config-setting', callee: /\.setCatalog$/, arg: 0 },
+    { kind: 'config-setting', callee: /^System\.setProperty$/, arg: 'any' },
   ],
   valueChecks: [
     {

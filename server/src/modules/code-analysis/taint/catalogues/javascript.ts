@@ -66,6 +66,8 @@ export const javascript: TaintLanguage = {
     },
   ],
   sinks: [
+    // A format string with more arguments after it: `%o`, `%j` in the input shift what is printed.
+    { kind: 'format-string', callee: /^(util\.format|console\.(log|error|warn|info))$/, arg: 0, when: /,/ },
     {
       kind: 'sql-injection',
       callee:

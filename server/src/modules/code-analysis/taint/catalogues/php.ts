@@ -44,6 +44,7 @@ export const php: TaintLanguage = {
     /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
   ],
   sinks: [
+    { kind: 'format-string', callee: /^(printf|sprintf|vsprintf|vprintf)$/, arg: 0 },
     {
       kind: 'sql-injection',
       callee:

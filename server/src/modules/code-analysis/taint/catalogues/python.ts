@@ -86,6 +86,9 @@ export const python: TaintLanguage = {
   },
   safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
   sinks: [
+    { kind: 'reflection', callee: /^(importlib\.import_module|import_module|__import__)$/, arg: 0 },
+    // `user_text.format(obj)` lets the text read the object's attributes (`{0.__class__…}`).
+    { kind: 'format-string', callee: /\.format$/, arg: 'receiver', unless: /^["']/ },
     { kind: 'sql-injection', callee: /\.(execute|executemany|executescript|raw)$/, arg: 0 },
     {
       kind: 'command-injection',

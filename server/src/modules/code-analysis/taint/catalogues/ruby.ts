@@ -39,6 +39,7 @@ export const ruby: TaintLanguage = {
     /\.shellescape$/,
   ],
   sinks: [
+    { kind: 'reflection', callee: /^(Object\.)?const_get$|\.const_get$/, arg: 0 },
     {
       kind: 'sql-injection',
       callee: /\.(where|find_by_sql|execute|exec_query|select_all|order|joins|having|pluck)$/,

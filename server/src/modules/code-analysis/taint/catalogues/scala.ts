@@ -50,6 +50,9 @@ export const scala: TaintLanguage = {
     { callee: /\.encodeForXPath$/, kinds: ['xpath-injection'] },
   ],
   sinks: [
+    { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },
+    { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
+    { kind: 'config-setting', callee: /\.setCatalog$|^System\.setProperty$/, arg: 'any' },
     // JNDI (DirContext.search) and Spring LDAP's template, by the receiver's usual name: Kotlin/Scala declare no types here.
     {
       kind: 'ldap-injection',

@@ -194,15 +194,24 @@ export abstract class CallWalker extends CollectionWalker {
       if (folded !== undefined) return { constant: { value: folded } };
     }
     if (CLEAN_METHODS.has(method)) return CLEAN;
-    // `s.replace("'", "&apos;")`: the characters replaced away can no longer break out of a quoted context.
+    // `s.replace("'", "&apos;")`, `s.replaceAll("[<>]", "")`: the characters replaced away can no longer break out
+    // of a quoted context. Removing a longer sequence (`<script>`) is not that: `<scr<script>ipt>` collapses into it.
     const [from, to] = vals.map((v) => v.constant?.value);
+    const removed =
+      typeof from !== 'string'
+        ? undefined
+        : from.length === 1 || /^\\.$/.test(from)
+          ? from.slice(-1)
+          : method === 'replaceAll' && /^\[[^\]^]+\]$/.test(from)
+            ? from.slice(1, -1)
+            : undefined;
     if (
       /^replace(All)?$/.test(method) &&
-      typeof from === 'string' &&
+      removed !== undefined &&
       typeof to === 'string' &&
-      !to.includes(from)
+      ![...removed].some((c) => to.includes(c))
     ) {
-      const taint = markSafe(receiver.taint, kindsRejecting(from));
+      const taint = markSafe(receiver.taint, kindsRejecting(removed));
       return taint ? { taint } : CLEAN;
     }
     // `props.getProperty(key, "default")` of Properties never loaded here can only be the default.
