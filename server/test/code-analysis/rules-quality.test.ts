@@ -200,7 +200,66 @@ const CASES: RuleCase[] = [
   ['bug/unused-variable', 'java', java('int total = n * 2;'), java('int total = n * 2;\n    log(total);')],
 ];
 
+const NULLS: RuleCase[] = [
+  [
+    'bug/null-dereference',
+    'java',
+    java('String name = null;\n    if (n > 3) { log(name.trim()); }'),
+    java('String name = null;\n    if (name != null) { log(name.trim()); }'),
+  ],
+  [
+    'bug/null-dereference',
+    'python',
+    'def f(rows):\n    conn = None\n    return conn.cursor()\n',
+    'def f(rows, connect):\n    conn = None\n    conn = connect()\n    return conn.cursor()\n',
+  ],
+  [
+    'bug/null-dereference',
+    'java',
+    java('int[] sizes = null;\n    log(sizes.length);'),
+    java('int[] sizes = new int[3];\n    log(sizes.length);'),
+  ],
+];
+
 const SECURITY: RuleCase[] = [
+  [
+    'security/hardcoded-password',
+    'java',
+    java(
+      'java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:mysql://db/app", "app", "hunter2");',
+    ),
+    java(
+      'java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:mysql://db/app", "app", System.getenv("DB_PASSWORD"));',
+    ),
+  ],
+  [
+    'security/hardcoded-password',
+    'java',
+    java(
+      'String pw = "s3cret!";\n    java.net.PasswordAuthentication a = new java.net.PasswordAuthentication("svc", pw.toCharArray());',
+    ),
+    java(
+      'char[] pw = System.console().readPassword();\n    java.net.PasswordAuthentication a = new java.net.PasswordAuthentication("svc", pw);',
+    ),
+  ],
+  [
+    'security/hardcoded-key',
+    'java',
+    java(
+      'String key = "0123456789abcdef";\n    javax.crypto.spec.SecretKeySpec k = new javax.crypto.spec.SecretKeySpec(key.getBytes("UTF-8"), "AES");',
+    ),
+    java(
+      'byte[] key = java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("/etc/app/key"));\n    javax.crypto.spec.SecretKeySpec k = new javax.crypto.spec.SecretKeySpec(key, "AES");',
+    ),
+  ],
+  [
+    'security/fixed-seed',
+    'java',
+    java(
+      'java.security.SecureRandom r = new java.security.SecureRandom();\n    r.setSeed(42L);\n    log(r.nextInt());',
+    ),
+    java('java.security.SecureRandom r = new java.security.SecureRandom();\n    log(r.nextInt());'),
+  ],
   [
     'security/session-never-expires',
     'java',
@@ -237,6 +296,10 @@ const SECURITY: RuleCase[] = [
 
 describe('quality rules', () => {
   it.each(CASES)('%s in %s', async (rule, language, buggy, fixed) => {
+    expect((await findings(buggy, language, 'bugs')).map((f) => f.rule_id)).toContain(rule);
+    expect((await findings(fixed, language, 'bugs')).map((f) => f.rule_id)).not.toContain(rule);
+  });
+  it.each(NULLS)('%s in %s', async (rule, language, buggy, fixed) => {
     expect((await findings(buggy, language, 'bugs')).map((f) => f.rule_id)).toContain(rule);
     expect((await findings(fixed, language, 'bugs')).map((f) => f.rule_id)).not.toContain(rule);
   });

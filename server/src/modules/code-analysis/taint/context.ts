@@ -371,7 +371,8 @@ export class FileContext {
     if (!walker.reporting) return;
     for (const check of this.lang.valueChecks ?? []) {
       if (!check.callee.test(callee) && !(typed && check.callee.test(typed))) continue;
-      const v = vals[check.arg]?.constant?.value;
+      const raw = vals[check.arg]?.constant?.value;
+      const v = typeof raw === 'number' ? String(raw) : raw;
       if (typeof v !== 'string' || !check.value.test(v)) continue;
       this.push(
         {
@@ -537,6 +538,35 @@ export class FileContext {
         cwe: truth ? 'CWE-571' : 'CWE-570',
       },
       `constant-condition:${condition.startIndex}`,
+    );
+  }
+
+  /**
+   * A member of a value that is null on this path (`String s = null; … s.trim()`): the constant is folded, so a
+   * check (`if (s != null)`) already leaves the dereference unwalked. Names written more than once in the function
+   * are left alone unless null is all they are given: the walk may not see every way they change.
+   */
+  reportNullDereference(at: SyntaxNode, object: SyntaxNode, unit: SyntaxNode): void {
+    const body = this.parsed.source.slice(unit.startIndex, unit.endIndex);
+    const name = norm(this.parsed.source, object);
+    // A field may be set by any method the walk does not follow (`init()`); a local only where this function says.
+    if (!/^[A-Za-z_$][\w$]*$/.test(name) || this.isOwnField(unit, name)) return;
+    const writes = (body.match(writesOf(name)) ?? []).length;
+    const nulls = (
+      body.match(new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*=\\s*(null|None|nil)\\b`, 'g')) ?? []
+    ).length;
+    if (writes > nulls) return;
+    this.push(
+      {
+        rule_id: 'bug/null-dereference',
+        category: 'bug',
+        severity: 'high',
+        confidence: 'high',
+        message: `\`${name}\` is null here, so \`${norm(this.parsed.source, at).slice(0, 60)}\` throws; assign it a value first, or test it for null before use.`,
+        ...locate(this.parsed, at),
+        cwe: 'CWE-476',
+      },
+      `null-dereference:${at.startIndex}`,
     );
   }
 

@@ -47,7 +47,7 @@ export interface ValueCheck {
   severity: FindingSeverity;
   callee: RegExp;
   arg: number;
-  /** The constant value that is unsafe (case-insensitive match left to the pattern). */
+  /** The constant value that is unsafe (case-insensitive match left to the pattern); numbers as their digits. */
   value: RegExp;
   /** What is wrong and how to fix it; `{value}` is replaced by the value. */
   message: string;

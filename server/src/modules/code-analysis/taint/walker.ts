@@ -54,6 +54,12 @@ export class FlowWalker extends CallWalker {
       const fixed = this.ctx.fieldConstant(this.unit, text);
       if (fixed) return { constant: fixed };
       if (node.children.length === 0) return CLEAN;
+      // `a.length` of an `a` that holds null here.
+      const object = /^(field_access|attribute|member_expression)$/.test(type)
+        ? node.children.find((c) => c.field === 'object')
+        : undefined;
+      if (object && this.reporting && this.evaluate(object).constant?.value === null)
+        this.ctx.reportNullDereference(node, object, this.unit);
     }
     return this.evaluateChildren(node);
   }

@@ -137,6 +137,46 @@ export const java: TaintLanguage = {
   ],
   valueChecks: [
     {
+      rule: 'security/hardcoded-password',
+      cwe: 'CWE-259',
+      severity: 'high',
+      callee: /^(DriverManager\.getConnection)$/,
+      arg: 2,
+      value: /^.+$/,
+      message:
+        'The database password is the literal `{value}` in the code, readable by anyone with the source or the binary; read it from a secret store or the environment.',
+    },
+    {
+      rule: 'security/hardcoded-password',
+      cwe: 'CWE-259',
+      severity: 'high',
+      callee: /^new(PasswordAuthentication|KerberosKey|KerberosPrincipal)$/,
+      arg: 1,
+      value: /^.+$/,
+      message:
+        'The password is the literal `{value}` in the code, readable by anyone with the source or the binary; read it from a secret store or the environment.',
+    },
+    {
+      rule: 'security/hardcoded-key',
+      cwe: 'CWE-321',
+      severity: 'high',
+      callee: /^newSecretKeySpec$/,
+      arg: 0,
+      value: /^.+$/,
+      message:
+        'The encryption key is the literal `{value}` in the code: anyone with the source or the binary can decrypt; load it from a key store.',
+    },
+    {
+      rule: 'security/fixed-seed',
+      cwe: 'CWE-336',
+      severity: 'medium',
+      callee: /^SecureRandom\.setSeed$|^newSecureRandom$/,
+      arg: 0,
+      value: /^.+$/,
+      message:
+        'SecureRandom seeded with the constant `{value}` produces the same sequence on every run; let it seed itself.',
+    },
+    {
       rule: 'security/weak-cipher',
       cwe: 'CWE-327',
       severity: 'high',

@@ -93,6 +93,8 @@ export abstract class CallWalker extends CollectionWalker {
     if (receiverNode) {
       receiver = this.evaluate(receiverNode);
       calleeTaint = receiver.taint;
+      if (receiver.constant?.value === null && this.reporting)
+        this.ctx.reportNullDereference(call, receiverNode, this.unit);
     } else if (!argsNode) {
       const receiverChild = call.children.find((c) => c.field === 'receiver');
       if (receiverChild) calleeTaint = this.evaluate(receiverChild).taint;
