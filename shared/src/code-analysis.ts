@@ -68,6 +68,16 @@ export type AnalysisFormat = (typeof ANALYSIS_FORMATS)[number];
 export const AnalysisType = z.enum(ANALYSIS_TYPES);
 export type AnalysisType = z.infer<typeof AnalysisType>;
 
+/**
+ * Which inputs the security analysis treats as untrusted: `web` (the default) what a request brings (parameters,
+ * headers, cookies, bodies) and what the catalogues always counted (command line, environment, stdin where a
+ * language's catalogue lists them); `all` adds everything local too: files, sockets, database results,
+ * configuration and properties files, HTTP client responses, environment and command line in every language.
+ */
+export const THREAT_MODELS = ['web', 'all'] as const;
+export const ThreatModel = z.enum(THREAT_MODELS);
+export type ThreatModel = z.infer<typeof ThreatModel>;
+
 /** The most files one project analysis takes. */
 export const CODE_ANALYSIS_MAX_FILES = 200;
 
@@ -117,6 +127,12 @@ export const CodeAnalyzeRequest = z.object({
     .optional()
     .describe(
       'json (default): the analysis object; sarif: a SARIF 2.1.0 log (rules with CWE tags and security-severity, results with locations, code flows and fingerprints) for GitHub code scanning and IDEs.',
+    ),
+  threat_model: z
+    .string()
+    .optional()
+    .describe(
+      'Which inputs are untrusted: `web` (default: request parameters, headers, cookies, bodies) or `all` (also files, sockets, database results, properties files, HTTP client responses, environment variables, command-line arguments and stdin).',
     ),
   filename: z
     .string()

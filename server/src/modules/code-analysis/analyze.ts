@@ -5,6 +5,7 @@ import {
   type Finding,
   type FindingConfidence,
   type FunctionMetrics,
+  type ThreatModel,
 } from '@tessera/shared';
 import { checkAnalysable } from './bounds';
 import { complexityFindings } from './findings';
@@ -34,6 +35,7 @@ export interface AnalysisOptions {
   thresholds: ComplexityThresholds;
   minConfidence?: FindingConfidence | undefined;
   project?: TaintProject;
+  threatModel?: ThreatModel | undefined;
 }
 
 export function analyzeParsed(job: AnalysisOptions, parsed: ParsedSource, detected: boolean): AnalysisResult {
@@ -46,7 +48,8 @@ export function analyzeParsed(job: AnalysisOptions, parsed: ParsedSource, detect
   const categories = (['bugs', 'security'] as const)
     .filter(wants)
     .map((c) => (c === 'bugs' ? 'bug' : 'security'));
-  if (categories.length > 0) issues.push(...runRules(parsed, categories, job.project));
+  if (categories.length > 0)
+    issues.push(...runRules(parsed, categories, job.project, job.threatModel ?? 'web'));
   const floor = CONFIDENCE_LEVELS.indexOf(job.minConfidence ?? DEFAULT_MIN_CONFIDENCE);
   const reported = issues.filter((f) => CONFIDENCE_LEVELS.indexOf(f.confidence) >= floor);
   reported.sort((a, b) => a.line - b.line || a.column - b.column || a.rule_id.localeCompare(b.rule_id));

@@ -25,7 +25,8 @@ export async function analyzeProject(job: ProjectJob): Promise<ProjectResult> {
       analysisType: job.analysisType,
       thresholds: job.thresholds,
       minConfidence: job.minConfidence,
-      ...(crossFile && { project: new TaintProject(parsed) }),
+      threatModel: job.threatModel,
+      ...(crossFile && { project: new TaintProject(parsed, job.threatModel ?? 'web') }),
     };
     const files: FileAnalysis[] = [];
     const issues: Finding[] = [];
@@ -43,7 +44,8 @@ export async function analyzeProject(job: ProjectJob): Promise<ProjectResult> {
       });
       for (const issue of result.issues) issues.push(withPath(issue, path));
     }
-    const kept = dropShadowedAcrossFiles(issues);
+    const shadowed = dropShadowedAcrossFiles(issues);
+    const kept = options.project ? options.project.withoutConstantCallers(shadowed) : shadowed;
     if (kept.length < issues.length)
       for (const file of files) {
         const own = kept.filter((i) => i.path === file.path);

@@ -11,6 +11,8 @@ import {
   DEFAULT_MIN_CONFIDENCE,
   type FindingConfidence,
   CodeAnalyzeRequest as RequestSchema,
+  THREAT_MODELS,
+  type ThreatModel,
 } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import { invalidParameter } from '../../lib/invalid-parameter';
@@ -78,8 +80,11 @@ export function parseAnalyzeRequest(
   const minConfidence =
     oneOf(input.min_confidence, CONFIDENCE_LEVELS, 'min_confidence') ?? DEFAULT_MIN_CONFIDENCE;
   const format = oneOf(input.format, ANALYSIS_FORMATS, 'format') ?? 'json';
-  if (input.files)
-    return { job: projectJob(input, input.files, maxBytes, thresholds, analysisType, minConfidence), format };
+  const threatModel = threatModelOf(input.threat_model);
+  if (input.files) {
+    const job = projectJob(input, input.files, maxBytes, thresholds, analysisType, minConfidence);
+    return { job: { ...job, threatModel }, format };
+  }
   const code = input.code ?? '';
   const bytes = Buffer.byteLength(code, 'utf8');
   if (bytes > maxBytes) {
@@ -100,6 +105,7 @@ export function parseAnalyzeRequest(
       analysisType,
       thresholds,
       minConfidence,
+      threatModel,
     },
     format,
   };
@@ -195,5 +201,16 @@ function oneOf<T extends string>(
     `Invalid ${param} '${value.slice(0, 40)}'. Supported values: ${values.join(', ')}.`,
     param,
     'invalid_value',
+  );
+}
+
+function threatModelOf(value: string | undefined): ThreatModel {
+  if (value === undefined) return 'web';
+  const normalized = value.trim().toLowerCase();
+  if ((THREAT_MODELS as readonly string[]).includes(normalized)) return normalized as ThreatModel;
+  throw new ServiceError(
+    'invalid_request',
+    `Invalid threat_model '${value.slice(0, 40)}'. Supported values: ${THREAT_MODELS.join(', ')} (web: request input only; all: also files, sockets, databases, environment and command line).`,
+    { param: 'threat_model', code: 'invalid_threat_model' },
   );
 }

@@ -4,6 +4,7 @@ import type {
   CodeLanguage,
   CodeProjectAnalysis,
   FindingConfidence,
+  ThreatModel,
 } from '@tessera/shared';
 
 /** Limits over which a function gets a `complexity` finding (the issue's defaults). */
@@ -32,6 +33,8 @@ export interface AnalysisJob {
   thresholds: ComplexityThresholds;
   /** The lowest confidence kept; DEFAULT_MIN_CONFIDENCE when absent. */
   minConfidence?: FindingConfidence;
+  /** Which inputs are untrusted; `web` when absent. */
+  threatModel?: ThreatModel;
 }
 
 /** What the worker returns: the response without its id. */
@@ -50,6 +53,7 @@ export interface ProjectJob {
   analysisType: AnalysisType;
   thresholds: ComplexityThresholds;
   minConfidence?: FindingConfidence;
+  threatModel?: ThreatModel;
 }
 
 export type ProjectResult = Omit<CodeProjectAnalysis, 'id' | 'object'>;

@@ -40,6 +40,7 @@ export const FLOW_BUG_RULES: RuleDefinition[] = [
     category: 'bug',
     severity: 'medium',
     confidence: 'high',
+    cwe: 'CWE-390',
     message:
       'This handler swallows the error silently; log it, handle it, or rethrow (and say why in a comment if ignoring is intended).',
     languages: {
@@ -80,11 +81,14 @@ export const FLOW_BUG_RULES: RuleDefinition[] = [
     category: 'bug',
     severity: 'medium',
     confidence: 'medium',
+    cwe: 'CWE-484',
     message:
       'This case falls through into the next one; end it with `break` (or `return`), or add a `// falls through` comment if intended.',
     languages: {
       ...forJs(`((switch_case value: (_) @value (_) @last .) @finding . [(switch_case) (switch_default)])`),
       c: `((case_statement value: (_) @value (_) @last .) @finding . (case_statement))`,
+      // Java's grammar leaves a comment after a group's last statement between the groups, so no anchor there.
+      java: `((switch_block_statement_group (switch_label (_) @value) (_) @last .) @finding (switch_block_statement_group))`,
     },
     check: (c) =>
       c.last !== undefined &&

@@ -12,6 +12,7 @@ export const BUG_RULES: RuleDefinition[] = [
     category: 'bug',
     severity: 'high',
     confidence: 'high',
+    cwe: 'CWE-481',
     message:
       'Assignment `{finding}` used as a condition; use `===`/`==` to compare, or move the assignment out of the condition.',
     languages: {
@@ -22,6 +23,9 @@ export const BUG_RULES: RuleDefinition[] = [
            (while_statement condition: (parenthesized_expression (assignment_expression) @finding))]`,
       cpp: `(if_statement condition: (condition_clause value: (assignment_expression) @finding))`,
       php: `(if_statement condition: (parenthesized_expression (assignment_expression) @finding))`,
+      // Java accepts only a boolean assigned in a condition: `if (done = true)`.
+      java: `[(if_statement condition: (parenthesized_expression (assignment_expression) @finding))
+              (while_statement condition: (parenthesized_expression (assignment_expression) @finding))]`,
     },
   },
   {

@@ -1,19 +1,25 @@
-import type { CodeLanguage, Finding, FindingCategory } from '@tessera/shared';
+import type { CodeLanguage, Finding, FindingCategory, ThreatModel } from '@tessera/shared';
 import { Query } from 'web-tree-sitter';
 import { locate } from '../findings';
 import { loadedLanguage } from '../parsing/grammars';
 import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
+import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
+import { COMMENT_RULES } from './comments';
+import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
+import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
+import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { NETWORK_RULES } from './network';
 import { RISKY_API_RULES } from './risky-apis';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
+import { SESSION_RULES } from './sessions';
 import type { Captures, RuleDefinition } from './types';
 import { unusedVariables } from './unused';
 
@@ -26,6 +32,12 @@ export const RULES: RuleDefinition[] = [
   ...NETWORK_RULES,
   ...RISKY_API_RULES,
   ...HARDCODED_IV_RULES,
+  ...EXCEPTION_RULES,
+  ...BLOCK_RULES,
+  ...CONDITION_RULES,
+  ...JVM_CONTRACT_RULES,
+  ...COMMENT_RULES,
+  ...SESSION_RULES,
 ];
 
 const compiled = new Map<string, Query>();
@@ -86,6 +98,7 @@ export function runRules(
   parsed: ParsedSource,
   categories: Exclude<FindingCategory, 'complexity'>[],
   project?: TaintProject,
+  threatModel: ThreatModel = 'web',
 ): Finding[] {
   const findings: Finding[] = [];
   const active = RULES.filter(
@@ -107,7 +120,12 @@ export function runRules(
     const captures: Captures = {};
     let at: (typeof match.captures)[number]['node'] | undefined;
     for (const { name, node } of match.captures) {
-      captures[name] = { text: parsed.source.slice(node.startIndex, node.endIndex), type: node.type };
+      captures[name] = {
+        text: parsed.source.slice(node.startIndex, node.endIndex),
+        type: node.type,
+        row: node.startPosition.row,
+        column: node.startPosition.column,
+      };
       if (name === 'finding') at = node;
     }
     if (!at || (rule.check && !rule.check(captures))) continue;
@@ -117,8 +135,11 @@ export function runRules(
     findings.push(toFinding(rule, parsed, at, captures));
   }
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
-  if (categories.includes('security'))
-    findings.push(...taintFindings(parsed, project), ...insecureCookies(parsed));
+  // The dataflow reports both: injections (security) and the conditions it folds to a constant (bug).
+  findings.push(
+    ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),
+  );
+  if (categories.includes('security')) findings.push(...insecureCookies(parsed));
   return withoutYielded(findings);
 }
 

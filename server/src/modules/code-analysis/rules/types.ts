@@ -2,7 +2,8 @@ import type { CodeLanguage, FindingCategory, FindingConfidence, FindingSeverity 
 
 /** Captured nodes of one query match, by capture name (without the @). */
 export interface Captures {
-  [name: string]: { text: string; type: string } | undefined;
+  /** `row` and `column`: where the node starts (0-based), for rules about layout. */
+  [name: string]: { text: string; type: string; row: number; column: number } | undefined;
 }
 
 /**

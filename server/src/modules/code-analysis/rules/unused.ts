@@ -188,7 +188,7 @@ export function unusedVariables(parsed: ParsedSource): Finding[] {
         confidence: 'high',
         message: `Local variable '${name}' is assigned but never read; remove it, or use it where it was meant to be used.`,
         ...locate(parsed, target),
-        cwe: null,
+        cwe: 'CWE-563',
       });
     }
   };

@@ -93,6 +93,11 @@ export function foldMethod(method: string, receiver: Const, args: Const[]): Cons
       return receiver.trim();
     case 'length':
       return receiver.length;
+    // The characters or bytes of a literal are as fixed as the literal (`"s3cret".toCharArray()`).
+    case 'toCharArray':
+    case 'getBytes':
+    case 'encode':
+      return receiver;
     case 'concat':
       return typeof a === 'string' ? receiver + a : undefined;
     case 'equals':

@@ -37,6 +37,33 @@ export interface Summary {
   /** Untrusted data the function reads itself and returns. */
   returnsSource: Taint | undefined;
   constant: { value: Const } | undefined;
+  /** The function summarised, in its file's context: calls note what they pass it (`noteCall`). */
+  fn: SyntaxNode;
+  owner: FileContext;
+}
+
+/** Assignments to a name (`n = …`, `n += …`, `this.n = …`, `n++`, `--n`), as a global pattern. */
+function writesOf(name: string): RegExp {
+  const n = name.replace(/\$/g, '\\$');
+  return new RegExp(
+    `(^|[^\\w.$]|this\\.|self\\.)${n}\\s*([-+*/%&|^]|<<|>>>?|\\?\\?)?=(?!=)|(\\+\\+|--)\\s*(this\\.)?${n}\\b|\\b${n}\\s*(\\+\\+|--)`,
+    'g',
+  );
+}
+
+/** A literal's value: a number, a plain string, a boolean. */
+function literalValue(text: string): { value: Const } | undefined {
+  if (/^-?\d+(\.\d+)?[LlFfDd]?$/.test(text)) return { value: Number.parseFloat(text) };
+  if (/^"[^"\\]*"$/.test(text)) return { value: text.slice(1, -1) };
+  if (text === 'true' || text === 'false') return { value: text === 'true' };
+  return undefined;
+}
+
+/** A function's parameter, by position (`self` and `cls` aside), in its file's context. */
+export interface ParameterRef {
+  ctx: FileContext;
+  fn: SyntaxNode;
+  index: number;
 }
 
 /** Profile kinds of anonymous functions, which run in the scope they are written in. */
@@ -102,23 +129,94 @@ export class FileContext {
     collect(parsed.root);
   }
 
-  /** The class (or else the file) whose instances own `this.x` in a unit, and the field: the key of its taint. */
-  private fieldKey(unit: SyntaxNode, field: string): string {
+  private classOf(unit: SyntaxNode): SyntaxNode | null {
     let node: SyntaxNode | null = unit;
     while (node && !/class|object_declaration/.test(node.type)) node = node.parent;
-    return `${node?.startIndex ?? -1}:${field.replace(/^(this|self)\.|^\$this->|^@/, '')}`;
+    return node;
+  }
+
+  /** The class (or else the file) whose instances own `this.x` in a unit, and the field: the key of its taint. */
+  private fieldKey(unit: SyntaxNode, field: string): string {
+    return `${this.classOf(unit)?.startIndex ?? -1}:${field.replace(/^(this|self)\.|^\$this->|^@/, '')}`;
+  }
+
+  /**
+   * `this.q`, `self.q`, `$this->q`, `@q`; or a bare `q` where the enclosing class declares a field `q` (Java, C#,
+   * C++, Kotlin name their own fields without `this`). A local of that name hides it before this is asked.
+   */
+  private isOwnField(unit: SyntaxNode, field: string): boolean {
+    if (OWN_FIELD.test(field)) return true;
+    const cls = this.classOf(unit);
+    return cls !== null && /^[A-Za-z_]\w*$/.test(field) && this.declaredFields(cls).has(field);
+  }
+
+  private readonly fieldNames = new Map<SyntaxNode, Set<string>>();
+
+  /** The names a class declares as fields (`private String data;`), not those of classes nested in it. */
+  private declaredFields(cls: SyntaxNode): Set<string> {
+    const cached = this.fieldNames.get(cls);
+    if (cached) return cached;
+    const names = new Set<string>();
+    const visit = (node: SyntaxNode, inField: boolean) => {
+      for (const child of node.children) {
+        if (/class|object_declaration/.test(child.type)) continue;
+        if (this.functionTypes[child.type]) continue;
+        const field = inField || /^(field_declaration|property_declaration)$/.test(child.type);
+        if (field && /^(variable_declarator|variable_declaration)$/.test(child.type)) {
+          const name = child.children.find((c) => c.field === 'name' || /identifier$/.test(c.type));
+          if (name) names.add(norm(this.parsed.source, name));
+        }
+        if (field && child.type === 'field_identifier') names.add(norm(this.parsed.source, child));
+        visit(child, field);
+      }
+    };
+    visit(cls, false);
+    this.fieldNames.set(cls, names);
+    return names;
+  }
+
+  private readonly fieldConstants = new Map<SyntaxNode, Map<string, { value: Const }>>();
+
+  /**
+   * A field of the class that is private or final, initialised with a literal, and never assigned anywhere in the
+   * class: its value is that literal wherever a method reads it (`private int limit = 5;`, `this.limit`).
+   */
+  fieldConstant(unit: SyntaxNode, field: string): { value: Const } | undefined {
+    const cls = this.classOf(unit);
+    if (!cls) return undefined;
+    let constants = this.fieldConstants.get(cls);
+    if (!constants) {
+      constants = new Map();
+      this.fieldConstants.set(cls, constants);
+      const body = this.parsed.source.slice(cls.startIndex, cls.endIndex);
+      for (const decl of [...cls.children, ...cls.children.flatMap((c) => c.children)]) {
+        if (decl.type !== 'field_declaration') continue;
+        const text = this.parsed.source.slice(decl.startIndex, decl.endIndex);
+        if (!/\b(private|final|readonly|const)\b/.test(text)) continue;
+        for (const d of decl.children.filter((c) => c.type === 'variable_declarator')) {
+          const name = d.children.find((c) => c.field === 'name');
+          const value = d.children.find((c) => c.field === 'value');
+          const literal = value ? literalValue(norm(this.parsed.source, value)) : undefined;
+          if (!name || !literal) continue;
+          const n = norm(this.parsed.source, name);
+          // The declaration's own initialiser is the one write allowed.
+          if ((body.match(writesOf(n)) ?? []).length <= 1) constants.set(n, literal);
+        }
+      }
+    }
+    return constants.get(field.replace(/^this\./, ''));
   }
 
   /** `this.q = …` (`self.q`, `$this->q`, `@q`) with known input: every method of the class may read it. */
   storeField(unit: SyntaxNode, field: string, taint: Taint): void {
-    if (!OWN_FIELD.test(field) || taint.weak) return;
+    if (taint.weak || !this.isOwnField(unit, field)) return;
     const key = this.fieldKey(unit, field);
     this.fieldTaint.set(key, unionTaint(this.fieldTaint.get(key), taint) as Taint);
   }
 
   /** What an own field read in a method may hold: what any method of the class stored in it. */
   readField(unit: SyntaxNode, field: string): Taint | undefined {
-    if (!OWN_FIELD.test(field)) return undefined;
+    if (!this.isOwnField(unit, field)) return undefined;
     const key = this.fieldKey(unit, field);
     const taint = this.fieldTaint.get(key);
     if (!taint) this.fieldReads.set(key, (this.fieldReads.get(key) ?? new Set()).add(unit));
@@ -191,9 +289,17 @@ export class FileContext {
   private ownReceiver(receiver: SyntaxNode, callee: string): boolean {
     const text = norm(this.parsed.source, receiver);
     if (/^(this|self|cls|super)$/.test(text)) return true;
-    if (/^new[A-Z]\w*\(/.test(callee) || /object_creation/.test(receiver.type)) return true;
-    return (
-      NAME_LIKE.test(receiver.type) && /^[A-Z]/.test(text) && this.parsed.source.includes(`class ${text}`)
+    // `new Inner().f()` is this file's code only when the file declares `Inner`: `new Other().f()` from a
+    // method `f` of its own is a call into another class, not recursion.
+    const created = /^\(?new([A-Z]\w*)\(/.exec(callee)?.[1] ?? /^\(?new([A-Z]\w*)\(/.exec(text)?.[1];
+    if (created) return this.declaresClass(created);
+    if (/object_creation/.test(receiver.type)) return true;
+    return NAME_LIKE.test(receiver.type) && /^[A-Z]/.test(text) && this.declaresClass(text);
+  }
+
+  private declaresClass(name: string): boolean {
+    return new RegExp(`\\b(class|object|struct|record|enum|interface)\\s+${name}\\b`).test(
+      this.parsed.source,
     );
   }
 
@@ -210,6 +316,8 @@ export class FileContext {
       safe: [],
       returnsSource: base.returned?.taint,
       constant: base.returned?.constant,
+      fn,
+      owner: this,
     };
     let safe: TaintKind[] | undefined;
     names.forEach((name, i) => {
@@ -264,7 +372,8 @@ export class FileContext {
     if (!walker.reporting) return;
     for (const check of this.lang.valueChecks ?? []) {
       if (!check.callee.test(callee) && !(typed && check.callee.test(typed))) continue;
-      const v = vals[check.arg]?.constant?.value;
+      const raw = vals[check.arg]?.constant?.value;
+      const v = typeof raw === 'number' ? String(raw) : raw;
       if (typeof v !== 'string' || !check.value.test(v)) continue;
       this.push(
         {
@@ -281,8 +390,75 @@ export class FileContext {
     }
   }
 
-  report(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint, sinkStep: TraceStep): void {
+  /**
+   * What the calls seen so far pass each function, by position: `input` where some call passes data that is not
+   * constant, else the callers' own parameters it passes on (constant if their callers' are).
+   */
+  private readonly callers = new Map<SyntaxNode, { input: Set<number>; from: Map<number, ParameterRef[]> }>();
+  /** Findings from a parameter of unknown origin: the function and the parameter's position. */
+  private readonly weakSites = new Map<string, ParameterRef>();
+
+  /** The position of the parameter a taint of unknown origin (or a summary's marker `#i`) comes from. */
+  parameterOf(unit: SyntaxNode, taint: Taint): ParameterRef | undefined {
+    const all = this.parameters(unit);
+    const names = all.filter((p) => !/^(self|cls)$/.test(p));
+    const marker = /^#(\d+)$/.exec(taint.origin.text);
+    if (marker) {
+      const name = all[Number(marker[1])];
+      const index = name === undefined ? -1 : names.indexOf(name);
+      return index >= 0 ? { ctx: this, fn: unit, index } : undefined;
+    }
+    if (!taint.weak) return undefined;
+    const words = new Set(taint.origin.text.match(/[\w$]+/g) ?? []);
+    const index = names.findIndex((n) => words.has(n));
+    return index >= 0 ? { ctx: this, fn: unit, index } : undefined;
+  }
+
+  noteCall(fn: SyntaxNode, args: (Taint | undefined)[], caller: FileContext, unit: SyntaxNode): void {
+    const entry = this.callers.get(fn) ?? { input: new Set<number>(), from: new Map() };
+    this.callers.set(fn, entry);
+    args.forEach((t, i) => {
+      if (!t) return;
+      const ref = caller.parameterOf(unit, t);
+      if (!ref) entry.input.add(i);
+      else entry.from.set(i, [...(entry.from.get(i) ?? []), ref]);
+    });
+  }
+
+  /** Every call seen passes this parameter a constant, directly or through callers' parameters that are. */
+  constantFed(fn: SyntaxNode, index: number, visiting = new Set<string>()): boolean {
+    const entry = this.callers.get(fn);
+    if (!entry || entry.input.has(index)) return false;
+    const key = `${this.path ?? ''}:${fn.startIndex}:${index}`;
+    if (visiting.has(key)) return true;
+    visiting.add(key);
+    return (entry.from.get(index) ?? []).every((r) => r.ctx.constantFed(r.fn, r.index, visiting));
+  }
+
+  /**
+   * A finding from a parameter of unknown origin, in a function whose every call the analysed code shows passes a
+   * constant there: the origin is known after all, and it is not input. Kept when nothing calls the function.
+   */
+  fromConstantCallers(f: Finding): boolean {
+    if (f.confidence !== 'medium') return false;
+    const site = this.weakSites.get(`${f.rule_id}:${f.line}:${f.column}`);
+    return site?.ctx.constantFed(site.fn, site.index) ?? false;
+  }
+
+  report(
+    kind: TaintKind,
+    at: SyntaxNode,
+    sink: string,
+    taint: Taint,
+    sinkStep: TraceStep,
+    unit?: SyntaxNode,
+  ): void {
     const rule = TAINT_RULES[kind];
+    const site = taint.weak && unit ? this.parameterOf(unit, taint) : undefined;
+    if (site) {
+      const { line, column } = locate(this.parsed, at);
+      this.weakSites.set(`security/${kind}:${line}:${column}`, site);
+    }
     // Steps in another file of a project name it.
     const where = (s: TraceStep) => (s.path !== undefined && s.path !== this.path ? `${s.path} ` : '');
     const through = taint.steps
@@ -319,6 +495,10 @@ export class FileContext {
    * (high, its trace through the helper ending at that sink): one finding, the proven one, stays.
    */
   dropShadowed(): void {
+    if (!this.project) {
+      const kept = this.findings.filter((f) => !this.fromConstantCallers(f));
+      this.findings.splice(0, this.findings.length, ...kept);
+    }
     const key = (rule: string, line: number, column: number) => `${rule}:${line}:${column}`;
     const proven = new Set<string>();
     for (const f of this.findings) {
@@ -331,6 +511,71 @@ export class FileContext {
       (f) => f.confidence === 'high' || !proven.has(key(f.rule_id, f.line, f.column)),
     );
     this.findings.splice(0, this.findings.length, ...kept);
+  }
+
+  /**
+   * An `if` whose condition the dataflow folds to a constant (`s.equals("x")` with `s` known, `n == n - 1` with `n`
+   * known, a call to a function that always returns the same): one branch is dead. A bare name (`if (DEBUG)`) is
+   * a deliberate switch and is left alone; a literal (`if (false)`) is not.
+   */
+  reportConstantCondition(condition: SyntaxNode, truth: boolean, unit: SyntaxNode): void {
+    // Loops run once and compound assignments may not fold: a name written more than once in the function (`total
+    // += item` in a loop) may hold other values than the one folded, so only names written once count.
+    const body = this.parsed.source.slice(unit.startIndex, unit.endIndex);
+    const names = new Set(
+      this.parsed.source.slice(condition.startIndex, condition.endIndex).match(/[A-Za-z_$][\w$]*/g),
+    );
+    for (const n of names) if ((body.match(writesOf(n)) ?? []).length > 1) return;
+    let inner = condition;
+    while (
+      /parenthesized|condition_clause/.test(inner.type) &&
+      inner.children.filter((c) => c.named).length === 1
+    )
+      inner = inner.children.find((c) => c.named) ?? inner;
+    const text = norm(this.parsed.source, inner);
+    if (NAME_LIKE.test(inner.type) || (/^[\w.$]+$/.test(text) && !/^(true|false|True|False)$/.test(text)))
+      return;
+    this.push(
+      {
+        rule_id: 'bug/constant-condition',
+        category: 'bug',
+        severity: 'medium',
+        confidence: 'high',
+        message: `The condition \`${text.slice(0, 80)}\` is always ${truth}: the ${truth ? 'other branch never runs' : 'branch never runs'}; remove the dead branch or test what was meant.`,
+        ...locate(this.parsed, condition),
+        cwe: truth ? 'CWE-571' : 'CWE-570',
+      },
+      `constant-condition:${condition.startIndex}`,
+    );
+  }
+
+  /**
+   * A member of a value that is null on this path (`String s = null; … s.trim()`): the constant is folded, so a
+   * check (`if (s != null)`) already leaves the dereference unwalked. Names written more than once in the function
+   * are left alone unless null is all they are given: the walk may not see every way they change.
+   */
+  reportNullDereference(at: SyntaxNode, object: SyntaxNode, unit: SyntaxNode): void {
+    const body = this.parsed.source.slice(unit.startIndex, unit.endIndex);
+    const name = norm(this.parsed.source, object);
+    // A field may be set by any method the walk does not follow (`init()`); a local only where this function says.
+    if (!/^[A-Za-z_$][\w$]*$/.test(name) || this.isOwnField(unit, name)) return;
+    const writes = (body.match(writesOf(name)) ?? []).length;
+    const nulls = (
+      body.match(new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*=\\s*(null|None|nil)\\b`, 'g')) ?? []
+    ).length;
+    if (writes > nulls) return;
+    this.push(
+      {
+        rule_id: 'bug/null-dereference',
+        category: 'bug',
+        severity: 'high',
+        confidence: 'high',
+        message: `\`${name}\` is null here, so \`${norm(this.parsed.source, at).slice(0, 60)}\` throws; assign it a value first, or test it for null before use.`,
+        ...locate(this.parsed, at),
+        cwe: 'CWE-476',
+      },
+      `null-dereference:${at.startIndex}`,
+    );
   }
 
   private push(finding: Finding, key: string): void {

@@ -1,8 +1,8 @@
-import type { Finding } from '@tessera/shared';
+import type { Finding, ThreatModel } from '@tessera/shared';
 import type { ParsedSource } from '../parsing/parse';
 import type { SyntaxNode } from '../parsing/tree';
 import { FileContext } from './context';
-import { TAINT_LANGUAGES } from './languages';
+import { taintCatalogue } from './languages';
 import { parameterSources, unknownParameters } from './parameters';
 import type { TaintProject } from './project';
 import type { Origin } from './syntax';
@@ -26,8 +26,12 @@ function parameterTaint(origin: Origin, weak: boolean): Taint {
   return weak ? { origin, steps: [step], weak } : { origin, steps: [step] };
 }
 
-export function taintFindings(parsed: ParsedSource, project?: TaintProject): Finding[] {
-  const lang = TAINT_LANGUAGES[parsed.language];
+export function taintFindings(
+  parsed: ParsedSource,
+  project?: TaintProject,
+  threatModel: ThreatModel = 'web',
+): Finding[] {
+  const lang = taintCatalogue(parsed.language, threatModel);
   if (!lang) return [];
   const ctx = project?.contextOf(parsed) ?? new FileContext(parsed, lang);
   const walk = (unit: SyntaxNode) => {

@@ -16,6 +16,10 @@ const ALL_KINDS: TaintKind[] = [
   'xpath-injection',
   'trust-boundary',
   'xxe',
+  'header-injection',
+  'format-string',
+  'reflection',
+  'config-setting',
 ];
 
 /** The sinks a value is safe for once it is known not to contain these characters. */
@@ -26,6 +30,8 @@ export function kindsRejecting(text: string): TaintKind[] {
   if (/[<>]/.test(text)) kinds.push('xss');
   if (/[;&|`$]/.test(text)) kinds.push('command-injection');
   if (/[()*\\]/.test(text)) kinds.push('ldap-injection');
+  if (/[\r\n]/.test(text)) kinds.push('header-injection');
+  if (/%/.test(text)) kinds.push('format-string');
   return kinds;
 }
 

@@ -1,4 +1,4 @@
-import type { CodeLanguage } from '@tessera/shared';
+import type { CodeLanguage, ThreatModel } from '@tessera/shared';
 import { bash } from './catalogues/bash';
 import { c } from './catalogues/c';
 import { csharp } from './catalogues/csharp';
@@ -36,3 +36,26 @@ export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   rust,
   bash,
 };
+
+const widened = new Map<TaintLanguage, TaintLanguage>();
+
+/**
+ * A language's catalogue under a threat model: `web` is the catalogue as written; `all` adds its `localInput`
+ * (files, sockets, databases, …) to its sources. Built once per catalogue.
+ */
+export function taintCatalogue(language: CodeLanguage, threatModel: ThreatModel): TaintLanguage | undefined {
+  const lang = TAINT_LANGUAGES[language];
+  if (!lang || threatModel === 'web' || !lang.localInput) return lang;
+  let out = widened.get(lang);
+  if (!out) {
+    const local = lang.localInput;
+    out = {
+      ...lang,
+      sources: [...lang.sources, ...(local.sources ?? [])],
+      sourceCalls: [...lang.sourceCalls, ...(local.sourceCalls ?? [])],
+      sourceArguments: [...(lang.sourceArguments ?? []), ...(local.sourceArguments ?? [])],
+    };
+    widened.set(lang, out);
+  }
+  return out;
+}

@@ -1,9 +1,9 @@
-import type { CodeLanguage } from '@tessera/shared';
+import type { CodeLanguage, Finding, ThreatModel } from '@tessera/shared';
 import type { ParsedSource } from '../parsing/parse';
 import { type SyntaxNode, walk } from '../parsing/tree';
 import { FileContext, type Summary } from './context';
 import { type Imports, readImports } from './imports';
-import { TAINT_LANGUAGES } from './languages';
+import { taintCatalogue } from './languages';
 import { norm } from './syntax';
 
 /** Languages whose files call each other's functions (TypeScript imports JavaScript; C++ calls C). */
@@ -50,9 +50,9 @@ export class TaintProject {
   /** Names of the types (classes…) the project's files declare. */
   private readonly types = new Set<string>();
 
-  constructor(files: { path: string; parsed: ParsedSource }[]) {
+  constructor(files: { path: string; parsed: ParsedSource }[], threatModel: ThreatModel = 'web') {
     for (const { path, parsed } of files) {
-      const lang = TAINT_LANGUAGES[parsed.language];
+      const lang = taintCatalogue(parsed.language, threatModel);
       if (!lang) continue;
       const ctx = new FileContext(parsed, lang, path, this);
       this.contexts.set(parsed, ctx);
@@ -93,7 +93,8 @@ export class TaintProject {
     if (candidates.length === 0) return undefined;
     let matching: Defined[];
     if (receiver !== undefined) {
-      const typeName = receiverType ?? /^(?:new)?([A-Z]\w*)(?:\(|$)/.exec(receiver)?.[1];
+      // `(new Repo()).find(x)` names its type inside the parentheses.
+      const typeName = receiverType ?? /^\(?(?:new)?([A-Z]\w*)(?:\(|$)/.exec(receiver)?.[1];
       const module = imports.modules.get(receiver);
       matching = candidates.filter((d) => {
         const owner = this.ownerOf(d);
@@ -110,6 +111,13 @@ export class TaintProject {
     }
     const only = matching.length === 1 ? matching[0] : undefined;
     return only ? only.ctx.summaryOf(only.fn) : undefined;
+  }
+
+  /** Findings from a parameter of unknown origin whose function every call in the project passes a constant. */
+  withoutConstantCallers<F extends Finding>(issues: F[]): F[] {
+    const byPath = new Map<string, FileContext>();
+    for (const ctx of this.contexts.values()) if (ctx.path !== undefined) byPath.set(ctx.path, ctx);
+    return issues.filter((f) => !(f.path !== undefined && byPath.get(f.path)?.fromConstantCallers(f)));
   }
 
   /**

@@ -68,6 +68,30 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     title: 'XML external entities (XXE)',
     fix: "keep external entities off (the parsers' default) or parse untrusted XML with defusedxml",
   },
+  'header-injection': {
+    cwe: 'CWE-113',
+    severity: 'medium',
+    title: 'HTTP response splitting',
+    fix: 'encode the value (URLEncoder.encode, encodeURIComponent) or reject carriage returns and line feeds before putting it in a header or cookie',
+  },
+  'format-string': {
+    cwe: 'CWE-134',
+    severity: 'medium',
+    title: 'Uncontrolled format string',
+    fix: 'use a constant format string and pass the value as an argument (printf("%s", value))',
+  },
+  reflection: {
+    cwe: 'CWE-470',
+    severity: 'high',
+    title: 'Unsafe reflection',
+    fix: 'map the input to a class or module from a fixed allow-list instead of loading the name it gives',
+  },
+  'config-setting': {
+    cwe: 'CWE-15',
+    severity: 'medium',
+    title: 'External control of a system setting',
+    fix: 'choose the setting (catalog, system property, environment variable) from a fixed list, not from input',
+  },
   'trust-boundary': {
     cwe: 'CWE-501',
     severity: 'medium',

@@ -34,7 +34,11 @@ export type TaintKind =
   | 'ldap-injection'
   | 'xpath-injection'
   | 'trust-boundary'
-  | 'xxe';
+  | 'xxe'
+  | 'header-injection'
+  | 'format-string'
+  | 'reflection'
+  | 'config-setting';
 
 /** A call whose argument's constant value makes it unsafe (a weak algorithm name), whatever its origin. */
 export interface ValueCheck {
@@ -43,7 +47,7 @@ export interface ValueCheck {
   severity: FindingSeverity;
   callee: RegExp;
   arg: number;
-  /** The constant value that is unsafe (case-insensitive match left to the pattern). */
+  /** The constant value that is unsafe (case-insensitive match left to the pattern); numbers as their digits. */
   value: RegExp;
   /** What is wrong and how to fix it; `{value}` is replaced by the value. */
   message: string;
@@ -104,6 +108,11 @@ export interface TaintLanguage {
   sourceNodes?: string[];
   /** Calls whose result is untrusted (`input()`, `os.getenv`). */
   sourceCalls: RegExp[];
+  /**
+   * Input that is untrusted only under the `all` threat model (files, sockets, database rows, properties, HTTP
+   * client responses, and environment or command line where `sources` do not list them already).
+   */
+  localInput?: LocalInput;
   /** Calls whose result is safe whatever goes in. */
   sanitizers: RegExp[];
   sinks: SinkSpec[];
@@ -136,6 +145,13 @@ export interface TaintLanguage {
    * `value`, only a returned expression whose text matches (Spring's `"redirect:" + url` view name).
    */
   returnSink?: { kind: TaintKind; unless?: RegExp; value?: RegExp };
+}
+
+/** The sources a threat model adds to a catalogue, in the shapes of the catalogue's own. */
+export interface LocalInput {
+  sources?: RegExp[];
+  sourceCalls?: RegExp[];
+  sourceArguments?: { callee: RegExp; into: number | 'all'; when?: RegExp }[];
 }
 
 export interface TaintRuleMeta {

@@ -51,7 +51,15 @@ export class FlowWalker extends CallWalker {
       // A field another method of the class stored input in.
       const stored = this.ctx.readField(this.unit, text);
       if (stored) return { taint: withStep(stored, this.step(node, `reads ${text}`)) };
+      const fixed = this.ctx.fieldConstant(this.unit, text);
+      if (fixed) return { constant: fixed };
       if (node.children.length === 0) return CLEAN;
+      // `a.length` of an `a` that holds null here.
+      const object = /^(field_access|attribute|member_expression)$/.test(type)
+        ? node.children.find((c) => c.field === 'object')
+        : undefined;
+      if (object && this.reporting && this.evaluate(object).constant?.value === null)
+        this.ctx.reportNullDereference(node, object, this.unit);
     }
     return this.evaluateChildren(node);
   }
@@ -138,8 +146,11 @@ export class FlowWalker extends CallWalker {
       (PATH_LIKE.test(target.type) && !IS_CALL.test(target.type))
     ) {
       const name = this.text(target);
+      // A declaration (`String q = …`) or a name already local is not the object's field of that name.
+      const local = this.env.has(name) || /declarat/.test(at.type);
       this.env.set(name, val);
-      if (taint && this.reporting) this.ctx.storeField(this.unit, name, taint);
+      if (taint && this.reporting && (!local || /[.>@]/.test(name)))
+        this.ctx.storeField(this.unit, name, taint);
       return;
     }
     const elements = namedChildren(target);

@@ -21,6 +21,15 @@ export const c: TaintLanguage = {
     { callee: /^(recv|recvfrom)$/, into: 1 },
     { callee: /^(std::)?getline$/, into: 1, when: /\b(std::)?cin\b/ },
   ],
+  localInput: {
+    sourceArguments: [
+      // Files and descriptors, not only stdin: `fgets(buf, n, fp)`, `fread(buf…)`, `read(fd, buf…)`.
+      { callee: /^(fgets|fread|getline|fscanf)$/, into: 0 },
+      { callee: /^fscanf$/, into: 'all' },
+      { callee: /^read$/, into: 1 },
+      { callee: /^(std::)?getline$/, into: 1 },
+    ],
+  },
   constructorDeclarations: ['declaration'],
   extractions: [{ type: 'binary_expression', source: /^(std::)?(cin|wcin)\b/ }],
   sanitizers: [/^(std::)?(atoi|atol|atoll|strtol|strtoul|strtoll|strtod|stoi|stol|stoul|stod)$/],
@@ -29,6 +38,14 @@ export const c: TaintLanguage = {
     { callee: /^(sprintf|snprintf|strcpy|strncpy|strcat|strncat|memcpy|fgets|read|recv)$/, into: 0 },
   ],
   sinks: [
+    { kind: 'format-string', callee: /^(printf|vprintf|wprintf)$/, arg: 0 },
+    {
+      kind: 'format-string',
+      callee: /^(fprintf|dprintf|sprintf|vfprintf|vsprintf|syslog|fwprintf)$/,
+      arg: 1,
+    },
+    { kind: 'format-string', callee: /^(snprintf|vsnprintf)$/, arg: 2 },
+    { kind: 'config-setting', callee: /^(putenv|setenv)$/, arg: 'any' },
     // OpenLDAP: the filter is the fourth argument; libxml2's XPath expression the first.
     { kind: 'ldap-injection', callee: /^ldap_search(_ext)?(_s|_st)?$/, arg: 3 },
     { kind: 'xpath-injection', callee: /^xmlXPath(EvalExpression|Eval|Compile|CtxtCompile)$/, arg: 0 },

@@ -28,6 +28,13 @@ export const csharp: TaintLanguage = {
   safeParameter:
     /\b(int|long|short|bool|double|float|decimal|Guid|DateTime|CancellationToken|HttpContext|HttpRequest|ILogger(<\w+>)?)\??\s+\w+\s*(=.*)?$/,
   sourceCalls: [/^Console\.ReadLine$/, /^Environment\.GetEnvironmentVariable$/],
+  localInput: {
+    sourceCalls: [
+      /^File\.(ReadAllText|ReadAllLines|ReadAllBytes|ReadLines)$|\.(ReadLine|ReadToEnd|ReadLineAsync|ReadToEndAsync)$/,
+      /^Environment\.GetCommandLineArgs$|\.GetStringAsync$|\.ReadAsStringAsync$/,
+      /^(reader|rdr|dataReader|SqlDataReader|DbDataReader)\.(GetString|GetValue)$/,
+    ],
+  },
   sanitizers: [
     /^(int|long|Int32|Int64|Guid|decimal)\.Parse$/,
     /^(HttpUtility|WebUtility)\.(HtmlEncode|UrlEncode)$|^HtmlEncoder\.Default\.Encode$/,
@@ -41,6 +48,13 @@ export const csharp: TaintLanguage = {
     },
   ],
   sinks: [
+    {
+      kind: 'reflection',
+      callee: /^(Type\.GetType|Assembly\.Load|Assembly\.LoadFrom|Activator\.CreateInstance)$/,
+      arg: 0,
+    },
+    { kind: 'header-injection', callee: /\.(AddHeader|AppendHeader)$/, arg: 1 },
+    { kind: 'format-string', callee: /^(String|string)\.Format$/, arg: 0 },
     {
       kind: 'sql-injection',
       callee:

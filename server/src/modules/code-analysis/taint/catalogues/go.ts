@@ -23,6 +23,18 @@ export const go: TaintLanguage = {
     // Gin, Echo, Fiber: the handler's context reads the request.
     /^(c|ctx)\.(Query|DefaultQuery|GetQuery|QueryArray|QueryMap|Param|Params|PostForm|DefaultPostForm|GetPostForm|PostFormArray|GetHeader|Cookie|Cookies|QueryParam|QueryParams|FormParams|GetRawData|Body|BodyParser|ShouldBind\w*|Bind\w*)$/,
   ],
+  localInput: {
+    sources: [/^os\.Stdin\b/],
+    sourceCalls: [
+      /^(os\.ReadFile|ioutil\.ReadFile|ioutil\.ReadAll|io\.ReadAll|os\.Open|flag\.(Arg|Args|String)|http\.(Get|Post))$/,
+      /\.(ReadString|ReadLine|ReadBytes|Text)$/,
+    ],
+    // `rows.Scan(&name)`, `conn.Read(buf)`, `fmt.Scan(&x)` fill their arguments.
+    sourceArguments: [
+      { callee: /\.Scan$|^fmt\.(Scan|Scanln|Scanf|Fscan|Fscanln|Fscanf)$/, into: 'all' },
+      { callee: /\.Read$|^io\.ReadFull$/, into: 0 },
+    ],
+  },
   sanitizers: [
     /^(strconv\.(Atoi|ParseInt|ParseFloat|ParseBool)|html\.EscapeString|template\.HTMLEscapeString|filepath\.Base|path\.Base|url\.QueryEscape|url\.PathEscape)$/,
   ],
@@ -32,6 +44,8 @@ export const go: TaintLanguage = {
     { callee: /^pq\.(QuoteIdentifier|QuoteLiteral)$/, kinds: ['sql-injection'] },
   ],
   sinks: [
+    { kind: 'format-string', callee: /^(fmt\.(Printf|Sprintf|Errorf)|log\.(Printf|Fatalf|Panicf))$/, arg: 0 },
+    { kind: 'format-string', callee: /^fmt\.Fprintf$/, arg: 1 },
     { kind: 'sql-injection', callee: /\.(Query|QueryRow|Exec)$/, arg: 0 },
     // GORM: raw SQL and string conditions (`db.Where("name = ?", n)` binds).
     { kind: 'sql-injection', callee: /\.(Raw|Where|Order|Having|Joins|Select|Group)$/, arg: 0 },

@@ -31,6 +31,23 @@ export const java: TaintLanguage = {
     /\.(getParameter|getParameterValues|getParameterMap|getParameterNames|getHeader|getHeaders|getHeaderNames|getQueryString|getCookies|getInputStream|getReader|getPathInfo|readLine)$/,
     /^System\.getenv$/,
   ],
+  localInput: {
+    sourceCalls: [
+      /^(System\.getProperty|Properties\.getProperty|Scanner\.next\w*|Console\.readLine|Console\.readPassword)$/,
+      /^(ResultSet|RowSet|CachedRowSet)\.(getString|getNString|getObject|getInt|getLong|getBytes|getCharacterStream)$/,
+      /^(DataInputStream|ObjectInputStream|RandomAccessFile)\.(readUTF|readLine)$/,
+      /^Files\.(readAllLines|readString|readAllBytes|lines)$|^IOUtils\.toString$/,
+      /^(URLConnection|HttpURLConnection|HttpsURLConnection|Socket)\.getInputStream$/,
+    ],
+    // `reader.read(buffer)`: the buffer holds what the file or socket sent.
+    sourceArguments: [
+      {
+        callee:
+          /^(Reader|BufferedReader|InputStreamReader|FileReader|InputStream|FileInputStream|DataInputStream|BufferedInputStream)\.(read|readFully)$/,
+        into: 0,
+      },
+    ],
+  },
   sanitizers: [
     /^(Integer\.parseInt|Long\.parseLong|Integer\.valueOf|Long\.valueOf|Double\.parseDouble|Boolean\.parseBoolean|UUID\.fromString)$/,
   ],
@@ -43,8 +60,13 @@ export const java: TaintLanguage = {
     },
     {
       callee:
-        /^(StringEscapeUtils\.(escapeHtml\d?|escapeXml\d*|escapeEcmaScript|escapeJavaScript)|Encode\.for(Html\w*|JavaScript\w*|CssString|Xml\w*)|HtmlUtils\.htmlEscape\w*|HtmlEscapers\.htmlEscaper\(\)\.escape)$/,
+        /^(StringEscapeUtils\.(escapeHtml\d?|escapeEcmaScript|escapeJavaScript)|Encode\.for(Html\w*|JavaScript\w*|CssString)|HtmlUtils\.htmlEscape\w*|HtmlEscapers\.htmlEscaper\(\)\.escape)$/,
       kinds: ['xss'],
+    },
+    // XML escaping turns both quotes into entities, so the value cannot end an XPath string literal either.
+    {
+      callee: /^(StringEscapeUtils\.escapeXml\d*|Encode\.forXml\w*)$/,
+      kinds: ['xss', 'xpath-injection'],
     },
     { callee: esapi('encodeForSQL'), kinds: ['sql-injection'] },
     { callee: esapi('encodeForLDAP|encodeForDN'), kinds: ['ldap-injection'] },
@@ -53,7 +75,7 @@ export const java: TaintLanguage = {
     { callee: /^FilenameUtils\.getName$|\.getFileName$/, kinds: ['path-traversal'] },
     {
       callee: /^(URLEncoder\.encode|ESAPI\.encoder\(\)\.encodeForURL)$/,
-      kinds: ['xss', 'path-traversal', 'ldap-injection'],
+      kinds: ['xss', 'path-traversal', 'ldap-injection', 'header-injection'],
     },
   ],
   sinks: [
@@ -101,8 +123,59 @@ export const java: TaintLanguage = {
     },
     { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
     { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
+    { kind: 'xss', callee: /\.sendError$/, arg: 1 },
+    { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },
+    {
+      kind: 'format-string',
+      callee:
+        /^(String\.format|MessageFormat\.format|String\.formatted)$|^System\.(out|err)\.(printf|format)$|^(Formatter|PrintStream)\.(format|printf)$/,
+      arg: 0,
+    },
+    { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
+    { kind: 'config-setting', callee: /\.setCatalog$/, arg: 0 },
+    { kind: 'config-setting', callee: /^System\.setProperty$/, arg: 'any' },
   ],
   valueChecks: [
+    {
+      rule: 'security/hardcoded-password',
+      cwe: 'CWE-259',
+      severity: 'high',
+      callee: /^(DriverManager\.getConnection)$/,
+      arg: 2,
+      value: /^.+$/,
+      message:
+        'The database password is the literal `{value}` in the code, readable by anyone with the source or the binary; read it from a secret store or the environment.',
+    },
+    {
+      rule: 'security/hardcoded-password',
+      cwe: 'CWE-259',
+      severity: 'high',
+      callee: /^new(PasswordAuthentication|KerberosKey|KerberosPrincipal)$/,
+      arg: 1,
+      value: /^.+$/,
+      message:
+        'The password is the literal `{value}` in the code, readable by anyone with the source or the binary; read it from a secret store or the environment.',
+    },
+    {
+      rule: 'security/hardcoded-key',
+      cwe: 'CWE-321',
+      severity: 'high',
+      callee: /^newSecretKeySpec$/,
+      arg: 0,
+      value: /^.+$/,
+      message:
+        'The encryption key is the literal `{value}` in the code: anyone with the source or the binary can decrypt; load it from a key store.',
+    },
+    {
+      rule: 'security/fixed-seed',
+      cwe: 'CWE-336',
+      severity: 'medium',
+      callee: /^SecureRandom\.setSeed$|^newSecureRandom$/,
+      arg: 0,
+      value: /^.+$/,
+      message:
+        'SecureRandom seeded with the constant `{value}` produces the same sequence on every run; let it seed itself.',
+    },
     {
       rule: 'security/weak-cipher',
       cwe: 'CWE-327',

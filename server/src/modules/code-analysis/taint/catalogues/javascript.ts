@@ -29,6 +29,14 @@ export const javascript: TaintLanguage = {
     /^document\.(cookie|URL|referrer)\b/,
     /^ctx\.(query|querystring|params|headers|cookies|request\.(body|query|querystring|params|headers|files))\b/,
   ],
+  localInput: {
+    sources: [/^process\.stdin\b/],
+    sourceCalls: [
+      /^(fs\.)?(promises\.)?readFile$|^(fs\/promises\.)?readFile$|^fsPromises\.readFile$/,
+      /^(fetch|axios|axios\.(get|post|request)|got|got\.(get|post)|http\.get|https\.get)$/,
+      /\.(readLine|readline)$/,
+    ],
+  },
   sourceCalls: [
     /^req(uest)?\.(get|header|param)$/,
     /^ctx\.(get|cookies\.get)$/,
@@ -58,6 +66,8 @@ export const javascript: TaintLanguage = {
     },
   ],
   sinks: [
+    // A format string with more arguments after it: `%o`, `%j` in the input shift what is printed.
+    { kind: 'format-string', callee: /^(util\.format|console\.(log|error|warn|info))$/, arg: 0, when: /,/ },
     {
       kind: 'sql-injection',
       callee:

@@ -18,6 +18,14 @@ export const kotlin: TaintLanguage = {
     /^call\.receive(Text|Parameters|Multipart|Stream|Channel)?(<.*>)?$/,
     /^(readLine|readln|readlnOrNull|System\.getenv)$/,
   ],
+  localInput: {
+    sourceCalls: [
+      /\.(readText|readLines|readBytes)$/,
+      /^(System\.getProperty|Properties\.getProperty|ResultSet\.get(String|NString|Object))$/,
+      /^(rs|resultSet)\.get(String|NString|Object)$/,
+      /^(URLConnection|HttpURLConnection|Socket)\.getInputStream$/,
+    ],
+  },
   cleanMembers: [{ types: ['navigation_expression'], pattern: /^(java\.io\.)?File\(.*\)\.name$/ }],
   sanitizers: [
     /\.(toInt|toLong|toDouble|toBoolean|toIntOrNull|toLongOrNull|toDoubleOrNull)$/,
@@ -29,6 +37,10 @@ export const kotlin: TaintLanguage = {
     { callee: /\.encodeForXPath$/, kinds: ['xpath-injection'] },
   ],
   sinks: [
+    { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^Cookie$/, arg: 1 },
+    { kind: 'format-string', callee: /^(String\.format|System\.out\.printf)$/, arg: 0 },
+    { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
+    { kind: 'config-setting', callee: /\.setCatalog$|^System\.setProperty$/, arg: 'any' },
     // JNDI (DirContext.search) and Spring LDAP's template, by the receiver's usual name: Kotlin/Scala declare no types here.
     {
       kind: 'ldap-injection',

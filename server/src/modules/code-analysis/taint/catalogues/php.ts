@@ -32,11 +32,19 @@ export const php: TaintLanguage = {
     /^\$request->(input|query|get|post|cookie|header|all|route|string|getQueryParams|getParsedBody|getContent)$/,
     /^(request|request\(\)->(input|query|get|post|all|cookie|header)|(Input|Request)::(get|input|all|query))$/,
   ],
+  localInput: {
+    sources: [/^\$argv\b/],
+    sourceCalls: [
+      /^(file_get_contents|file|fread|fgetcsv|stream_get_contents|socket_read|socket_recv|parse_ini_file|curl_exec)$/,
+      /^(mysqli_fetch_(assoc|array|row|object)|pg_fetch_(assoc|array|row|result))$|->(fetch|fetchAll|fetchColumn|fetch_assoc|fetch_array|fetch_row)$/,
+    ],
+  },
   kindSanitizers: [{ callee: /^ldap_escape$/, kinds: ['ldap-injection'] }],
   sanitizers: [
     /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
   ],
   sinks: [
+    { kind: 'format-string', callee: /^(printf|sprintf|vsprintf|vprintf)$/, arg: 0 },
     {
       kind: 'sql-injection',
       callee:

@@ -26,6 +26,17 @@ export const python: TaintLanguage = {
     /^os\.environ\b/,
     /^self\.request\.(GET|POST|body|query_arguments)\b/,
   ],
+  localInput: {
+    sources: [/^sys\.stdin\b/],
+    sourceCalls: [
+      // Files, sockets and HTTP responses are read by method: `f.read()`, `resp.read()`, `conn.recv(…)`.
+      /\.(read|readline|readlines|read_text|read_bytes|recv|recvfrom|makefile)$/,
+      /^(urllib\.request\.)?urlopen$|^requests\.(get|post|put|request)$|^httpx\.(get|post)$/,
+      /\.(fetchone|fetchall|fetchmany)$/,
+      /^(json|yaml|toml|tomllib|pickle)\.load$|^csv\.(reader|DictReader)$/,
+      /^(config|parser|cfg|configparser)\.(get|getint|items)$/,
+    ],
+  },
   sourceCalls: [
     /^input$/,
     /^raw_input$/,
@@ -75,6 +86,9 @@ export const python: TaintLanguage = {
   },
   safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
   sinks: [
+    { kind: 'reflection', callee: /^(importlib\.import_module|import_module|__import__)$/, arg: 0 },
+    // `user_text.format(obj)` lets the text read the object's attributes (`{0.__class__…}`).
+    { kind: 'format-string', callee: /\.format$/, arg: 'receiver', unless: /^["']/ },
     { kind: 'sql-injection', callee: /\.(execute|executemany|executescript|raw)$/, arg: 0 },
     {
       kind: 'command-injection',

@@ -18,6 +18,13 @@ export const ruby: TaintLanguage = {
     /^ARGV\b/,
   ],
   sourceCalls: [/^gets$/, /^STDIN\.(read|gets)$|^\$stdin\.(read|gets)$/],
+  localInput: {
+    sources: [/^\$stdin\b/, /^STDIN\b/],
+    sourceCalls: [
+      /^(File|IO)\.(read|readlines|foreach)$|\.(read|readlines|gets|recv)$/,
+      /^(Net::HTTP\.get|URI\.open|open-uri|HTTParty\.get|Faraday\.get)$/,
+    ],
+  },
   kindSanitizers: [
     {
       callee:
@@ -32,6 +39,7 @@ export const ruby: TaintLanguage = {
     /\.shellescape$/,
   ],
   sinks: [
+    { kind: 'reflection', callee: /^(Object\.)?const_get$|\.const_get$/, arg: 0 },
     {
       kind: 'sql-injection',
       callee: /\.(where|find_by_sql|execute|exec_query|select_all|order|joins|having|pluck)$/,

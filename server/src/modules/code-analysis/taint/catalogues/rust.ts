@@ -19,6 +19,10 @@ export const rust: TaintLanguage = {
   ],
   // `io::stdin().read_line(&mut buf)` fills `buf`.
   sourceArguments: [{ callee: /\.read_line$|\.read_to_string$/, into: 0 }],
+  localInput: {
+    sourceCalls: [/^(std::)?fs::(read_to_string|read)$|^reqwest::(blocking::)?get$|\.text$|\.lines$/],
+    sourceArguments: [{ callee: /\.read$|\.read_exact$|\.read_to_end$/, into: 0 }],
+  },
   kindSanitizers: [{ callee: /^(ldap3::)?ldap_escape$/, kinds: ['ldap-injection'] }],
   sanitizers: [
     /\.parse(::<[\w:]+>)?$/,

@@ -33,6 +33,15 @@ export const scala: TaintLanguage = {
     /^request\.(getQueryString|body\.as\w+)$/,
     /^((scala\.io\.)?StdIn\.readLine|sys\.env\.get|System\.getenv)$/,
   ],
+  localInput: {
+    sources: [/^args\b/],
+    sourceCalls: [
+      /^(scala\.io\.)?Source\.(fromFile|fromURL|fromInputStream|stdin)$/,
+      /^(System\.getProperty|Properties\.getProperty|ResultSet\.get(String|NString|Object))$/,
+      /\.get(String|NString)$/,
+      /^(Files\.(readAllLines|readString|readAllBytes)|StdIn\.\w+)$/,
+    ],
+  },
   sanitizers: [
     /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|HtmlFormat\.escape|URLEncoder\.encode|FilenameUtils\.getName)$/,
   ],
@@ -41,6 +50,9 @@ export const scala: TaintLanguage = {
     { callee: /\.encodeForXPath$/, kinds: ['xpath-injection'] },
   ],
   sinks: [
+    { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },
+    { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
+    { kind: 'config-setting', callee: /\.setCatalog$|^System\.setProperty$/, arg: 'any' },
     // JNDI (DirContext.search) and Spring LDAP's template, by the receiver's usual name: Kotlin/Scala declare no types here.
     {
       kind: 'ldap-injection',

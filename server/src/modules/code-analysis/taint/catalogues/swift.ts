@@ -22,6 +22,12 @@ export const swift: TaintLanguage = {
     /^(req|request)\.(query|query\.get|query\.decode|parameters\.get|content\.decode|body\.string|headers\.first)$/,
     /^(readLine|getenv)$/,
   ],
+  localInput: {
+    sourceCalls: [
+      /^FileManager\.default\.contents$|^UserDefaults\.standard\.string$/,
+      /\.(readDataToEndOfFile|availableData)$/,
+    ],
+  },
   sanitizers: [/^(Int|Int32|Int64|UInt|Double|Float|Bool|UUID)$/, /\.addingPercentEncoding$/],
   cleanMembers: [
     { types: ['navigation_expression'], pattern: /\.lastPathComponent$/ },

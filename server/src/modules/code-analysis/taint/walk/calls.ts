@@ -97,6 +97,8 @@ export abstract class CallWalker extends CollectionWalker {
     if (receiverNode) {
       receiver = this.evaluate(receiverNode);
       calleeTaint = receiver.taint;
+      if (receiver.constant?.value === null && this.reporting)
+        this.ctx.reportNullDereference(call, receiverNode, this.unit);
     } else if (!argsNode) {
       const receiverChild = call.children.find((c) => c.field === 'receiver');
       if (receiverChild) calleeTaint = this.evaluate(receiverChild).taint;
@@ -116,7 +118,7 @@ export abstract class CallWalker extends CollectionWalker {
     const matches = (re: RegExp) => re.test(callee) || (typed !== undefined && re.test(typed));
 
     for (const s of this.lang.sourceArguments ?? []) {
-      if (!s.callee.test(callee)) continue;
+      if (!matches(s.callee)) continue;
       if (s.when && !s.when.test(this.source.slice(call.startIndex, call.endIndex))) continue;
       const targets = s.into === 'all' ? args : args.slice(s.into, s.into + 1);
       const taint = this.newTaint(call, callee);
@@ -148,6 +150,12 @@ export abstract class CallWalker extends CollectionWalker {
       : prefix && (this.env.types.get(prefix) ?? this.ctx.fieldTypes.get(prefix));
     const summary = this.ctx.summaryFor(callee, method, args.length, receiverNode, receiverType);
     if (summary) {
+      summary.owner.noteCall(
+        summary.fn,
+        vals.map((v) => v.taint),
+        this.ctx,
+        this.unit,
+      );
       // An argument the function passes on to a sink inside it: the sink is reached from here.
       for (const through of summary.sinks) {
         const v = vals[through.arg]?.taint;
@@ -192,15 +200,24 @@ export abstract class CallWalker extends CollectionWalker {
       if (folded !== undefined) return { constant: { value: folded } };
     }
     if (CLEAN_METHODS.has(method)) return CLEAN;
-    // `s.replace("'", "&apos;")`: the characters replaced away can no longer break out of a quoted context.
+    // `s.replace("'", "&apos;")`, `s.replaceAll("[<>]", "")`: the characters replaced away can no longer break out
+    // of a quoted context. Removing a longer sequence (`<script>`) is not that: `<scr<script>ipt>` collapses into it.
     const [from, to] = vals.map((v) => v.constant?.value);
+    const removed =
+      typeof from !== 'string'
+        ? undefined
+        : from.length === 1 || /^\\.$/.test(from)
+          ? from.slice(-1)
+          : method === 'replaceAll' && /^\[[^\]^]+\]$/.test(from)
+            ? from.slice(1, -1)
+            : undefined;
     if (
       /^replace(All)?$/.test(method) &&
-      typeof from === 'string' &&
+      removed !== undefined &&
       typeof to === 'string' &&
-      !to.includes(from)
+      ![...removed].some((c) => to.includes(c))
     ) {
-      const taint = markSafe(receiver.taint, kindsRejecting(from));
+      const taint = markSafe(receiver.taint, kindsRejecting(removed));
       return taint ? { taint } : CLEAN;
     }
     // `props.getProperty(key, "default")` of Properties never loaded here can only be the default.
@@ -219,10 +236,17 @@ export abstract class CallWalker extends CollectionWalker {
     return taint ? { taint } : CLEAN;
   }
 
-  /** `repo = Repo()`, `const repo = new Repo()` of a type the project declares: `repo.find()` is `Repo.find`. */
+  /**
+   * `repo = Repo()`, `const repo = new Repo()` of a type the project declares: `repo.find()` is `Repo.find`; with
+   * `Base b = new Impl()` too, the object is an `Impl` and its overrides are what run.
+   */
   protected rememberConstructedType(target: SyntaxNode, value: SyntaxNode): void {
     const project = this.ctx.project;
-    if (!project || !NAME_LIKE.test(target.type) || !/call|invocation|new_expression/.test(value.type))
+    if (
+      !project ||
+      !NAME_LIKE.test(target.type) ||
+      !/call|invocation|new_expression|object_creation/.test(value.type)
+    )
       return;
     const type = project.constructedType(this.shape(value).callee);
     if (type) this.env.types.set(this.text(target), type);

@@ -126,7 +126,10 @@ export abstract class StatementWalker extends ExpressionWalker {
   protected branchTruth(spec: BranchSpec, node: SyntaxNode): boolean | undefined {
     const init = field(node, 'initializer');
     if (init) this.evaluate(init);
-    const truth = this.condition(select(node, spec.condition));
+    const condition = select(node, spec.condition);
+    const truth = this.condition(condition);
+    if (truth !== undefined && condition && this.reporting)
+      this.ctx.reportConstantCondition(condition, truth, this.unit);
     return truth === undefined || !spec.negate ? truth : !truth;
   }
 
