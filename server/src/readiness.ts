@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { MIGRATIONS_FOLDER } from './db/client';
+import { SHIPPED_MIGRATIONS } from './db/client';
 import type { Services } from './services';
 
 export interface Readiness {
@@ -11,11 +9,6 @@ export interface Readiness {
   migrations: { applied: number | null; expected: number };
   redis: 'not configured' | 'ok' | 'unreachable';
 }
-
-/** How many migrations this build ships: the journal drizzle-kit writes beside them. */
-const EXPECTED_MIGRATIONS = (
-  JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
-).entries.length;
 
 /**
  * Ready means the database answers and every migration of this build is applied. Redis being down does not
@@ -36,19 +29,19 @@ export async function checkReadiness(services: Services): Promise<Readiness> {
     );
     const rows = Array.isArray(result) ? result : (result as { rows: { n: number | string }[] }).rows;
     const applied = Number(rows[0]?.n ?? 0);
-    const migrated = applied >= EXPECTED_MIGRATIONS;
+    const migrated = applied >= SHIPPED_MIGRATIONS;
     return {
       ...base,
       status: !migrated ? 'unavailable' : redis === 'unreachable' ? 'degraded' : 'ready',
       database: 'ok',
-      migrations: { applied, expected: EXPECTED_MIGRATIONS },
+      migrations: { applied, expected: SHIPPED_MIGRATIONS },
     };
   } catch {
     return {
       ...base,
       status: 'unavailable',
       database: 'unreachable',
-      migrations: { applied: null, expected: EXPECTED_MIGRATIONS },
+      migrations: { applied: null, expected: SHIPPED_MIGRATIONS },
     };
   }
 }
