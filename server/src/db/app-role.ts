@@ -44,7 +44,7 @@ export async function ensureAppRole(ownerUrl: string, appUrl: string): Promise<s
       >`select format('create role %I login', ${role}::text) as q`;
       await owner.unsafe(create?.q ?? '').catch((err: unknown) => {
         // Another run created it meanwhile.
-        if (pgCode(err) !== '42710') throw err;
+        if (postgresError(err)?.code !== '42710') throw err;
       });
     }
     const password = passwordOf(appUrl);
@@ -130,10 +130,10 @@ export async function appRoleReport(
   };
 }
 
-/** The SQLSTATE of a Postgres error, also when drizzle wrapped it. */
-export function pgCode(err: unknown): string | undefined {
+/** A Postgres error's SQLSTATE and message, also when drizzle wrapped it (its own message holds the query). */
+export function postgresError(err: unknown): { code: string; message: string } | undefined {
   for (let e = err; e instanceof Error; e = e.cause) {
-    if ('code' in e && typeof e.code === 'string') return e.code;
+    if ('code' in e && typeof e.code === 'string') return { code: e.code, message: e.message };
   }
   return undefined;
 }

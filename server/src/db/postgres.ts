@@ -4,7 +4,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres, { type Sql } from 'postgres';
 import { serverPath } from '../lib/paths';
-import { DatabaseSetupError, grantAppRole, pgCode, roleOf } from './app-role';
+import { DatabaseSetupError, grantAppRole, postgresError, roleOf } from './app-role';
 import type { Database } from './client';
 import { withStatementDeadline } from './deadline';
 import * as schema from './schema';
@@ -69,9 +69,10 @@ export function openPostgres(
       // `create schema if not exists`: an instance started with DATABASE_URL alone checks the count first.
       if (await upToDate(client)) return;
       await migrateLocked(client).catch((err: unknown) => {
-        if (pgCode(err) !== '42501') throw err;
+        const refused = postgresError(err);
+        if (refused?.code !== '42501') throw err;
         throw new DatabaseSetupError(
-          `DATABASE_URL's role may not apply this build's migrations (${(err as Error).message}): set MIGRATION_DATABASE_URL to the tables' owner, or run \`pnpm cli database app-role\` with it first (docs/deployment.md)`,
+          `DATABASE_URL's role may not apply this build's migrations (${refused.message}): set MIGRATION_DATABASE_URL to the tables' owner, or run \`pnpm cli database app-role\` with it first (docs/deployment.md)`,
           { cause: err },
         );
       });

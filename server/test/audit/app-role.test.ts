@@ -7,7 +7,7 @@
 import type { AuditPage, CreatedApiKey } from '@tessera/shared';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canRewriteAuditLog } from '../../src/db/app-role';
+import { canRewriteAuditLog, DatabaseSetupError } from '../../src/db/app-role';
 import { openDatabase, SHIPPED_MIGRATIONS } from '../../src/db/client';
 import { randomBase62 } from '../../src/lib/ids';
 import { openTestDatabase, usingPostgres } from '../helpers/database';
@@ -168,5 +168,25 @@ describe.skipIf(!usingPostgres())('the audit log against the server’s database
     const page = await web.query<AuditPage>('audit.list', { first: 100 });
     expect(page.data?.events.map((e) => e.action)).toEqual(['account.created']);
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  it('an instance given the role alone, finding a migration missing, fails with the fix (a DatabaseSetupError: start-up does not retry it)', async () => {
+    const owner = postgres(ownerUrl, { max: 1, onnotice: () => {} });
+    const [last] = await owner<{ id: number; hash: string; created_at: string }[]>`
+      delete from drizzle.__drizzle_migrations
+      where id = (select max(id) from drizzle.__drizzle_migrations) returning *`;
+    const app = openDatabase({ url: appUrl, maxConnections: 2 });
+    try {
+      const failure = await app.migrate().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(failure).toBeInstanceOf(DatabaseSetupError);
+      expect(String(failure)).toMatch(/may not apply this build's migrations.*MIGRATION_DATABASE_URL/);
+    } finally {
+      await app.close();
+      if (last) await owner`insert into drizzle.__drizzle_migrations ${owner(last)}`;
+      await owner.end();
+    }
   });
 });
