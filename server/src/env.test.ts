@@ -17,6 +17,24 @@ describe('parseEnv', () => {
     );
   });
 
+  it('takes a migration URL only beside a DATABASE_URL that names a role of its own', () => {
+    const owner = 'postgres://postgres@db/tessera';
+    const split = parseEnv({
+      DATABASE_URL: 'postgres://tessera_app:pw@db/tessera',
+      MIGRATION_DATABASE_URL: owner,
+    });
+    expect(split.MIGRATION_DATABASE_URL).toBe(owner);
+    expect(() => parseEnv({ MIGRATION_DATABASE_URL: owner })).toThrowError(
+      /MIGRATION_DATABASE_URL: needs DATABASE_URL/,
+    );
+    expect(() =>
+      parseEnv({ DATABASE_URL: 'postgres://db/tessera', MIGRATION_DATABASE_URL: owner }),
+    ).toThrowError(/MIGRATION_DATABASE_URL: needs DATABASE_URL to name its role/);
+    expect(() =>
+      parseEnv({ DATABASE_URL: 'postgres://postgres:pw@db/tessera', MIGRATION_DATABASE_URL: owner }),
+    ).toThrowError(/names the same role as DATABASE_URL \("postgres"\)/);
+  });
+
   it('treats empty values as unset', () => {
     expect(parseEnv({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
   });

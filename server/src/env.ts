@@ -67,129 +67,155 @@ const trustProxy = z.string().transform((value, ctx): false | number | string[] 
   return entries;
 });
 
-export const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z
-    .string()
-    .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: 'must be a postgres:// or postgresql:// URL' })
-    .optional(),
-  DATA_DIR: z.string().default('./.data'),
-  /**
-   * Postgres: how long a request waits for a connection or a statement's answer before it gets 503
-   * `service_unavailable` (a database that hangs rather than refuses).
-   */
-  DATABASE_TIMEOUT_MS: positiveInt.default(3_000),
-  REDIS_URL: z
-    .string()
-    .refine((v) => /^rediss?:\/\//.test(v), { error: 'must be a redis:// or rediss:// URL' })
-    .optional(),
-  /** Rate-limit calls to Redis slower than this fall back to the in-process limiter. */
-  REDIS_COMMAND_TIMEOUT_MS: positiveInt.default(250),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
-  /** Chat requests carry inline images (base64 data: URLs): their own, larger limit. */
-  CHAT_BODY_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
-  /**
-   * How many JSON values (objects, arrays, strings, numbers, booleans, nulls) a request body may hold, and how
-   * deeply nested: what is done with a body after parsing costs time in proportion to them (lib/json-shape.ts).
-   */
-  BODY_MAX_JSON_VALUES: positiveInt.default(100_000),
-  BODY_MAX_JSON_DEPTH: positiveInt.default(128),
-  MODEL_TIMEOUT_MS: positiveInt.default(30_000),
-  /** A request's headers must arrive within this (from its first byte), or the connection gets 408. */
-  HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
-  /** A request's body must arrive within this once it is read (REST: 408 in OpenAI's body). */
-  BODY_TIMEOUT_MS: positiveInt.default(30_000),
-  SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
-  SESSION_TTL_HOURS: positiveInt.default(24 * 30),
-  COOKIE_SECURE: boolish.optional(),
-  TRUST_PROXY: trustProxy.default(false),
-  SEED_DEMO: boolish.default(true),
-  MODELS_FILE: z.string().optional(),
-  /** Code analysis: largest `code` accepted, time limit per analysis, worker threads, queued analyses. */
-  CODE_ANALYSIS_MAX_BYTES: positiveInt.default(512 * 1024),
-  CODE_ANALYSIS_TIMEOUT_MS: positiveInt.default(10_000),
-  CODE_ANALYSIS_WORKERS: positiveInt.max(64).default(2),
-  CODE_ANALYSIS_MAX_QUEUE: positiveInt.default(64),
-  /** The most workers one account's analyses hold at once (default half the workers, at least 1), and wait for. */
-  CODE_ANALYSIS_WORKERS_PER_ACCOUNT: positiveInt.optional(),
-  CODE_ANALYSIS_QUEUE_PER_ACCOUNT: positiveInt.default(8),
-  /** Upstream providers; a provider without its URL or key is not configured and the simulator stands in. */
-  OPENAI_BASE_URL: z.url().optional(),
-  OPENAI_API_KEY: z.string().optional(),
-  ANTHROPIC_BASE_URL: z.url().optional(),
-  ANTHROPIC_API_KEY: z.string().optional(),
-  /** Pace of the built-in simulator's streams, per token. */
-  SIMULATOR_TOKEN_DELAY_MS: z.coerce.number().int().min(0).default(15),
-  /** A comment line is sent on a stream silent for this long. */
-  STREAM_KEEPALIVE_MS: positiveInt.default(15_000),
-  /**
-   * A streaming client that reads nothing for this long while its connection's buffers are full is cut off
-   * (its tokens so far metered); until then its stream, and the upstream's, wait for it.
-   */
-  STREAM_CLIENT_STALL_MS: positiveInt.default(30_000),
-  /** Retries of a failed upstream call before the first byte, and the first backoff. */
-  UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
-  UPSTREAM_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(200),
-  PLAN_FREE_RPM: positiveInt.default(100),
-  PLAN_FREE_MONTHLY_TOKENS: positiveInt.default(100_000),
-  PLAN_PRO_RPM: positiveInt.default(1_000),
-  PLAN_PRO_MONTHLY_TOKENS: positiveInt.default(10_000_000),
-  /** Enterprise defaults, used until an operator sets the account's custom limits. */
-  PLAN_ENTERPRISE_RPM: positiveInt.default(10_000),
-  PLAN_ENTERPRISE_MONTHLY_TOKENS: positiveInt.default(100_000_000),
-  /**
-   * Token allowance leases: an instance holds up to this many of an account's tokens at a time and admits
-   * calls against them in memory, while the account has at least 16 leases' worth left; 0 reserves every
-   * call in the database.
-   */
-  ALLOWANCE_LEASE_TOKENS: z.coerce.number().int().min(0).default(100_000),
-  /** Search indexing: documents per POST /api/documents, and bytes per document. */
-  SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
-  SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),
-  SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.max(600_000).default(2_500),
-  /**
-   * Searches and indexing batches running at once on an instance (each holds a database connection of the pool of
-   * 10), and one account's share of them; more of one account's wait in turn, up to SEARCH_QUEUE_PER_ACCOUNT.
-   */
-  SEARCH_MAX_CONCURRENT: positiveInt.max(1_000).default(8),
-  SEARCH_MAX_CONCURRENT_PER_ACCOUNT: positiveInt.max(1_000).default(4),
-  SEARCH_QUEUE_PER_ACCOUNT: positiveInt.max(10_000).default(16),
-  /**
-   * Usage analytics read by GraphQL (aggregates over the rollups and events) running at once on an instance, one
-   * account's share of them, and how many more of one account's may wait; like the search's. The queue holds
-   * more than the aggregates one request may ask within GraphQL's cost limit (5,000 / 100 = 50), so that a single
-   * costly request waits in turn rather than being partly refused.
-   */
-  ANALYTICS_MAX_CONCURRENT: positiveInt.max(1_000).default(6),
-  ANALYTICS_MAX_CONCURRENT_PER_ACCOUNT: positiveInt.max(1_000).default(3),
-  ANALYTICS_QUEUE_PER_ACCOUNT: positiveInt.max(10_000).default(64),
-  /** Usage metering: in-memory buffer bound, batch size and write interval, retention of raw events. */
-  USAGE_BUFFER_MAX: positiveInt.default(100_000),
-  USAGE_BATCH_SIZE: positiveInt.default(500),
-  USAGE_FLUSH_INTERVAL_MS: positiveInt.default(1_000),
-  USAGE_WRITER_THREAD: boolish.default(true),
-  USAGE_EVENT_RETENTION_DAYS: positiveInt.default(30),
-  USAGE_MINUTE_ROLLUP_RETENTION_DAYS: positiveInt.default(3),
-  /**
-   * Bearer token for scraping: with it, `GET /metrics` is also served on the public port (token required there
-   * and on the metrics listener); without it, only the metrics listener serves it.
-   */
-  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-  /**
-   * The metrics listener: `GET /metrics` on its own port, loopback by default, which a reverse proxy for the
-   * public port does not forward. `off` turns it off; unset, 9464 (0, a free port, when NODE_ENV=test).
-   */
-  METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
-  METRICS_HOST: z.string().default('127.0.0.1'),
-  /**
-   * Origins whose pages may call the public API (/v1, /api) from a browser: a comma-separated list, or `*`.
-   * Unset, no origin may: keys belong in backend servers, and a key in a page is anyone's who loads it.
-   */
-  CORS_ORIGINS: corsOrigins.optional(),
-});
+const postgresUrl = z
+  .string()
+  .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: 'must be a postgres:// or postgresql:// URL' });
+
+/** The role a postgres:// URL names, or '' (postgres.js then takes PGUSER or the system user). */
+function urlRole(url: string): string {
+  return decodeURIComponent(URL.parse(url)?.username ?? '');
+}
+
+export const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    DATABASE_URL: postgresUrl.optional(),
+    /**
+     * The tables' owner, when the server's DATABASE_URL role is not (docs/deployment.md, "Database roles"): the
+     * migrations run as it, then the server serves as DATABASE_URL's role, which cannot rewrite the audit log.
+     */
+    MIGRATION_DATABASE_URL: postgresUrl.optional(),
+    DATA_DIR: z.string().default('./.data'),
+    /**
+     * Postgres: how long a request waits for a connection or a statement's answer before it gets 503
+     * `service_unavailable` (a database that hangs rather than refuses).
+     */
+    DATABASE_TIMEOUT_MS: positiveInt.default(3_000),
+    REDIS_URL: z
+      .string()
+      .refine((v) => /^rediss?:\/\//.test(v), { error: 'must be a redis:// or rediss:// URL' })
+      .optional(),
+    /** Rate-limit calls to Redis slower than this fall back to the in-process limiter. */
+    REDIS_COMMAND_TIMEOUT_MS: positiveInt.default(250),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+    /** Chat requests carry inline images (base64 data: URLs): their own, larger limit. */
+    CHAT_BODY_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
+    /**
+     * How many JSON values (objects, arrays, strings, numbers, booleans, nulls) a request body may hold, and how
+     * deeply nested: what is done with a body after parsing costs time in proportion to them (lib/json-shape.ts).
+     */
+    BODY_MAX_JSON_VALUES: positiveInt.default(100_000),
+    BODY_MAX_JSON_DEPTH: positiveInt.default(128),
+    MODEL_TIMEOUT_MS: positiveInt.default(30_000),
+    /** A request's headers must arrive within this (from its first byte), or the connection gets 408. */
+    HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+    /** A request's body must arrive within this once it is read (REST: 408 in OpenAI's body). */
+    BODY_TIMEOUT_MS: positiveInt.default(30_000),
+    SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+    SESSION_TTL_HOURS: positiveInt.default(24 * 30),
+    COOKIE_SECURE: boolish.optional(),
+    TRUST_PROXY: trustProxy.default(false),
+    SEED_DEMO: boolish.default(true),
+    MODELS_FILE: z.string().optional(),
+    /** Code analysis: largest `code` accepted, time limit per analysis, worker threads, queued analyses. */
+    CODE_ANALYSIS_MAX_BYTES: positiveInt.default(512 * 1024),
+    CODE_ANALYSIS_TIMEOUT_MS: positiveInt.default(10_000),
+    CODE_ANALYSIS_WORKERS: positiveInt.max(64).default(2),
+    CODE_ANALYSIS_MAX_QUEUE: positiveInt.default(64),
+    /** The most workers one account's analyses hold at once (default half the workers, at least 1), and wait for. */
+    CODE_ANALYSIS_WORKERS_PER_ACCOUNT: positiveInt.optional(),
+    CODE_ANALYSIS_QUEUE_PER_ACCOUNT: positiveInt.default(8),
+    /** Upstream providers; a provider without its URL or key is not configured and the simulator stands in. */
+    OPENAI_BASE_URL: z.url().optional(),
+    OPENAI_API_KEY: z.string().optional(),
+    ANTHROPIC_BASE_URL: z.url().optional(),
+    ANTHROPIC_API_KEY: z.string().optional(),
+    /** Pace of the built-in simulator's streams, per token. */
+    SIMULATOR_TOKEN_DELAY_MS: z.coerce.number().int().min(0).default(15),
+    /** A comment line is sent on a stream silent for this long. */
+    STREAM_KEEPALIVE_MS: positiveInt.default(15_000),
+    /**
+     * A streaming client that reads nothing for this long while its connection's buffers are full is cut off
+     * (its tokens so far metered); until then its stream, and the upstream's, wait for it.
+     */
+    STREAM_CLIENT_STALL_MS: positiveInt.default(30_000),
+    /** Retries of a failed upstream call before the first byte, and the first backoff. */
+    UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+    UPSTREAM_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(200),
+    PLAN_FREE_RPM: positiveInt.default(100),
+    PLAN_FREE_MONTHLY_TOKENS: positiveInt.default(100_000),
+    PLAN_PRO_RPM: positiveInt.default(1_000),
+    PLAN_PRO_MONTHLY_TOKENS: positiveInt.default(10_000_000),
+    /** Enterprise defaults, used until an operator sets the account's custom limits. */
+    PLAN_ENTERPRISE_RPM: positiveInt.default(10_000),
+    PLAN_ENTERPRISE_MONTHLY_TOKENS: positiveInt.default(100_000_000),
+    /**
+     * Token allowance leases: an instance holds up to this many of an account's tokens at a time and admits
+     * calls against them in memory, while the account has at least 16 leases' worth left; 0 reserves every
+     * call in the database.
+     */
+    ALLOWANCE_LEASE_TOKENS: z.coerce.number().int().min(0).default(100_000),
+    /** Search indexing: documents per POST /api/documents, and bytes per document. */
+    SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
+    SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),
+    SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.max(600_000).default(2_500),
+    /**
+     * Searches and indexing batches running at once on an instance (each holds a database connection of the pool of
+     * 10), and one account's share of them; more of one account's wait in turn, up to SEARCH_QUEUE_PER_ACCOUNT.
+     */
+    SEARCH_MAX_CONCURRENT: positiveInt.max(1_000).default(8),
+    SEARCH_MAX_CONCURRENT_PER_ACCOUNT: positiveInt.max(1_000).default(4),
+    SEARCH_QUEUE_PER_ACCOUNT: positiveInt.max(10_000).default(16),
+    /**
+     * Usage analytics read by GraphQL (aggregates over the rollups and events) running at once on an instance, one
+     * account's share of them, and how many more of one account's may wait; like the search's. The queue holds
+     * more than the aggregates one request may ask within GraphQL's cost limit (5,000 / 100 = 50), so that a single
+     * costly request waits in turn rather than being partly refused.
+     */
+    ANALYTICS_MAX_CONCURRENT: positiveInt.max(1_000).default(6),
+    ANALYTICS_MAX_CONCURRENT_PER_ACCOUNT: positiveInt.max(1_000).default(3),
+    ANALYTICS_QUEUE_PER_ACCOUNT: positiveInt.max(10_000).default(64),
+    /** Usage metering: in-memory buffer bound, batch size and write interval, retention of raw events. */
+    USAGE_BUFFER_MAX: positiveInt.default(100_000),
+    USAGE_BATCH_SIZE: positiveInt.default(500),
+    USAGE_FLUSH_INTERVAL_MS: positiveInt.default(1_000),
+    USAGE_WRITER_THREAD: boolish.default(true),
+    USAGE_EVENT_RETENTION_DAYS: positiveInt.default(30),
+    USAGE_MINUTE_ROLLUP_RETENTION_DAYS: positiveInt.default(3),
+    /**
+     * Bearer token for scraping: with it, `GET /metrics` is also served on the public port (token required there
+     * and on the metrics listener); without it, only the metrics listener serves it.
+     */
+    METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    /**
+     * The metrics listener: `GET /metrics` on its own port, loopback by default, which a reverse proxy for the
+     * public port does not forward. `off` turns it off; unset, 9464 (0, a free port, when NODE_ENV=test).
+     */
+    METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    /**
+     * Origins whose pages may call the public API (/v1, /api) from a browser: a comma-separated list, or `*`.
+     * Unset, no origin may: keys belong in backend servers, and a key in a page is anyone's who loads it.
+     */
+    CORS_ORIGINS: corsOrigins.optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.MIGRATION_DATABASE_URL === undefined) return;
+    const issue = (message: string) =>
+      ctx.addIssue({ code: 'custom', path: ['MIGRATION_DATABASE_URL'], message });
+    if (env.DATABASE_URL === undefined)
+      return issue("needs DATABASE_URL (the server's own role); the embedded database has no roles");
+    const app = urlRole(env.DATABASE_URL);
+    // The role is granted by name (db/app-role.ts), so it must be written where everyone reads it.
+    if (!app) return issue('needs DATABASE_URL to name its role (postgres://ROLE:PASSWORD@host/db)');
+    if (app === urlRole(env.MIGRATION_DATABASE_URL))
+      return issue(
+        `names the same role as DATABASE_URL ("${app}"): the server's role must not own the tables`,
+      );
+  });
 export type Env = z.infer<typeof EnvSchema>;
 
 /**

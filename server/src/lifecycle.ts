@@ -1,5 +1,6 @@
 import { count } from 'drizzle-orm';
 import pRetry from 'p-retry';
+import { canRewriteAuditLog, DatabaseSetupError } from './db/app-role';
 import { accounts } from './db/schema';
 import { randomBase62 } from './lib/ids';
 import type { Logger } from './logger';
@@ -15,6 +16,7 @@ export async function migrateWithRetry(services: Services, attempts = 30, delayM
     retries: attempts - 1,
     minTimeout: delayMs,
     factor: 1,
+    shouldRetry: ({ error }) => !(error instanceof DatabaseSetupError),
     onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
       if (retriesLeft > 0)
         logger.warn(
@@ -24,6 +26,11 @@ export async function migrateWithRetry(services: Services, attempts = 30, delayM
     },
   });
   logger.info({ database: services.database.kind }, 'migrations applied');
+  if (services.database.kind === 'postgres' && (await canRewriteAuditLog(services.ctx.db).catch(() => false)))
+    logger.warn(
+      'the server’s database role owns audit_events (or is a superuser): it can disable the append-only ' +
+        'triggers; give it a role of its own with MIGRATION_DATABASE_URL (docs/deployment.md, "Database roles")',
+    );
   // Collections written before compressed postings get theirs in the background once the server listens
   // (services.searchMaintenance): their searches are exact meanwhile, and readiness does not wait for it.
 }

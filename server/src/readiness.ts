@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { MIGRATIONS_FOLDER } from './db/client';
+import { SHIPPED_MIGRATIONS } from './db/client';
 import type { Services } from './services';
 
 export interface Readiness {
@@ -11,11 +9,6 @@ export interface Readiness {
   migrations: { applied: number | null; expected: number };
   redis: 'not configured' | 'ok' | 'unreachable';
 }
-
-/** How many migrations this build ships: the journal drizzle-kit writes beside them. */
-const EXPECTED_MIGRATIONS = (
-  JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
-).entries.length;
 
 /**
  * Ready means the database answers and every migration of this build is applied. Redis being down does not
@@ -35,15 +28,15 @@ export async function checkReadiness(services: Services): Promise<Readiness> {
       ...base,
       status: 'unavailable',
       database: 'unreachable',
-      migrations: { applied: null, expected: EXPECTED_MIGRATIONS },
+      migrations: { applied: null, expected: SHIPPED_MIGRATIONS },
     };
   }
-  const migrated = migrations >= EXPECTED_MIGRATIONS;
+  const migrated = migrations >= SHIPPED_MIGRATIONS;
   return {
     ...base,
     status: !migrated ? 'unavailable' : redis === 'unreachable' ? 'degraded' : 'ready',
     database: 'ok',
-    migrations: { applied: migrations, expected: EXPECTED_MIGRATIONS },
+    migrations: { applied: migrations, expected: SHIPPED_MIGRATIONS },
   };
 }
 

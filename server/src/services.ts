@@ -71,7 +71,12 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const config = { ...configFromEnv(env), ...overrides.config };
   const database =
     overrides.database ??
-    openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, timeoutMs: env.DATABASE_TIMEOUT_MS });
+    openDatabase({
+      url: env.DATABASE_URL,
+      ownerUrl: env.MIGRATION_DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      timeoutMs: env.DATABASE_TIMEOUT_MS,
+    });
   const clock = overrides.clock ?? systemClock;
   const ctx: Ctx = { db: database.db, clock, logger, config };
   const keys = new ApiKeyVerifier(ctx);

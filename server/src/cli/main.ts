@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { KeySettings, Plan, RotateKeyInput } from '@tessera/shared';
+import { appRoleReport, ensureAppRole } from '../db/app-role';
 import { parseEnv } from '../env';
 import { createAccount, findAccount, setPlan, toAccountView } from '../modules/accounts';
 import { OPERATOR_AUDIT } from '../modules/audit';
@@ -17,6 +18,10 @@ const USAGE = `Tessera operators' CLI: every command prints JSON.
   pnpm cli key revoke     --account ID_OR_EMAIL --id KEY_ID
   pnpm cli key edit       --account ID_OR_EMAIL --id KEY_ID [--name N] [KEY SETTINGS]
   pnpm cli key rotate     --account ID_OR_EMAIL --id KEY_ID --grace SECONDS
+  pnpm cli database app-role
+      PostgreSQL, as the tables' owner (MIGRATION_DATABASE_URL): creates DATABASE_URL's role if missing (with
+      its password), applies the migrations and grants the role the server's rights; the audit log only
+      INSERT and SELECT. Idempotent: run it at install and before each upgrade.
 
 Key settings (on edit, 'none' removes a restriction):
   --scopes chat,models,code_analysis,search_read,search_write   endpoints the key may call (default: all)
@@ -26,7 +31,7 @@ Key settings (on edit, 'none' removes a restriction):
   --budget N/PERIOD     a live key's own token budget per day, week or month, e.g. 50000/day
 
 Uses DATABASE_URL (or the embedded database in DATA_DIR, which only one process can open at a time:
-stop the server first, or run against Postgres).`;
+stop the server first, or run against Postgres); with MIGRATION_DATABASE_URL, migrates as that role.`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -186,6 +191,9 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
         keyId: required(flags, 'id'),
         audit: OPERATOR_AUDIT,
       });
+    case 'database app-role':
+      // Read back through the server's own connection: the role logs in, and this is what it may do.
+      return appRoleReport(ctx.db);
     default:
       throw new UsageError(`unknown command: ${[noun, verb].filter(Boolean).join(' ') || '(none)'}`);
   }
@@ -200,6 +208,14 @@ async function main(): Promise<number> {
   const env = parseEnv(undefined, { LOG_LEVEL: 'warn' });
   const services = createServices(env);
   try {
+    // The role must exist before the migration grants it anything.
+    if (positionals.join(' ') === 'database app-role') {
+      if (!env.DATABASE_URL || !env.MIGRATION_DATABASE_URL)
+        throw new UsageError(
+          'database app-role needs DATABASE_URL (the server’s role) and MIGRATION_DATABASE_URL (the tables’ owner)',
+        );
+      await ensureAppRole(env.MIGRATION_DATABASE_URL, env.DATABASE_URL);
+    }
     await services.database.migrate();
     const result = await run(services, positionals, values);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -7,7 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { MIGRATIONS_FOLDER, openPostgres } from './postgres';
 import * as schema from './schema';
 
-export { MIGRATIONS_FOLDER, reconnectDelaySeconds } from './postgres';
+export { MIGRATIONS_FOLDER, reconnectDelaySeconds, SHIPPED_MIGRATIONS } from './postgres';
 
 export type Schema = typeof schema;
 /** The database as modules see it: the same API on PGlite and on Postgres. */
@@ -32,6 +32,11 @@ export interface Database {
 export interface DatabaseOptions {
   /** postgres:// URL; when absent, PGlite is used. */
   url?: string | undefined;
+  /**
+   * Postgres only: the tables' owner, which applies the migrations and grants `url`'s role what it needs
+   * (app-role.ts); without it `url`'s role migrates.
+   */
+  ownerUrl?: string | undefined;
   /** PGlite data folder, or `memory://` for a throwaway database. */
   dataDir?: string;
   maxConnections?: number;
@@ -53,6 +58,7 @@ export function openDatabase(options: DatabaseOptions): Database {
       options.maxConnections ?? 10,
       options.applicationName,
       options.timeoutMs,
+      options.ownerUrl,
     );
   return openPglite(options.dataDir ?? 'memory://', options.loadDataDir);
 }

@@ -40,12 +40,13 @@ export function newDataDir(prefix: string, { empty = false }: { empty?: boolean 
 
 /**
  * The operators' CLI as a process: on the embedded database of `target.dataDir`, or on the database at
- * `target.databaseUrl`. Resolves with its parsed JSON output; rejects (with `code`, `stderr`) when it fails.
+ * `target.databaseUrl` (`env`: more of its environment). Resolves with its parsed JSON output; rejects (with
+ * `code`, `stderr`) when it fails.
  */
 export async function runCli(
   target: { dataDir: string } | { databaseUrl: string },
   args: string[],
-  { entry = 'build' }: { entry?: Entry } = {},
+  { entry = 'build', env = {} }: { entry?: Entry; env?: Record<string, string> } = {},
 ): Promise<unknown> {
   const where =
     'dataDir' in target
@@ -53,7 +54,7 @@ export async function runCli(
       : { DATABASE_URL: target.databaseUrl };
   const { stdout } = await promisify(execFile)(process.execPath, [...entryArgs(entry, 'cli'), ...args], {
     cwd: SERVER,
-    env: { ...process.env, ...where, LOG_LEVEL: 'silent' },
+    env: { ...process.env, ...where, LOG_LEVEL: 'silent', ...env },
   });
   return JSON.parse(stdout);
 }
