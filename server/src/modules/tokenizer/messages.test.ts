@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { countTokens, decodeTokens, libraryEncoder as encoder, encodeText, PIECE_WINDOW } from './encoder';
 import { countPromptTokens } from './messages';
 
+// The library's own encoder, the reference here, merges long pieces quadratically: seconds of CPU, far more on a
+// busy machine than vitest's default 30 s allows.
 describe('tokenizer', () => {
   it('counts BPE tokens, not characters', () => {
     expect(countTokens('')).toBe(0);
@@ -68,7 +70,7 @@ describe('tokenizer', () => {
       expect(decodeTokens(tokens)).toBe(encoder().decode(tokens));
     }
     expect(encodeText(all)).toEqual(encoder().encode(all, [], []));
-  });
+  }, 120_000);
 
   it('a very long word does not hold the event loop: 200,000 letters are counted (the quadratic merge took minutes for 30,000)', () => {
     const word = 'x'.repeat(200_000);
@@ -99,5 +101,5 @@ describe('tokenizer', () => {
     expect(countTokens(emoji)).toBe(encodeText(emoji).length);
     // 8 MB of one letter, one piece: a million tokens, exactly (8 letters a token, and a window holds 256).
     expect(countTokens('x'.repeat(8 << 20))).toBe(1 << 20);
-  });
+  }, 120_000);
 });
