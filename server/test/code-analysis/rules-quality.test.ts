@@ -216,6 +216,12 @@ const NULLS: RuleCase[] = [
   [
     'bug/null-dereference',
     'java',
+    java('show(null);', 'void show(String label) { log(label.trim()); }'),
+    java('show(null);', 'void show(String label) { if (label != null) { log(label.trim()); } }'),
+  ],
+  [
+    'bug/null-dereference',
+    'java',
     java('int[] sizes = null;\n    log(sizes.length);'),
     java('int[] sizes = new int[3];\n    log(sizes.length);'),
   ],
@@ -240,6 +246,18 @@ const SECURITY: RuleCase[] = [
     ),
     java(
       'char[] pw = System.console().readPassword();\n    java.net.PasswordAuthentication a = new java.net.PasswordAuthentication("svc", pw);',
+    ),
+  ],
+  [
+    'security/hardcoded-password',
+    'java',
+    java(
+      'connect("hunter2");',
+      'void connect(String pw) throws java.sql.SQLException { java.sql.DriverManager.getConnection("jdbc:h2:mem:x", "sa", pw); }',
+    ),
+    java(
+      'connect(System.getenv("DB_PASSWORD"));',
+      'void connect(String pw) throws java.sql.SQLException { java.sql.DriverManager.getConnection("jdbc:h2:mem:x", "sa", pw); }',
     ),
   ],
   [

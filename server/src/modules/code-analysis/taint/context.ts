@@ -70,6 +70,7 @@ export interface ParameterRef {
 const CLOSURE_KINDS = new Set(['closure', 'lambda', 'arrow', 'block']);
 
 const MAX_FINDINGS = 200;
+const MAX_PROBES = 100;
 
 /** An object's own field: `this.q`, `self.q`, `$this->q`, Ruby's `@q`. */
 const OWN_FIELD = /^(this\.|self\.|\$this->|@)[A-Za-z_]\w*$/;
@@ -368,7 +369,7 @@ export class FileContext {
     typed: string | undefined,
     vals: Val[],
   ): void {
-    if (!walker.reporting) return;
+    if (!walker.reporting && !walker.probe) return;
     for (const check of this.lang.valueChecks ?? []) {
       if (!check.callee.test(callee) && !(typed && check.callee.test(typed))) continue;
       const raw = vals[check.arg]?.constant?.value;
@@ -385,6 +386,7 @@ export class FileContext {
           cwe: check.cwe,
         },
         `${check.rule}:${call.startIndex}`,
+        walker.probe,
       );
     }
   }
@@ -546,7 +548,7 @@ export class FileContext {
    * check (`if (s != null)`) already leaves the dereference unwalked. Names written more than once in the function
    * are left alone unless null is all they are given: the walk may not see every way they change.
    */
-  reportNullDereference(at: SyntaxNode, object: SyntaxNode, unit: SyntaxNode): void {
+  reportNullDereference(at: SyntaxNode, object: SyntaxNode, unit: SyntaxNode, probe?: Finding[]): void {
     const body = this.parsed.source.slice(unit.startIndex, unit.endIndex);
     const name = norm(this.parsed.source, object);
     // A field may be set by any method the walk does not follow (`init()`); a local only where this function says.
@@ -567,10 +569,56 @@ export class FileContext {
         cwe: 'CWE-476',
       },
       `null-dereference:${at.startIndex}`,
+      probe,
     );
   }
 
-  private push(finding: Finding, key: string): void {
+  private readonly probes = new Map<string, Finding[]>();
+  private readonly probing = new Set<string>();
+
+  /**
+   * What a function does with a constant in its parameter at `index` (`null`, a literal): the null dereferences
+   * and value checks that constant meets inside it, and in what it calls with it. Walked once per function,
+   * position and value.
+   */
+  probe(fn: SyntaxNode, index: number, value: Val): Finding[] {
+    const key = `${fn.startIndex}:${index}:${JSON.stringify(value.constant?.value)}`;
+    const cached = this.probes.get(key);
+    if (cached) return cached;
+    // A bound on the work: a file calling its own functions with many different literals probes the first ones.
+    if (this.probing.has(key) || this.probes.size >= MAX_PROBES) return [];
+    const name = this.parameters(fn).filter((p) => !/^(self|cls)$/.test(p))[index];
+    if (!name) return [];
+    this.probing.add(key);
+    const walker = new FlowWalker(this, fn, false);
+    walker.probe = [];
+    walker.runWith([[name, value]]);
+    this.probing.delete(key);
+    this.probes.set(key, walker.probe);
+    return walker.probe;
+  }
+
+  /** A finding a constant meets inside a called function, reported at the call that passes it. */
+  reportThrough(hit: Finding, call: SyntaxNode, method: string, probe?: Finding[]): void {
+    const { path, ...rest } = hit;
+    const where = path !== undefined && path !== this.path ? `${path} ` : '';
+    this.push(
+      {
+        ...rest,
+        message: `${hit.message} (passed to ${method}(), ${where}line ${hit.line})`,
+        ...locate(this.parsed, call),
+      },
+      `${hit.rule_id}:through:${call.startIndex}`,
+      probe,
+    );
+  }
+
+  private push(finding: Finding, key: string, probe?: Finding[]): void {
+    if (probe) {
+      if (probe.length < MAX_FINDINGS)
+        probe.push(this.path === undefined ? finding : { ...finding, path: this.path });
+      return;
+    }
     if (this.reported.has(key) || this.findings.length >= MAX_FINDINGS) return;
     this.reported.add(key);
     this.findings.push(finding);
