@@ -222,6 +222,12 @@ const NULLS: RuleCase[] = [
   [
     'bug/null-dereference',
     'java',
+    java('String label = lookup();\n    log(label.trim());', 'static String lookup() { return null; }'),
+    java('String label = lookup();\n    log(label.trim());', 'static String lookup() { return "none"; }'),
+  ],
+  [
+    'bug/null-dereference',
+    'java',
     java('int[] sizes = null;\n    log(sizes.length);'),
     java('int[] sizes = new int[3];\n    log(sizes.length);'),
   ],

@@ -546,7 +546,8 @@ export class FileContext {
   /**
    * A member of a value that is null on this path (`String s = null; … s.trim()`): the constant is folded, so a
    * check (`if (s != null)`) already leaves the dereference unwalked. Names written more than once in the function
-   * are left alone unless null is all they are given: the walk may not see every way they change.
+   * are left alone unless null is all they are given: the walk may not see every way
+   * they change (a loop runs once).
    */
   reportNullDereference(at: SyntaxNode, object: SyntaxNode, unit: SyntaxNode, probe?: Finding[]): void {
     const body = this.parsed.source.slice(unit.startIndex, unit.endIndex);
@@ -557,15 +558,20 @@ export class FileContext {
     const nulls = (
       body.match(new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*=\\s*(null|None|nil)\\b`, 'g')) ?? []
     ).length;
-    if (writes > nulls) return;
+    // One assignment is precise (`s = helperReturningNull()`); several must all be null.
+    if (writes > 1 && writes > nulls) return;
+    // Assigned here but never a null literal: the null is what a call returned.
+    const returned = nulls === 0 && writes > 0;
     this.push(
       {
         rule_id: 'bug/null-dereference',
         category: 'bug',
         severity: 'high',
         confidence: 'high',
-        message: `\`${name}\` is null here, so \`${norm(this.parsed.source, at).slice(0, 60)}\` throws; assign it a value first, or test it for null before use.`,
+        message: `\`${name}\` is null here${returned ? ' (a call returned it)' : ''}, so \`${norm(this.parsed.source, at).slice(0, 60)}\` throws; ${returned ? 'check the returned value' : 'assign it a value first, or test it'} for null before use.`,
         ...locate(this.parsed, at),
+        // CWE-690 (a return value dereferenced unchecked) is a kind of 476; a called function's null, or one from
+        // a field or a probe, cannot always be told apart, so the general weakness is named.
         cwe: 'CWE-476',
       },
       `null-dereference:${at.startIndex}`,
