@@ -197,6 +197,28 @@ const CASES: RuleCase[] = [
     java('/* HACK: retry until it works */\n    reset();'),
     java('/* retry once */\n    reset();'),
   ],
+  [
+    'bug/unchecked-return-value',
+    'java',
+    java(
+      'byte[] buf = new byte[16];\n    java.io.InputStream in = new java.io.FileInputStream("a.bin");\n    in.read(buf);',
+    ),
+    java(
+      'byte[] buf = new byte[16];\n    java.io.InputStream in = new java.io.FileInputStream("a.bin");\n    if (in.read(buf) < buf.length) { throw new java.io.EOFException(); }',
+    ),
+  ],
+  [
+    'bug/unchecked-return-value',
+    'java',
+    java('new java.io.File("tmp").delete();'),
+    java('if (!new java.io.File("tmp").delete()) { log("tmp kept"); }'),
+  ],
+  [
+    'bug/deprecated-api',
+    'java',
+    java('log(java.net.URLEncoder.encode(s));'),
+    java('log(java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8));'),
+  ],
   ['bug/unused-variable', 'java', java('int total = n * 2;'), java('int total = n * 2;\n    log(total);')],
 ];
 
