@@ -224,7 +224,12 @@ export const Finding = z.object({
   end_line: z.number().int(),
   end_column: z.number().int(),
   snippet: z.string(),
-  cwe: z.string().nullable().describe('CWE id (e.g. CWE-89) for security findings, null otherwise.'),
+  cwe: z
+    .string()
+    .nullable()
+    .describe(
+      'CWE id (e.g. CWE-89) where the weakness has one: every security finding, most bug findings; null otherwise.',
+    ),
   path: z.string().optional().describe('Project analyses: the file the finding is in.'),
   trace: z
     .array(TraceStep)

@@ -197,6 +197,28 @@ const CASES: RuleCase[] = [
     java('/* HACK: retry until it works */\n    reset();'),
     java('/* retry once */\n    reset();'),
   ],
+  [
+    'bug/unchecked-return-value',
+    'java',
+    java(
+      'byte[] buf = new byte[16];\n    java.io.InputStream in = new java.io.FileInputStream("a.bin");\n    in.read(buf);',
+    ),
+    java(
+      'byte[] buf = new byte[16];\n    java.io.InputStream in = new java.io.FileInputStream("a.bin");\n    if (in.read(buf) < buf.length) { throw new java.io.EOFException(); }',
+    ),
+  ],
+  [
+    'bug/unchecked-return-value',
+    'java',
+    java('new java.io.File("tmp").delete();'),
+    java('if (!new java.io.File("tmp").delete()) { log("tmp kept"); }'),
+  ],
+  [
+    'bug/deprecated-api',
+    'java',
+    java('log(java.net.URLEncoder.encode(s));'),
+    java('log(java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8));'),
+  ],
   ['bug/unused-variable', 'java', java('int total = n * 2;'), java('int total = n * 2;\n    log(total);')],
 ];
 
@@ -212,6 +234,18 @@ const NULLS: RuleCase[] = [
     'python',
     'def f(rows):\n    conn = None\n    return conn.cursor()\n',
     'def f(rows, connect):\n    conn = None\n    conn = connect()\n    return conn.cursor()\n',
+  ],
+  [
+    'bug/null-dereference',
+    'java',
+    java('show(null);', 'void show(String label) { log(label.trim()); }'),
+    java('show(null);', 'void show(String label) { if (label != null) { log(label.trim()); } }'),
+  ],
+  [
+    'bug/null-dereference',
+    'java',
+    java('String label = lookup();\n    log(label.trim());', 'static String lookup() { return null; }'),
+    java('String label = lookup();\n    log(label.trim());', 'static String lookup() { return "none"; }'),
   ],
   [
     'bug/null-dereference',
@@ -240,6 +274,18 @@ const SECURITY: RuleCase[] = [
     ),
     java(
       'char[] pw = System.console().readPassword();\n    java.net.PasswordAuthentication a = new java.net.PasswordAuthentication("svc", pw);',
+    ),
+  ],
+  [
+    'security/hardcoded-password',
+    'java',
+    java(
+      'connect("hunter2");',
+      'void connect(String pw) throws java.sql.SQLException { java.sql.DriverManager.getConnection("jdbc:h2:mem:x", "sa", pw); }',
+    ),
+    java(
+      'connect(System.getenv("DB_PASSWORD"));',
+      'void connect(String pw) throws java.sql.SQLException { java.sql.DriverManager.getConnection("jdbc:h2:mem:x", "sa", pw); }',
     ),
   ],
   [

@@ -5,6 +5,7 @@ import { loadedLanguage } from '../parsing/grammars';
 import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
+import { API_MISUSE_RULES } from './api-misuse';
 import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
 import { COMMENT_RULES } from './comments';
@@ -38,6 +39,7 @@ export const RULES: RuleDefinition[] = [
   ...JVM_CONTRACT_RULES,
   ...COMMENT_RULES,
   ...SESSION_RULES,
+  ...API_MISUSE_RULES,
 ];
 
 const compiled = new Map<string, Query>();

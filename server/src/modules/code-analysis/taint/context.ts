@@ -70,6 +70,7 @@ export interface ParameterRef {
 const CLOSURE_KINDS = new Set(['closure', 'lambda', 'arrow', 'block']);
 
 const MAX_FINDINGS = 200;
+const MAX_PROBES = 100;
 
 /** An object's own field: `this.q`, `self.q`, `$this->q`, Ruby's `@q`. */
 const OWN_FIELD = /^(this\.|self\.|\$this->|@)[A-Za-z_]\w*$/;
@@ -369,7 +370,7 @@ export class FileContext {
     typed: string | undefined,
     vals: Val[],
   ): void {
-    if (!walker.reporting) return;
+    if (!walker.reporting && !walker.probe) return;
     for (const check of this.lang.valueChecks ?? []) {
       if (!check.callee.test(callee) && !(typed && check.callee.test(typed))) continue;
       const raw = vals[check.arg]?.constant?.value;
@@ -386,6 +387,7 @@ export class FileContext {
           cwe: check.cwe,
         },
         `${check.rule}:${call.startIndex}`,
+        walker.probe,
       );
     }
   }
@@ -552,9 +554,10 @@ export class FileContext {
   /**
    * A member of a value that is null on this path (`String s = null; … s.trim()`): the constant is folded, so a
    * check (`if (s != null)`) already leaves the dereference unwalked. Names written more than once in the function
-   * are left alone unless null is all they are given: the walk may not see every way they change.
+   * are left alone unless null is all they are given: the walk may not see every way
+   * they change (a loop runs once).
    */
-  reportNullDereference(at: SyntaxNode, object: SyntaxNode, unit: SyntaxNode): void {
+  reportNullDereference(at: SyntaxNode, object: SyntaxNode, unit: SyntaxNode, probe?: Finding[]): void {
     const body = this.parsed.source.slice(unit.startIndex, unit.endIndex);
     const name = norm(this.parsed.source, object);
     // A field may be set by any method the walk does not follow (`init()`); a local only where this function says.
@@ -563,22 +566,73 @@ export class FileContext {
     const nulls = (
       body.match(new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*=\\s*(null|None|nil)\\b`, 'g')) ?? []
     ).length;
-    if (writes > nulls) return;
+    // One assignment is precise (`s = helperReturningNull()`); several must all be null.
+    if (writes > 1 && writes > nulls) return;
+    // Assigned here but never a null literal: the null is what a call returned.
+    const returned = nulls === 0 && writes > 0;
     this.push(
       {
         rule_id: 'bug/null-dereference',
         category: 'bug',
         severity: 'high',
         confidence: 'high',
-        message: `\`${name}\` is null here, so \`${norm(this.parsed.source, at).slice(0, 60)}\` throws; assign it a value first, or test it for null before use.`,
+        message: `\`${name}\` is null here${returned ? ' (a call returned it)' : ''}, so \`${norm(this.parsed.source, at).slice(0, 60)}\` throws; ${returned ? 'check the returned value' : 'assign it a value first, or test it'} for null before use.`,
         ...locate(this.parsed, at),
+        // CWE-690 (a return value dereferenced unchecked) is a kind of 476; a called function's null, or one from
+        // a field or a probe, cannot always be told apart, so the general weakness is named.
         cwe: 'CWE-476',
       },
       `null-dereference:${at.startIndex}`,
+      probe,
     );
   }
 
-  private push(finding: Finding, key: string): void {
+  private readonly probes = new Map<string, Finding[]>();
+  private readonly probing = new Set<string>();
+
+  /**
+   * What a function does with a constant in its parameter at `index` (`null`, a literal): the null dereferences
+   * and value checks that constant meets inside it, and in what it calls with it. Walked once per function,
+   * position and value.
+   */
+  probe(fn: SyntaxNode, index: number, value: Val): Finding[] {
+    const key = `${fn.startIndex}:${index}:${JSON.stringify(value.constant?.value)}`;
+    const cached = this.probes.get(key);
+    if (cached) return cached;
+    // A bound on the work: a file calling its own functions with many different literals probes the first ones.
+    if (this.probing.has(key) || this.probes.size >= MAX_PROBES) return [];
+    const name = this.parameters(fn).filter((p) => !/^(self|cls)$/.test(p))[index];
+    if (!name) return [];
+    this.probing.add(key);
+    const walker = new FlowWalker(this, fn, false);
+    walker.probe = [];
+    walker.runWith([[name, value]]);
+    this.probing.delete(key);
+    this.probes.set(key, walker.probe);
+    return walker.probe;
+  }
+
+  /** A finding a constant meets inside a called function, reported at the call that passes it. */
+  reportThrough(hit: Finding, call: SyntaxNode, method: string, probe?: Finding[]): void {
+    const { path, ...rest } = hit;
+    const where = path !== undefined && path !== this.path ? `${path} ` : '';
+    this.push(
+      {
+        ...rest,
+        message: `${hit.message} (passed to ${method}(), ${where}line ${hit.line})`,
+        ...locate(this.parsed, call),
+      },
+      `${hit.rule_id}:through:${call.startIndex}`,
+      probe,
+    );
+  }
+
+  private push(finding: Finding, key: string, probe?: Finding[]): void {
+    if (probe) {
+      if (probe.length < MAX_FINDINGS)
+        probe.push(this.path === undefined ? finding : { ...finding, path: this.path });
+      return;
+    }
     const at = this.reported.get(key);
     if (at !== undefined) {
       const before = this.findings[at];

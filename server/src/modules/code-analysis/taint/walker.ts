@@ -58,8 +58,8 @@ export class FlowWalker extends CallWalker {
       const object = /^(field_access|attribute|member_expression)$/.test(type)
         ? node.children.find((c) => c.field === 'object')
         : undefined;
-      if (object && this.reporting && this.evaluate(object).constant?.value === null)
-        this.ctx.reportNullDereference(node, object, this.unit);
+      if (object && (this.reporting || this.probe) && this.evaluate(object).constant?.value === null)
+        this.ctx.reportNullDereference(node, object, this.unit, this.probe);
     }
     return this.evaluateChildren(node);
   }

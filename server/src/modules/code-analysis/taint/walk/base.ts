@@ -1,3 +1,4 @@
+import type { Finding } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
 import type { FileContext } from '../context';
 import type { FlowSyntax } from '../flow/types';
@@ -27,6 +28,11 @@ export abstract class WalkerBase {
   protected explored: Val = CLEAN;
   /** Sinks reached when not reporting. */
   readonly sinkHits: SinkHit[] = [];
+  /**
+   * Set when the walk probes a function for what a constant argument does in it (context.ts `probe`): findings
+   * about constants (null dereferences, value checks) are collected here instead of reported.
+   */
+  probe: Finding[] | undefined;
   /** How many closures deep the walk is: a closure's `return` is not the function's. */
   protected closures = 0;
   protected readonly lang: TaintLanguage;
@@ -45,6 +51,12 @@ export abstract class WalkerBase {
 
   run(parameters: [string, Taint][]): void {
     for (const [name, taint] of parameters) this.env.vars.set(name, taint);
+    for (const child of this.unit.children) this.evaluate(child);
+  }
+
+  /** Walks the function with these parameters holding these values (a constant a call passes). */
+  runWith(parameters: [string, Val][]): void {
+    for (const [name, val] of parameters) this.env.set(name, val);
     for (const child of this.unit.children) this.evaluate(child);
   }
 

@@ -97,8 +97,8 @@ export abstract class CallWalker extends CollectionWalker {
     if (receiverNode) {
       receiver = this.evaluate(receiverNode);
       calleeTaint = receiver.taint;
-      if (receiver.constant?.value === null && this.reporting)
-        this.ctx.reportNullDereference(call, receiverNode, this.unit);
+      if (receiver.constant?.value === null && (this.reporting || this.probe))
+        this.ctx.reportNullDereference(call, receiverNode, this.unit, this.probe);
     } else if (!argsNode) {
       const receiverChild = call.children.find((c) => c.field === 'receiver');
       if (receiverChild) calleeTaint = this.evaluate(receiverChild).taint;
@@ -156,6 +156,13 @@ export abstract class CallWalker extends CollectionWalker {
         this.ctx,
         this.unit,
       );
+      // A constant passed in (null, a literal password) may be what the function dereferences or checks.
+      if (this.reporting || this.probe)
+        vals.forEach((v, i) => {
+          if (!v.constant || v.taint) return;
+          for (const hit of summary.owner.probe(summary.fn, i, { constant: v.constant }))
+            this.ctx.reportThrough(hit, call, method, this.probe);
+        });
       // An argument the function passes on to a sink inside it: the sink is reached from here.
       for (const through of summary.sinks) {
         const v = vals[through.arg]?.taint;
