@@ -290,6 +290,18 @@ const CASES: RuleCase[] = [
     'package m\nimport "crypto/tls"\nfunc f() { var c tls.Config\n c.InsecureSkipVerify = true\n _ = c }\n',
     'package m\nimport "crypto/tls"\nfunc f() { var c tls.Config\n c.InsecureSkipVerify = false\n _ = c }\n',
   ],
+  [
+    'security/http-server-without-timeouts',
+    'go',
+    'package m\nimport "net/http"\nfunc f(h http.Handler) { _ = http.ListenAndServe(":8080", h) }\n',
+    'package m\nimport ("net/http"; "time")\nfunc f(h http.Handler) { s := &http.Server{Addr: ":8080", Handler: h, ReadHeaderTimeout: 5 * time.Second}; _ = s.ListenAndServe() }\n',
+  ],
+  [
+    'security/http-server-without-timeouts',
+    'go',
+    'package m\nimport "net/http"\nfunc f(h http.Handler) { s := &http.Server{Addr: ":8080", Handler: h}; _ = s.ListenAndServe() }\n',
+    'package m\nimport ("net/http"; "time")\nfunc f(h http.Handler) { s := &http.Server{Addr: ":8080", Handler: h, ReadTimeout: time.Minute}; _ = s.ListenAndServe() }\n',
+  ],
 ];
 
 describe('configuration and risky API rules: vulnerable examples fire, safe ones do not', () => {
