@@ -1,6 +1,6 @@
 /**
  * Security rules on configuration and risky APIs (file modes, TLS versions and suites, listening addresses, timeouts,
- * cleartext protocols, SSH host keys, key sizes, hard-coded IVs, temp files, deserialisers, template escaping): each vulnerable
+ * cleartext protocols, SSH host keys, key sizes, hard-coded IVs, temp files and paths, deserialisers, template escaping): each vulnerable
  * example fires its rule, each safe one does not, at min_confidence low (audit rules included).
  */
 import type { CodeLanguage } from '@tessera/shared';
@@ -289,6 +289,42 @@ const CASES: RuleCase[] = [
     'go',
     'package m\nimport "crypto/tls"\nfunc f() { var c tls.Config\n c.InsecureSkipVerify = true\n _ = c }\n',
     'package m\nimport "crypto/tls"\nfunc f() { var c tls.Config\n c.InsecureSkipVerify = false\n _ = c }\n',
+  ],
+  [
+    'security/http-server-without-timeouts',
+    'go',
+    'package m\nimport "net/http"\nfunc f(h http.Handler) { _ = http.ListenAndServe(":8080", h) }\n',
+    'package m\nimport ("net/http"; "time")\nfunc f(h http.Handler) { s := &http.Server{Addr: ":8080", Handler: h, ReadHeaderTimeout: 5 * time.Second}; _ = s.ListenAndServe() }\n',
+  ],
+  [
+    'security/http-server-without-timeouts',
+    'go',
+    'package m\nimport "net/http"\nfunc f(h http.Handler) { s := &http.Server{Addr: ":8080", Handler: h}; _ = s.ListenAndServe() }\n',
+    'package m\nimport ("net/http"; "time")\nfunc f(h http.Handler) { s := &http.Server{Addr: ":8080", Handler: h, ReadTimeout: time.Minute}; _ = s.ListenAndServe() }\n',
+  ],
+  [
+    'security/hardcoded-temp-path',
+    'python',
+    "with open('/tmp/report.csv', 'w') as f:\n    f.write(data)\n",
+    "import tempfile\nwith tempfile.NamedTemporaryFile('w') as f:\n    f.write(data)\n",
+  ],
+  [
+    'security/hardcoded-temp-path',
+    'go',
+    'package m\nimport "os"\nfunc f() { fh, _ := os.Create("/tmp/report.csv"); _ = fh }\n',
+    'package m\nimport "os"\nfunc f() { fh, _ := os.CreateTemp("", "report-*.csv"); _ = fh }\n',
+  ],
+  [
+    'security/hardcoded-temp-path',
+    'java',
+    'class A { void f() throws Exception { FileWriter w = new FileWriter("/tmp/report.csv"); } }',
+    'class A { void f() throws Exception { Path p = Files.createTempFile("report", ".csv"); } }',
+  ],
+  [
+    'security/hardcoded-temp-path',
+    'c',
+    'void f(void) { FILE *fp = fopen("/tmp/report.csv", "w"); }',
+    'void f(void) { char t[] = "/tmp/reportXXXXXX"; int fd = mkstemp(t); }',
   ],
 ];
 

@@ -5,6 +5,24 @@ import { findings, type RuleCase } from '../helpers/code-analysis';
 /** [rule, language, vulnerable, safe] */
 const SECURITY: RuleCase[] = [
   [
+    'security/hardcoded-credential',
+    'go',
+    'package m\ntype DB struct{ Password string }\nvar d = DB{Password: "f62e5bcda4fae4f8237"}\n',
+    'package m\nimport "os"\ntype DB struct{ Password string }\nvar d = DB{Password: os.Getenv("DB_PASSWORD")}\n',
+  ],
+  [
+    'security/hardcoded-credential',
+    'go',
+    'package m\nfunc ok(password string) bool { return password == "Kjasdlkjapo98098sdf" }\n',
+    'package m\nfunc ok(password string) bool { return password == "" }\n',
+  ],
+  [
+    'security/hardcoded-credential',
+    'python',
+    'def ok(password):\n    return password == "Kjasdlkjapo98098sdf"\n',
+    'def ok(password):\n    return hmac.compare_digest(password, stored)\n',
+  ],
+  [
     'security/weak-hash',
     'python',
     'import hashlib\nh = hashlib.md5(data).hexdigest()\n',

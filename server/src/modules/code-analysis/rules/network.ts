@@ -122,6 +122,23 @@ export const NETWORK_RULES: RuleDefinition[] = [
     },
   },
   {
+    id: 'security/http-server-without-timeouts',
+    needles: ['ListenAndServe', 'http.Serve', 'http.Server'],
+    // Timeouts set on the server after it is built (`srv.ReadHeaderTimeout = …`) are not followed: no finding then.
+    unlessByLanguage: { go: ['ReadHeaderTimeout =', 'ReadTimeout ='] },
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-400',
+    message:
+      '`{finding}` serves HTTP without a read (header) timeout, so slow clients (Slowloris) can hold every connection; use an http.Server with ReadHeaderTimeout (and ReadTimeout, WriteTimeout).',
+    languages: {
+      go: `${callText('call_expression', '^http\\.(ListenAndServe|ListenAndServeTLS|Serve|ServeTLS)\\(')}
+           ${callText('composite_literal', '^http\\.Server\\s*\\{')}`,
+    },
+    check: (c) => !/\b(ReadHeaderTimeout|ReadTimeout)\s*:/.test(c.finding?.text ?? ''),
+  },
+  {
     id: 'security/cleartext-protocol',
     needles: ['telnet', 'ftp', 'Telnet', 'FTP'],
     category: 'security',

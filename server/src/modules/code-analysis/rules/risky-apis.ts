@@ -24,6 +24,9 @@ export function weakKeySize(call: string): boolean {
   return false;
 }
 
+/** A shared temporary directory at the start of a path (regular-expression text). */
+const TMP = '(/tmp|/var/tmp|/dev/shm)/';
+
 const C_KEYGEN = callText(
   'call_expression',
   '^(RSA_generate_key(_ex)?|DSA_generate_parameters(_ex)?|EVP_PKEY_CTX_set_rsa_keygen_bits)\\(',
@@ -71,6 +74,34 @@ export const RISKY_API_RULES: RuleDefinition[] = [
                ((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)]) @finding (#eq? @fn "mktemp"))`,
       c: callText('call_expression', '^(mktemp|tmpnam|tempnam)\\('),
       cpp: callText('call_expression', '^(std::)?(mktemp|tmpnam|tempnam)\\('),
+    },
+  },
+  {
+    id: 'security/hardcoded-temp-path',
+    needles: ['/tmp/', '/var/tmp/', '/dev/shm/'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-377',
+    message:
+      '`{finding}` opens a fixed name in a shared temporary directory, which another user can create first (or point elsewhere with a symlink); create it with mkstemp / os.CreateTemp / Files.createTempFile instead.',
+    languages: {
+      python: callText('call', `^(open|io\\.open|os\\.open|codecs\\.open)\\(\\s*[rbuRB]?["']${TMP}`),
+      go: callText('call_expression', `^(os\\.(Create|OpenFile|WriteFile)|ioutil\\.WriteFile)\\(\\s*"${TMP}`),
+      java: callText(
+        'object_creation_expression',
+        `^new\\s+(java\\.io\\.)?(File|FileOutputStream|FileWriter|PrintWriter|RandomAccessFile)\\(\\s*"${TMP}`,
+      ),
+      ...forJs(
+        callText(
+          'call_expression',
+          `^([\\w.]*\\.)?(writeFile|writeFileSync|open|openSync|createWriteStream|appendFile|appendFileSync)\\(\\s*["'\x60]${TMP}`,
+        ),
+      ),
+      c: callText('call_expression', `^(fopen|open|creat)\\(\\s*"${TMP}`),
+      cpp: callText('call_expression', `^(fopen|open|creat)\\(\\s*"${TMP}`),
+      php: callText('function_call_expression', `^(fopen|file_put_contents|touch)\\(\\s*["']${TMP}`),
+      ruby: callText('call', `^File\\.(open|write|new)\\(\\s*["']${TMP}`),
     },
   },
   {

@@ -99,6 +99,7 @@ export const SECRET_RULES: RuleDefinition[] = [
       python: secret([
         '(assignment left: [(identifier) (attribute)] @name right: (string) @finding)',
         '(keyword_argument name: (identifier) @name value: (string) @finding)',
+        '(comparison_operator [(identifier) (attribute)] @name ["==" "!="] (string) @finding)',
       ]),
       java: `((variable_declarator name: (identifier) @name value: (string_literal) @finding)
         (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
@@ -106,6 +107,11 @@ export const SECRET_RULES: RuleDefinition[] = [
         '(short_var_declaration left: (expression_list (identifier) @name) right: (expression_list (interpreted_string_literal) @finding))',
         '(const_spec name: (identifier) @name value: (expression_list (interpreted_string_literal) @finding))',
         '(var_spec name: (identifier) @name value: (expression_list (interpreted_string_literal) @finding))',
+        '(assignment_statement left: (expression_list [(identifier) (selector_expression)] @name) right: (expression_list (interpreted_string_literal) @finding))',
+        '(keyed_element (literal_element (identifier) @name) (literal_element (interpreted_string_literal) @finding))',
+        // `password == "…"`: the secret is written in the comparison.
+        '(binary_expression left: [(identifier) (selector_expression)] @name operator: ["==" "!="] right: (interpreted_string_literal) @finding)',
+        '(binary_expression left: (interpreted_string_literal) @finding operator: ["==" "!="] right: [(identifier) (selector_expression)] @name)',
       ]),
       ruby: `((assignment left: [(identifier) (constant)] @name right: (string) @finding)
         (#match? @name ${NAME}) (#match? @finding ${VALUE}) (#not-match? @finding ${PLACEHOLDER}))`,
