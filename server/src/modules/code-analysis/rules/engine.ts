@@ -6,6 +6,7 @@ import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { BUG_RULES } from './bugs';
+import { CLEARTEXT_RULES } from './cleartext';
 import { insecureCookies } from './cookies';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
@@ -18,6 +19,7 @@ export const RULES: RuleDefinition[] = [
   ...SECURITY_RULES,
   ...CRYPTO_RULES,
   ...WEB_SECURITY_RULES,
+  ...CLEARTEXT_RULES,
 ];
 
 const compiled = new Map<string, Query>();

@@ -44,13 +44,13 @@ const HARMLESS_HOST =
  * `'ws://…'`, `"ftp://…"`). Only a literal that starts with the URL and names its host counts: `"http://" + host`
  * and `url.startswith("http://")` name none, prose that mentions a URL does not start with one.
  */
-export function cleartextUrl(literal: string): boolean {
+export function cleartextUrl(literal: string, harmless: RegExp = HARMLESS_HOST): boolean {
   const body = literal.replace(/^[A-Za-z@$]{0,2}("""|'''|["'`])/, '');
   const m = /^(http|ws|ftp):\/\/([^\s"'`/?#\\]+)/i.exec(body);
   if (!m?.[2]) return false;
   const host = (m[2].split('@').pop() ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
   if (!/^[A-Za-z0-9.-]+$/.test(host) || (!host.includes('.') && host !== '::1')) return false;
-  return !HARMLESS_HOST.test(host);
+  return !harmless.test(host);
 }
 
 export const WEB_SECURITY_RULES: RuleDefinition[] = [

@@ -126,6 +126,7 @@ export abstract class CallWalker extends CollectionWalker {
     }
     this.checkSinks(call, callee, typed, args, vals, calleeTaint);
     this.ctx.checkValues(this, call, callee, typed, vals);
+    this.ctx.checkCleartext(this, call, callee, vals);
 
     if (this.lang.sanitizers.some(matches)) return CLEAN;
     const argTaint = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
