@@ -8,6 +8,8 @@ import type { TaintProject } from '../taint/project';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
 import { insecureCookies } from './cookies';
+import { CSRF_RULES } from './csrf';
+import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
@@ -20,6 +22,8 @@ export const RULES: RuleDefinition[] = [
   ...CRYPTO_RULES,
   ...WEB_SECURITY_RULES,
   ...CLEARTEXT_RULES,
+  ...CSRF_RULES,
+  ...MASS_ASSIGNMENT_RULES,
 ];
 
 const compiled = new Map<string, Query>();
