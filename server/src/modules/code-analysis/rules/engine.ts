@@ -10,6 +10,7 @@ import { CLEARTEXT_RULES } from './cleartext';
 import { insecureCookies } from './cookies';
 import { CSRF_RULES } from './csrf';
 import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
+import { REDOS_RULES } from './redos';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
@@ -24,6 +25,7 @@ export const RULES: RuleDefinition[] = [
   ...CLEARTEXT_RULES,
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
+  ...REDOS_RULES,
 ];
 
 const compiled = new Map<string, Query>();

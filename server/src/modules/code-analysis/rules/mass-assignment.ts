@@ -51,5 +51,10 @@ export const MASS_ASSIGNMENT_RULES: RuleDefinition[] = [
                  ((new_expression constructor: (identifier) @c arguments: (arguments . (member_expression) @b .)) @finding
                    (#match? @c "^[A-Z]") (#match? @b "${JS_BODY}"))`),
     },
+    // Standard-library constructors given a parameter build values, not models (`Regexp.new(params[:q])`).
+    check: (c) =>
+      !/^(Regexp|String|Array|Hash|Set|URI|Struct|OpenStruct|Time|Date|DateTime|Integer|Float|BigDecimal|File|Pathname|IO|StringIO|Logger|ERB)\.new\b/.test(
+        c.finding?.text ?? '',
+      ),
   },
 ];

@@ -16,6 +16,7 @@ const ALL_KINDS: TaintKind[] = [
   'xpath-injection',
   'trust-boundary',
   'xxe',
+  'regex-injection',
 ];
 
 /** The sinks a value is safe for once it is known not to contain these characters. */

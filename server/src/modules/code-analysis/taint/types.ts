@@ -34,7 +34,8 @@ export type TaintKind =
   | 'ldap-injection'
   | 'xpath-injection'
   | 'trust-boundary'
-  | 'xxe';
+  | 'xxe'
+  | 'regex-injection';
 
 /** A call whose argument's constant value makes it unsafe (a weak algorithm name), whatever its origin. */
 export interface ValueCheck {
