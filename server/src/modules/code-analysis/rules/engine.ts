@@ -5,6 +5,7 @@ import { loadedLanguage } from '../parsing/grammars';
 import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
+import { AIRFLOW_RULES } from './airflow';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
 import { insecureCookies } from './cookies';
@@ -26,6 +27,7 @@ export const RULES: RuleDefinition[] = [
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,
+  ...AIRFLOW_RULES,
 ];
 
 const compiled = new Map<string, Query>();
