@@ -4,7 +4,13 @@ import { forJs, type RuleDefinition } from './types';
 /** Cookies set without the Secure flag (CWE-614). */
 /** Whether a cookie's options set the Secure flag: `secure=True`, `Secure: true`, `'secure' => true`, PHP's sixth argument. */
 function securedCookie(args: string, fn: string | undefined): boolean {
-  if (/['"]?\b[Ss]ecure['"]?\s*(=>|=|:)\s*(True|true|TRUE)\b/.test(args)) return true;
+  // A value read from settings (`secure=settings.SESSION_COOKIE_SECURE`) is the deployment's choice, not a literal off.
+  if (
+    /['"]?\b[Ss]ecure['"]?\s*(=>|=|:)\s*(?!(False|false|FALSE|None|null|nil|0)\b|''|""|'0'|"0")[^\s,)}]/.test(
+      args,
+    )
+  )
+    return true;
   return fn !== undefined && /^set(raw)?cookie$/.test(fn) && /^true$/i.test(topLevelArguments(args)[5] ?? '');
 }
 

@@ -32,7 +32,11 @@ export const php: TaintLanguage = {
     /^\$request->(input|query|get|post|cookie|header|all|route|string|getQueryParams|getParsedBody|getContent)$/,
     /^(request|request\(\)->(input|query|get|post|all|cookie|header)|(Input|Request)::(get|input|all|query))$/,
   ],
-  kindSanitizers: [{ callee: /^ldap_escape$/, kinds: ['ldap-injection'] }],
+  // Laravel's `e()` is htmlspecialchars with double encoding: safe for HTML, not for SQL or a shell.
+  kindSanitizers: [
+    { callee: /^ldap_escape$/, kinds: ['ldap-injection'] },
+    { callee: /^e$/, kinds: ['xss'] },
+  ],
   sanitizers: [
     /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
   ],

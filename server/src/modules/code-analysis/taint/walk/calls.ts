@@ -265,6 +265,8 @@ export abstract class CallWalker extends CollectionWalker {
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
         if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
         if (v.taint.safe?.includes(sink.kind)) continue;
+        if ((sink.kind === 'ssrf' || sink.kind === 'open-redirect') && fixedDestination(this.text(arg)))
+          continue;
         if (v.taint.weak && !(v.taint.built && WEAK_KINDS.includes(sink.kind))) continue;
         this.flag(sink.kind, call, callee, v.taint);
         return;
@@ -291,4 +293,15 @@ export abstract class CallWalker extends CollectionWalker {
     const v = this.evaluate(receiver);
     if (v.taint) this.flag(sink.kind, node, this.text(node), v.taint);
   }
+}
+
+/**
+ * A URL whose destination the code fixes before any input joins it: a literal scheme and host followed by a path
+ * (`"https://api.corp.com/users/" + id`, `f"https://api.corp.com/u/{id}"`), or a local path that cannot become
+ * protocol-relative (`"/home/" + id`, not `"/" + id`). The input then chooses a path on that host, not the host.
+ */
+export function fixedDestination(argument: string): boolean {
+  const m = /^[A-Za-z@$]{0,2}("""|'''|["'`])([^"'`]*)/.exec(argument.replace(/^\(+/, ''));
+  const head = m?.[2] ?? '';
+  return /^(https?|wss?|ftp):\/\/[^/?#\s{}$%+@\\]+[/?#]/i.test(head) || /^\/[^/\\{$%]/.test(head);
 }
