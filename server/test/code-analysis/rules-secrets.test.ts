@@ -20,7 +20,7 @@ const SECRETS: RuleCase[] = [
     'security/hardcoded-token',
     'go',
     'package m\nconst dsn = "root:S3cretPw@tcp(db.corp:3306)/app"\n',
-    'package m\nconst dsn = "root:${DB_PASS}@tcp(db.corp:3306)/app"\n',
+    `package m\nconst dsn = "root:\${DB_PASS}@tcp(db.corp:3306)/app"\n`,
   ],
   [
     'security/hardcoded-token',
@@ -222,7 +222,7 @@ describe('hard-coded credentials: names and values that are not secrets stay qui
       'token_url = "https://auth.corp.com/token"',
       'password = "changeme"',
       'password = "<your-password>"',
-      'api_key = "${API_KEY}"',
+      `api_key = "\${API_KEY}"`,
       'api_key = "xxxxxxxxxxxx"',
       'secret = "************"',
       'password_prompt = "Enter your password please"',

@@ -8,6 +8,7 @@ import type { TaintProject } from '../taint/project';
 import { AIRFLOW_RULES } from './airflow';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
+import { CLEARTEXT_CREDENTIAL_RULES } from './cleartext-credentials';
 import { insecureCookies } from './cookies';
 import { CSRF_RULES } from './csrf';
 import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
@@ -28,6 +29,7 @@ export const RULES: RuleDefinition[] = [
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,
   ...AIRFLOW_RULES,
+  ...CLEARTEXT_CREDENTIAL_RULES,
 ];
 
 const compiled = new Map<string, Query>();
