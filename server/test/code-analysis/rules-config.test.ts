@@ -164,10 +164,10 @@ const CASES: RuleCase[] = [
     'import httpx\nc = httpx.Client()\n',
   ],
   [
-    'security/cleartext-protocol',
+    'security/cleartext-protocol-module',
     'python',
     "import ftplib\nftp = ftplib.FTP('files.example.com')\n",
-    'import paramiko\nsftp = paramiko.SFTPClient.from_transport(t)\n',
+    'import ftplib\nftp = ftplib.FTP_TLS(\'files.example.com\')\nftp.prot_p()\n',
   ],
   [
     'security/cleartext-protocol',

@@ -5,17 +5,23 @@ import { loadedLanguage } from '../parsing/grammars';
 import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
+import { AIRFLOW_RULES } from './airflow';
 import { API_MISUSE_RULES } from './api-misuse';
 import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
+import { CLEARTEXT_RULES } from './cleartext';
+import { CLEARTEXT_CREDENTIAL_RULES } from './cleartext-credentials';
 import { COMMENT_RULES } from './comments';
 import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
+import { CSRF_RULES } from './csrf';
 import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
+import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
 import { NETWORK_RULES } from './network';
+import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
@@ -40,6 +46,12 @@ export const RULES: RuleDefinition[] = [
   ...COMMENT_RULES,
   ...SESSION_RULES,
   ...API_MISUSE_RULES,
+  ...CLEARTEXT_RULES,
+  ...CSRF_RULES,
+  ...MASS_ASSIGNMENT_RULES,
+  ...REDOS_RULES,
+  ...AIRFLOW_RULES,
+  ...CLEARTEXT_CREDENTIAL_RULES,
 ];
 
 const compiled = new Map<string, Query>();

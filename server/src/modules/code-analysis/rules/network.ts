@@ -139,22 +139,20 @@ export const NETWORK_RULES: RuleDefinition[] = [
     check: (c) => !/\b(ReadHeaderTimeout|ReadTimeout)\s*:/.test(c.finding?.text ?? ''),
   },
   {
-    id: 'security/cleartext-protocol',
-    needles: ['telnet', 'ftp', 'Telnet', 'FTP'],
+    // The modules themselves, as Bandit (B401, B402) and gosec read them; their calls and the other languages'
+    // clients are security/cleartext-protocol's (cleartext.ts).
+    id: 'security/cleartext-protocol-module',
+    needles: ['telnet', 'ftp'],
+    unlessByLanguage: { python: ['FTP_TLS'] },
     category: 'security',
     severity: 'high',
-    confidence: 'high',
+    confidence: 'medium',
     cwe: 'CWE-319',
     message:
-      '`{finding}` uses Telnet or FTP, which send credentials and data in cleartext; use SSH/SFTP or FTPS (`FTP_TLS`).',
+      '`{finding}` is a Telnet or FTP client, which sends credentials and data in cleartext; use SSH/SFTP or FTPS (`FTP_TLS`).',
     languages: {
       python: `((import_statement name: (dotted_name) @finding) (#match? @finding "^(telnetlib|ftplib)$"))
-               ((import_from_statement module_name: (dotted_name) @finding) (#match? @finding "^(telnetlib|ftplib)$"))
-               ((call function: (attribute object: (identifier) @m attribute: (identifier) @c)) @finding
-                 (#match? @m "^(telnetlib|ftplib)$") (#match? @c "^(Telnet|FTP)$"))`,
-      java: `((object_creation_expression type: (type_identifier) @t) @finding (#match? @t "^(FTPClient|TelnetClient)$"))`,
-      ruby: `((call receiver: (scope_resolution) @c method: (identifier) @m) @finding (#match? @c "^Net::(FTP|Telnet)$") (#eq? @m "new"))`,
-      php: `((function_call_expression function: (name) @fn) @finding (#eq? @fn "ftp_connect"))`,
+               ((import_from_statement module_name: (dotted_name) @finding) (#match? @finding "^(telnetlib|ftplib)$"))`,
       go: `((import_spec path: (interpreted_string_literal) @finding) (#match? @finding "^\\"github\\\\.com/jlaffaye/ftp\\"$"))`,
     },
   },

@@ -4,7 +4,13 @@ import { forJs, type RuleDefinition } from './types';
 /** Cookies set without the Secure flag (CWE-614). */
 /** Whether a cookie's options set the Secure flag: `secure=True`, `Secure: true`, `'secure' => true`, PHP's sixth argument. */
 function securedCookie(args: string, fn: string | undefined): boolean {
-  if (/['"]?\b[Ss]ecure['"]?\s*(=>|=|:)\s*(True|true|TRUE)\b/.test(args)) return true;
+  // A value read from settings (`secure=settings.SESSION_COOKIE_SECURE`) is the deployment's choice, not a literal off.
+  if (
+    /['"]?\b[Ss]ecure['"]?\s*(=>|=|:)\s*(?!(False|false|FALSE|None|null|nil|0)\b|''|""|'0'|"0")[^\s,)}]/.test(
+      args,
+    )
+  )
+    return true;
   return fn !== undefined && /^set(raw)?cookie$/.test(fn) && /^true$/i.test(topLevelArguments(args)[5] ?? '');
 }
 
@@ -44,13 +50,13 @@ const HARMLESS_HOST =
  * `'ws://…'`, `"ftp://…"`). Only a literal that starts with the URL and names its host counts: `"http://" + host`
  * and `url.startswith("http://")` name none, prose that mentions a URL does not start with one.
  */
-export function cleartextUrl(literal: string): boolean {
+export function cleartextUrl(literal: string, harmless: RegExp = HARMLESS_HOST): boolean {
   const body = literal.replace(/^[A-Za-z@$]{0,2}("""|'''|["'`])/, '');
   const m = /^(http|ws|ftp):\/\/([^\s"'`/?#\\]+)/i.exec(body);
   if (!m?.[2]) return false;
   const host = (m[2].split('@').pop() ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
   if (!/^[A-Za-z0-9.-]+$/.test(host) || (!host.includes('.') && host !== '::1')) return false;
-  return !HARMLESS_HOST.test(host);
+  return !harmless.test(host);
 }
 
 export const WEB_SECURITY_RULES: RuleDefinition[] = [

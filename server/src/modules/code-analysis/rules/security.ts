@@ -1,4 +1,5 @@
 import { callText } from './security-crypto';
+import { KEY_RULES } from './security-keys';
 import { SECRET_RULES } from './security-secrets';
 import { forJs, type RuleDefinition } from './types';
 
@@ -170,4 +171,5 @@ export const SECURITY_RULES: RuleDefinition[] = [
     },
   },
   ...SECRET_RULES,
+  ...KEY_RULES,
 ];

@@ -3,6 +3,7 @@ import { locate } from '../findings';
 import { PROFILES } from '../metrics/profiles';
 import type { ParsedSource } from '../parsing/parse';
 import type { SyntaxNode } from '../parsing/tree';
+import { cleartextRequest } from '../rules/cleartext-urls';
 import { isRouteHandler, parameterNames, parametersOf } from './parameters';
 import type { TaintProject } from './project';
 import { TAINT_RULES } from './rules';
@@ -445,6 +446,32 @@ export class FileContext {
     if (f.confidence !== 'medium') return false;
     const site = this.weakSites.get(`${f.rule_id}:${f.line}:${f.column}`);
     return site?.ctx.constantFed(site.fn, site.index) ?? false;
+  }
+
+  /**
+   * A client called with a cleartext URL held in a variable (`url = "http://…"; requests.post(url)`); a literal
+   * written in the call is the rule `security/cleartext-request`'s.
+   */
+  checkCleartext(walker: WalkerBase, call: SyntaxNode, callee: string, vals: Val[]): void {
+    if (!walker.reporting) return;
+    const text = this.parsed.source.slice(call.startIndex, call.endIndex);
+    for (const v of vals) {
+      const url = v.constant?.value;
+      if (typeof url !== 'string' || text.includes(url) || !cleartextRequest(callee, `"${url}"`)) continue;
+      this.push(
+        {
+          rule_id: 'security/cleartext-request',
+          category: 'security',
+          severity: 'medium',
+          confidence: 'high',
+          message: `\`${callee.slice(0, 60)}\` sends the request in clear (${url.slice(0, 80)}): anyone on the path can read and change it; use https:// (wss://, SFTP/FTPS).`,
+          ...locate(this.parsed, call),
+          cwe: 'CWE-319',
+        },
+        `cleartext:${call.startIndex}`,
+      );
+      return;
+    }
   }
 
   report(

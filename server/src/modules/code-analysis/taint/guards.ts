@@ -20,6 +20,7 @@ const ALL_KINDS: TaintKind[] = [
   'format-string',
   'reflection',
   'config-setting',
+  'regex-injection',
 ];
 
 /** The sinks a value is safe for once it is known not to contain these characters. */

@@ -8,6 +8,7 @@ import { javascript } from './catalogues/javascript';
 import { kotlin } from './catalogues/kotlin';
 import { php } from './catalogues/php';
 import { python } from './catalogues/python';
+import { withRegexSinks } from './catalogues/regex';
 import { ruby } from './catalogues/ruby';
 import { rust } from './catalogues/rust';
 import { scala } from './catalogues/scala';
@@ -18,16 +19,18 @@ import type { TaintLanguage } from './types';
  * Sources, sinks and sanitizers per language, as data (one catalogue a language under catalogues/). Callees and
  * paths are matched on the node's text with whitespace removed (`request . args` reads `request.args`).
  */
+const js = withRegexSinks('javascript', javascript);
+
 export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
-  python,
-  javascript,
-  typescript: javascript,
-  tsx: javascript,
-  java,
-  php,
+  python: withRegexSinks('python', python),
+  javascript: js,
+  typescript: js,
+  tsx: js,
+  java: withRegexSinks('java', java),
+  php: withRegexSinks('php', php),
   go,
-  ruby,
-  csharp,
+  ruby: withRegexSinks('ruby', ruby),
+  csharp: withRegexSinks('csharp', csharp),
   c,
   cpp: c,
   kotlin,

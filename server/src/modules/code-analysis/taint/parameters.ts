@@ -90,6 +90,22 @@ function inHandlerClass(
   return spec.header.test(source.slice(cls.startIndex, body.startIndex)) && spec.method.test(methodHeader);
 }
 
+/**
+ * The name an anonymous function is bound to (`const handler = async (e) => …`, `exports.handler = function (e) {…}`):
+ * the last segment of the variable or property it is assigned to.
+ */
+function boundName(source: string, unit: SyntaxNode): string {
+  const parent = unit.parent;
+  if (!parent) return '';
+  const target =
+    parent.type === 'variable_declarator' || parent.type === 'pair'
+      ? parent.children.find((c) => c.field === 'name' || c.field === 'key')
+      : parent.type === 'assignment_expression'
+        ? parent.children.find((c) => c.field === 'left')
+        : undefined;
+  return target ? (norm(source, target).split('.').pop() ?? '') : '';
+}
+
 /** Parameters that bring untrusted data into the function, with where they come from. */
 export function parameterSources(
   parsed: ParsedSource,
@@ -101,7 +117,7 @@ export function parameterSources(
   const params = parametersOf(unit, lang, PROFILES[parsed.language].parameterContainers);
   if (params.length === 0) return [];
   const nameNode = unit.children.find((c) => c.field === 'name' || NAME_LIKE.test(c.type));
-  const fnName = nameNode ? norm(source, nameNode) : '';
+  const fnName = nameNode ? norm(source, nameNode) : boundName(source, unit);
   const handler = lang.handler;
   // The first parameter after the receiver (`def get(self, request, pk)` in a class-based view).
   const firstNames = params

@@ -98,4 +98,10 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     title: 'Trust boundary violation',
     fix: 'validate the value against what the application expects before storing it in the session',
   },
+  'regex-injection': {
+    cwe: 'CWE-1333',
+    severity: 'medium',
+    title: 'Regular expression injection',
+    fix: 'escape the value before putting it in a pattern (re.escape, Pattern.quote, Regexp.escape, preg_quote, Regex.Escape, escape-string-regexp), or match it as plain text',
+  },
 };

@@ -38,7 +38,8 @@ export type TaintKind =
   | 'header-injection'
   | 'format-string'
   | 'reflection'
-  | 'config-setting';
+  | 'config-setting'
+  | 'regex-injection';
 
 /** A call whose argument's constant value makes it unsafe (a weak algorithm name), whatever its origin. */
 export interface ValueCheck {

@@ -1,6 +1,6 @@
 import { javascriptFlow } from '../flow/javascript';
 import type { TaintLanguage } from '../types';
-import { INPUT_NAMES } from './shared';
+import { INPUT_NAMES, lambdaEvent } from './shared';
 
 /** JavaScript and TypeScript: Express, Koa, NestJS, Node's standard modules, the DOM. */
 export const javascript: TaintLanguage = {
@@ -53,7 +53,7 @@ export const javascript: TaintLanguage = {
     'object_pattern',
   ],
   // NestJS binds parameters to the request with decorators.
-  parameterSources: [{ name: INPUT_NAMES }, { text: /@(Query|Param|Body|Headers)\(/ }],
+  parameterSources: [{ name: INPUT_NAMES }, { text: /@(Query|Param|Body|Headers)\(/ }, lambdaEvent],
   safeParameter: /:\s*(number|boolean)\s*(=.*)?$/,
   sanitizers: [
     /^(parseInt|parseFloat|Number|Boolean|encodeURIComponent|encodeURI|escape|escapeHtml|sanitize\w*|validator\.\w+|DOMPurify\.sanitize|he\.encode|_\.escape|path\.basename|shellescape|shellEscape|mysql\.escape|\w+\.escape)$/,

@@ -39,7 +39,11 @@ export const php: TaintLanguage = {
       /^(mysqli_fetch_(assoc|array|row|object)|pg_fetch_(assoc|array|row|result))$|->(fetch|fetchAll|fetchColumn|fetch_assoc|fetch_array|fetch_row)$/,
     ],
   },
-  kindSanitizers: [{ callee: /^ldap_escape$/, kinds: ['ldap-injection'] }],
+  // Laravel's `e()` is htmlspecialchars with double encoding: safe for HTML, not for SQL or a shell.
+  kindSanitizers: [
+    { callee: /^ldap_escape$/, kinds: ['ldap-injection'] },
+    { callee: /^e$/, kinds: ['xss'] },
+  ],
   sanitizers: [
     /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
   ],

@@ -78,6 +78,12 @@ export const ruby: TaintLanguage = {
         /^(Net::HTTP\.(get|get_response|post_form)|URI\.open|open|HTTParty\.(get|post)|RestClient\.(get|post)|Faraday\.(get|post))$/,
       arg: 0,
     },
-    { kind: 'open-redirect', callee: /^redirect_to$/, arg: 0 },
+    // `only_path: true` keeps only the path of the URL: the redirect stays on this site.
+    {
+      kind: 'open-redirect',
+      callee: /^redirect_to$/,
+      arg: 0,
+      unless: /\bonly_path:\s*true\b|:only_path\s*=>\s*true\b/,
+    },
   ],
 };

@@ -132,6 +132,7 @@ export abstract class CallWalker extends CollectionWalker {
     }
     this.checkSinks(call, callee, typed, args, vals, calleeTaint);
     this.ctx.checkValues(this, call, callee, typed, vals);
+    this.ctx.checkCleartext(this, call, callee, vals);
 
     if (this.lang.sanitizers.some(matches)) return CLEAN;
     const argTaint = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
@@ -307,6 +308,9 @@ export abstract class CallWalker extends CollectionWalker {
         const taint = v.taint ?? this.unknownValue(arg, v, sink.kind);
         const confidence = taint && confidenceAt(taint, sink.kind);
         if (!taint || !confidence) continue;
+        // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
+        if ((sink.kind === 'ssrf' || sink.kind === 'open-redirect') && fixedDestination(this.text(arg)))
+          continue;
         const rank = CONFIDENCE_LEVELS.indexOf(confidence);
         if (!strongest || rank > strongest.rank) strongest = { taint, rank };
       }
@@ -349,4 +353,15 @@ export abstract class CallWalker extends CollectionWalker {
     const v = this.evaluate(receiver);
     if (v.taint) this.flag(sink.kind, node, this.text(node), v.taint);
   }
+}
+
+/**
+ * A URL whose destination the code fixes before any input joins it: a literal scheme and host followed by a path
+ * (`"https://api.corp.com/users/" + id`, `f"https://api.corp.com/u/{id}"`), or a local path that cannot become
+ * protocol-relative (`"/home/" + id`, not `"/" + id`). The input then chooses a path on that host, not the host.
+ */
+export function fixedDestination(argument: string): boolean {
+  const m = /^[A-Za-z@$]{0,2}("""|'''|["'`])([^"'`]*)/.exec(argument.replace(/^\(+/, ''));
+  const head = m?.[2] ?? '';
+  return /^(https?|wss?|ftp):\/\/[^/?#\s{}$%+@\\]+[/?#]/i.test(head) || /^\/[^/\\{$%]/.test(head);
 }

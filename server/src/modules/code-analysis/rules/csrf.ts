@@ -1,0 +1,68 @@
+import { callText } from './security-crypto';
+import type { RuleDefinition } from './types';
+
+/**
+ * Cross-site request forgery protection turned off (CWE-352), as Semgrep, Brakeman, CodeQL and the Roslyn security
+ * analyzers (SCS0016) report it: Django's `@csrf_exempt`, Flask-WTF's `WTF_CSRF_ENABLED = False` and
+ * `@csrf.exempt`, Spring Security's `csrf().disable()` in its three spellings, Rails controllers that skip
+ * `verify_authenticity_token` or inherit `ActionController::Base` without `protect_from_forgery`, ASP.NET
+ * `[IgnoreAntiforgeryToken]` and state-changing actions without `[ValidateAntiForgeryToken]`, Laravel's
+ * `VerifyCsrfToken` excepting every route.
+ */
+const SPRING =
+  '\\.csrf\\(\\s*\\)\\s*\\.disable\\(\\s*\\)$|\\.csrf\\(\\s*(\\w+\\s*->\\s*\\w+\\.disable\\(\\s*\\)|AbstractHttpConfigurer::disable|\\{\\s*(\\w+\\s*->\\s*)?(it\\.)?disable\\(\\s*\\)\\s*\\})\\s*\\)$';
+
+export const CSRF_RULES: RuleDefinition[] = [
+  {
+    id: 'security/csrf-disabled',
+    needles: [
+      'csrf',
+      'CSRF',
+      'authenticity_token',
+      'ActionController::Base',
+      'Antiforgery',
+      'HttpPost',
+      'HttpPut',
+      'HttpDelete',
+      'HttpPatch',
+      'VerifyCsrfToken',
+    ],
+    // A project that validates the antiforgery token for every action (a global filter) needs no attribute.
+    unlessByLanguage: { csharp: ['AutoValidateAntiforgeryToken', 'ApiController'] },
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-352',
+    message:
+      "`{finding}` turns off CSRF protection: another site can make a signed-in user submit this request; keep the framework's CSRF check on (use a token, or SameSite cookies and a custom header for APIs).",
+    languages: {
+      python: `((decorator [(identifier) (attribute)] @d) @finding (#match? @d "^(csrf_exempt|csrf\\\\.exempt)$"))
+               ((assignment left: (identifier) @k right: (false)) @finding (#match? @k "^WTF_CSRF_(ENABLED|CHECK_DEFAULT)$"))
+               ((assignment left: (subscript subscript: (string) @k) right: (false)) @finding (#match? @k "WTF_CSRF_(ENABLED|CHECK_DEFAULT)"))
+               ((pair key: (string) @k value: (false)) @finding (#match? @k "WTF_CSRF_(ENABLED|CHECK_DEFAULT)"))`,
+      java: callText('method_invocation', SPRING),
+      kotlin: `${callText('call_expression', SPRING)}
+               ((call_expression (simple_identifier) @c (call_suffix (annotated_lambda (lambda_literal (statements (call_expression (simple_identifier) @d)))))) @finding
+                 (#eq? @c "csrf") (#eq? @d "disable"))`,
+      scala: callText('call_expression', SPRING),
+      ruby: `((call method: (identifier) @m arguments: (argument_list (simple_symbol) @s)) @finding
+               (#match? @m "^(skip_before_action|skip_before_filter|skip_forgery_protection)$") (#eq? @s ":verify_authenticity_token"))
+             ((call method: (identifier) @m) @finding (#eq? @m "skip_forgery_protection"))
+             ((class superclass: (superclass) @sc) @finding (#match? @sc "ActionController::Base$"))`,
+      csharp: `((attribute name: (identifier) @a) @finding (#match? @a "^IgnoreAntiforgeryToken(Attribute)?$"))
+               ((method_declaration (attribute_list (attribute name: (identifier) @a))) @finding (#match? @a "^Http(Post|Put|Delete|Patch)$"))`,
+      php: `((property_element name: (variable_name (name) @n) default_value: (array_creation_expression (array_element_initializer (string) @v))) @finding
+              (#eq? @n "except") (#match? @v "^[\\"']\\\\*[\\"']$"))`,
+    },
+    check: (c) => {
+      const text = c.finding?.text ?? '';
+      if (c.sc)
+        return (
+          !/\bprotect_from_forgery\b/.test(text) || /protect_from_forgery\s+with:\s*:null_session/.test(text)
+        );
+      if (c.a && /^Http/.test(c.a.text))
+        return !/ValidateAntiForgeryToken/.test(text.slice(0, text.indexOf('(')));
+      return true;
+    },
+  },
+];

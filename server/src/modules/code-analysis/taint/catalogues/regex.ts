@@ -1,0 +1,66 @@
+import type { CodeLanguage } from '@tessera/shared';
+import type { SinkSpec, TaintLanguage } from '../types';
+
+/**
+ * Patterns compiled from untrusted input (CWE-1333/730, CodeQL's `regex-injection` queries): the input chooses the
+ * pattern, so it can make it backtrack for as long as it likes. Kept apart from the languages' catalogues because the
+ * same few APIs and escapes apply to every backtracking engine; Go's and Rust's engines run in linear time.
+ */
+const REGEX_SINKS: Partial<Record<CodeLanguage, { sinks: SinkSpec[]; escape: RegExp }>> = {
+  python: {
+    sinks: [
+      {
+        kind: 'regex-injection',
+        callee: /^(re|regex)\.(compile|match|search|fullmatch|findall|finditer|sub|subn|split)$/,
+        arg: 0,
+      },
+    ],
+    escape: /^(re|regex)\.escape$/,
+  },
+  javascript: {
+    sinks: [{ kind: 'regex-injection', callee: /^(new)?RegExp$/, arg: 0 }],
+    escape: /(^|\.)(escapeRegExp|escapeRegex|escapeStringRegexp|escapeRegExpChars)$|^escapeStringRegexp$/,
+  },
+  java: {
+    sinks: [
+      { kind: 'regex-injection', callee: /^Pattern\.(compile|matches)$/, arg: 0 },
+      { kind: 'regex-injection', callee: /\.(matches|replaceAll|replaceFirst|split)$/, arg: 0 },
+    ],
+    escape: /^Pattern\.quote$/,
+  },
+  ruby: {
+    sinks: [{ kind: 'regex-injection', callee: /^Regexp\.(new|compile)$/, arg: 0 }],
+    escape: /^Regexp\.(escape|quote)$/,
+  },
+  php: {
+    sinks: [
+      {
+        kind: 'regex-injection',
+        callee: /^preg_(match|match_all|replace|replace_callback|split|grep)$/,
+        arg: 0,
+      },
+    ],
+    escape: /^preg_quote$/,
+  },
+  csharp: {
+    sinks: [
+      { kind: 'regex-injection', callee: /^newRegex$/, arg: 0 },
+      { kind: 'regex-injection', callee: /^Regex\.(IsMatch|Match|Matches|Replace|Split)$/, arg: 1 },
+    ],
+    escape: /^Regex\.Escape$/,
+  },
+};
+
+/** The language's catalogue with its regex sinks and escapes added. */
+export function withRegexSinks(language: CodeLanguage, catalogue: TaintLanguage): TaintLanguage {
+  const extra = REGEX_SINKS[language];
+  if (!extra) return catalogue;
+  return {
+    ...catalogue,
+    sinks: [...catalogue.sinks, ...extra.sinks],
+    kindSanitizers: [
+      ...(catalogue.kindSanitizers ?? []),
+      { callee: extra.escape, kinds: ['regex-injection'] },
+    ],
+  };
+}
