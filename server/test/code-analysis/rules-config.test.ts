@@ -167,7 +167,7 @@ const CASES: RuleCase[] = [
     'security/cleartext-protocol-module',
     'python',
     "import ftplib\nftp = ftplib.FTP('files.example.com')\n",
-    'import ftplib\nftp = ftplib.FTP_TLS(\'files.example.com\')\nftp.prot_p()\n',
+    "import ftplib\nftp = ftplib.FTP_TLS('files.example.com')\nftp.prot_p()\n",
   ],
   [
     'security/cleartext-protocol',
