@@ -1,25 +1,11 @@
 import { CodeAnalysis, CodeProjectAnalysis, type Finding } from '@tessera/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithKey } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import { analysisEndpoint } from '../helpers/analyze-endpoint';
 
-let server: TestServer;
-let key: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { CODE_ANALYSIS_WORKERS: '1' } });
-  key = (await createAccountWithKey(server)).key.key;
-});
-afterAll(async () => {
-  await server?.close();
-});
+const endpoint = analysisEndpoint();
 
 function analyze(body: unknown): Promise<Response> {
-  return fetch(`${server.url}/api/code/analyze`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  return endpoint.post(body);
 }
 
 async function issuesOf(body: Record<string, unknown>): Promise<Finding[]> {

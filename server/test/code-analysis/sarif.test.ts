@@ -3,9 +3,8 @@ import { createRequire } from 'node:module';
 import { SarifLog } from '@tessera/shared';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithKey } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import { analysisEndpoint } from '../helpers/analyze-endpoint';
 
 // The OASIS SARIF 2.1.0 schema as Microsoft's SARIF SDK ships it (draft-04, hence ajv-draft-04).
 const schemaPath = createRequire(import.meta.url).resolve(
@@ -16,23 +15,10 @@ const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
 addFormats(ajv);
 const validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
 
-let server: TestServer;
-let key: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { CODE_ANALYSIS_WORKERS: '1' } });
-  key = (await createAccountWithKey(server)).key.key;
-});
-afterAll(async () => {
-  await server?.close();
-});
+const endpoint = analysisEndpoint();
 
 async function sarifOf(body: unknown): Promise<SarifLog> {
-  const res = await fetch(`${server.url}/api/code/analyze`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const res = await endpoint.post(body);
   expect(res.status).toBe(200);
   const log: unknown = await res.json();
   expect(validate(log), JSON.stringify(validate.errors, null, 1)).toBe(true);
@@ -114,11 +100,7 @@ describe('format: sarif', () => {
   });
 
   it('400 invalid_value for an unknown format', async () => {
-    const res = await fetch(`${server.url}/api/code/analyze`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ code: 'x = 1', language: 'python', format: 'xml' }),
-    });
+    const res = await endpoint.post({ code: 'x = 1', language: 'python', format: 'xml' });
     expect(res.status).toBe(400);
     const { error } = (await res.json()) as { error: { param: string; code: string; message: string } };
     expect(error).toMatchObject({ param: 'format', code: 'invalid_value' });

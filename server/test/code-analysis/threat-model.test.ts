@@ -3,20 +3,10 @@
  * rows, properties, HTTP client responses, environment and command line. The same code, through the real server,
  * is a finding under `all` and none under `web`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccountWithKey } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import { analysisEndpoint } from '../helpers/analyze-endpoint';
 
-let server: TestServer;
-let key: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { CODE_ANALYSIS_WORKERS: '1' } });
-  key = (await createAccountWithKey(server)).key.key;
-});
-afterAll(async () => {
-  await server?.close();
-});
+const endpoint = analysisEndpoint();
 
 interface Body {
   issues: { rule_id: string; path?: string }[];
@@ -24,11 +14,7 @@ interface Body {
 }
 
 async function analyze(body: Record<string, unknown>): Promise<{ status: number; body: Body }> {
-  const res = await fetch(`${server.url}/api/code/analyze`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ analysis_type: 'security', ...body }),
-  });
+  const res = await endpoint.post({ analysis_type: 'security', ...body });
   return { status: res.status, body: (await res.json()) as Body };
 }
 
