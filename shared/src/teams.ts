@@ -45,8 +45,10 @@ export const MemberView = z.object({
   name: z.string().nullable(),
   role: Role,
   joinedAt: z.string(),
-  /** Keys the member owns that still work (revoked or transferred on removal). */
-  activeKeys: z.number().int(),
+  /** Live keys the member owns that still work (revoked or transferred on removal). */
+  liveKeys: z.number().int(),
+  /** Test keys the member owns that still work. */
+  testKeys: z.number().int(),
 });
 export type MemberView = z.infer<typeof MemberView>;
 

@@ -37,8 +37,21 @@ describe('members: roles, removal, key transfer, last owner, isolation', () => {
   it('lists members with their roles and live key counts; the owner changes a role', async () => {
     const dev = await addMember(server, owner, 'developer');
     await createKey(dev, 'test');
+    await createKey(dev, 'test');
+    await createKey(dev, 'live');
     const listed = (await members()).find((m) => m.userId === dev.userId);
-    expect(listed).toMatchObject({ email: dev.email, role: 'developer', activeKeys: 1 });
+    // The Members page's "Live keys" column: test keys are counted apart, not as live ones.
+    expect(listed).toMatchObject({ email: dev.email, role: 'developer', liveKeys: 1, testKeys: 2 });
+    const viaGraphql = await gql<{ members: { email: string; liveKeys: number; testKeys: number }[] }>(
+      server,
+      { cookie: owner.client.cookie ?? '' },
+      '{ members { email liveKeys testKeys } }',
+    );
+    expect(viaGraphql.data?.members.find((m) => m.email === dev.email)).toEqual({
+      email: dev.email,
+      liveKeys: 1,
+      testKeys: 2,
+    });
     const change = await owner.client.mutation('teams.changeRole', { userId: dev.userId, role: 'viewer' });
     expect(change.status).toBe(200);
     expect((await members()).find((m) => m.userId === dev.userId)?.role).toBe('viewer');

@@ -11,13 +11,14 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const member = (userId: string, email: string, role: Role, activeKeys = 0): MemberView => ({
+const member = (userId: string, email: string, role: Role, liveKeys = 0): MemberView => ({
   userId,
   email,
   name: null,
   role,
   joinedAt: '2026-01-01T00:00:00Z',
-  activeKeys,
+  liveKeys,
+  testKeys: 0,
 });
 
 function page(role: Role) {
@@ -50,7 +51,7 @@ function page(role: Role) {
       'teams.removeMember': (input) => {
         const { userId, transferKeysTo } = input as { userId: string; transferKeysTo?: string };
         const i = members.findIndex((x) => x.userId === userId);
-        const keys = members[i]?.activeKeys ?? 0;
+        const keys = members[i]?.liveKeys ?? 0;
         members.splice(i, 1);
         return transferKeysTo
           ? { revokedKeys: 0, transferredKeys: keys }

@@ -186,7 +186,7 @@ function MemberRow({
           <span className="badge">{member.role}</span>
         )}
       </td>
-      <td>{member.activeKeys}</td>
+      <td>{member.liveKeys}</td>
       <td>{date(member.joinedAt)}</td>
       <td className="actions">
         {manage &&

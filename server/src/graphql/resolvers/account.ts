@@ -37,7 +37,7 @@ export const accountResolvers = {
         }
         authorize(ctx.member, 'members.read');
         const members = await listMembers({ ctx: ctx.services.ctx, accountId: ctx.account.id });
-        return members.map((m) => ({ ...m, role: upper(m.role) }));
+        return members.map((m) => ({ ...m, role: upper(m.role), activeKeys: m.liveKeys + m.testKeys }));
       } catch (err) {
         throw toGraphQLError(err);
       }

@@ -45,14 +45,21 @@ export async function listMembers({
       name: users.name,
       role: memberships.role,
       joinedAt: memberships.createdAt,
-      activeKeys: sql<number>`(select count(*)::int from ${apiKeys} where ${apiKeys.accountId} = ${accountId}
-        and ${apiKeys.ownerUserId} = ${users.id} and ${apiKeys.revokedAt} is null)`,
+      liveKeys: sql<number>`(select count(*)::int from ${apiKeys} where ${apiKeys.accountId} = ${accountId}
+        and ${apiKeys.ownerUserId} = ${users.id} and ${apiKeys.revokedAt} is null and ${apiKeys.kind} = 'live')`,
+      testKeys: sql<number>`(select count(*)::int from ${apiKeys} where ${apiKeys.accountId} = ${accountId}
+        and ${apiKeys.ownerUserId} = ${users.id} and ${apiKeys.revokedAt} is null and ${apiKeys.kind} = 'test')`,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.accountId, accountId))
     .orderBy(asc(memberships.createdAt), asc(users.email));
-  return rows.map((r) => ({ ...r, activeKeys: Number(r.activeKeys), joinedAt: r.joinedAt.toISOString() }));
+  return rows.map((r) => ({
+    ...r,
+    liveKeys: Number(r.liveKeys),
+    testKeys: Number(r.testKeys),
+    joinedAt: r.joinedAt.toISOString(),
+  }));
 }
 
 export async function changeRole({
