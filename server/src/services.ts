@@ -101,6 +101,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const providers = new ProviderRegistry({
     upstreams: config.chat.upstreams,
     simulatorTokenDelayMs: config.chat.simulatorTokenDelayMs,
+    simulateUnconfigured: config.chat.simulateUnconfigured,
   });
   const ownership: ModelOwnership = providers;
   const chat = new ChatService({

@@ -18,14 +18,22 @@ export interface AttemptTarget {
   provider: ChatProvider;
 }
 
-/** The model, then its fallback when one is configured and still fits the prompt. */
+/**
+ * The model, then its fallback when one is configured and still fits the prompt; a model whose provider has no
+ * configuration (production) is left out, and with none left the call is refused naming what is missing.
+ */
 function targetsOf(
   prepared: PreparedChat,
   principal: Principal,
   catalogue: ModelCatalogue,
   providers: ProviderRegistry,
 ): AttemptTarget[] {
-  const targets = [{ entry: prepared.entry, provider: providers.forModel(prepared.entry, principal.mode) }];
+  const targets: AttemptTarget[] = [];
+  const add = (entry: ModelEntry) => {
+    const provider = providers.forModel(entry, principal.mode);
+    if (provider) targets.push({ entry, provider });
+  };
+  add(prepared.entry);
   const fallback = prepared.entry.fallback ? catalogue.find(prepared.entry.fallback) : undefined;
   if (
     fallback &&
@@ -34,8 +42,9 @@ function targetsOf(
     allowsModel(principal, fallback.id) &&
     fitsModel(fallback, prepared.promptTokens, prepared.maxTokens, prepared.explicitCap)
   ) {
-    targets.push({ entry: fallback, provider: providers.forModel(fallback, principal.mode) });
+    add(fallback);
   }
+  if (targets.length === 0) throw providers.unconfiguredError(prepared.entry);
   return targets;
 }
 

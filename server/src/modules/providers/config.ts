@@ -9,6 +9,11 @@ export interface ChatConfig {
   clientStallMs: number;
   retries: number;
   retryBackoffMs: number;
+  /**
+   * Whether live keys on a model whose provider is not configured get the simulator (development, tests) or a 503
+   * naming the missing configuration (production, where a simulated answer would pass for a real one).
+   */
+  simulateUnconfigured: boolean;
 }
 
 interface ChatEnv {
@@ -21,6 +26,7 @@ interface ChatEnv {
   STREAM_CLIENT_STALL_MS: number;
   UPSTREAM_RETRIES: number;
   UPSTREAM_RETRY_BACKOFF_MS: number;
+  NODE_ENV: 'development' | 'production' | 'test';
 }
 
 /**
@@ -52,5 +58,6 @@ export function chatConfigFromEnv(env: ChatEnv): ChatConfig {
     clientStallMs: env.STREAM_CLIENT_STALL_MS,
     retries: env.UPSTREAM_RETRIES,
     retryBackoffMs: env.UPSTREAM_RETRY_BACKOFF_MS,
+    simulateUnconfigured: env.NODE_ENV !== 'production',
   };
 }

@@ -1,3 +1,4 @@
+import { ServiceError } from '../../errors';
 import type { ModelEntry } from '../models';
 import type { ModelOwnership } from '../models/list';
 import { AnthropicProvider } from './anthropic';
@@ -13,7 +14,15 @@ export interface ProviderConfig extends UpstreamTarget {
 export interface ProvidersOptions {
   upstreams: ProviderConfig[];
   simulatorTokenDelayMs: number;
+  /** Live keys on a model without its upstream get the simulator (true) or no provider at all (production). */
+  simulateUnconfigured?: boolean;
 }
+
+/** The environment that configures each provider the catalogue can name (providers/config.ts). */
+const PROVIDER_VARIABLES: Record<string, string> = {
+  openai: 'OPENAI_API_KEY, or OPENAI_BASE_URL for a local server',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
 
 export const SIMULATOR_OWNER = 'tessera-simulator';
 export const SIMULATOR_FALLBACK_OWNER = 'tessera-simulator (no upstream configured)';
@@ -22,9 +31,11 @@ export const SIMULATOR_FALLBACK_OWNER = 'tessera-simulator (no upstream configur
 export class ProviderRegistry implements ModelOwnership {
   readonly simulator: SimulatorProvider;
   private readonly upstreams = new Map<string, OpenAiCompatibleProvider | AnthropicProvider>();
+  private readonly simulateUnconfigured: boolean;
 
   constructor(options: ProvidersOptions) {
     this.simulator = new SimulatorProvider(options.simulatorTokenDelayMs);
+    this.simulateUnconfigured = options.simulateUnconfigured ?? true;
     for (const u of options.upstreams) {
       this.upstreams.set(
         u.name,
@@ -33,21 +44,41 @@ export class ProviderRegistry implements ModelOwnership {
     }
   }
 
-  /** Test keys always get the simulator; live keys get the model's upstream, or the simulator when it has none. */
-  forModel(entry: ModelEntry, mode: 'live' | 'test'): ChatProvider {
-    if (mode === 'test') return this.simulator;
-    return this.upstreams.get(entry.provider) ?? this.simulator;
+  /**
+   * Test keys always get the simulator; live keys get the model's upstream, else the simulator (outside
+   * production), else nothing: `unconfiguredError` says why.
+   */
+  forModel(entry: ModelEntry, mode: 'live' | 'test'): ChatProvider | undefined {
+    if (mode === 'test' || entry.provider === 'simulator') return this.simulator;
+    return this.upstreams.get(entry.provider) ?? (this.simulateUnconfigured ? this.simulator : undefined);
+  }
+
+  /** The 503 for a live key on a model whose provider this server has no configuration for (production). */
+  unconfiguredError(entry: ModelEntry): ServiceError {
+    const variables = PROVIDER_VARIABLES[entry.provider];
+    return new ServiceError(
+      'unavailable',
+      `Model '${entry.id}' is served by the '${entry.provider}' provider, which is not configured on this server` +
+        `${variables ? ` (set ${variables})` : ''}. Live keys are never answered by the simulator in production; test keys are.`,
+      { code: 'provider_not_configured', retryable: false },
+    );
   }
 
   /** What `owned_by` says: the provider serving live keys, stated plainly when it is the simulator. */
   ownerOf(entry: ModelEntry): string {
     if (entry.provider === 'simulator') return SIMULATOR_OWNER;
-    return this.upstreams.has(entry.provider) ? entry.provider : SIMULATOR_FALLBACK_OWNER;
+    if (this.upstreams.has(entry.provider)) return entry.provider;
+    return this.simulateUnconfigured ? SIMULATOR_FALLBACK_OWNER : `${entry.provider} (not configured)`;
   }
 
   /** Catalogue models whose provider is not configured, served by the simulator for live keys (for the banner). */
   simulated(entries: ModelEntry[]): string[] {
     return entries.filter((e) => !this.upstreams.has(e.provider)).map((e) => e.id);
+  }
+
+  /** Whether live keys on those models get the simulator (else a 503 naming the missing configuration). */
+  get simulatesUnconfigured(): boolean {
+    return this.simulateUnconfigured;
   }
 
   names(): string[] {
