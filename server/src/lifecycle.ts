@@ -1,10 +1,12 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import pRetry from 'p-retry';
 import { canRewriteAuditLog, DatabaseSetupError } from './db/app-role';
-import { accounts } from './db/schema';
+import { accounts, sessions, users } from './db/schema';
+import { ServiceError } from './errors';
 import { randomBase62 } from './lib/ids';
 import type { Logger } from './logger';
-import { createAccount } from './modules/accounts';
+import { createAccount, hashPassword } from './modules/accounts';
+import { OPERATOR_AUDIT } from './modules/audit';
 import { seedSampleTraffic } from './modules/demo';
 import { createKey } from './modules/keys';
 import type { Services } from './services';
@@ -35,6 +37,8 @@ export async function migrateWithRetry(services: Services, attempts = 30, delayM
   // (services.searchMaintenance): their searches are exact meanwhile, and readiness does not wait for it.
 }
 
+export const DEMO_EMAIL = 'demo@tessera.local';
+
 export interface DemoAccount {
   email: string;
   password: string;
@@ -47,7 +51,7 @@ export interface DemoAccount {
 export async function seedDemoIfEmpty(services: Services): Promise<DemoAccount | null> {
   const [row] = await services.ctx.db.select({ n: count() }).from(accounts);
   if ((row?.n ?? 0) > 0) return null;
-  const email = 'demo@tessera.local';
+  const email = DEMO_EMAIL;
   // Random only: the password rules refuse one built on the account's own email (`demo-…` for demo@…).
   const password = randomBase62(20);
   const account = await createAccount({ ctx: services.ctx, input: { email, password, name: 'Demo' } });
@@ -86,4 +90,51 @@ export function printDemo(demo: DemoAccount, url: string, logger: Logger): void 
       '',
     ].join('\n'),
   );
+}
+
+/** Whether this database holds the demo account (made on the first start of an empty one). */
+export async function hasDemoAccount(services: Services): Promise<boolean> {
+  const [row] = await services.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_EMAIL));
+  return row !== undefined;
+}
+
+/** On a later start: the credentials were printed once, so say how to get in again. */
+export function printDemoHint(url: string): void {
+  process.stdout.write(
+    [
+      '',
+      `  Sign in at ${url} as ${DEMO_EMAIL} with the password printed on the first start.`,
+      '  Lost it? Stop the server and run `npx -y pnpm@10 cli demo reset` for a new password and test key.',
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
+ * `pnpm cli demo reset`: a new random password for the demo user (its sessions end) and a new test key, for
+ * whoever lost what the first start printed. The old keys keep working.
+ */
+export async function resetDemo(services: Services): Promise<Omit<DemoAccount, 'sampleEvents'>> {
+  const { db } = services.ctx;
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_EMAIL));
+  const [account] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, DEMO_EMAIL));
+  if (!user || !account) {
+    throw new ServiceError(
+      'not_found',
+      `No demo account (${DEMO_EMAIL}) in this database: it is made on the first start of an empty one.`,
+    );
+  }
+  const password = randomBase62(20);
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    await tx.delete(sessions).where(eq(sessions.userId, user.id));
+  });
+  const key = await createKey({
+    ctx: services.ctx,
+    accountId: account.id,
+    input: { name: 'Demo test key (reset)', kind: 'test' },
+    audit: OPERATOR_AUDIT,
+  });
+  return { email: DEMO_EMAIL, password, key: key.key };
 }

@@ -1,6 +1,6 @@
 import { type Env, parseEnv } from './env';
 import { collectStartupGarbage, releaseWorkersYoungGeneration } from './lib/heap';
-import { migrateWithRetry, printDemo, seedDemoIfEmpty } from './lifecycle';
+import { hasDemoAccount, migrateWithRetry, printDemo, printDemoHint, seedDemoIfEmpty } from './lifecycle';
 import { simulatorNotice } from './modules/providers';
 import { startServer } from './server';
 import { createServices } from './services';
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n  ${notice}\n`);
   }
   if (demo) printDemo(demo, running.url, logger);
+  else if (await hasDemoAccount(services)) printDemoHint(running.url);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { KeySettings, Plan, RotateKeyInput } from '@tessera/shared';
 import { appRoleReport, ensureAppRole } from '../db/app-role';
 import { parseEnv } from '../env';
+import { resetDemo } from '../lifecycle';
 import { createAccount, findAccount, setPlan, toAccountView } from '../modules/accounts';
 import { OPERATOR_AUDIT } from '../modules/audit';
 import { createKey, listKeys, revokeKey, rotateKey, updateKey } from '../modules/keys';
@@ -18,6 +19,9 @@ const USAGE = `Tessera operators' CLI: every command prints JSON.
   pnpm cli key revoke     --account ID_OR_EMAIL --id KEY_ID
   pnpm cli key edit       --account ID_OR_EMAIL --id KEY_ID [--name N] [KEY SETTINGS]
   pnpm cli key rotate     --account ID_OR_EMAIL --id KEY_ID --grace SECONDS
+  pnpm cli demo reset
+      A new password and a new test key for the demo account (demo@tessera.local) that the first start made
+      and printed once; its sessions end, its other keys keep working.
   pnpm cli database app-role
       PostgreSQL, as the tables' owner (MIGRATION_DATABASE_URL): creates DATABASE_URL's role if missing (with
       its password), applies the migrations and grants the role the server's rights; the audit log only
@@ -191,6 +195,8 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
         keyId: required(flags, 'id'),
         audit: OPERATOR_AUDIT,
       });
+    case 'demo reset':
+      return resetDemo(services);
     case 'database app-role':
       // Read back through the server's own connection: the role logs in, and this is what it may do.
       return appRoleReport(ctx.db);

@@ -26,6 +26,8 @@ describe('timeouts, failures, retries and fallback', () => {
     expect(e.code).toBe('model_timeout');
     expect(e.type).toBe('server_error');
     expect(e.message).toContain('1000 ms');
+    // The message and the header give the same advice (the message once said "Please try again").
+    expect(e.message).toMatch(/not to be retried at once/i);
     // The SDK retries a 500 unless told not to: a call that already waited the whole timeout is not retried.
     expect(e.headers?.get('x-should-retry')).toBe('false');
     const retrying = new OpenAI({ apiKey: liveKey, baseURL: `${server.url}/v1`, maxRetries: 2 });

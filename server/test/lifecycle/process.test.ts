@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { entryArgs, exited, newDataDir, SERVER, startServerProcess } from '../helpers/process';
+import { entryArgs, exited, newDataDir, runCli, SERVER, startServerProcess } from '../helpers/process';
 
 const dataDir = newDataDir('proc');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -54,6 +54,35 @@ describe('the server process', () => {
       expect(logs).not.toContain(secret);
       expect(logs).not.toContain('A'.repeat(28));
       expect(logs).not.toContain('hunter2-not-the-password');
+      // The credentials were printed once, on the first start: a later one says how to get in again.
+      expect(logs).toContain('cli demo reset');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 90_000);
+
+  it('`pnpm cli demo reset` gives the demo account a new password and test key that work', async () => {
+    const reset = (await runCli({ dataDir }, ['demo', 'reset'])) as {
+      email: string;
+      password: string;
+      key: string;
+    };
+    expect(reset.email).toBe('demo@tessera.local');
+    expect(reset.key).toMatch(/^sk_test_/);
+    const server = await startProcess({ LOG_LEVEL: 'warn' });
+    try {
+      const models = await fetch(`${server.url}/v1/models`, {
+        headers: { authorization: `Bearer ${reset.key}` },
+      });
+      expect(models.status).toBe(200);
+      const signIn = (password: string) =>
+        fetch(`${server.url}/trpc/auth.signIn`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-tessera-csrf': '1' },
+          body: JSON.stringify({ email: reset.email, password }),
+        });
+      expect((await signIn(reset.password)).status).toBe(200);
+      expect((await signIn(`${reset.password}x`)).status).toBe(401);
     } finally {
       server.child.kill('SIGKILL');
     }

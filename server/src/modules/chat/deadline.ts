@@ -83,7 +83,9 @@ export class CallDeadline {
   timeoutError(): ServiceError {
     return new ServiceError(
       'timeout',
-      `The model did not respond within the timeout of ${this.timeoutMs} ms (MODEL_TIMEOUT_MS). Please try again.`,
+      `The model did not respond within the timeout of ${this.timeoutMs} ms (MODEL_TIMEOUT_MS). ` +
+        'Not to be retried at once (x-should-retry: false): the call already waited that long. Send it again later, ' +
+        'or with stream: true to receive tokens as they come.',
       { code: 'model_timeout', retryable: false },
     );
   }
