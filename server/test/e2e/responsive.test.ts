@@ -125,7 +125,8 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
     await page.keyboard.press('Tab');
     expect(await measure('Number(document.activeElement === el)')).toBe(1);
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-    await expect.poll(() => measure('el.scrollLeft')).toBeGreaterThan(0);
+    // Smooth scrolling can take a while on a loaded machine: poll for longer than the default second.
+    await expect.poll(() => measure('el.scrollLeft'), { timeout: 10_000 }).toBeGreaterThan(0);
     await context.close();
   });
 

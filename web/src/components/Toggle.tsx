@@ -12,7 +12,7 @@ export function Toggle<T extends string>({
 }) {
   return (
     <fieldset className="toggle-group">
-      <legend className="sr-only">{label}</legend>
+      <legend className="toggle-legend">{label}</legend>
       <div className="toggle">
         {options.map((o) => (
           <button

@@ -41,3 +41,31 @@ describe('sign-up form', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });
+
+describe('sign-in form', () => {
+  it('after a refused sign-in, focus is on the password (selected), not lost to the page', async () => {
+    const user = userEvent.setup();
+    renderWithTrpc(<AuthPage mode="signIn" />, {
+      'auth.signIn': () => {
+        throw new FakeTrpcError('UNAUTHORIZED', 401, 'Invalid email or password.');
+      },
+    });
+    await user.type(screen.getByLabelText('Email'), 'river@example.com');
+    const password = screen.getByLabelText('Password') as HTMLInputElement;
+    await user.type(password, 'wrong password here');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(document.activeElement).toBe(password);
+    expect(password.selectionStart).toBe(0);
+    expect(password.selectionEnd).toBe(password.value.length);
+  });
+
+  it('a field the form refuses before sending gets the focus', async () => {
+    const user = userEvent.setup();
+    const { calls } = renderWithTrpc(<AuthPage mode="signIn" />, {});
+    await user.type(screen.getByLabelText('Password'), 'something');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Email'));
+    expect(calls).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SignInInput, SignUpInput } from '@tessera/shared';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { Field } from '../components/Field';
 import { Link, navigate } from '../lib/router';
 import { fieldErrorsOf, messageOf, useTRPC } from '../lib/trpc';
@@ -35,10 +35,24 @@ export function AuthPage({
     // A sign-in from the invite page stays there, to accept.
     if (!invitation || mode === 'signUp') navigate('/', { replace: true });
   };
+  const formRef = useRef<HTMLFormElement>(null);
+  /**
+   * The submit button is disabled while the request runs, which drops focus to the page: after a refusal, focus
+   * goes to the first field at fault, else to the password (a wrong one is the usual cause), selected to retype.
+   */
+  const focusAfterError = (fields: Record<string, string>) => {
+    const name = ['name', 'email', 'password'].find((f) => fields[f]) ?? 'password';
+    const input = formRef.current?.elements.namedItem(name);
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      input.select();
+    }
+  };
   const onError = (err: unknown) => {
     const fields = fieldErrorsOf(err);
     setErrors(fields);
     setFormError(Object.keys(fields).length ? null : messageOf(err));
+    focusAfterError(fields);
   };
   const signIn = useMutation(trpc.auth.signIn.mutationOptions({ onSuccess, onError }));
   const signUp = useMutation(trpc.auth.signUp.mutationOptions({ onSuccess, onError }));
@@ -56,7 +70,9 @@ export function AuthPage({
     setFormError(null);
     const parsed = (isSignUp ? SignUpInput : SignInInput).safeParse(raw);
     if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
+      const fields = zodFieldErrors(parsed.error);
+      setErrors(fields);
+      focusAfterError(fields);
       return;
     }
     setErrors({});
@@ -81,7 +97,12 @@ export function AuthPage({
               : 'Welcome back. Sign in to manage your keys and watch your usage.'}
           </p>
         )}
-        <form onSubmit={submit} noValidate aria-describedby={formError ? 'form-error' : undefined}>
+        <form
+          ref={formRef}
+          onSubmit={submit}
+          noValidate
+          aria-describedby={formError ? 'form-error' : undefined}
+        >
           {isSignUp && <Field label="Name (optional)" name="name" autoComplete="name" error={errors.name} />}
           <Field label="Email" name="email" type="email" autoComplete="email" error={errors.email} required />
           <Field

@@ -153,6 +153,20 @@ describe('API keys page', () => {
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit svc');
   });
 
+  it('Escape closes the edit form without saving and gives focus back to Edit', async () => {
+    const user = userEvent.setup();
+    const store = keyStore();
+    store.handlers['keys.create']({ name: 'svc', kind: 'test' });
+    const { calls } = renderWithTrpc(<KeysPage />, store.handlers);
+    await user.click(await screen.findByRole('button', { name: 'Edit svc' }));
+    const form = await screen.findByRole('form', { name: 'Settings of svc' });
+    await user.type(within(form).getByLabelText(/Requests per minute/), '20');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Settings of svc' })).toBeNull());
+    expect(calls.some((c) => c.path === 'keys.update')).toBe(false);
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit svc');
+  });
+
   it('revokes a key only after confirmation', async () => {
     const user = userEvent.setup();
     const store = keyStore();

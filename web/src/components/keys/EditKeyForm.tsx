@@ -91,7 +91,19 @@ export function EditKeyForm({
 
   const titleId = `edit-${apiKey.id}`;
   return (
-    <form className="card edit-key" onSubmit={submit} noValidate aria-labelledby={titleId}>
+    <form
+      className="card edit-key"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby={titleId}
+      // Escape cancels, as the revoke and rotate confirmations do; not while a save is under way.
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !update.isPending) {
+          e.preventDefault();
+          onDone(null);
+        }
+      }}
+    >
       <h3 id={titleId}>Settings of {apiKey.name}</h3>
       <Field label="Name" name="name" defaultValue={apiKey.name} error={errors.name} maxLength={64} />
       <fieldset className="segmented">
