@@ -116,7 +116,7 @@ describe.skipIf(!hasChromium)('the dashboard playground in a real Chromium again
       expect(await first.getByTestId('reply-latency').textContent()).toMatch(
         /^\d+(\.\d+)? m?s \(first token \d+(\.\d+)? m?s\)$/,
       );
-      expect(await first.getByTestId('reply-provider').textContent()).toBe('Simulated · tessera-sim-1');
+      expect(await first.getByTestId('reply-provider').textContent()).toBe('Simulated · tessera-sim-2');
       // The reply has ended: focus is still in the message box, not on the page's body.
       expect(await focusedId(page)).toBe('pg-message');
 

@@ -139,7 +139,7 @@ function simulatedStream(
   usage = { prompt_tokens: 21, completion_tokens: 3, total_tokens: 24 },
 ) {
   const chunk = (body: Record<string, unknown>) =>
-    `data: ${JSON.stringify({ system_fingerprint: 'tessera-sim-1', ...body })}\n\n`;
+    `data: ${JSON.stringify({ system_fingerprint: 'tessera-sim-2', ...body })}\n\n`;
   const text =
     pieces.map((content) => chunk({ choices: [{ index: 0, delta: { content } }], usage: null })).join('') +
     chunk({ choices: [], usage }) +
@@ -245,7 +245,7 @@ describe('playground chat settings and answers', () => {
     expect(screen.getByTestId('reply-latency').textContent).toMatch(
       /^\d+(\.\d+)? m?s \(first token \d+(\.\d+)? m?s\)$/,
     );
-    expect(screen.getByTestId('reply-provider').textContent).toBe('Simulated · tessera-sim-1');
+    expect(screen.getByTestId('reply-provider').textContent).toBe('Simulated · tessera-sim-2');
   });
 
   it('refuses settings the API would refuse, saying the limit, before sending', async () => {

@@ -61,91 +61,56 @@ export function keywordsOf(prompt: string): string[] {
   return [...new Set(words.filter((w) => w.length <= MAX_KEYWORD && !COMMON.has(w)))].slice(0, 12);
 }
 
-// Words that carry no topic: a reply about "would" or "could" reads as nonsense.
-const FUNCTION_WORDS = new Set(
-  (
-    'also been being both could does doing done each even ever every give going into just know like make many ' +
-    'more most much must need only other over same should some such than them then these they thing things ' +
-    "those very want well were what when where while whom whose will would your yours you're can't don't " +
-    "i'm it's explain describe show write help tell list hello thanks thank with without about from that " +
-    'this there which their have has had here how why who into onto upon using used'
-  ).split(' '),
-);
 const GREETING =
   /^\s*(hi|hello|hey|good (morning|afternoon|evening)|greetings)\b[\s!.,]*(there|tessera)?[\s!.]*$/i;
 
-const GREETINGS = [
-  'Hello! How can I help you today?',
-  'Hi there! What would you like to talk about?',
-  'Hello! Ask me anything, and I will do my best to answer.',
+const GREETINGS = ['Hello!', 'Hi there!', 'Hello, and welcome.'];
+/** What the answer is: said plainly, so that nobody mistakes it for a model's. */
+const STAND_IN = [
+  'This is a simulated answer: no model was called.',
+  "No model saw your message; Tessera's built-in simulator wrote this reply.",
+  "This reply comes from Tessera's simulator, not from a model.",
 ];
-const OPENERS = [
-  'Here is a short answer about {a}.',
-  'Good question about {a}.',
-  "Let's look at {a}.",
-  'Happy to help with {a}.',
+/** How to get a real one. */
+const HOW_TO = [
+  'Test keys always get the simulator; a live key gets a real model once its provider is configured (OPENAI_API_KEY or ANTHROPIC_API_KEY).',
+  'For a real answer, use a live key on a model whose provider is configured, for example with OPENAI_API_KEY or ANTHROPIC_API_KEY.',
+  'Configure a provider (OPENAI_API_KEY, OPENAI_BASE_URL or ANTHROPIC_API_KEY) and call with a live key to reach a real model.',
 ];
-const BODY = [
-  'The key point is that {a} usually depends on {b}.',
-  'Start by checking how {a} is set up, then look at {b}.',
-  'In most cases, {a} and {b} are best handled together.',
-  'If {a} changes, expect {b} to change with it.',
-  'A common mistake is to treat {a} in isolation from {b}.',
-  'It helps to write down what you expect from {a} before changing anything.',
-  'Keep {b} in mind as well, since it often affects {a}.',
-  'A small example of {a} usually makes the rest clear.',
-];
-const CLOSERS = [
-  'I hope this helps.',
-  'Let me know if you want more detail on {a}.',
-  'That should be enough to get started.',
-  'Ask again if anything about {b} is unclear.',
-];
-const GENERIC_TOPICS = ['the context', 'the goal', 'the main idea', 'the next step'];
+/** The longest restatement of what was asked; longer questions are cut at a word. */
+const ASKED_CHARS = 120;
 
-function fill(template: string, a: string, b: string): string {
-  return template.replace('{a}', a).replace('{b}', b);
-}
-
-/** A proper noun or acronym keeps the prompt's spelling (Python, API) unless it only opens a sentence. */
-function spelling(prompt: string, word: string): string {
-  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`(^|[^\\p{L}\\p{N}])(${escaped})(?![\\p{L}\\p{N}])`, 'iu').exec(prompt);
-  const found = match?.[2];
-  if (!found || found === word) return word;
-  const before = prompt.slice(0, match.index + (match[1]?.length ?? 0)).trimEnd();
-  const opensSentence = before === '' || /[.!?:]$/.test(before);
-  return opensSentence && found.slice(1) === word.slice(1) ? word : found;
+/** The question as asked: its last non-empty line, spaces collapsed, cut at a word past ASKED_CHARS. */
+function restated(asked: string): string {
+  const lines = sourceOf(asked).split('\n');
+  let line = '';
+  for (let i = lines.length - 1; i >= 0 && !line; i--) line = (lines[i] ?? '').replace(/\s+/g, ' ').trim();
+  if (line.length <= ASKED_CHARS) return line;
+  const cut = line.slice(0, ASKED_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > ASKED_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
 /**
- * The simulator's answer: plain English sentences about the prompt's own words, so that different prompts get
- * different answers and the same prompt (with the same seed and choice) always gets the same one. A greeting is
- * answered as one.
+ * The simulator's answer: short, grammatical and plainly a stand-in. It restates what was asked (`asked`, the
+ * last user message; after a tool's result, the result, said as such), says that no model was called and how to configure
+ * one. The same prompt, seed and choice always get the same
+ * answer; other choices word it differently.
  */
-export function simulatedReply(prompt: string, variant: string): string {
+export function simulatedReply(
+  prompt: string,
+  variant: string,
+  { asked = prompt, toolResult = false }: { asked?: string; toolResult?: boolean } = {},
+): string {
   const random = randomFrom(`${variant}\u0000${prompt}`);
-  if (GREETING.test(prompt.split('\n').at(-1) ?? prompt)) return pick(GREETINGS, random);
-  const topics = keywordsOf(prompt)
-    .filter((w) => !FUNCTION_WORDS.has(w))
-    .map((w) => spelling(prompt, w));
-  const pool = topics.length > 0 ? topics : GENERIC_TOPICS;
-  const main = pool[0] ?? 'your question';
-  const other = () => {
-    const rest = pool.filter((w) => w !== main);
-    return rest.length > 0 ? pick(rest, random) : pick(GENERIC_TOPICS, random);
-  };
-  const sentences = [fill(pick(OPENERS, random), main, other())];
-  const body = [...BODY];
-  const count = 2 + Math.floor(random() * 3);
-  for (let i = 0; i < count && body.length > 0; i++) {
-    const at = Math.floor(random() * body.length);
-    const [template] = body.splice(at, 1);
-    const a = random() < 0.5 ? main : pick(pool, random);
-    let b = other();
-    if (b === a) b = pick(GENERIC_TOPICS, random);
-    sentences.push(fill(template ?? '', a, b));
+  const question = restated(asked);
+  const sentences: string[] = [];
+  if (GREETING.test(question)) {
+    sentences.push(pick(GREETINGS, random));
+  } else if (question) {
+    const closed = /[.!?…]$/.test(question) ? `“${question}”` : `“${question}”.`;
+    sentences.push(`${toolResult ? 'The tool returned' : 'You asked'}: ${closed}`);
   }
-  sentences.push(fill(pick(CLOSERS, random), main, other()));
-  return sentences.map((t) => t.charAt(0).toUpperCase() + t.slice(1)).join(' ');
+  sentences.push(pick(STAND_IN, random), pick(HOW_TO, random));
+  return sentences.join(' ');
 }

@@ -56,9 +56,12 @@ function jsonAnswer(
 function simulateText(call: ProviderCall, variant: string, budget: SchemaBudget): SimulatedChoice {
   const { request } = call;
   // After a tool's result the answer is about the result, as a model's would be.
-  const prompt =
-    trailingToolResults(request) ?? request.messages.map((m) => contentText(m.content)).join('\n');
-  const reply = simulatedReply(prompt, variant);
+  const toolResults = trailingToolResults(request);
+  const prompt = toolResults ?? request.messages.map((m) => contentText(m.content)).join('\n');
+  const reply = simulatedReply(prompt, variant, {
+    asked: toolResults ?? lastUserText(request),
+    toolResult: toolResults !== undefined,
+  });
   const json = request.response_format && request.response_format.type !== 'text';
   let text = json ? jsonAnswer(request, reply, variant, budget) : reply;
   let finish: FinishReason = 'stop';
@@ -173,7 +176,7 @@ function usageOf(call: ProviderCall, choices: SimulatedChoice[]) {
  * configuration that answered: bump the revision when the simulator's answer to the same request changes
  * (simulator-text.test.ts pins one answer beside it).
  */
-export const SIMULATOR_FINGERPRINT = 'tessera-sim-1';
+export const SIMULATOR_FINGERPRINT = 'tessera-sim-2';
 
 /**
  * The built-in simulator: offline, deterministic, no weights. Answers from the prompt's own words, streams one token
