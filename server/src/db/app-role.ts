@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import postgres, { type Sql } from 'postgres';
-import type { Db } from './client';
+import type { Db } from './types';
 
 /**
  * The role split on PostgreSQL (docs/deployment.md, "Database roles"): the tables' owner applies the migrations

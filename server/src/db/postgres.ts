@@ -5,9 +5,9 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres, { type Sql } from 'postgres';
 import { serverPath } from '../lib/paths';
 import { DatabaseSetupError, grantAppRole, postgresError, roleOf } from './app-role';
-import type { Database } from './client';
 import { withStatementDeadline } from './deadline';
 import * as schema from './schema';
+import type { Database } from './types';
 
 /**
  * PostgreSQL through postgres.js, apart from client.ts so that a thread that only writes to Postgres (the usage

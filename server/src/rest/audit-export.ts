@@ -4,7 +4,8 @@ import { ServiceError } from '../errors';
 import { SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { resolveSession } from '../modules/accounts';
-import { assertCanReadAudit, exportAuditEvents } from '../modules/audit';
+import { exportAuditEvents } from '../modules/audit';
+import { assertCanReadAudit } from '../modules/teams';
 import type { Services } from '../services';
 
 export const AUDIT_EXPORT_PATH = '/api/audit/export';

@@ -1,5 +1,6 @@
 import type { AuditEventView } from '@tessera/shared';
-import { assertCanReadAudit, assertKeyCanReadAudit, listAuditEvents } from '../../modules/audit';
+import { listAuditEvents } from '../../modules/audit';
+import { assertCanReadAudit, assertKeyCanReadAudit } from '../../modules/teams';
 import type { GraphqlContext } from '../context';
 import { toGraphQLError } from '../errors';
 
@@ -11,7 +12,7 @@ interface AuditLogArgs {
   to?: Date | null;
 }
 
-/** Viewer.auditLog: the caller's organisation's log, by the one read check (modules/audit/access.ts). */
+/** Viewer.auditLog: the caller's organisation's log, by the one read check (modules/teams/audit-access.ts). */
 export const auditResolvers = {
   Viewer: {
     auditLog: async ({ ctx }: { ctx: GraphqlContext }, args: AuditLogArgs) => {

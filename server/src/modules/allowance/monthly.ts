@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { allowancePeriods } from '../../db/schema';
 import { ServiceError } from '../../errors';
 import { newId } from '../../lib/ids';
-import type { Principal } from '../keys';
+import type { Principal } from '../../principal';
 import { insufficientQuota } from './errors';
 import { keyBudgetExceeded, keyBudgetPeriod, readKeyBudget, reserveWithKeyBudget } from './key-budget';
 import { LeaseBook } from './leases';

@@ -1,4 +1,4 @@
-import type { Principal } from '../keys';
+import type { Principal } from '../../principal';
 
 /** Tokens held for one model call until its real usage is known. */
 export interface Reservation {

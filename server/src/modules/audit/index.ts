@@ -1,4 +1,3 @@
-export { assertCanReadAudit, assertKeyCanReadAudit } from './access';
 export {
   type AuditActor,
   type AuditContext,

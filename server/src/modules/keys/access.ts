@@ -1,7 +1,7 @@
 import { KEY_SCOPE_LABELS, type KeyScope } from '@tessera/shared';
 import type { ApiKeyRow } from '../../db/schema';
 import { ServiceError } from '../../errors';
-import type { KeyAccess, Principal } from './principal';
+import type { KeyAccess, Principal } from '../../principal';
 import { tokenBudgetOf } from './settings';
 
 /** The cached form of a key row's restrictions. */

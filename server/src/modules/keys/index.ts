@@ -1,10 +1,10 @@
+export type { KeyAccess, Principal } from '../../principal';
 export { allowsModel, requireModel, requireScope } from './access';
 export { createKey } from './create';
 export { generateKey, hashKey, maskPresentedKey, parseKey } from './generate';
 export { LastUsedTracker } from './last-used';
 export { listKeys } from './list';
 export { isAccountKey, keyOwnership } from './owned';
-export type { KeyAccess, Principal } from './principal';
 export { revokeKey } from './revoke';
 export { type RotatedKey, rotateKey } from './rotate';
 export { updateKey } from './update';

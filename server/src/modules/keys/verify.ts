@@ -4,10 +4,10 @@ import { type AccountRow, type ApiKeyRow, accounts, apiKeys } from '../../db/sch
 import { ServiceError } from '../../errors';
 import { constantTimeEqual } from '../../lib/hash';
 import { TtlCache } from '../../lib/ttl-cache';
+import type { Principal } from '../../principal';
 import { resolveLimits } from '../plans';
 import { accessOf } from './access';
 import { hashKey, maskPresentedKey, parseKey } from './generate';
-import type { Principal } from './principal';
 
 interface CachedKey {
   keyHash: string;

@@ -1,4 +1,4 @@
-import { B, W_BODY, W_TITLE } from './rank';
+import { B, W_BODY, W_TITLE } from './bm25';
 
 /**
  * The binary format of compressed postings (blocks.ts stores and merges them): a block of at most

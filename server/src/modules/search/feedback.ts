@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { QueryPlan, ScoredTerm } from './plan';
 import type { RankedRow } from './query';
+import type { QueryPlan, ScoredTerm } from './query-plan';
 import { queryRows, quoteLexeme, type Scope, textArrayLiteral } from './sql';
 
 /**

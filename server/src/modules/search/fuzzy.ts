@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { Operator } from './plan';
+import type { Operator } from './query-plan';
 import { queryRows, quoteLexeme, type Scope } from './sql';
 
 /** Candidates per query word; more widen recall and cost a longer OR in the tsquery. */

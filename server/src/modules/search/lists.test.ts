@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { B, K1, W_BODY, W_TITLE } from './bm25';
 import { encodeBlock, type Postings } from './codec';
 import { type ListRow, sumShares } from './lists';
-import { B, K1, W_BODY, W_TITLE } from './rank';
 
 /** Postings of one term on the given ordinals, with frequencies and lengths derived from the ordinal. */
 function postings(ords: number[], salt: number): Postings {

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { MAX_LEVEL } from './blocks';
+import { B, idf, K1, W_BODY, W_TITLE } from './bm25';
 import { byteaOf, decodeBlock, VarintReader } from './codec';
 import { FULL_DEPTH } from './depths';
 import type { RankQuery } from './query';
-import { B, idf, K1, W_BODY, W_TITLE } from './rank';
 import { queryRows, textArrayLiteral } from './sql';
 
 /**

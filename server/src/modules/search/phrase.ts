@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { byteaOf, readQuotedLexeme, VarintReader } from './codec';
-import type { QueryPlan } from './plan';
+import type { QueryPlan } from './query-plan';
 import { queryRows, type Scope, textArrayLiteral } from './sql';
 
 /**

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { idf } from './bm25';
 import { readCollection } from './collections';
 import { expandFuzzy } from './fuzzy';
-import { type References, readReferences } from './postings';
-import { idf } from './rank';
+import { readReferences } from './postings';
+import type { Operator, QueryPlan, ScoredTerm } from './query-plan';
 import { queryRows, quoteLexeme, type Scope, textArrayLiteral } from './sql';
 import type { Clause, ParsedQuery } from './syntax';
 
@@ -16,41 +17,7 @@ export const MAX_SCORED_TERMS = 32;
 /** Required, excluded, quoted and OR-ed parts of one query, after removing repeats (400 above). */
 export const MAX_QUERY_CLAUSES = 64;
 
-export type Operator = 'or' | 'and';
-
-export interface ScoredTerm {
-  term: string;
-  /** From the query's own frequency of the term; times the trigram similarity in fuzzy mode. */
-  weight: number;
-  df: number;
-}
-
-/** Everything the ranking statement needs, read in one round trip before it. */
-export interface QueryPlan {
-  language: string;
-  n: number;
-  avgTitle: number;
-  avgBody: number;
-  /** tsquery text that decides what matches; null when nothing can match. */
-  tsquery: string | null;
-  /** tsquery text for snippets: the scored terms only, so highlighting work is bounded. */
-  highlight: string | null;
-  terms: ScoredTerm[];
-  /** True when more terms must be scored than MAX_SCORED_TERMS (top-k then does not apply). */
-  truncated: boolean;
-  /** The collection's postings references (postings.ts); undefined while it has no postings. */
-  refs: References | undefined;
-  /**
-   * Set when what matches is any of the scored terms (nothing required): the tsquery for the same
-   * query matching only some of them, for MaxScore pruning (search.ts).
-   */
-  matchAnyOf?: (terms: string[]) => string | null;
-  /**
-   * Phrases (phraseto_tsquery text) every match contains: the required quoted parts, or the
-   * query's only part when it is quoted. phrase.ts answers from positions when it can.
-   */
-  phrases?: string[];
-}
+export type { Operator, QueryPlan, ScoredTerm } from './query-plan';
 
 /** How a term repeated in the query weighs: 1 + ln(times), so a pasted paragraph's theme counts a little more. */
 export const queryTermWeight = (times: number) => 1 + Math.log(Math.max(times, 1));

@@ -1,10 +1,11 @@
 import type { SearchFilter } from '@tessera/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { SCORE_DIGITS } from './bm25';
 import type { CursorPosition } from './cursor';
 import { filterSql } from './filter';
-import type { QueryPlan } from './plan';
-import { SCORE_DIGITS, scoreExpression, scoringSource } from './rank';
+import type { QueryPlan } from './query-plan';
+import { scoreExpression, scoringSource } from './rank';
 import { headlineSql } from './snippet';
 import { queryRows, type Scope } from './sql';
 

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
+import { idf, K1 } from './bm25';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 import { estimateMatches } from './estimate';
 import { expandWithFeedback, type FeedbackOptions } from './feedback';
@@ -15,7 +16,6 @@ import {
 } from './phrase';
 import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
-import { idf, K1 } from './rank';
 import { markSnippet } from './snippet';
 import type { Scope } from './sql';
 import { type ParsedQuery, parseQuery } from './syntax';

@@ -1,10 +1,11 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { SCORE_DIGITS } from './bm25';
 import { FULL_DEPTH, nextDepths } from './depths';
 import { filterSql } from './filter';
 import { bestCandidates, EPSILON, kthHighest, type ListsOutcome, readLists } from './lists';
 import type { RankedRow, RankQuery } from './query';
-import { SCORE_DIGITS, scoreExpression, scoringSource } from './rank';
+import { scoreExpression, scoringSource } from './rank';
 import { headlineSql } from './snippet';
 import { queryRows, textArrayLiteral } from './sql';
 

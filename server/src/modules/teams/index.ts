@@ -1,3 +1,4 @@
+export { assertCanReadAudit, assertKeyCanReadAudit } from './audit-access';
 export {
   acceptInvitation,
   createInvitation,

@@ -1,5 +1,6 @@
 import { AuditListInput } from '@tessera/shared';
-import { assertCanReadAudit, listAuditEvents } from '../../modules/audit';
+import { listAuditEvents } from '../../modules/audit';
+import { assertCanReadAudit } from '../../modules/teams';
 import { protectedProcedure, router } from '../trpc';
 
 export const auditRouter = router({

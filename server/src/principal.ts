@@ -1,5 +1,8 @@
 import type { KeyKind, KeyScope, KeyTokenBudget, Plan, PlanLimits } from '@tessera/shared';
 
+// Who is calling, once a key is verified: made by modules/keys, read by allowance, rate limits, chat and metering.
+// A leaf of types, so that the modules reading it need not import the keys module (which imports theirs).
+
 /** A key's own restrictions, as the request path checks them (from the key cache, no database read). */
 export interface KeyAccess {
   /** Endpoints the key may call; null: all. */

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { apiKeys, memberships } from '../../db/schema';
 import type { Member } from '../accounts';
-import { authorize } from '../teams';
+import { authorize } from './permissions';
 
 /**
  * Who may read the audit log (owners and admins, `audit.read` in the role table): THE one check, called by tRPC,
