@@ -131,11 +131,14 @@ export abstract class CallWalker extends CollectionWalker {
       if (taint) this.assignTo(target, { taint: unionTaint(this.evaluate(target).taint, taint) }, call);
     }
     this.checkSinks(call, callee, typed, args, vals, calleeTaint);
+    this.checkSizes(call, matches, args, vals);
     this.ctx.checkValues(this, call, callee, typed, vals);
     this.ctx.checkCleartext(this, call, callee, vals);
 
-    if (this.lang.sanitizers.some(matches)) return CLEAN;
     const argTaint = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
+    const number = this.numberFromCall(call, matches, vals, unionTaint(argTaint, calleeTaint));
+    if (number) return number;
+    if (this.lang.sanitizers.some(matches)) return CLEAN;
     for (const s of this.lang.kindSanitizers ?? []) {
       if (!matches(s.callee)) continue;
       const t = markSafe(unionTaint(argTaint, calleeTaint), s.kinds);
