@@ -4,6 +4,7 @@ import { PROFILES } from '../metrics/profiles';
 import type { ParsedSource } from '../parsing/parse';
 import type { SyntaxNode } from '../parsing/tree';
 import { cleartextRequest } from '../rules/cleartext-urls';
+import type { Range } from './numeric/ranges';
 import { isRouteHandler, parameterNames, parametersOf } from './parameters';
 import type { TaintProject } from './project';
 import { TAINT_RULES } from './rules';
@@ -24,6 +25,8 @@ export interface SinkThrough {
   sinkStep: TraceStep;
   /** The parameter was built into a string on its way (which a parameter of unknown origin needs). */
   built: boolean;
+  /** The parameter became a number on its way (`Integer.parseInt(p)`), in this range at the numeric sink. */
+  numeric?: Range;
 }
 
 /**
@@ -343,6 +346,7 @@ export class FileContext {
           steps: hit.taint.steps,
           sinkStep: hit.sinkStep,
           built: hit.taint.built === true,
+          ...(hit.taint.numeric && { numeric: hit.taint.numeric }),
         });
       }
       summary.flows.push(flows);

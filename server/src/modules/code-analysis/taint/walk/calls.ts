@@ -173,7 +173,9 @@ export abstract class CallWalker extends CollectionWalker {
         if (!v || v.safe?.includes(through.kind)) continue;
         // A parameter of unknown origin counts only where the helper builds it into the query or command.
         if (v.weak && !v.audit && !through.built) continue;
-        const passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
+        let passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
+        // Text the helper parses into a number before the numeric sink: the number is the caller's input.
+        if (through.numeric && !passed.numeric) passed = { ...passed, numeric: through.numeric };
         const steps = [...passed.steps, ...through.steps];
         this.flag(
           through.kind,
@@ -239,6 +241,8 @@ export abstract class CallWalker extends CollectionWalker {
       return { taint: unionTaint(receiver.taint, argTaint) };
     }
     let taint = unionTaint(calleeTaint, argTaint);
+    // What an unknown function makes of a number (`Math.sqrt(n)`, `Math.min(n, 10)`, `String.valueOf(n)`) is not n.
+    if (taint?.numeric) taint = undefined;
     if (FORMATTERS.test(method)) {
       taint = built(taint) ?? this.auditOf(call, [receiver, ...vals]);
       const format = [receiver, ...vals].find((v) => typeof v.constant?.value === 'string')?.constant?.value;

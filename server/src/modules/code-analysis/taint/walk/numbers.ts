@@ -204,7 +204,7 @@ export abstract class NumberWalker extends WalkerBase {
     const fromFloat =
       r.float || isFloatType(r.type) || (valueNode && isFloatType(this.declaredType(valueNode)));
     const toFloat = isFloatType(target);
-    const fits = !over(r.hi, limits[1]) && !under(r.lo, limits[0]);
+    const fits = (!over(r.hi, limits[1]) || r.hiChecked) && (!under(r.lo, limits[0]) || r.loChecked);
     const narrowed: Taint = {
       ...taint,
       numeric: { ...(fullRange(target) ?? r), ...(fits && { lo: r.lo, hi: r.hi }) },
