@@ -504,7 +504,9 @@ export class FileContext {
     // built from values of unknown origin (low): an audit finding, worth a look, not proven.
     const confidence = confidenceAt(taint, kind) ?? 'low';
     const what = !taint.weak
-      ? 'untrusted input'
+      ? taint.uncontrolled
+        ? 'an uncontrolled value'
+        : 'untrusted input'
       : taint.audit || confidence === 'low'
         ? 'a value of unknown origin'
         : 'a parameter';
@@ -514,7 +516,7 @@ export class FileContext {
         category: 'security',
         severity: rule.severity,
         confidence,
-        message: `${rule.title}: ${what} \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile}${confidence === 'low' ? ' (audit: check where it comes from)' : ' without sanitizing'}; ${rule.fix}.`,
+        message: `${rule.title}: ${what} \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile}${confidence === 'low' ? ' (audit: check where it comes from)' : taint.numeric ? ' without a range check' : ' without sanitizing'}; ${rule.fix}.`,
         ...locate(this.parsed, at),
         cwe: rule.cwe,
         trace: [...taint.steps, sinkStep],
