@@ -1,5 +1,5 @@
 import type { SyntaxNode } from '../../parsing/tree';
-import type { Env, Val } from '../values';
+import type { Taint, Val } from '../values';
 import { above, below, type Range } from './ranges';
 
 /** What refinement needs of the walker: values, names' numeric taint, text, and the language's `abs`. */
@@ -9,6 +9,12 @@ export interface RefineHost {
   numericTaint(v: Val, node: SyntaxNode | undefined): Val['taint'];
   calleeText(node: SyntaxNode): string | undefined;
   absFunction: RegExp | undefined;
+}
+
+/** The names' taints a refinement reads and narrows (an overlay: the state is copied only when one changes). */
+export interface NumberView {
+  get(name: string): Taint | undefined;
+  set(name: string, taint: Taint): void;
 }
 
 const FLIP: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '!=': '!=' };
@@ -69,14 +75,14 @@ function narrowAbs(r: Range, op: string, bound: number | 'unknown'): Range {
   return out;
 }
 
-function update(env: Env, host: RefineHost, subject: SyntaxNode, change: (r: Range) => Range): void {
+function update(env: NumberView, host: RefineHost, subject: SyntaxNode, change: (r: Range) => Range): void {
   if (!NAMED.test(subject.type)) return;
   const name = host.nodeText(subject);
-  const current = env.vars.get(name);
+  const current = env.get(name);
   if (!current) return;
   const taint = host.numericTaint({ taint: current }, subject);
   if (!taint?.numeric) return;
-  env.vars.set(name, { ...taint, numeric: change(taint.numeric) });
+  env.set(name, { ...taint, numeric: change(taint.numeric) });
 }
 
 /**
@@ -84,7 +90,12 @@ function update(env: Env, host: RefineHost, subject: SyntaxNode, change: (r: Ran
  * an index there; the else path of `if (d == 0)`: `d` is not zero). Only names holding a number from input or chance
  * change; constants are decided by the folding already.
  */
-export function refineNumbers(env: Env, host: RefineHost, condition: SyntaxNode, truth: boolean): void {
+export function refineNumbers(
+  env: NumberView,
+  host: RefineHost,
+  condition: SyntaxNode,
+  truth: boolean,
+): void {
   const parts = named(condition);
   if (/parenthesized|condition_clause/.test(condition.type) && parts.length === 1 && parts[0]) {
     refineNumbers(env, host, parts[0], truth);
@@ -120,7 +131,7 @@ export function refineNumbers(env: Env, host: RefineHost, condition: SyntaxNode,
       update(env, host, inner, (range) => narrowAbs(range, o, bound));
       continue;
     }
-    if (!NAMED.test(subject.type) || !env.vars.has(host.nodeText(subject))) continue;
+    if (!NAMED.test(subject.type) || !env.get(host.nodeText(subject))) continue;
     const bound = boundOf(other, host);
     update(env, host, subject, (range) => narrow(range, o, bound));
   }

@@ -3,7 +3,7 @@ import { parseNumber, truthy, unescapeLiteral } from '../constants';
 import type { BranchSpec, FlowSyntax } from '../flow/types';
 import { applyGuard } from '../guards';
 import { refineNumbers } from '../numeric/refine';
-import { CLEAN, type Const, Env, type Val } from '../values';
+import { CLEAN, type Const, Env, type Taint, type Val } from '../values';
 import { ExpressionWalker } from './expressions';
 import { field, joinVals, namedChildren, select, selectAll } from './shared';
 
@@ -115,9 +115,16 @@ export abstract class StatementWalker extends ExpressionWalker {
     if (!condition || !this.numbers || from.vars.size === 0) return from;
     const saved = this.env;
     this.env = from;
-    const env = from.clone();
-    refineNumbers(env, this, condition, truth);
+    const narrowed = new Map<string, Taint>();
+    const view = {
+      get: (name: string) => narrowed.get(name) ?? from.vars.get(name),
+      set: (name: string, taint: Taint) => narrowed.set(name, taint),
+    };
+    refineNumbers(view, this, condition, truth);
     this.env = saved;
+    if (narrowed.size === 0) return from;
+    const env = from.clone();
+    for (const [name, taint] of narrowed) env.vars.set(name, taint);
     return env;
   }
 
@@ -235,7 +242,8 @@ export abstract class StatementWalker extends ExpressionWalker {
     if (cond && this.numbers && this.env.vars.size > 0) {
       // `d != 0 ? n / d : 0`: each arm sees the condition's comparisons hold its way.
       const before = this.env;
-      this.env = this.refined(cond, true);
+      const yesEnv = this.refined(cond, true);
+      this.env = yesEnv === before ? before.clone() : yesEnv;
       const a = yes ? this.evaluate(yes) : CLEAN;
       const afterYes = this.env;
       this.env = this.refined(cond, false, before);
