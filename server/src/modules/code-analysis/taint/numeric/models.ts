@@ -202,6 +202,8 @@ const C_TYPES: Record<string, string> = {
 
 /** `Integer.MAX_VALUE` → the type `Integer` and which end; undefined for any other text. */
 export function namedExtreme(text: string): { type: string; end: 'MAX' | 'MIN' } | undefined {
+  // Every unresolved name is asked: most are ruled out by one test.
+  if (!/MAX|MIN|Max|Min/.test(text)) return undefined;
   for (const [re, read] of EXTREMES) {
     const m = re.exec(text);
     const got = m ? read(m) : undefined;

@@ -116,6 +116,7 @@ export function refineNumbers(
   if (!(op in FLIP)) return;
   const holds = truth ? op : (NEGATE[op] as string);
   const absOf = (n: SyntaxNode): SyntaxNode | undefined => {
+    if (!host.absFunction || !/call|invocation/.test(n.type)) return undefined;
     const callee = host.calleeText(n);
     if (!callee || !host.absFunction?.test(callee)) return undefined;
     const args = named(n).find((c) => /argument/.test(c.type));

@@ -73,7 +73,7 @@ export abstract class NumberWalker extends WalkerBase {
 
   /** `Integer.MAX_VALUE`, `INT_MIN`, `math.MaxInt32`: the constant, carrying where it came from. */
   protected extremeValue(node: SyntaxNode, text: string): Val | undefined {
-    if (!this.numbers) return undefined;
+    if (!this.numbers || !/MAX|MIN|Max|Min/.test(text)) return undefined;
     const named = namedExtreme(text);
     const range = named ? typeRange(named.type) : undefined;
     if (!named || !range) return undefined;
@@ -136,7 +136,8 @@ export abstract class NumberWalker extends WalkerBase {
     a: Val,
     b: Val,
   ): Taint | undefined {
-    if (!this.numbers) return undefined;
+    // Most operators see no input at all: nothing to check.
+    if ((!a.taint && !b.taint) || !this.numbers) return undefined;
     const ta = this.numericTaint(a, left);
     const tb = this.numericTaint(b, right);
     if (!ta && !tb) return undefined;

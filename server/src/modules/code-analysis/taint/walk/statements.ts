@@ -7,6 +7,12 @@ import { CLEAN, type Const, Env, type Taint, type Val } from '../values';
 import { ExpressionWalker } from './expressions';
 import { field, joinVals, namedChildren, select, selectAll } from './shared';
 
+/** Only input or chance can be narrowed: a state holding parameters of unknown origin alone has nothing to do. */
+function hasInput(env: Env): boolean {
+  for (const t of env.vars.values()) if (!t.weak && !t.audit) return true;
+  return false;
+}
+
 /** Statements and control flow: branches explored apart and joined, constant conditions deciding, switches, loops, tries, returns. */
 export abstract class StatementWalker extends ExpressionWalker {
   /**
@@ -112,7 +118,7 @@ export abstract class StatementWalker extends ExpressionWalker {
    * the state itself where nothing can narrow).
    */
   protected refined(condition: SyntaxNode | undefined, truth: boolean, from: Env = this.env): Env {
-    if (!condition || !this.numbers || from.vars.size === 0) return from;
+    if (!condition || !this.numbers || !hasInput(from)) return from;
     const saved = this.env;
     this.env = from;
     const narrowed = new Map<string, Taint>();
@@ -239,14 +245,15 @@ export abstract class StatementWalker extends ExpressionWalker {
     const truth = this.condition(cond);
     if (truth === true) return yes ? this.evaluate(yes) : CLEAN;
     if (truth === false) return no ? this.evaluate(no) : CLEAN;
-    if (cond && this.numbers && this.env.vars.size > 0) {
+    const before = this.env;
+    const yesEnv = this.refined(cond, true);
+    const noEnv = this.refined(cond, false);
+    if (yesEnv !== before || noEnv !== before) {
       // `d != 0 ? n / d : 0`: each arm sees the condition's comparisons hold its way.
-      const before = this.env;
-      const yesEnv = this.refined(cond, true);
       this.env = yesEnv === before ? before.clone() : yesEnv;
       const a = yes ? this.evaluate(yes) : CLEAN;
       const afterYes = this.env;
-      this.env = this.refined(cond, false, before);
+      this.env = noEnv;
       const b = no ? this.evaluate(no) : CLEAN;
       this.env = Env.join([afterYes, this.env]);
       return joinVals(a, b);
