@@ -13,8 +13,6 @@ export interface NumericModel {
   randoms: { callee: RegExp; type: string; bound?: number; unit?: boolean }[];
   /** Calls whose argument is a count, a delay or a capacity, and what an unbounded one is. */
   sizeSinks: { callee: RegExp; arg: number; kind: NumericKind }[];
-  /** Array creations whose length is an expression (`new int[n]`): node type and the length's node type. */
-  arrayCreations?: { type: string; length: string }[];
   /** `Math.abs(x)`: a comparison of it bounds `x` on both sides. */
   abs: RegExp;
   /** The integer type a number of undeclared type has (the result of `atoi`, Go's `int`). */
@@ -47,7 +45,6 @@ const java: NumericModel = {
     { callee: /^Math\.random$/, type: 'double', unit: true },
   ],
   sizeSinks: JAVA_SIZES,
-  arrayCreations: [{ type: 'array_creation_expression', length: 'dimensions_expr' }],
   abs: /^(Math|StrictMath)\.abs$/,
   defaultType: 'int',
 };
@@ -89,7 +86,6 @@ const c: NumericModel = {
     { callee: /^(malloc|alloca|valloc)$/, arg: 0, kind: 'uncontrolled-allocation' },
     { callee: /^calloc$/, arg: 0, kind: 'uncontrolled-allocation' },
   ],
-  arrayCreations: [{ type: 'new_expression', length: 'new_declarator' }],
   abs: /^(abs|labs|llabs|fabs|std::abs)$/,
   defaultType: 'int',
 };
@@ -111,7 +107,6 @@ const csharp: NumericModel = {
       kind: 'uncontrolled-allocation',
     },
   ],
-  arrayCreations: [{ type: 'array_creation_expression', length: 'array_rank_specifier' }],
   abs: /^Math\.Abs$/,
   defaultType: 'int',
 };

@@ -62,15 +62,6 @@ export abstract class NumberWalker extends WalkerBase {
     return range ? { ...t, numeric: range } : undefined;
   }
 
-  /** What a value may be: its numeric taint's range, its constant, or everything its declared type holds. */
-  protected rangeOf(v: Val, node: SyntaxNode | undefined): Range | undefined {
-    const t = this.numericTaint(v, node);
-    if (t?.numeric) return t.numeric;
-    if (typeof v.constant?.value === 'number') return constantRange(v.constant.value);
-    const type = node ? this.declaredType(node) : undefined;
-    return type ? fullRange(type) : undefined;
-  }
-
   /** `Integer.MAX_VALUE`, `INT_MIN`, `math.MaxInt32`: the constant, carrying where it came from. */
   protected extremeValue(node: SyntaxNode, text: string): Val | undefined {
     if (!this.numbers || !/MAX|MIN|Max|Min/.test(text)) return undefined;
