@@ -4,6 +4,7 @@ import { PROFILES } from '../metrics/profiles';
 import type { ParsedSource } from '../parsing/parse';
 import type { SyntaxNode } from '../parsing/tree';
 import { cleartextRequest } from '../rules/cleartext-urls';
+import type { Range } from './numeric/ranges';
 import { isRouteHandler, parameterNames, parametersOf } from './parameters';
 import type { TaintProject } from './project';
 import { TAINT_RULES } from './rules';
@@ -24,6 +25,8 @@ export interface SinkThrough {
   sinkStep: TraceStep;
   /** The parameter was built into a string on its way (which a parameter of unknown origin needs). */
   built: boolean;
+  /** The parameter became a number on its way (`Integer.parseInt(p)`), in this range at the numeric sink. */
+  numeric?: Range;
 }
 
 /**
@@ -343,6 +346,7 @@ export class FileContext {
           steps: hit.taint.steps,
           sinkStep: hit.sinkStep,
           built: hit.taint.built === true,
+          ...(hit.taint.numeric && { numeric: hit.taint.numeric }),
         });
       }
       summary.flows.push(flows);
@@ -500,7 +504,9 @@ export class FileContext {
     // built from values of unknown origin (low): an audit finding, worth a look, not proven.
     const confidence = confidenceAt(taint, kind) ?? 'low';
     const what = !taint.weak
-      ? 'untrusted input'
+      ? taint.uncontrolled
+        ? 'an uncontrolled value'
+        : 'untrusted input'
       : taint.audit || confidence === 'low'
         ? 'a value of unknown origin'
         : 'a parameter';
@@ -510,7 +516,7 @@ export class FileContext {
         category: 'security',
         severity: rule.severity,
         confidence,
-        message: `${rule.title}: ${what} \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile}${confidence === 'low' ? ' (audit: check where it comes from)' : ' without sanitizing'}; ${rule.fix}.`,
+        message: `${rule.title}: ${what} \`${taint.origin.text}\` (line ${taint.origin.line}) flows${via} into \`${sink.slice(0, 60)}\`${sinkFile}${confidence === 'low' ? ' (audit: check where it comes from)' : taint.numeric ? ' without a range check' : ' without sanitizing'}; ${rule.fix}.`,
         ...locate(this.parsed, at),
         cwe: rule.cwe,
         trace: [...taint.steps, sinkStep],

@@ -1,3 +1,4 @@
+import { NUMERIC_RULES } from './numeric/rules';
 import type { TaintKind, TaintRuleMeta } from './types';
 
 /** Metadata of the taint rules: one entry per vulnerability class. */
@@ -104,4 +105,5 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     title: 'Regular expression injection',
     fix: 'escape the value before putting it in a pattern (re.escape, Pattern.quote, Regexp.escape, preg_quote, Regex.Escape, escape-string-regexp), or match it as plain text',
   },
+  ...NUMERIC_RULES,
 };

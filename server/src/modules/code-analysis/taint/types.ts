@@ -39,7 +39,20 @@ export type TaintKind =
   | 'format-string'
   | 'reflection'
   | 'config-setting'
-  | 'regex-injection';
+  | 'regex-injection'
+  | NumericKind;
+
+/** Sinks of numbers (taint/numeric/): operators, indexes, casts, sizes and counts a number from input reaches. */
+export type NumericKind =
+  | 'integer-overflow'
+  | 'integer-underflow'
+  | 'divide-by-zero'
+  | 'array-index'
+  | 'numeric-truncation'
+  | 'numeric-conversion'
+  | 'unchecked-loop-condition'
+  | 'resource-exhaustion'
+  | 'uncontrolled-allocation';
 
 /** A call whose argument's constant value makes it unsafe (a weak algorithm name), whatever its origin. */
 export interface ValueCheck {

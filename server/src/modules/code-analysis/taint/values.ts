@@ -1,5 +1,6 @@
 import type { FindingConfidence } from '@tessera/shared';
-import type { TaintKind } from './types';
+import { hull, type Range, unboundedAbove } from './numeric/ranges';
+import type { NumericKind, TaintKind } from './types';
 
 /** One step of a finding's trace: where the value was read, copied or passed on. */
 export interface TraceStep {
@@ -30,7 +31,34 @@ export interface Taint {
    * Always weak and built.
    */
   audit?: boolean;
+  /**
+   * A number read from input (parsed, or declared numeric), drawn at random or set to a type's extreme, and the
+   * range it may hold here: it matters only at the numeric sinks (arithmetic, divisors, indexes, casts, sizes), and
+   * for every other sink it is as harmless as the parse makes it.
+   */
+  numeric?: Range;
+  /** Not input but a value nobody chose (a random draw, `Integer.MAX_VALUE`): reported at medium confidence. */
+  uncontrolled?: boolean;
 }
+
+export const NUMERIC_KINDS: readonly TaintKind[] = [
+  'integer-overflow',
+  'integer-underflow',
+  'divide-by-zero',
+  'array-index',
+  'numeric-truncation',
+  'numeric-conversion',
+  'unchecked-loop-condition',
+  'resource-exhaustion',
+  'uncontrolled-allocation',
+] satisfies NumericKind[];
+
+/** Sinks where only the size matters: a count, a delay, a capacity with an upper bound checked is fine. */
+const SIZE_KINDS: readonly TaintKind[] = [
+  'unchecked-loop-condition',
+  'resource-exhaustion',
+  'uncontrolled-allocation',
+];
 
 /** The sinks a weak taint (a parameter of unknown origin) is reported at, once built into a string. */
 export const WEAK_KINDS: readonly TaintKind[] = ['sql-injection', 'command-injection'];
@@ -52,6 +80,13 @@ export const AUDIT_ANY_VALUE_KINDS: readonly TaintKind[] = ['command-injection']
 /** How sure a finding of this taint at a sink of this kind is, or undefined when it is not reported at all. */
 export function confidenceAt(taint: Taint, kind: TaintKind): FindingConfidence | undefined {
   if (taint.safe?.includes(kind)) return undefined;
+  // Numbers reach only numeric sinks, and only numbers do: a string from input is not an overflowing operand.
+  const numericKind = NUMERIC_KINDS.includes(kind);
+  if (taint.numeric || numericKind) {
+    if (!taint.numeric || !numericKind || taint.weak) return undefined;
+    if (SIZE_KINDS.includes(kind) && !unboundedAbove(taint.numeric)) return undefined;
+    return taint.uncontrolled ? 'medium' : 'high';
+  }
   if (!taint.weak) return 'high';
   if (!taint.audit && taint.built && WEAK_KINDS.includes(kind)) return 'medium';
   if (taint.built && AUDIT_KINDS.includes(kind)) return 'low';
@@ -102,6 +137,14 @@ export function withStep(taint: Taint | undefined, step: TraceStep): Taint | und
 export function unionTaint(a: Taint | undefined, b: Taint | undefined): Taint | undefined {
   if (!a) return b;
   if (!b) return a;
+  // A number is no danger where text is (the parse that made it once cleaned it): text from input outweighs it.
+  if (Boolean(a.numeric) !== Boolean(b.numeric)) return a.numeric ? b : a;
+  if (a.numeric && b.numeric) {
+    const base = a.weak && !b.weak ? b : a;
+    const out: Taint = { ...base, numeric: hull(a.numeric, b.numeric) };
+    if (!(a.uncontrolled && b.uncontrolled)) delete out.uncontrolled;
+    return out;
+  }
   // Known input outweighs a parameter of unknown origin, which outweighs a value nobody knows anything about.
   if (a.weak !== b.weak) return a.weak ? b : a;
   if (a.audit !== b.audit) return a.audit ? b : a;

@@ -48,6 +48,8 @@ export class FlowWalker extends CallWalker {
       if (known && (!known.taint?.weak || known.taint.audit)) return known;
       if (this.lang.sources.some((re) => re.test(text))) return { taint: this.newTaint(node, text) };
       if (known) return known;
+      const extreme = this.extremeValue(node, text);
+      if (extreme) return extreme;
       // A field another method of the class stored input in.
       const stored = this.ctx.readField(this.unit, text);
       if (stored) return { taint: withStep(stored, this.step(node, `reads ${text}`)) };
@@ -95,8 +97,14 @@ export class FlowWalker extends CallWalker {
       const opText = op ? this.text(op).replace(/=$/, '') : '+';
       const folded =
         old.constant && v.constant ? foldBinary(opText, old.constant.value, v.constant.value) : undefined;
+      // `n += 1`, `total *= n`: the same checks as the operator written out.
+      const number = this.arithmetic(node, opText, target, valueNode, old, v);
+      const plain = unionTaint(
+        old.taint?.numeric ? undefined : old.taint,
+        v.taint?.numeric ? undefined : v.taint,
+      );
       v = {
-        taint: unionTaint(old.taint, v.taint),
+        taint: plain ?? number,
         constant: folded === undefined ? undefined : { value: folded },
       };
     }
@@ -134,6 +142,7 @@ export class FlowWalker extends CallWalker {
       if (objectNode && (NAME_LIKE.test(objectNode.type) || PATH_LIKE.test(objectNode.type))) {
         const name = this.text(objectNode);
         const index = indexNode ? this.evaluate(indexNode) : CLEAN;
+        this.checkIndex(target, indexNode, index);
         this.putEntry(name, index.constant?.value, v.taint, at, true);
         return;
       }

@@ -97,7 +97,7 @@ export abstract class WalkerBase {
    */
   protected auditOf(node: SyntaxNode, parts: readonly Val[]): Taint | undefined {
     if (!parts.some((p) => typeof p.constant?.value === 'string')) return undefined;
-    if (!parts.some((p) => !p.taint && !p.constant)) return undefined;
+    if (!parts.some((p) => (!p.taint || p.taint.numeric) && !p.constant)) return undefined;
     const text = this.text(node);
     return auditTaint(
       { text: text.slice(0, 60), line: node.startRow + 1 },

@@ -131,11 +131,14 @@ export abstract class CallWalker extends CollectionWalker {
       if (taint) this.assignTo(target, { taint: unionTaint(this.evaluate(target).taint, taint) }, call);
     }
     this.checkSinks(call, callee, typed, args, vals, calleeTaint);
+    this.checkSizes(call, matches, args, vals);
     this.ctx.checkValues(this, call, callee, typed, vals);
     this.ctx.checkCleartext(this, call, callee, vals);
 
-    if (this.lang.sanitizers.some(matches)) return CLEAN;
     const argTaint = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
+    const number = this.numberFromCall(call, matches, vals, unionTaint(argTaint, calleeTaint));
+    if (number) return number;
+    if (this.lang.sanitizers.some(matches)) return CLEAN;
     for (const s of this.lang.kindSanitizers ?? []) {
       if (!matches(s.callee)) continue;
       const t = markSafe(unionTaint(argTaint, calleeTaint), s.kinds);
@@ -170,7 +173,9 @@ export abstract class CallWalker extends CollectionWalker {
         if (!v || v.safe?.includes(through.kind)) continue;
         // A parameter of unknown origin counts only where the helper builds it into the query or command.
         if (v.weak && !v.audit && !through.built) continue;
-        const passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
+        let passed = withStep(v, this.step(call, `call to ${method}()`)) as Taint;
+        // Text the helper parses into a number before the numeric sink: the number is the caller's input.
+        if (through.numeric && !passed.numeric) passed = { ...passed, numeric: through.numeric };
         const steps = [...passed.steps, ...through.steps];
         this.flag(
           through.kind,
@@ -236,6 +241,8 @@ export abstract class CallWalker extends CollectionWalker {
       return { taint: unionTaint(receiver.taint, argTaint) };
     }
     let taint = unionTaint(calleeTaint, argTaint);
+    // What an unknown function makes of a number (`Math.sqrt(n)`, `Math.min(n, 10)`, `String.valueOf(n)`) is not n.
+    if (taint?.numeric) taint = undefined;
     if (FORMATTERS.test(method)) {
       taint = built(taint) ?? this.auditOf(call, [receiver, ...vals]);
       const format = [receiver, ...vals].find((v) => typeof v.constant?.value === 'string')?.constant?.value;

@@ -14,11 +14,11 @@ import {
   unionTaint,
   type Val,
 } from '../values';
-import { WalkerBase } from './base';
+import { NumberWalker } from './numbers';
 import { CONCATENATING, field, namedChildren, numericFormatSafeFor, readEntry } from './shared';
 
 /** Expressions: literals and their constants, operators folded, strings built, subscripts, list and dict literals, macros. */
-export abstract class ExpressionWalker extends WalkerBase {
+export abstract class ExpressionWalker extends NumberWalker {
   /**
    * A macro's tokens (Rust's `format!("…", html_escape::encode_text(&x))`): a path followed by a parenthesised
    * group is a call, and a sanitiser's group is clean.
@@ -127,7 +127,7 @@ export abstract class ExpressionWalker extends WalkerBase {
       }
     };
     visit(node);
-    if (taint) return { taint: built(taint) };
+    if (taint && !taint.numeric) return { taint: built(taint) };
     if (constant) return { constant: { value: text } };
     const audit = this.auditOf(node, [{ constant: { value: text } }, ...parts]);
     return audit ? { taint: audit } : CLEAN;
@@ -148,14 +148,25 @@ export abstract class ExpressionWalker extends WalkerBase {
       if ((t && /^(\|\||or)$/.test(opText)) || (!t && /^(&&|and)$/.test(opText))) return a;
     }
     const b = right ? this.evaluate(right) : CLEAN;
+    // A number from input or chance: the operator is checked for what that range can make of it.
+    const number = this.arithmetic(node, opText, left, right, a, b);
     if (a.constant && b.constant) {
       const v = foldBinary(opText, a.constant.value, b.constant.value);
       if (v !== undefined) return { constant: { value: v } };
     }
     if (/^(==|!=|<|>|<=|>=|===|!==|instanceof)$/.test(opText)) return CLEAN;
+    // Numbers are no danger to the other sinks: text built from one is as clean as the parse made it.
+    const ta = a.taint?.numeric ? undefined : a.taint;
+    const tb = b.taint?.numeric ? undefined : b.taint;
     let taint =
-      built(unionTaint(a.taint, b.taint)) ??
-      (CONCATENATING.test(opText) ? this.auditOf(node, [a, b]) : undefined);
+      built(unionTaint(ta, tb)) ??
+      (CONCATENATING.test(opText)
+        ? this.auditOf(node, [
+            { ...a, taint: ta },
+            { ...b, taint: tb },
+          ])
+        : undefined) ??
+      number;
     // Python's `"… %d" % value`: formatting with numeric conversions only.
     if (opText === '%' && typeof a.constant?.value === 'string')
       taint = markSafe(taint, numericFormatSafeFor(a.constant.value));
@@ -206,6 +217,7 @@ export abstract class ExpressionWalker extends WalkerBase {
       return { taint: object.taint };
     }
     const index = indexNode ? this.evaluate(indexNode) : CLEAN;
+    this.checkIndex(node, indexNode, index);
     if (object.constant && index.constant) {
       const v = foldIndex(object.constant.value, index.constant.value);
       if (v !== undefined) return { constant: { value: v } };

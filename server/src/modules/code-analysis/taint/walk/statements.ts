@@ -2,9 +2,16 @@ import type { SyntaxNode } from '../../parsing/tree';
 import { parseNumber, truthy, unescapeLiteral } from '../constants';
 import type { BranchSpec, FlowSyntax } from '../flow/types';
 import { applyGuard } from '../guards';
-import { CLEAN, type Const, Env, type Val } from '../values';
+import { refineNumbers } from '../numeric/refine';
+import { CLEAN, type Const, Env, type Taint, type Val } from '../values';
 import { ExpressionWalker } from './expressions';
 import { field, joinVals, namedChildren, select, selectAll } from './shared';
+
+/** Only input or chance can be narrowed: a state holding parameters of unknown origin alone has nothing to do. */
+function hasInput(env: Env): boolean {
+  for (const t of env.vars.values()) if (!t.weak && !t.audit) return true;
+  return false;
+}
 
 /** Statements and control flow: branches explored apart and joined, constant conditions deciding, switches, loops, tries, returns. */
 export abstract class StatementWalker extends ExpressionWalker {
@@ -92,7 +99,9 @@ export abstract class StatementWalker extends ExpressionWalker {
     const cast = flow.casts[type];
     if (cast) {
       const value = select(node, cast);
-      return value ? this.evaluate(value) : CLEAN;
+      const v = value ? this.evaluate(value) : CLEAN;
+      const target = field(node, 'type');
+      return target ? this.checkCast(node, this.text(target), value, v) : v;
     }
     const subscript = flow.subscripts[type];
     if (subscript) return this.subscript(node, subscript);
@@ -102,6 +111,27 @@ export abstract class StatementWalker extends ExpressionWalker {
     const declaration = flow.typedDeclarations[type];
     if (declaration) this.declareTypes(node, declaration);
     return undefined;
+  }
+
+  /**
+   * The state on the path where `condition` is `truth`, its comparisons narrowing the numbers they test (a copy;
+   * the state itself where nothing can narrow).
+   */
+  protected refined(condition: SyntaxNode | undefined, truth: boolean, from: Env = this.env): Env {
+    if (!condition || !this.numbers || !hasInput(from)) return from;
+    const saved = this.env;
+    this.env = from;
+    const narrowed = new Map<string, Taint>();
+    const view = {
+      get: (name: string) => narrowed.get(name) ?? from.vars.get(name),
+      set: (name: string, taint: Taint) => narrowed.set(name, taint),
+    };
+    refineNumbers(view, this, condition, truth);
+    this.env = saved;
+    if (narrowed.size === 0) return from;
+    const env = from.clone();
+    for (const [name, taint] of narrowed) env.vars.set(name, taint);
+    return env;
   }
 
   protected condition(node: SyntaxNode | undefined): boolean | undefined {
@@ -137,8 +167,8 @@ export abstract class StatementWalker extends ExpressionWalker {
     const outcomes: Env[] = [];
     // What the branch evaluates to where `if` is an expression (Kotlin, Rust, Ruby, Scala): its arms' values.
     const values: Val[] = [];
-    const take = (body: SyntaxNode | undefined) => {
-      outcomes.push(this.explore(body));
+    const take = (body: SyntaxNode | undefined, from?: Env) => {
+      outcomes.push(this.explore(body, from));
       values.push(this.explored);
     };
     let current: SyntaxNode | undefined = node;
@@ -155,11 +185,14 @@ export abstract class StatementWalker extends ExpressionWalker {
         break;
       }
       const truth = this.branchTruth(spec, current);
-      if (truth !== false) take(select(current, spec.consequence));
+      const test = select(current, spec.condition);
+      if (truth !== false) take(select(current, spec.consequence), this.refined(test, !spec.negate));
       if (truth === true) {
         decided = true;
         break;
       }
+      // The paths past a condition that did not hold: its comparisons hold the other way there.
+      if (truth === undefined) this.env = this.refined(test, Boolean(spec.negate));
       const alternatives: SyntaxNode[] = spec.alternative ? selectAll(current, spec.alternative) : [];
       if (alternatives.length > 1) {
         // Python, PHP: every elif/else clause is an `alternative` of the if statement itself.
@@ -212,6 +245,19 @@ export abstract class StatementWalker extends ExpressionWalker {
     const truth = this.condition(cond);
     if (truth === true) return yes ? this.evaluate(yes) : CLEAN;
     if (truth === false) return no ? this.evaluate(no) : CLEAN;
+    const before = this.env;
+    const yesEnv = this.refined(cond, true);
+    const noEnv = this.refined(cond, false);
+    if (yesEnv !== before || noEnv !== before) {
+      // `d != 0 ? n / d : 0`: each arm sees the condition's comparisons hold its way.
+      this.env = yesEnv === before ? before.clone() : yesEnv;
+      const a = yes ? this.evaluate(yes) : CLEAN;
+      const afterYes = this.env;
+      this.env = noEnv;
+      const b = no ? this.evaluate(no) : CLEAN;
+      this.env = Env.join([afterYes, this.env]);
+      return joinVals(a, b);
+    }
     const a = yes ? this.evaluate(yes) : CLEAN;
     const b = no ? this.evaluate(no) : CLEAN;
     return joinVals(a, b);
@@ -265,7 +311,9 @@ export abstract class StatementWalker extends ExpressionWalker {
     const condition = spec.condition ? select(node, spec.condition) : undefined;
     // Other children (a C-style for's init and update) run once, in order.
     for (const c of node.children) if (c.named && c !== body && c !== condition) this.evaluate(c);
-    const after = this.explore(body);
+    const test = condition ?? field(node, 'condition');
+    this.checkLoopBound(test);
+    const after = this.explore(body, this.refined(test, true));
     this.env = Env.join([this.env, after]);
     return CLEAN;
   }
