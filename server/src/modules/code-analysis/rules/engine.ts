@@ -17,6 +17,7 @@ import { insecureCookies } from './cookies';
 import { CSRF_RULES } from './csrf';
 import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
+import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
@@ -154,6 +155,7 @@ export function runRules(
     ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),
   );
   if (categories.includes('security')) findings.push(...insecureCookies(parsed));
+  findings.push(...goAnalyses(parsed).filter((f) => categories.some((c) => c === f.category)));
   return withoutYielded(findings);
 }
 
