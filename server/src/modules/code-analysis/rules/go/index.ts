@@ -2,10 +2,16 @@ import type { Finding } from '@tessera/shared';
 import type { ParsedSource } from '../../parsing/parse';
 import { constantNonces } from './constant-nonce';
 import { contextLeaks } from './context-leaks';
+import { integerConversions } from './integer-conversion';
 import { sliceBounds } from './slice-bounds';
 
 /** Go analyses that read a function's statements in order rather than match one pattern (rules/go/*). */
 export function goAnalyses(parsed: ParsedSource): Finding[] {
   if (parsed.language !== 'go') return [];
-  return [...contextLeaks(parsed), ...constantNonces(parsed), ...sliceBounds(parsed)];
+  return [
+    ...contextLeaks(parsed),
+    ...constantNonces(parsed),
+    ...sliceBounds(parsed),
+    ...integerConversions(parsed),
+  ];
 }
