@@ -96,9 +96,11 @@ export const GOSEC_CWE: Record<string, number> = {
  * Rules that check more than one weakness under one id, and the other CWE they cover. gosec's G402 ("bad TLS
  * connection settings") maps to CWE-295 but checks both certificate verification (InsecureSkipVerify: CWE-295) and
  * protocol versions and cipher suites, which CWE, CodeQL (go/insecure-tls) and Semgrep file under CWE-327; a finding
- * of either counts for it.
+ * of either counts for it. G107 (a URL from a variable given to an HTTP request) is server-side request forgery,
+ * CWE-918 in CodeQL (go/request-forgery) and in gosec's own G704, not the CWE-88 of its table; G114 (serving without
+ * timeouts) is resource exhaustion, CWE-400 (slowloris), rather than CWE-676.
  */
-export const GOSEC_ALSO: Record<string, number[]> = { G402: [327] };
+export const GOSEC_ALSO: Record<string, number[]> = { G402: [327], G107: [918], G114: [400] };
 
 /** CWEs that name one weakness at different depths: a finding of any counts for the others. */
 const FAMILIES: number[][] = [

@@ -7,6 +7,7 @@ import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { AIRFLOW_RULES } from './airflow';
 import { API_MISUSE_RULES } from './api-misuse';
+import { archiveSlips } from './archive-slip';
 import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
@@ -154,7 +155,7 @@ export function runRules(
   findings.push(
     ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),
   );
-  if (categories.includes('security')) findings.push(...insecureCookies(parsed));
+  if (categories.includes('security')) findings.push(...insecureCookies(parsed), ...archiveSlips(parsed));
   findings.push(...goAnalyses(parsed).filter((f) => categories.some((c) => c === f.category)));
   return withoutYielded(findings);
 }

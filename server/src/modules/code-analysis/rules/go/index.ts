@@ -1,5 +1,6 @@
 import type { Finding } from '@tessera/shared';
 import type { ParsedSource } from '../../parsing/parse';
+import { archiveExtraction } from './archives';
 import { constantNonces } from './constant-nonce';
 import { contextLeaks } from './context-leaks';
 import { integerConversions } from './integer-conversion';
@@ -13,5 +14,6 @@ export function goAnalyses(parsed: ParsedSource): Finding[] {
     ...constantNonces(parsed),
     ...sliceBounds(parsed),
     ...integerConversions(parsed),
+    ...archiveExtraction(parsed),
   ];
 }
