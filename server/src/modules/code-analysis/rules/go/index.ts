@@ -4,6 +4,7 @@ import { archiveExtraction } from './archives';
 import { constantNonces } from './constant-nonce';
 import { contextLeaks } from './context-leaks';
 import { integerConversions } from './integer-conversion';
+import { secretSerialization } from './secret-serialization';
 import { sliceBounds } from './slice-bounds';
 
 /** Go analyses that read a function's statements in order rather than match one pattern (rules/go/*). */
@@ -15,5 +16,6 @@ export function goAnalyses(parsed: ParsedSource): Finding[] {
     ...sliceBounds(parsed),
     ...integerConversions(parsed),
     ...archiveExtraction(parsed),
+    ...secretSerialization(parsed),
   ];
 }
