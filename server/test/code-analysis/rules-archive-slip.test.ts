@@ -40,6 +40,13 @@ const CASES: [string, string, CodeLanguage, string, string][] = [
     'import tarfile\nwith tarfile.open(path) as t:\n    t.extractall(dest)\n',
     'import tarfile\nwith tarfile.open(path) as t:\n    t.extractall(dest, filter="data")\n',
   ],
+  [
+    'security/archive-path-traversal',
+    'CWE-22',
+    'python',
+    'import tarfile\nt = tarfile.open(path)\nt.extractall(path=mkdtemp(), filter="fully_trusted")\n',
+    'import tarfile\nt = tarfile.open(path)\nt.extractall(path=mkdtemp(), members=safe_members(t))\n',
+  ],
 ];
 
 describe('archive extraction: vulnerable examples fire, safe ones do not', () => {

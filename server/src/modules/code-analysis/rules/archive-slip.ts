@@ -9,7 +9,8 @@ import { type SyntaxNode, walk } from '../parsing/tree';
  * the destination in a function that never checks the result stays inside it. Java: `new File(dir, e.getName())`,
  * `Paths.get(dir, e.getName())` or `dir.resolve(e.getName())` in a method that reads zip/tar entries (`ZipEntry`,
  * `getNextEntry`, `ArchiveEntry`) and has no `getCanonicalPath`/`normalize()` + `startsWith` test. Python:
- * `tarfile`'s `extractall()` without `filter=` (Bandit B202; zipfile's own extractall sanitises names).
+ * `tarfile`'s `extractall()` without `filter=` or with `filter='fully_trusted'` (Bandit B202; zipfile's own
+ * extractall sanitises names).
  */
 
 interface Spec {
@@ -32,7 +33,8 @@ const SPECS: Partial<Record<CodeLanguage, Spec>> = {
   },
   python: {
     call: 'call',
-    sink: /^[\w.]+\.extractall\((?![^)]*\bfilter\s*=)[^)]*\)$/,
+    // Safe: a `filter=` other than 'fully_trusted', or `members=` chosen by a function (Bandit's low-severity case).
+    sink: /^[\w.]+\.extractall\((?![\s\S]*\bfilter\s*=\s*(?!["']fully_trusted))(?![\s\S]*\bmembers\s*=\s*\w+\()[\s\S]*\)$/,
     archive: /tarfile\.open\(|TarFile\(/,
     contained: /\.is_relative_to\(|os\.path\.commonpath\(|commonprefix\(/,
   },
