@@ -16,6 +16,7 @@ import { COMMENT_RULES } from './comments';
 import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
 import { CSRF_RULES } from './csrf';
+import { ESCAPE_BYPASS_RULES } from './escape-bypass';
 import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
@@ -54,6 +55,7 @@ export const RULES: RuleDefinition[] = [
   ...REDOS_RULES,
   ...AIRFLOW_RULES,
   ...CLEARTEXT_CREDENTIAL_RULES,
+  ...ESCAPE_BYPASS_RULES,
 ];
 
 const compiled = new Map<string, Query>();
