@@ -92,6 +92,16 @@ export const GOSEC_CWE: Record<string, number> = {
   G710: 601,
 };
 
+/**
+ * Rules that check more than one weakness under one id, and the other CWE they cover. gosec's G402 ("bad TLS
+ * connection settings") maps to CWE-295 but checks both certificate verification (InsecureSkipVerify: CWE-295) and
+ * protocol versions and cipher suites, which CWE, CodeQL (go/insecure-tls) and Semgrep file under CWE-327; a finding
+ * of either counts for it. G107 (a URL from a variable given to an HTTP request) is server-side request forgery,
+ * CWE-918 in CodeQL (go/request-forgery) and in gosec's own G704, not the CWE-88 of its table; G114 (serving without
+ * timeouts) is resource exhaustion, CWE-400 (slowloris), rather than CWE-676.
+ */
+export const GOSEC_ALSO: Record<string, number[]> = { G402: [327], G107: [918], G114: [400] };
+
 /** CWEs that name one weakness at different depths: a finding of any counts for the others. */
 const FAMILIES: number[][] = [
   [326, 327, 328],
@@ -193,7 +203,8 @@ export function scoreGosec(
     byRule.set(sample.rule, s);
     const hit = findings.some((f) => {
       const n = f.cwe ? Number(/^CWE-(\d+)$/.exec(f.cwe)?.[1]) : Number.NaN;
-      return RANK[f.confidence] >= RANK[threshold] && cweMatches(cwe, n);
+      const accepted = [cwe, ...(GOSEC_ALSO[sample.rule] ?? [])];
+      return RANK[f.confidence] >= RANK[threshold] && accepted.some((c) => cweMatches(c, n));
     });
     if (sample.expected > 0) {
       s.vulnerable += 1;

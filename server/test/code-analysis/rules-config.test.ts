@@ -120,6 +120,18 @@ const CASES: RuleCase[] = [
     'package m\nimport "crypto/tls"\nvar c = &tls.Config{CipherSuites: []uint16{tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256}}\n',
   ],
   [
+    'security/template-escape-bypass',
+    'go',
+    'package m\nimport "html/template"\nfunc f(bio string) template.HTML { return template.HTML(bio) }\n',
+    'package m\nimport "html/template"\nfunc f() template.HTML { return template.HTML("<b>fixed</b>") }\n',
+  ],
+  [
+    'security/weak-tls-cipher',
+    'go',
+    'package m\nimport "crypto/tls"\nvar c = &tls.Config{CipherSuites: []uint16{tls.TLS_RSA_WITH_AES_128_GCM_SHA256}}\n',
+    'package m\nimport "crypto/tls"\nvar c = &tls.Config{CipherSuites: []uint16{tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256}}\n',
+  ],
+  [
     BIND,
     'python',
     "import socket\ns.bind(('0.0.0.0', 8080))\n",

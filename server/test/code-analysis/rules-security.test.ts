@@ -162,6 +162,12 @@ const SECURITY: RuleCase[] = [
   ],
   [
     'security/tls-verification-disabled',
+    'go',
+    'package m\nvar c = &tls.Config{InsecureSkipVerify: !false}\n',
+    'package m\nvar c = &tls.Config{InsecureSkipVerify: !true}\n',
+  ],
+  [
+    'security/tls-verification-disabled',
     'php',
     '<?php curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false);',
     '<?php curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, true);',

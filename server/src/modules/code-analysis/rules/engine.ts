@@ -7,6 +7,7 @@ import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { AIRFLOW_RULES } from './airflow';
 import { API_MISUSE_RULES } from './api-misuse';
+import { archiveSlips } from './archive-slip';
 import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
@@ -15,8 +16,10 @@ import { COMMENT_RULES } from './comments';
 import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
 import { CSRF_RULES } from './csrf';
+import { ESCAPE_BYPASS_RULES } from './escape-bypass';
 import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
+import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
@@ -52,6 +55,7 @@ export const RULES: RuleDefinition[] = [
   ...REDOS_RULES,
   ...AIRFLOW_RULES,
   ...CLEARTEXT_CREDENTIAL_RULES,
+  ...ESCAPE_BYPASS_RULES,
 ];
 
 const compiled = new Map<string, Query>();
@@ -153,7 +157,8 @@ export function runRules(
   findings.push(
     ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),
   );
-  if (categories.includes('security')) findings.push(...insecureCookies(parsed));
+  if (categories.includes('security')) findings.push(...insecureCookies(parsed), ...archiveSlips(parsed));
+  findings.push(...goAnalyses(parsed).filter((f) => categories.some((c) => c === f.category)));
   return withoutYielded(findings);
 }
 

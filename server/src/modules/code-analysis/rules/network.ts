@@ -64,10 +64,10 @@ export const NETWORK_RULES: RuleDefinition[] = [
     confidence: 'high',
     cwe: 'CWE-327',
     message:
-      '`{finding}` is a TLS cipher suite with a broken cipher or no forward secrecy (RC4, 3DES, NULL, export, anonymous, CBC with SHA-256 MACs); keep to the AEAD suites (AES-GCM, ChaCha20-Poly1305).',
+      '`{finding}` is a TLS cipher suite with a broken cipher or no forward secrecy (RC4, 3DES, NULL, export, anonymous, CBC with SHA-256 MACs, RSA key exchange); keep to the AEAD suites (AES-GCM, ChaCha20-Poly1305).',
     languages: {
       go: `((selector_expression operand: (identifier) @p field: (field_identifier) @v) @finding
-             (#eq? @p "tls") (#match? @v "^TLS_\\\\w*(RC4|3DES|NULL|EXPORT|anon|_CBC_SHA256)\\\\w*$"))`,
+             (#eq? @p "tls") (#match? @v "^(TLS_\\\\w*(RC4|3DES|NULL|EXPORT|anon|_CBC_SHA256)\\\\w*|TLS_RSA_WITH_\\\\w+)$"))`,
       java: `((string_literal) @finding (#match? @finding "^\\"(SSL|TLS)_\\\\w*(RC4|3DES|DES40|NULL|EXPORT|anon)\\\\w*\\"$"))`,
     },
   },

@@ -66,7 +66,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
                 ((attribute object: (identifier) @m attribute: (identifier) @a) @finding (#eq? @m "ssl") (#eq? @a "CERT_NONE"))`,
       ...forJs(`((pair key: (property_identifier) @k value: (false)) @finding (#eq? @k "rejectUnauthorized"))
                  ((assignment_expression left: (_) @l right: (string)) @finding (#match? @l "NODE_TLS_REJECT_UNAUTHORIZED"))`),
-      go: `((keyed_element (literal_element (identifier) @k) (literal_element (true))) @finding (#eq? @k "InsecureSkipVerify"))
+      go: `((keyed_element (literal_element (identifier) @k) (literal_element [(true) (unary_expression operand: (false))])) @finding (#eq? @k "InsecureSkipVerify"))
            ((assignment_statement left: (expression_list (selector_expression field: (field_identifier) @k)) right: (expression_list (true))) @finding
              (#eq? @k "InsecureSkipVerify"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (name) @opt) . (argument [(boolean) (integer)] @v))) @finding

@@ -1,0 +1,47 @@
+/** Go integer conversions that can wrap (CWE-190): narrowing or sign-changing without a range check. */
+import { describe, expect, it } from 'vitest';
+import { findings } from '../helpers/code-analysis';
+
+const RULE = 'security/integer-conversion-overflow';
+
+/** [what, vulnerable, safe] */
+const CASES: [string, string, string][] = [
+  [
+    'an Atoi result narrowed to int32',
+    'package m\nimport "strconv"\nfunc f(s string) int32 {\n\tn, _ := strconv.Atoi(s)\n\treturn int32(n)\n}\n',
+    'package m\nimport (\n\t"math"\n\t"strconv"\n)\nfunc f(s string) int32 {\n\tn, _ := strconv.Atoi(s)\n\tif n < math.MinInt32 || n > math.MaxInt32 {\n\t\treturn 0\n\t}\n\treturn int32(n)\n}\n',
+  ],
+  [
+    'a parameter narrowed to a byte',
+    'package m\nfunc f(v int64) byte {\n\treturn byte(v)\n}\n',
+    'package m\nfunc f(v uint8) int64 {\n\treturn int64(v)\n}\n',
+  ],
+  [
+    'a constant that does not fit',
+    'package m\nimport "math"\nfunc f() int32 {\n\tvar a uint32 = math.MaxUint32\n\treturn int32(a)\n}\n',
+    'package m\nimport "math"\nfunc f() uint32 {\n\tvar a int32 = math.MaxInt32\n\treturn uint32(a)\n}\n',
+  ],
+  [
+    'ParseInt with a bit size that fits the target',
+    'package m\nimport "strconv"\nfunc f(s string) int8 {\n\tn, _ := strconv.ParseInt(s, 10, 64)\n\treturn int8(n)\n}\n',
+    'package m\nimport "strconv"\nfunc f(s string) int8 {\n\tn, _ := strconv.ParseInt(s, 10, 8)\n\treturn int8(n)\n}\n',
+  ],
+];
+
+describe('Go integer conversions: vulnerable examples fire, safe ones do not', () => {
+  for (const [what, vulnerable, safe] of CASES) {
+    it(what, async () => {
+      const bad = (await findings(vulnerable, 'go')).filter((f) => f.rule_id === RULE);
+      expect(bad.length, vulnerable).toBe(1);
+      expect(bad[0]?.cwe).toBe('CWE-190');
+      expect(
+        (await findings(safe, 'go')).filter((f) => f.rule_id === RULE),
+        safe,
+      ).toEqual([]);
+    });
+  }
+  it('leaves int/uint conversions (one machine word) alone', async () => {
+    const code = 'package m\nfunc f(v int) uint {\n\treturn uint(v)\n}\n';
+    expect((await findings(code, 'go')).map((f) => f.rule_id)).not.toContain(RULE);
+  });
+});
