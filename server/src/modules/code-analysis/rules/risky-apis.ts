@@ -69,9 +69,6 @@ export const RISKY_API_RULES: RuleDefinition[] = [
     message:
       '`{finding}` returns a temporary file name that another process can create first (a race to a symlink); create the file atomically (tempfile.mkstemp / NamedTemporaryFile, mkstemp(3)).',
     languages: {
-      python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn)) @finding
-                 (#match? @m "^(tempfile|os)$") (#match? @fn "^(tempnam|tmpnam)$"))
-               ((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)]) @finding (#eq? @fn "mktemp"))`,
       c: callText('call_expression', '^(mktemp|tmpnam|tempnam)\\('),
       cpp: callText('call_expression', '^(std::)?(mktemp|tmpnam|tempnam)\\('),
     },
@@ -102,32 +99,6 @@ export const RISKY_API_RULES: RuleDefinition[] = [
       cpp: callText('call_expression', `^(fopen|open|creat)\\(\\s*"${TMP}`),
       php: callText('function_call_expression', `^(fopen|file_put_contents|touch)\\(\\s*["']${TMP}`),
       ruby: callText('call', `^File\\.(open|write|new)\\(\\s*["']${TMP}`),
-    },
-  },
-  {
-    id: 'security/unsafe-deserialization-api',
-    yieldsTo: 'security/unsafe-deserialization',
-    needles: ['pickle', 'dill', 'shelve', 'jsonpickle', 'yaml', 'marshal', 'torch'],
-    category: 'security',
-    severity: 'medium',
-    confidence: 'low',
-    cwe: 'CWE-502',
-    message:
-      '`{finding}` runs code found in the data it loads; load only data this program wrote itself, or use a data-only format (JSON, yaml.safe_load, torch.load(weights_only=True)).',
-    languages: {
-      python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn) arguments: (argument_list) @args) @finding
-                 (#match? @m "^(pickle|cPickle|_pickle|dill|marshal|jsonpickle|shelve|yaml|torch)$")
-                 (#match? @fn "^(load|loads|Unpickler|decode|open|unsafe_load|full_load|load_all|unsafe_load_all)$"))`,
-    },
-    check: (c) => {
-      const fn = `${c.m?.text}.${c.fn?.text}`;
-      const args = c.args?.text ?? '';
-      if (c.m?.text === 'yaml')
-        return !/SafeLoader|CSafeLoader|BaseLoader/.test(args) && fn !== 'yaml.decode';
-      if (c.m?.text === 'torch') return fn === 'torch.load' && !/weights_only\s*=\s*True/.test(args);
-      if (c.m?.text === 'jsonpickle') return fn === 'jsonpickle.decode';
-      if (c.m?.text === 'shelve') return fn === 'shelve.open';
-      return c.fn?.text !== 'decode' && c.fn?.text !== 'open';
     },
   },
   {
