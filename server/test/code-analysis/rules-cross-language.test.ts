@@ -1,6 +1,6 @@
 /**
  * Families that apply across languages: bidirectional control characters (Trojan Source) in any source, wildcard
- * injection in shell scripts. Each vulnerable example fires its rule on the expected line, each safe one does not.
+ * injection in shell scripts, archive members' names written as paths without a containment check (Zip Slip). Each vulnerable example fires its rule on the expected line, each safe one does not.
  */
 import type { CodeLanguage, Finding } from '@tessera/shared';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,52 @@ const WILDCARD: RuleCase[] = [
   ['security/wildcard-injection', 'bash', 'chown -R app:app *.log\n', 'chown -R app:app -- *.log\n'],
 ];
 
+/** Hand-written extraction loops: [language, vulnerable, with a containment check, the vulnerable line]. */
+const ZIP_SLIP: [CodeLanguage, string, string, number][] = [
+  [
+    'java',
+    'import java.util.zip.*;\nimport java.io.*;\nclass A {\n  void unzip(ZipInputStream zis, File dest) throws IOException {\n    ZipEntry entry;\n    while ((entry = zis.getNextEntry()) != null) {\n      File out = new File(dest, entry.getName());\n      try (FileOutputStream fos = new FileOutputStream(out)) { zis.transferTo(fos); }\n    }\n  }\n}\n',
+    'import java.util.zip.*;\nimport java.io.*;\nclass A {\n  void unzip(ZipInputStream zis, File dest) throws IOException {\n    ZipEntry entry;\n    while ((entry = zis.getNextEntry()) != null) {\n      File out = new File(dest, entry.getName());\n      if (!out.getCanonicalPath().startsWith(dest.getCanonicalPath() + File.separator)) throw new IOException("bad");\n      try (FileOutputStream fos = new FileOutputStream(out)) { zis.transferTo(fos); }\n    }\n  }\n}\n',
+    7,
+  ],
+  [
+    'javascript',
+    "const path = require('path');\nconst fs = require('fs');\nfunction unzip(zip, dest) {\n  for (const entry of zip.getEntries()) {\n    fs.writeFileSync(path.join(dest, entry.entryName), entry.getData());\n  }\n}\n",
+    "const path = require('path');\nconst fs = require('fs');\nfunction unzip(zip, dest) {\n  for (const entry of zip.getEntries()) {\n    const target = path.resolve(dest, entry.entryName);\n    if (!target.startsWith(path.resolve(dest) + path.sep)) throw new Error('bad');\n    fs.writeFileSync(target, entry.getData());\n  }\n}\n",
+    5,
+  ],
+  [
+    'csharp',
+    'using System.IO;\nusing System.IO.Compression;\nclass A {\n  void Unzip(ZipArchive archive, string dest) {\n    foreach (ZipArchiveEntry entry in archive.Entries) {\n      entry.ExtractToFile(Path.Combine(dest, entry.FullName));\n    }\n  }\n}\n',
+    'using System.IO;\nusing System.IO.Compression;\nclass A {\n  void Unzip(ZipArchive archive, string dest) {\n    foreach (ZipArchiveEntry entry in archive.Entries) {\n      string p = Path.GetFullPath(Path.Combine(dest, entry.FullName));\n      if (!p.StartsWith(Path.GetFullPath(dest))) throw new IOException();\n      entry.ExtractToFile(p);\n    }\n  }\n}\n',
+    6,
+  ],
+  [
+    'go',
+    'package m\n\nimport (\n\t"archive/zip"\n\t"os"\n\t"path/filepath"\n)\n\nfunc unzip(r *zip.Reader, dest string) {\n\tfor _, f := range r.File {\n\t\tp := filepath.Join(dest, f.Name)\n\t\tos.Create(p)\n\t}\n}\n',
+    'package m\n\nimport (\n\t"archive/zip"\n\t"os"\n\t"path/filepath"\n\t"strings"\n)\n\nfunc unzip(r *zip.Reader, dest string) {\n\tfor _, f := range r.File {\n\t\tp := filepath.Join(dest, f.Name)\n\t\tif !strings.HasPrefix(p, filepath.Clean(dest)+string(os.PathSeparator)) {\n\t\t\tcontinue\n\t\t}\n\t\tos.Create(p)\n\t}\n}\n',
+    11,
+  ],
+  [
+    'kotlin',
+    'import java.util.zip.ZipInputStream\nimport java.io.File\nfun unzip(zis: ZipInputStream, dest: File) {\n    var entry = zis.nextEntry\n    while (entry != null) {\n        val out = File(dest, entry.name)\n        out.outputStream().use { zis.copyTo(it) }\n        entry = zis.nextEntry\n    }\n}\n',
+    'import java.util.zip.ZipInputStream\nimport java.io.File\nfun unzip(zis: ZipInputStream, dest: File) {\n    var entry = zis.nextEntry\n    while (entry != null) {\n        val out = File(dest, entry.name)\n        if (!out.canonicalPath.startsWith(dest.canonicalPath + File.separator)) throw SecurityException()\n        out.outputStream().use { zis.copyTo(it) }\n        entry = zis.nextEntry\n    }\n}\n',
+    6,
+  ],
+  [
+    'ruby',
+    "require 'zip'\ndef unzip(zip, dest)\n  zip.each do |entry|\n    entry.extract(File.join(dest, entry.name))\n  end\nend\n",
+    "require 'zip'\ndef unzip(zip, dest)\n  zip.each do |entry|\n    path = File.expand_path(File.join(dest, entry.name))\n    raise 'bad' unless path.start_with?(File.expand_path(dest) + '/')\n    entry.extract(path)\n  end\nend\n",
+    4,
+  ],
+  [
+    'python',
+    "import os\nimport zipfile\ndef unzip(zf, dest):\n    for info in zf.infolist():\n        with open(os.path.join(dest, info.filename), 'wb') as out:\n            out.write(zf.read(info))\n",
+    'import os\nimport zipfile\ndef unzip(zf, dest):\n    for info in zf.infolist():\n        target = os.path.realpath(os.path.join(dest, info.filename))\n        if not target.startswith(os.path.realpath(dest) + os.sep):\n            raise ValueError(info.filename)\n',
+    5,
+  ],
+];
+
 describe('bidirectional control characters (Trojan Source), in every language', () => {
   for (const [language, vulnerable, safe] of TROJAN) {
     it(language, async () => {
@@ -86,6 +132,19 @@ describe('wildcard injection in shell scripts', () => {
     it(vulnerable.trim().split('\n').at(-1) ?? '', async () => {
       expect((await issuesAtLow(vulnerable, language)).map((i) => i.rule_id)).toContain(rule);
       expect((await issuesAtLow(safe, language)).map((i) => i.rule_id)).not.toContain(rule);
+    });
+  }
+});
+
+describe('archive extraction (Zip Slip) across languages', () => {
+  for (const [language, vulnerable, safe, line] of ZIP_SLIP) {
+    it(language, async () => {
+      expect(await issuesAtLow(vulnerable, language)).toContainEqual(
+        expect.objectContaining({ rule_id: 'security/archive-extraction', cwe: 'CWE-22', line }),
+      );
+      expect((await issuesAtLow(safe, language)).map((i) => i.rule_id)).not.toContain(
+        'security/archive-extraction',
+      );
     });
   }
 });

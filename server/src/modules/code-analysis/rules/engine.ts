@@ -7,6 +7,7 @@ import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { AIRFLOW_RULES } from './airflow';
 import { API_MISUSE_RULES } from './api-misuse';
+import { archiveExtraction } from './archive-extraction';
 import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
@@ -158,7 +159,12 @@ export function runRules(
     ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),
   );
   if (categories.includes('security'))
-    findings.push(...insecureCookies(parsed), ...pythonCallFindings(parsed), ...trojanSource(parsed));
+    findings.push(
+      ...insecureCookies(parsed),
+      ...pythonCallFindings(parsed),
+      ...trojanSource(parsed),
+      ...archiveExtraction(parsed),
+    );
   return withoutYielded(findings);
 }
 
