@@ -1,6 +1,6 @@
 /**
  * Families that apply across languages: bidirectional control characters (Trojan Source) in any source, wildcard
- * injection in shell scripts, archive members' names written as paths without a containment check (Zip Slip). Each vulnerable example fires its rule on the expected line, each safe one does not.
+ * injection in shell scripts, archive members' names written as paths without a containment check (Zip Slip), template engines with escaping turned off. Each vulnerable example fires its rule on the expected line, each safe one does not.
  */
 import type { CodeLanguage, Finding } from '@tessera/shared';
 import { describe, expect, it } from 'vitest';
@@ -145,6 +145,48 @@ describe('archive extraction (Zip Slip) across languages', () => {
       expect((await issuesAtLow(safe, language)).map((i) => i.rule_id)).not.toContain(
         'security/archive-extraction',
       );
+    });
+  }
+});
+
+const TEMPLATES: RuleCase[] = [
+  [
+    'security/template-autoescape-off',
+    'javascript',
+    "const env = nunjucks.configure('views', { autoescape: false });",
+    "const env = nunjucks.configure('views', { autoescape: true });",
+  ],
+  [
+    'security/template-autoescape-off',
+    'typescript',
+    'Mustache.escape = (text: string) => text;',
+    'const html = Mustache.render(template, view);',
+  ],
+  [
+    'security/template-autoescape-off',
+    'php',
+    "<?php\n$twig = new \\Twig\\Environment($loader, ['autoescape' => false]);\n",
+    "<?php\n$twig = new \\Twig\\Environment($loader, ['autoescape' => 'html']);\n",
+  ],
+  [
+    'security/template-autoescape-off',
+    'ruby',
+    'engine = Haml::Engine.new(source, escape_html: false)\n',
+    'engine = Haml::Engine.new(source, escape_html: true)\n',
+  ],
+  [
+    'security/template-autoescape-off',
+    'ruby',
+    'Slim::Engine.set_options(disable_escape: true)\n',
+    'Slim::Engine.set_options(pretty: true)\n',
+  ],
+];
+
+describe('template engines with escaping turned off', () => {
+  for (const [rule, language, vulnerable, safe] of TEMPLATES) {
+    it(`${language}: ${vulnerable.trim()}`, async () => {
+      expect((await issuesAtLow(vulnerable, language)).map((i) => i.rule_id)).toContain(rule);
+      expect((await issuesAtLow(safe, language)).map((i) => i.rule_id)).not.toContain(rule);
     });
   }
 });

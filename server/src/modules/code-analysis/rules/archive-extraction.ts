@@ -107,7 +107,7 @@ const MESSAGE =
  */
 export function archiveExtraction(parsed: ParsedSource): Finding[] {
   const spec = SPECS[parsed.language];
-  if (!spec || !spec.needles.some((n) => parsed.source.includes(n))) return [];
+  if (!spec?.needles.some((n) => parsed.source.includes(n))) return [];
   const functions = PROFILES[parsed.language].functions;
   const text = (n: SyntaxNode) => parsed.source.slice(n.startIndex, n.endIndex);
   const matches: SyntaxNode[] = [];

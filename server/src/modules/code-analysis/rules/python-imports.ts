@@ -45,7 +45,7 @@ export function pythonImports(parsed: ParsedSource): Map<string, string> {
     }
     if (node.type === 'import_from_statement') {
       const module = childByField(node, 'module_name');
-      if (!module || module.type !== 'dotted_name') return false;
+      if (module?.type !== 'dotted_name') return false;
       const from = dotted(parsed, module);
       for (const item of node.children.filter((c) => c.field === 'name')) {
         const target = item.type === 'aliased_import' ? childByField(item, 'name') : item;
@@ -109,7 +109,7 @@ export function argument(call: PythonCall, index: number, name: string): SyntaxN
 
 /** A plain string literal's content (no f-string interpolation), else undefined. */
 export function literalString(parsed: ParsedSource, node: SyntaxNode | undefined): string | undefined {
-  if (!node || node.type !== 'string') return undefined;
+  if (node?.type !== 'string') return undefined;
   if (node.children.some((c) => c.type === 'interpolation')) return undefined;
   return node.children
     .filter((c) => c.type === 'string_content')

@@ -103,7 +103,7 @@ export const RISKY_API_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/template-autoescape-off',
-    needles: ['Environment', 'noEscape'],
+    needles: ['Environment', 'noEscape', 'autoescape', 'escape_html', 'disable_escape', 'Mustache.escape'],
     // Other libraries have an `Environment` too (simulations, gym): only a file using jinja2 means its templates.
     needlesByLanguage: { python: ['jinja2'] },
     category: 'security',
@@ -111,11 +111,22 @@ export const RISKY_API_RULES: RuleDefinition[] = [
     confidence: 'high',
     cwe: 'CWE-79',
     message:
-      '`{finding}` renders templates without HTML escaping, so any value in them can inject script; turn autoescaping on (jinja2 `autoescape=True` or `select_autoescape()`).',
+      '`{finding}` renders templates without HTML escaping, so any value in them can inject script; turn autoescaping on (jinja2 `autoescape=True` or `select_autoescape()`, nunjucks/Twig `autoescape: true`, Haml `escape_html: true`).',
     languages: {
       python: `((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)] arguments: (argument_list) @args) @finding
                  (#eq? @fn "Environment"))`,
-      ...forJs(`((pair key: (property_identifier) @k value: (true)) @finding (#eq? @k "noEscape"))`),
+      // Handlebars `noEscape`, nunjucks/swig `autoescape: false`, Mustache.js's escape replaced.
+      ...forJs(`((pair key: (property_identifier) @k value: (true)) @finding (#eq? @k "noEscape"))
+        ((pair key: [(property_identifier) (string)] @k value: (false)) @finding (#match? @k "^[\\"']?autoescape[\\"']?$"))
+        ((assignment_expression left: (member_expression object: (identifier) @o property: (property_identifier) @p)
+           right: [(function_expression) (arrow_function)]) @finding (#eq? @o "Mustache") (#eq? @p "escape"))`),
+      // Twig's `'autoescape' => false`.
+      php: `((array_element_initializer [(string) (encapsed_string)] @k (boolean) @v) @finding
+              (#match? @k "^[\\"']autoescape[\\"']$") (#match? @v "^(false|FALSE)$"))`,
+      // Haml `escape_html: false` (and its global option), Slim `disable_escape: true`.
+      ruby: `((pair key: (hash_key_symbol) @k value: (false)) @finding (#eq? @k "escape_html"))
+             ((pair key: (hash_key_symbol) @k value: (true)) @finding (#eq? @k "disable_escape"))
+             ((assignment left: (element_reference (simple_symbol) @k) right: (false)) @finding (#eq? @k ":escape_html"))`,
     },
     check: (c) => {
       if (!c.args) return true;
