@@ -192,6 +192,12 @@ const CASES: RuleCase[] = [
     "import subprocess\nsubprocess.call(['chown', 'app', '*'])\n",
   ],
   [
+    'security/code-injection-listener',
+    'python',
+    'import logging.config\nt = logging.config.listen(9999)\n',
+    'import logging.config\nt = logging.config.listen(9999, verify=check_signature)\n',
+  ],
+  [
     'security/cleartext-protocol-module',
     'python',
     'from ftplib import FTP, FTP_TLS\nftp = FTP_TLS(host)\n',

@@ -240,6 +240,19 @@ export const PYTHON_RISKY_CALLS: PythonCallRule[] = [
     judge: (call) => argument(call, 2, 'privKey') === undefined,
   },
   {
+    // logging.config.listen() takes logging configurations from a socket, and a configuration can name any
+    // callable to run (Bandit B612); `verify=` checks (or decrypts) what arrives.
+    id: 'security/code-injection-listener',
+    needles: ['listen'],
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-94',
+    message:
+      "`{call}` accepts logging configurations from the network, and a configuration can import and call any code; pass verify= to authenticate them, or don't listen.",
+    callee: /^logging\.config\.listen$/,
+    judge: (call) => argument(call, 1, 'verify') === undefined,
+  },
+  {
     id: 'security/wildcard-injection',
     needles: ['*'],
     severity: 'high',
