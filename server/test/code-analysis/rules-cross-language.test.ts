@@ -1,6 +1,6 @@
 /**
  * Families that apply across languages: bidirectional control characters (Trojan Source) in any source, wildcard
- * injection in shell scripts, archive members' names written as paths without a containment check (Zip Slip), template engines with escaping turned off. Each vulnerable example fires its rule on the expected line, each safe one does not.
+ * injection in shell scripts, archive members' names written as paths without a containment check (Zip Slip), template engines with escaping turned off, XML parsers resolving external entities. Each vulnerable example fires its rule on the expected line, each safe one does not.
  */
 import type { CodeLanguage, Finding } from '@tessera/shared';
 import { describe, expect, it } from 'vitest';
@@ -185,6 +185,54 @@ const TEMPLATES: RuleCase[] = [
 describe('template engines with escaping turned off', () => {
   for (const [rule, language, vulnerable, safe] of TEMPLATES) {
     it(`${language}: ${vulnerable.trim()}`, async () => {
+      expect((await issuesAtLow(vulnerable, language)).map((i) => i.rule_id)).toContain(rule);
+      expect((await issuesAtLow(safe, language)).map((i) => i.rule_id)).not.toContain(rule);
+    });
+  }
+});
+
+const XXE: RuleCase[] = [
+  [
+    'security/xxe',
+    'kotlin',
+    'import javax.xml.parsers.DocumentBuilderFactory\nfun parse(s: java.io.InputStream) = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(s)\n',
+    'import javax.xml.parsers.DocumentBuilderFactory\nfun parse(s: java.io.InputStream): org.w3c.dom.Document {\n    val f = DocumentBuilderFactory.newInstance()\n    f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true)\n    return f.newDocumentBuilder().parse(s)\n}\n',
+  ],
+  [
+    'security/xxe',
+    'swift',
+    'let parser = XMLParser(data: data)\nparser.shouldResolveExternalEntities = true\n',
+    'let parser = XMLParser(data: data)\nparser.shouldResolveExternalEntities = false\n',
+  ],
+  [
+    'security/xxe',
+    'c',
+    'void f(const char *p) { xmlReadFile(p, NULL, XML_PARSE_NOENT); }\n',
+    'void f(const char *p) { xmlReadFile(p, NULL, XML_PARSE_NONET); }\n',
+  ],
+  [
+    'security/xxe',
+    'php',
+    '<?php\n$dom = new DOMDocument();\n$dom->substituteEntities = true;\n$dom->loadXML($xml);\n',
+    '<?php\n$dom = new DOMDocument();\n$dom->loadXML($xml);\n',
+  ],
+  [
+    'security/xxe',
+    'csharp',
+    'class A { void F() { var s = new System.Xml.XmlReaderSettings(); s.ProhibitDtd = false; } }\n',
+    'class A { void F() { var s = new System.Xml.XmlReaderSettings(); s.ProhibitDtd = true; } }\n',
+  ],
+  [
+    'security/xxe',
+    'javascript',
+    'const doc = libxmljs.parseXml(xml, { dtdload: true });',
+    'const doc = libxmljs.parseXml(xml, { dtdload: false });',
+  ],
+];
+
+describe('XML parsers told to resolve external entities or load DTDs', () => {
+  for (const [rule, language, vulnerable, safe] of XXE) {
+    it(language, async () => {
       expect((await issuesAtLow(vulnerable, language)).map((i) => i.rule_id)).toContain(rule);
       expect((await issuesAtLow(safe, language)).map((i) => i.rule_id)).not.toContain(rule);
     });
