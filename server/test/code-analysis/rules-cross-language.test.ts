@@ -68,6 +68,24 @@ const WILDCARD: RuleCase[] = [
 /** Hand-written extraction loops: [language, vulnerable, with a containment check, the vulnerable line]. */
 const ZIP_SLIP: [CodeLanguage, string, string, number][] = [
   [
+    'rust',
+    'use std::fs;\nuse std::io;\nfn unzip(archive: &mut zip::ZipArchive<fs::File>, dest: &std::path::Path) -> io::Result<()> {\n    for i in 0..archive.len() {\n        let mut file = archive.by_index(i)?;\n        let out = dest.join(file.name());\n        let mut w = fs::File::create(&out)?;\n        io::copy(&mut file, &mut w)?;\n    }\n    Ok(())\n}\n',
+    'use std::fs;\nuse std::io;\nfn unzip(archive: &mut zip::ZipArchive<fs::File>, dest: &std::path::Path) -> io::Result<()> {\n    for i in 0..archive.len() {\n        let mut file = archive.by_index(i)?;\n        let Some(name) = file.enclosed_name() else { continue };\n        let out = dest.join(name);\n        let mut w = fs::File::create(&out)?;\n        io::copy(&mut file, &mut w)?;\n    }\n    Ok(())\n}\n',
+    6,
+  ],
+  [
+    'php',
+    "<?php\nfunction unzip($file, $dest) {\n    $zip = new ZipArchive();\n    $zip->open($file);\n    for ($i = 0; $i < $zip->numFiles; $i++) {\n        file_put_contents($dest . '/' . $zip->getNameIndex($i), $zip->getFromIndex($i));\n    }\n}\n",
+    "<?php\nfunction unzip($file, $dest) {\n    $zip = new ZipArchive();\n    $zip->open($file);\n    for ($i = 0; $i < $zip->numFiles; $i++) {\n        $name = $zip->getNameIndex($i);\n        if (strpos($name, '..') !== false) continue;\n        file_put_contents($dest . '/' . $zip->getNameIndex($i), $zip->getFromIndex($i));\n    }\n}\n",
+    6,
+  ],
+  [
+    'swift',
+    'import ZIPFoundation\nfunc unzip(archive: Archive, dest: URL) throws {\n    for entry in archive {\n        _ = try archive.extract(entry, to: dest.appendingPathComponent(entry.path))\n    }\n}\n',
+    'import ZIPFoundation\nfunc unzip(archive: Archive, dest: URL) throws {\n    for entry in archive {\n        let target = dest.appendingPathComponent(entry.path).standardized\n        guard target.path.hasPrefix(dest.standardized.path) else { continue }\n        _ = try archive.extract(entry, to: target)\n    }\n}\n',
+    4,
+  ],
+  [
     'java',
     'import java.util.zip.*;\nimport java.io.*;\nclass A {\n  void unzip(ZipInputStream zis, File dest) throws IOException {\n    ZipEntry entry;\n    while ((entry = zis.getNextEntry()) != null) {\n      File out = new File(dest, entry.getName());\n      try (FileOutputStream fos = new FileOutputStream(out)) { zis.transferTo(fos); }\n    }\n  }\n}\n',
     'import java.util.zip.*;\nimport java.io.*;\nclass A {\n  void unzip(ZipInputStream zis, File dest) throws IOException {\n    ZipEntry entry;\n    while ((entry = zis.getNextEntry()) != null) {\n      File out = new File(dest, entry.getName());\n      if (!out.getCanonicalPath().startsWith(dest.getCanonicalPath() + File.separator)) throw new IOException("bad");\n      try (FileOutputStream fos = new FileOutputStream(out)) { zis.transferTo(fos); }\n    }\n  }\n}\n',

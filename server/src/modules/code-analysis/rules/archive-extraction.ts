@@ -86,6 +86,29 @@ const SPECS: Partial<Record<CodeLanguage, ExtractionSpec>> = {
     guard: /\.start_with\?\(|realpath|include\?\(['"]\.\.['"]\)/,
     needles: ['Zip', "'zip'", 'TarReader', 'Gem::Package', 'Archive'],
   },
+  php: {
+    calls: new Set(['function_call_expression']),
+    pathCall: /^(fopen|file_put_contents|mkdir|copy|touch|rename)\s*\(/,
+    entryName:
+      /->getNameIndex\(|\bzip_entry_name\(|\$\w*(entry|Entry)\w*\[['"]name['"]\]|\$\w*(entry|Entry)\w*->getFilename\(\)/,
+    guard: /realpath\(|str_starts_with\(|strpos\(/,
+    needles: ['ZipArchive', 'zip_entry_name', 'PharData', 'getNameIndex'],
+  },
+  rust: {
+    calls: new Set(['call_expression']),
+    pathCall:
+      /^([\w.()&?]+\.join|(std::)?fs::(write|create_dir_all|create_dir)|(std::fs::)?File::create)\s*\(/,
+    entryName: /\b\w*(file|entry|Entry)\w*\.(name|path)\(\)/,
+    guard: /enclosed_name|\.starts_with\(|canonicalize/,
+    needles: ['zip::', 'ZipArchive', 'tar::', 'Archive'],
+  },
+  swift: {
+    calls: new Set(['call_expression']),
+    pathCall: /^([\w.]+\.appendingPathComponent|URL\(fileURLWithPath:|[\w.]+\.(createFile|write))\s*\(/,
+    entryName: /\b\w*(entry|Entry)\w*\.path\b/,
+    guard: /hasPrefix\(|standardized|resolvingSymlinksInPath/,
+    needles: ['ZIPFoundation', 'Archive', 'Entry'],
+  },
   python: {
     calls: new Set(['call']),
     pathCall: /^(os\.path\.join|open|os\.makedirs|pathlib\.Path|Path|shutil\.copyfileobj)\s*\(/,
@@ -103,7 +126,8 @@ const MESSAGE =
  * Zip Slip (CWE-22) in hand-written extraction loops, as CodeQL's java/zipslip, FindSecBugs and gosec G305 read it:
  * a member's name from the archive reaches a path-building or file-creating call, in a function with no containment
  * check (canonical path + prefix, a relative path, a `..` test). Archive libraries that sanitise names themselves
- * are not matched (they are not written this way); Python's tarfile.extractall is python-risky-calls.ts.
+ * are not matched (they are not written this way; Rust's `enclosed_name()` is the guarded form); Python's tarfile.extractall
+ * is python-risky-calls.ts.
  */
 export function archiveExtraction(parsed: ParsedSource): Finding[] {
   const spec = SPECS[parsed.language];
