@@ -7,7 +7,7 @@ import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { AIRFLOW_RULES } from './airflow';
 import { API_MISUSE_RULES } from './api-misuse';
-import { archiveSlips } from './archive-slip';
+import { archiveExtraction } from './archive-extraction';
 import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
@@ -24,14 +24,17 @@ import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
 import { NETWORK_RULES } from './network';
+import { PYTHON_CALL_RULES, pythonCallFindings } from './python-call-rules';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
 import { SESSION_RULES } from './sessions';
+import { trojanSource } from './trojan-source';
 import type { Captures, RuleDefinition } from './types';
 import { unusedVariables } from './unused';
+import { WILDCARD_INJECTION_RULES } from './wildcard-injection';
 
 export const RULES: RuleDefinition[] = [
   ...BUG_RULES,
@@ -56,6 +59,7 @@ export const RULES: RuleDefinition[] = [
   ...AIRFLOW_RULES,
   ...CLEARTEXT_CREDENTIAL_RULES,
   ...ESCAPE_BYPASS_RULES,
+  ...WILDCARD_INJECTION_RULES,
 ];
 
 const compiled = new Map<string, Query>();
@@ -157,7 +161,13 @@ export function runRules(
   findings.push(
     ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),
   );
-  if (categories.includes('security')) findings.push(...insecureCookies(parsed), ...archiveSlips(parsed));
+  if (categories.includes('security'))
+    findings.push(
+      ...insecureCookies(parsed),
+      ...pythonCallFindings(parsed),
+      ...trojanSource(parsed),
+      ...archiveExtraction(parsed),
+    );
   findings.push(...goAnalyses(parsed).filter((f) => categories.some((c) => c === f.category)));
   return withoutYielded(findings);
 }
@@ -196,7 +206,9 @@ function toFinding(
 
 /** A pattern rule's finding on a line where the rule it yields to (the same weakness, seen by the dataflow) reports. */
 function withoutYielded(findings: Finding[]): Finding[] {
-  const yielding = new Map(RULES.filter((r) => r.yieldsTo).map((r) => [r.id, r.yieldsTo]));
+  const yielding = new Map(
+    [...RULES, ...PYTHON_CALL_RULES].filter((r) => r.yieldsTo).map((r) => [r.id, r.yieldsTo]),
+  );
   if (!findings.some((f) => yielding.has(f.rule_id))) return findings;
   const lines = new Set(findings.map((f) => `${f.rule_id}:${f.line}`));
   return findings.filter((f) => {

@@ -69,9 +69,6 @@ export const RISKY_API_RULES: RuleDefinition[] = [
     message:
       '`{finding}` returns a temporary file name that another process can create first (a race to a symlink); create the file atomically (tempfile.mkstemp / NamedTemporaryFile, mkstemp(3)).',
     languages: {
-      python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn)) @finding
-                 (#match? @m "^(tempfile|os)$") (#match? @fn "^(tempnam|tmpnam)$"))
-               ((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)]) @finding (#eq? @fn "mktemp"))`,
       c: callText('call_expression', '^(mktemp|tmpnam|tempnam)\\('),
       cpp: callText('call_expression', '^(std::)?(mktemp|tmpnam|tempnam)\\('),
     },
@@ -105,34 +102,8 @@ export const RISKY_API_RULES: RuleDefinition[] = [
     },
   },
   {
-    id: 'security/unsafe-deserialization-api',
-    yieldsTo: 'security/unsafe-deserialization',
-    needles: ['pickle', 'dill', 'shelve', 'jsonpickle', 'yaml', 'marshal', 'torch'],
-    category: 'security',
-    severity: 'medium',
-    confidence: 'low',
-    cwe: 'CWE-502',
-    message:
-      '`{finding}` runs code found in the data it loads; load only data this program wrote itself, or use a data-only format (JSON, yaml.safe_load, torch.load(weights_only=True)).',
-    languages: {
-      python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn) arguments: (argument_list) @args) @finding
-                 (#match? @m "^(pickle|cPickle|_pickle|dill|marshal|jsonpickle|shelve|yaml|torch)$")
-                 (#match? @fn "^(load|loads|Unpickler|decode|open|unsafe_load|full_load|load_all|unsafe_load_all)$"))`,
-    },
-    check: (c) => {
-      const fn = `${c.m?.text}.${c.fn?.text}`;
-      const args = c.args?.text ?? '';
-      if (c.m?.text === 'yaml')
-        return !/SafeLoader|CSafeLoader|BaseLoader/.test(args) && fn !== 'yaml.decode';
-      if (c.m?.text === 'torch') return fn === 'torch.load' && !/weights_only\s*=\s*True/.test(args);
-      if (c.m?.text === 'jsonpickle') return fn === 'jsonpickle.decode';
-      if (c.m?.text === 'shelve') return fn === 'shelve.open';
-      return c.fn?.text !== 'decode' && c.fn?.text !== 'open';
-    },
-  },
-  {
     id: 'security/template-autoescape-off',
-    needles: ['Environment', 'noEscape'],
+    needles: ['Environment', 'noEscape', 'autoescape', 'escape_html', 'disable_escape', 'Mustache.escape'],
     // Other libraries have an `Environment` too (simulations, gym): only a file using jinja2 means its templates.
     needlesByLanguage: { python: ['jinja2'] },
     category: 'security',
@@ -140,11 +111,22 @@ export const RISKY_API_RULES: RuleDefinition[] = [
     confidence: 'high',
     cwe: 'CWE-79',
     message:
-      '`{finding}` renders templates without HTML escaping, so any value in them can inject script; turn autoescaping on (jinja2 `autoescape=True` or `select_autoescape()`).',
+      '`{finding}` renders templates without HTML escaping, so any value in them can inject script; turn autoescaping on (jinja2 `autoescape=True` or `select_autoescape()`, nunjucks/Twig `autoescape: true`, Haml `escape_html: true`).',
     languages: {
       python: `((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)] arguments: (argument_list) @args) @finding
                  (#eq? @fn "Environment"))`,
-      ...forJs(`((pair key: (property_identifier) @k value: (true)) @finding (#eq? @k "noEscape"))`),
+      // Handlebars `noEscape`, nunjucks/swig `autoescape: false`, Mustache.js's escape replaced.
+      ...forJs(`((pair key: (property_identifier) @k value: (true)) @finding (#eq? @k "noEscape"))
+        ((pair key: [(property_identifier) (string)] @k value: (false)) @finding (#match? @k "^[\\"']?autoescape[\\"']?$"))
+        ((assignment_expression left: (member_expression object: (identifier) @o property: (property_identifier) @p)
+           right: [(function_expression) (arrow_function)]) @finding (#eq? @o "Mustache") (#eq? @p "escape"))`),
+      // Twig's `'autoescape' => false`.
+      php: `((array_element_initializer [(string) (encapsed_string)] @k (boolean) @v) @finding
+              (#match? @k "^[\\"']autoescape[\\"']$") (#match? @v "^(false|FALSE)$"))`,
+      // Haml `escape_html: false` (and its global option), Slim `disable_escape: true`.
+      ruby: `((pair key: (hash_key_symbol) @k value: (false)) @finding (#eq? @k "escape_html"))
+             ((pair key: (hash_key_symbol) @k value: (true)) @finding (#eq? @k "disable_escape"))
+             ((assignment left: (element_reference (simple_symbol) @k) right: (false)) @finding (#eq? @k ":escape_html"))`,
     },
     check: (c) => {
       if (!c.args) return true;

@@ -15,7 +15,7 @@ const NATIVE_CIPHER =
 const NATIVE_RANDOM = '^(std::)?(rand|srand|random|srandom|drand48|srand48|lrand48|mrand48)\\(';
 
 /**
- * Weak hashes and ciphers (CWE-327/328), and predictable random generators (CWE-330). A predictable generator is
+ * Weak hashes and ciphers (CWE-327/328; Python's are read through its imports in python-crypto-calls.ts), and predictable random generators (CWE-330). A predictable generator is
  * reported wherever it is used (as SpotBugs' PREDICTABLE_RANDOM and Bandit's B311 do): whether its numbers end up
  * in a token cannot be told from one call, and a secure generator costs nothing. Java's algorithm names are checked
  * by the dataflow (taint/catalogues/java.ts), which folds constants.
@@ -31,9 +31,6 @@ export const CRYPTO_RULES: RuleDefinition[] = [
     message:
       'Weak hash `{finding}`: MD5 and SHA-1 are broken for security use; use SHA-256 or better (and bcrypt/scrypt/argon2 for passwords).',
     languages: {
-      python: `((call function: (attribute object: (identifier) @mod attribute: (identifier) @fn)) @finding (#eq? @mod "hashlib") (#match? @fn "^(md5|sha1|md4)$"))
-                ((call function: (attribute object: (identifier) @mod attribute: (identifier) @fn) arguments: (argument_list . (string (string_content) @alg))) @finding
-                  (#eq? @mod "hashlib") (#eq? @fn "new") (#match? @alg "^(md5|MD5|sha1|SHA1|md4)$"))`,
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
         (#match? @fn "^(createHash|createHmac)$") (#match? @alg "^(md5|sha1|MD5|SHA1|md4|RSA-MD5)$"))
         ((call_expression function: (identifier) @fn arguments: (arguments . (string (string_fragment) @alg))) @finding
@@ -66,8 +63,6 @@ export const CRYPTO_RULES: RuleDefinition[] = [
     message:
       'Weak cipher or mode `{finding}`: DES, 3DES, RC4, Blowfish and ECB mode do not protect data; use AES-GCM or ChaCha20-Poly1305.',
     languages: {
-      python: `((call function: (attribute object: (identifier) @cls attribute: (identifier) @fn)) @finding
-        (#match? @cls "^(DES|DES3|ARC4|ARC2|Blowfish)$") (#eq? @fn "new"))`,
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
         (#match? @fn "^createCipher(iv)?$") (#match? @alg "^(des|rc4|bf|blowfish|rc2)|-ecb$|^des-ede"))`),
       java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding

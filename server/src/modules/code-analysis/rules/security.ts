@@ -3,6 +3,11 @@ import { KEY_RULES } from './security-keys';
 import { SECRET_RULES } from './security-secrets';
 import { forJs, type RuleDefinition } from './types';
 
+/** libxml2 asked to substitute entities or load external DTDs (`XML_PARSE_NOENT`, `xmlSubstituteEntitiesDefault(1)`). */
+const LIBXML2_ENTITIES = `((identifier) @finding (#match? @finding "^XML_PARSE_(NOENT|DTDLOAD)$"))
+          ((call_expression function: (identifier) @fn arguments: (argument_list . (number_literal) @v)) @finding
+            (#match? @fn "^xml(SubstituteEntitiesDefault|LoadExtDtdDefaultValue)$") (#not-eq? @v "0"))`;
+
 /** Pattern rules for security; flows from untrusted input to sinks are in taint/. */
 export const SECURITY_RULES: RuleDefinition[] = [
   {
@@ -113,7 +118,20 @@ export const SECURITY_RULES: RuleDefinition[] = [
       'NOENT',
       'DtdProcessing',
       'XmlUrlResolver',
+      'ProhibitDtd',
+      'dtdload',
+      'resolveExternals',
+      'substituteEntities',
+      'shouldResolveExternalEntities',
+      'XML_PARSE_NOENT',
+      'XML_PARSE_DTDLOAD',
+      'xmlSubstituteEntitiesDefault',
     ],
+    // A factory in a file that hardens one (DTDs disallowed, external entities off) is taken as hardened.
+    unlessByLanguage: {
+      kotlin: ['disallow-doctype-decl', 'ACCESS_EXTERNAL_DTD', 'external-general-entities', 'SUPPORT_DTD'],
+      scala: ['disallow-doctype-decl', 'ACCESS_EXTERNAL_DTD', 'external-general-entities', 'SUPPORT_DTD'],
+    },
     category: 'security',
     severity: 'high',
     confidence: 'medium',
@@ -126,15 +144,33 @@ export const SECURITY_RULES: RuleDefinition[] = [
       java: `((method_invocation object: (identifier) @cls name: (identifier) @fn) @finding
         (#match? @cls "^(DocumentBuilderFactory|SAXParserFactory|XMLInputFactory|TransformerFactory)$") (#match? @fn "^new(Instance|Factory)$"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (boolean) @v))) @finding (#eq? @fn "libxml_disable_entity_loader") (#match? @v "^(false|FALSE)$"))
-             ((name) @finding (#eq? @finding "LIBXML_NOENT"))`,
-      ...forJs(`((pair key: (property_identifier) @k value: (true)) @finding (#eq? @k "noent"))`),
+             ((name) @finding (#match? @finding "^LIBXML_(NOENT|DTDLOAD)$"))
+             ((assignment_expression left: (member_access_expression name: (name) @p) right: (boolean) @v) @finding
+               (#match? @p "^(substituteEntities|resolveExternals)$") (#match? @v "^(true|TRUE)$"))`,
+      ...forJs(
+        `((pair key: (property_identifier) @k value: (true)) @finding (#match? @k "^(noent|dtdload)$"))`,
+      ),
+      kotlin: callText(
+        'call_expression',
+        '^(javax\\.xml\\.(parsers|stream|transform)\\.)?(DocumentBuilderFactory|SAXParserFactory|XMLInputFactory|TransformerFactory)\\.new(Instance|Factory)\\(',
+      ),
+      scala: callText(
+        'call_expression',
+        '^(javax\\.xml\\.(parsers|stream|transform)\\.)?(DocumentBuilderFactory|SAXParserFactory|XMLInputFactory|TransformerFactory)\\.new(Instance|Factory)\\(',
+      ),
+      swift: `((assignment target: (directly_assignable_expression (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @p))) result: (boolean_literal) @v) @finding
+               (#eq? @p "shouldResolveExternalEntities") (#eq? @v "true"))`,
+      c: LIBXML2_ENTITIES,
+      cpp: LIBXML2_ENTITIES,
       ruby: callText(
         'call',
         '^Nokogiri::XML(::Document)?(\\.parse)?\\b[\\s\\S]*\\b(noent|NOENT|dtdload|DTDLOAD)\\b',
       ),
       csharp: `((member_access_expression) @finding (#eq? @finding "DtdProcessing.Parse"))
                ((assignment_expression left: (_) @l right: (object_creation_expression type: (identifier) @t)) @finding
-                 (#match? @l "XmlResolver$") (#eq? @t "XmlUrlResolver"))`,
+                 (#match? @l "XmlResolver$") (#eq? @t "XmlUrlResolver"))
+               ((assignment_expression left: (_) @l right: (boolean_literal) @v) @finding
+                 (#match? @l "ProhibitDtd$") (#eq? @v "false"))`,
     },
   },
   {

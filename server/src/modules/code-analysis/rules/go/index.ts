@@ -1,6 +1,6 @@
 import type { Finding } from '@tessera/shared';
 import type { ParsedSource } from '../../parsing/parse';
-import { archiveExtraction } from './archives';
+import { decompressionBombs } from './archives';
 import { constantNonces } from './constant-nonce';
 import { contextLeaks } from './context-leaks';
 import { integerConversions } from './integer-conversion';
@@ -15,7 +15,7 @@ export function goAnalyses(parsed: ParsedSource): Finding[] {
     ...constantNonces(parsed),
     ...sliceBounds(parsed),
     ...integerConversions(parsed),
-    ...archiveExtraction(parsed),
+    ...decompressionBombs(parsed),
     ...secretSerialization(parsed),
   ];
 }

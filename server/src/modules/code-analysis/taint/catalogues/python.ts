@@ -90,6 +90,14 @@ export const python: TaintLanguage = {
     // `user_text.format(obj)` lets the text read the object's attributes (`{0.__class__…}`).
     { kind: 'format-string', callee: /\.format$/, arg: 'receiver', unless: /^["']/ },
     { kind: 'sql-injection', callee: /\.(execute|executemany|executescript|raw)$/, arg: 0 },
+    // Django's raw SQL fragments: RawSQL(sql, params) and QuerySet.extra(select=, where=, tables=, order_by=).
+    { kind: 'sql-injection', callee: /(^|\.)RawSQL$/, arg: 0 },
+    {
+      kind: 'sql-injection',
+      callee: /\.extra$/,
+      arg: 'any',
+      when: /objects|\b(select|where|tables|order_by)\s*=/,
+    },
     {
       kind: 'command-injection',
       callee:
@@ -102,6 +110,8 @@ export const python: TaintLanguage = {
       arg: 0,
       when: /shell\s*=\s*True/,
     },
+    // paramiko's SSHClient.exec_command runs its argument as a command line on the remote host.
+    { kind: 'command-injection', callee: /\.exec_command$/, arg: 0 },
     {
       kind: 'command-injection',
       callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
