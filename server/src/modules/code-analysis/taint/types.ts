@@ -39,7 +39,9 @@ export type TaintKind =
   | 'format-string'
   | 'reflection'
   | 'config-setting'
-  | 'regex-injection';
+  | 'regex-injection'
+  | 'nosql-injection'
+  | 'prototype-pollution';
 
 /** A call whose argument's constant value makes it unsafe (a weak algorithm name), whatever its origin. */
 export interface ValueCheck {

@@ -87,7 +87,8 @@ export const csharp: TaintLanguage = {
     },
     {
       kind: 'ssrf',
-      callee: /\.(GetAsync|GetStringAsync|GetByteArrayAsync|PostAsync)$|^WebRequest\.Create$/,
+      callee:
+        /\.(GetAsync|GetStringAsync|GetByteArrayAsync|GetStreamAsync|PostAsync|DownloadString|DownloadStringTaskAsync|DownloadData|DownloadFile|OpenRead)$|^(WebRequest|HttpWebRequest)\.Create$/,
       arg: 0,
     },
     {
