@@ -28,6 +28,11 @@ export const CORS_RULES: RuleDefinition[] = [
           (#match? @m "^(setHeader|set|header|append)$") (#match? @h ${ALLOW_ORIGIN}) (#match? @v ${REQUEST_ORIGIN}))`),
       csharp: `((invocation_expression function: (member_access_expression expression: (invocation_expression function: (member_access_expression name: (identifier) @any) arguments: (argument_list) @a) name: (identifier) @cred)) @finding
           (#match? @any "^(AllowAnyOrigin|SetIsOriginAllowed)$") (#eq? @cred "AllowCredentials"))`,
+      // Servlets and Spring: the `Origin` header echoed, or any origin pattern with credentials.
+      java: `((method_invocation name: (identifier) @m arguments: (argument_list . (string_literal) @h . (method_invocation name: (identifier) @g arguments: (argument_list . (string_literal) @o)) .)) @finding
+          (#match? @m "^(setHeader|addHeader)$") (#match? @h "Access-Control-Allow-Origin") (#eq? @g "getHeader") (#match? @o "^.[Oo]rigin.$"))
+        ((method_invocation object: (method_invocation name: (identifier) @any arguments: (argument_list . (string_literal) @star .)) name: (identifier) @cred arguments: (argument_list (true))) @finding
+          (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#match? @star "^.[*].$") (#eq? @cred "allowCredentials"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (binary_expression left: (string) @h right: (_) @v)))) @finding
           (#eq? @fn "header") (#match? @h "Access-Control-Allow-Origin") (#match? @v "HTTP_ORIGIN|getHeader|header\\\\("))`,
     },

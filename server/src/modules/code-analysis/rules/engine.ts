@@ -42,6 +42,7 @@ import { TEMP_PATH_RULES } from './temp-paths';
 import type { Captures, RuleDefinition } from './types';
 import { unusedVariables } from './unused';
 import { JVM_XXE_RULES } from './xxe-jvm';
+import { NATIVE_XXE_RULES } from './xxe-native';
 
 export const RULES: RuleDefinition[] = [
   ...BUG_RULES,
@@ -76,6 +77,7 @@ export const RULES: RuleDefinition[] = [
   ...PASSWORD_HASH_RULES,
   ...DOTNET_CONFIG_RULES,
   ...JVM_XXE_RULES,
+  ...NATIVE_XXE_RULES,
   ...PROTOTYPE_POLLUTION_RULES,
   ...LEGACY_CRYPTO_API_RULES,
   ...TEMP_PATH_RULES,

@@ -9,7 +9,15 @@ import { forJs, type RuleDefinition } from './types';
 export const JWT_RULES: RuleDefinition[] = [
   {
     id: 'security/jwt-signature-not-verified',
-    needles: ['none', 'decode', 'RequireSignedTokens', 'ValidateIssuerSigningKey', 'SignatureValidator'],
+    needles: [
+      'none',
+      'decode',
+      'RequireSignedTokens',
+      'ValidateIssuerSigningKey',
+      'SignatureValidator',
+      'Jwts',
+      'parseClaimsJwt',
+    ],
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -20,6 +28,12 @@ export const JWT_RULES: RuleDefinition[] = [
       ...forJs(`((pair key: (property_identifier) @k value: (array (string) @alg)) @finding (#match? @k "^(algorithms|algorithm)$") (#match? @alg "^['\\"]none['\\"]$"))
         ((pair key: (property_identifier) @k value: (string) @alg) @finding (#eq? @k "algorithm") (#match? @alg "^['\\"]none['\\"]$"))`),
       ruby: `((call receiver: (constant) @r method: (identifier) @m arguments: (argument_list . (_) . (_) . (false))) @finding (#eq? @r "JWT") (#eq? @m "decode"))`,
+      // java-jwt's `Algorithm.none()`; jjwt's `parse`/`parseClaimsJwt`/`parsePlaintextJwt` accept unsigned tokens
+      // (`parseClaimsJws` requires the signature).
+      java: `((method_invocation object: (identifier) @o name: (identifier) @m) @finding (#eq? @o "Algorithm") (#eq? @m "none"))
+        ((method_invocation name: (identifier) @m) @finding (#match? @m "^(parseClaimsJwt|parsePlaintextJwt|parseUnsecuredClaims)$"))`,
+      kotlin: `((call_expression (navigation_expression (simple_identifier) @o (navigation_suffix (simple_identifier) @m))) @finding (#eq? @o "Algorithm") (#eq? @m "none"))
+        ((call_expression (navigation_expression (navigation_suffix (simple_identifier) @m))) @finding (#match? @m "^(parseClaimsJwt|parsePlaintextJwt|parseUnsecuredClaims)$"))`,
       csharp: `((assignment_expression left: (identifier) @p right: (boolean_literal) @v) @finding (#match? @p "^(RequireSignedTokens|ValidateIssuerSigningKey)$") (#eq? @v "false"))
         ((assignment_expression left: (identifier) @p right: (lambda_expression)) @finding (#eq? @p "SignatureValidator"))`,
     },
@@ -28,15 +42,26 @@ export const JWT_RULES: RuleDefinition[] = [
     id: 'security/jwt-decode-without-verify',
     needles: ['decode'],
     // A file that verifies tokens may decode one to read its header (the key id) first.
-    unlessByLanguage: { javascript: ['.verify('], typescript: ['.verify('], tsx: ['.verify('] },
+    unlessByLanguage: {
+      javascript: ['.verify('],
+      typescript: ['.verify('],
+      tsx: ['.verify('],
+      java: ['.verify('],
+      kotlin: ['.verify('],
+    },
     category: 'security',
     severity: 'high',
     confidence: 'medium',
     cwe: 'CWE-347',
     message:
-      "`{finding}` reads a token's claims without checking its signature; use jwt.verify(token, key, { algorithms: [...] }).",
-    languages: forJs(
-      `((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @m)) @finding (#match? @o "^(jwt|jsonwebtoken|JWT)$") (#eq? @m "decode"))`,
-    ),
+      "`{finding}` reads a token's claims without checking its signature; verify it (jwt.verify(token, key, { algorithms: [...] }), JWT.require(alg).build().verify(token)).",
+    languages: {
+      ...forJs(
+        `((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @m)) @finding (#match? @o "^(jwt|jsonwebtoken|JWT)$") (#eq? @m "decode"))`,
+      ),
+      // java-jwt's `JWT.decode` reads the claims only; `JWT.require(alg).build().verify(token)` checks them.
+      java: `((method_invocation object: (identifier) @o name: (identifier) @m) @finding (#eq? @o "JWT") (#eq? @m "decode"))`,
+      kotlin: `((call_expression (navigation_expression (simple_identifier) @o (navigation_suffix (simple_identifier) @m))) @finding (#eq? @o "JWT") (#eq? @m "decode"))`,
+    },
   },
 ];

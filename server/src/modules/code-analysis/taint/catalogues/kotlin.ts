@@ -91,6 +91,11 @@ export const kotlin: TaintLanguage = {
       unlessParent: /^(java\.io\.)?File\(.*\)\.name$/,
     },
     { kind: 'ssrf', callee: /^URL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    {
+      kind: 'nosql-injection',
+      callee: /^(BasicDBObject|Document|BsonDocument)\.parse$|^Filters\.where$/,
+      arg: 0,
+    },
     { kind: 'open-redirect', callee: /\.sendRedirect$|^call\.respondRedirect$/, arg: 0 },
   ],
   parameterTypes: ['parameter'],
