@@ -104,15 +104,17 @@ export const javascript: TaintLanguage = {
     {
       kind: 'nosql-injection',
       callee:
-        /\.(find|findOne|findById|findOneAndUpdate|findOneAndDelete|findOneAndReplace|updateOne|updateMany|deleteOne|deleteMany|replaceOne|countDocuments|count|distinct|where|aggregate|exists)$/,
+        /\.(find|findOne|findOneAndUpdate|findOneAndDelete|findOneAndReplace|updateOne|updateMany|deleteOne|deleteMany|replaceOne|countDocuments|count|distinct|where|aggregate|exists)$/,
       arg: 0,
       argTypes: /^(object|identifier|member_expression|subscript_expression)$/,
+      // Sequelize, TypeORM and Prisma options objects (`findOne({ where: { id } })`) bind their values.
+      unless: /\(\s*\{\s*(where|include|attributes|relations|select|order|skip|take)\s*:/,
     },
     // Deep merges and path setters write through `__proto__` when the input names it.
     {
       kind: 'prototype-pollution',
       callee:
-        /^(_|lodash|\$|jQuery|hoek|Hoek)\.(merge|mergeWith|defaultsDeep|extend|applyToDefaults)$|^(merge|mergeWith|defaultsDeep|deepmerge|deepMerge|mergeDeep|extend|deepExtend)$/,
+        /^(_|lodash|\$|jQuery|hoek|Hoek)\.(merge|mergeWith|defaultsDeep|extend|applyToDefaults)$|^(merge|mergeWith|defaultsDeep|deepmerge|deepMerge|mergeDeep|deepExtend)$/,
       arg: 'any',
     },
     {

@@ -73,7 +73,13 @@ export const php: TaintLanguage = {
     // A callable named by the request calls any function (`system`, `phpinfo`).
     { kind: 'code-injection', callee: /^(call_user_func|call_user_func_array|forward_static_call)$/, arg: 0 },
     // Laravel: a string response is sent as HTML.
-    { kind: 'xss', callee: /^(response|Response::make)$/, arg: 0 },
+    // An array is sent as JSON; text built into markup is HTML.
+    {
+      kind: 'xss',
+      callee: /^(response|Response::make)$/,
+      arg: 0,
+      argTypes: /^(binary_expression|encapsed_string|string|heredoc)$/,
+    },
     { kind: 'xss', callee: /^(echo|print|printf|vprintf)$/, arg: 'any' },
     { kind: 'unsafe-deserialization', callee: /^unserialize$/, arg: 0 },
     {
@@ -85,10 +91,11 @@ export const php: TaintLanguage = {
     { kind: 'ssrf', callee: /^curl_init$/, arg: 0 },
     {
       kind: 'ssrf',
-      callee:
-        /^Http::(get|post|put|patch|delete|head|send)$|^\$(client|http|guzzle)\w*->(get|post|request)$/i,
-      arg: 'any',
+      callee: /^Http::(get|post|put|patch|delete|head)$|^\$(client|http|guzzle)\w*->(get|post|put|delete)$/i,
+      arg: 0,
     },
+    // `Http::send('GET', $url)`, Guzzle's `$client->request('GET', $url)`: the method comes first.
+    { kind: 'ssrf', callee: /^Http::send$|^\$(client|http|guzzle)\w*->request$/i, arg: 1 },
     {
       kind: 'path-traversal',
       callee: /^(response\(\)->(download|file)|Storage::(get|download|delete|put)|\$\w+->(download|file))$/,
