@@ -32,6 +32,7 @@ for (const pair of IDIOMATIC_PAIRS) {
     misses.push(
       `${where}: missed (${outcome.vulnerableFindings.map((f) => `${f.rule_id}@${f.line}`).join(', ') || 'no finding'})`,
     );
+  if (outcome.found && !outcome.ruleFound) misses.push(`${where}: found, but not by ${pair.rule}`);
   if (!outcome.quiet)
     misses.push(
       `${where}: safe reported (${outcome.safeFindings.map((f) => `${f.rule_id}@${f.line}`).join(', ')})`,

@@ -16,6 +16,7 @@ for (const language of languages) {
         const outcome = await evaluatePair(pair);
         expect(outcome.parseErrors, 'both snippets parse').toBe(0);
         expect(outcome.found, `vulnerable line \`${pair.line}\` is reported`).toBe(true);
+        expect(outcome.ruleFound, `${pair.rule} reports the vulnerable line`).toBe(true);
         expect(
           outcome.safeFindings.map((f) => `${f.rule_id}@${f.line}`),
           'the safe snippet is not reported',

@@ -6,6 +6,7 @@ import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { AIRFLOW_RULES } from './airflow';
+import { ANDROID_RULES } from './android-webview';
 import { API_MISUSE_RULES } from './api-misuse';
 import { archiveExtraction } from './archive-extraction';
 import { BLOCK_RULES } from './blocks';
@@ -15,15 +16,25 @@ import { CLEARTEXT_CREDENTIAL_RULES } from './cleartext-credentials';
 import { COMMENT_RULES } from './comments';
 import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
+import { CORS_RULES } from './cors';
 import { CSRF_RULES } from './csrf';
+import { DOTNET_CONFIG_RULES } from './dotnet-config';
+import { DOWNLOAD_EXEC_RULES } from './download-exec';
 import { ESCAPE_BYPASS_RULES } from './escape-bypass';
 import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
+import { IOS_STORAGE_RULES } from './ios-storage';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
+import { JWT_RULES } from './jwt';
+import { LEGACY_CRYPTO_API_RULES } from './legacy-crypto-apis';
 import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
+import { MEMORY_SAFETY_RULES } from './memory-safety';
 import { NETWORK_RULES } from './network';
+import { PASSWORD_HASH_RULES } from './password-hash';
+import { PHP_DYNAMIC_RULES } from './php-dynamic';
+import { PROTOTYPE_POLLUTION_RULES } from './prototype-pollution';
 import { PYTHON_CALL_RULES, pythonCallFindings } from './python-call-rules';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
@@ -31,10 +42,13 @@ import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
 import { SESSION_RULES } from './sessions';
+import { TEMP_PATH_RULES } from './temp-paths';
 import { trojanSource } from './trojan-source';
 import type { Captures, RuleDefinition } from './types';
 import { unusedVariables } from './unused';
 import { WILDCARD_INJECTION_RULES } from './wildcard-injection';
+import { JVM_XXE_RULES } from './xxe-jvm';
+import { NATIVE_XXE_RULES } from './xxe-native';
 
 export const RULES: RuleDefinition[] = [
   ...BUG_RULES,
@@ -60,6 +74,22 @@ export const RULES: RuleDefinition[] = [
   ...CLEARTEXT_CREDENTIAL_RULES,
   ...ESCAPE_BYPASS_RULES,
   ...WILDCARD_INJECTION_RULES,
+
+  // Families of the field's per-language rule sets (issue 44).
+  ...MEMORY_SAFETY_RULES,
+  ...DOWNLOAD_EXEC_RULES,
+  ...ANDROID_RULES,
+  ...IOS_STORAGE_RULES,
+  ...JWT_RULES,
+  ...CORS_RULES,
+  ...PHP_DYNAMIC_RULES,
+  ...PASSWORD_HASH_RULES,
+  ...DOTNET_CONFIG_RULES,
+  ...JVM_XXE_RULES,
+  ...NATIVE_XXE_RULES,
+  ...PROTOTYPE_POLLUTION_RULES,
+  ...LEGACY_CRYPTO_API_RULES,
+  ...TEMP_PATH_RULES,
 ];
 
 const compiled = new Map<string, Query>();

@@ -54,6 +54,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
       'curl',
       'wget',
       'SslVerifyMode',
+      'dangerous',
       'URLCredential',
     ],
     // A URLSession delegate that answers a trust challenge with the server's own trust, unevaluated, accepts any
@@ -87,7 +88,8 @@ export const SECURITY_RULES: RuleDefinition[] = [
                (#match? @l "(ServerCertificate(Custom)?ValidationCallback|RemoteCertificateValidationCallback)$") (#eq? @v "true"))
              ((member_access_expression name: (identifier) @n) @finding (#eq? @n "DangerousAcceptAnyServerCertificateValidator"))`,
       rust: `${callText('call_expression', '\\.danger_accept_invalid_(certs|hostnames)\\(\\s*true\\s*\\)$')}
-             ((scoped_identifier) @finding (#match? @finding "^(openssl::ssl::)?SslVerifyMode::NONE$"))`,
+             ((scoped_identifier) @finding (#match? @finding "^(openssl::ssl::)?SslVerifyMode::NONE$"))
+             ${callText('call_expression', '\\.dangerous\\(\\)\\s*\\.\\s*set_certificate_verifier\\(')}`,
       ...Object.fromEntries(
         ['c', 'cpp'].map((lang) => [
           lang,

@@ -21,6 +21,8 @@ const ALL_KINDS: TaintKind[] = [
   'reflection',
   'config-setting',
   'regex-injection',
+  'nosql-injection',
+  'prototype-pollution',
 ];
 
 /** The sinks a value is safe for once it is known not to contain these characters. */
@@ -39,6 +41,8 @@ export function kindsRejecting(text: string): TaintKind[] {
 const CONTAINS = /^(contains|includes|startsWith|endsWith|startswith|endswith|indexOf|find|count)$/;
 const VALIDATES = /^(matches|fullmatch|isalnum|isdigit|isnumeric|isalpha|isdecimal|isidentifier)$/;
 const REGEX_MATCH = /^(re\.)?(fullmatch|match)$|^Pattern\.matches$/;
+/** Membership of the checked value in a collection the code holds: `ALLOWED.includes(x)`, `in_array($x, [...])`. */
+const MEMBER_OF = /^(includes|contains|has|containsKey|include\?|member\?)$/;
 
 const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
 const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/comment/.test(c.type));
@@ -74,8 +78,16 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
     }
     if (/call|method_invocation/.test(node.type)) {
       const fn = field(node, 'function');
-      const object = field(node, 'object') ?? (fn?.type === 'attribute' ? field(fn, 'object') : undefined);
-      const nameNode = field(node, 'name') ?? (fn?.type === 'attribute' ? field(fn, 'attribute') : fn);
+      const object =
+        field(node, 'object') ??
+        (fn?.type === 'attribute' || fn?.type === 'member_expression' ? field(fn, 'object') : undefined);
+      const nameNode =
+        field(node, 'name') ??
+        (fn?.type === 'attribute'
+          ? field(fn, 'attribute')
+          : fn?.type === 'member_expression'
+            ? field(fn, 'property')
+            : fn);
       const method = nameNode ? walker.nodeText(nameNode) : '';
       const args = named(field(node, 'arguments') ?? node).filter(
         (c) => c !== fn && c !== object && c !== nameNode,
@@ -87,6 +99,12 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
           if (typeof needle === 'string') walker.markValidated(object, kindsRejecting(needle));
         }
       }
+      // An allow-list: the branch leaves unless the value is one the code lists (`if (!ALLOWED.includes(x)) return`).
+      const negated = node.parent !== null && /^(!|not\b)/.test(walker.nodeText(node.parent));
+      const member = object && MEMBER_OF.test(method) ? args[0] : method === 'in_array' ? args[0] : undefined;
+      const list = method === 'in_array' ? args[1] : object;
+      if (negated && member && list && walker.taintOfName(member) && !walker.taintOfName(list))
+        walker.markValidated(member, ALL_KINDS);
       const callee = fn ? walker.nodeText(fn) : object ? `${walker.nodeText(object)}.${method}` : method;
       const subject = args[1];
       if (REGEX_MATCH.test(callee) && subject && walker.taintOfName(subject))

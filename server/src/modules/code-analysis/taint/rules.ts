@@ -99,6 +99,18 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     title: 'Trust boundary violation',
     fix: 'validate the value against what the application expects before storing it in the session',
   },
+  'nosql-injection': {
+    cwe: 'CWE-943',
+    severity: 'high',
+    title: 'NoSQL injection',
+    fix: 'convert each value to the type the query expects (String(x), Number(x)) or strip operators (mongo-sanitize), and never build `$where` code from input',
+  },
+  'prototype-pollution': {
+    cwe: 'CWE-1321',
+    severity: 'high',
+    title: 'Prototype pollution',
+    fix: 'copy only known keys (pick, an allow-list), reject `__proto__`, `constructor` and `prototype`, or merge into `Object.create(null)`',
+  },
   'regex-injection': {
     cwe: 'CWE-1333',
     severity: 'medium',

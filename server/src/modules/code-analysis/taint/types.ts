@@ -40,6 +40,8 @@ export type TaintKind =
   | 'reflection'
   | 'config-setting'
   | 'regex-injection'
+  | 'nosql-injection'
+  | 'prototype-pollution'
   | NumericKind;
 
 /** Sinks of numbers (taint/numeric/): operators, indexes, casts, sizes and counts a number from input reaches. */

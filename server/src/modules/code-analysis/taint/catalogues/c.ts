@@ -57,5 +57,7 @@ export const c: TaintLanguage = {
     { kind: 'sql-injection', callee: /^(mysql_query|mysql_real_query|sqlite3_exec|PQexec)$/, arg: 1 },
     { kind: 'path-traversal', callee: /^(std::|::)?(fopen|open|freopen|remove|unlink|rename)$/, arg: 0 },
     { kind: 'path-traversal', callee: /^(std::)?(ifstream|ofstream|fstream|wifstream|wofstream)$/, arg: 0 },
+    // libcurl: the URL option's value is where the request goes.
+    { kind: 'ssrf', callee: /^curl_easy_setopt$/, arg: 2, when: /CURLOPT_URL\b/ },
   ],
 };

@@ -62,7 +62,7 @@ export const csharp: TaintLanguage = {
       arg: 0,
     },
     { kind: 'command-injection', callee: /^Process\.Start$|^newProcessStartInfo$/, arg: 'any' },
-    { kind: 'code-injection', callee: /^CSharpScript\.(EvaluateAsync|RunAsync)$/, arg: 0 },
+    { kind: 'code-injection', callee: /^CSharpScript\.(EvaluateAsync|RunAsync|Create)(<.*>)?$/, arg: 0 },
     { kind: 'xss', callee: /^(Response\.Write|Html\.Raw|newHtmlString|newMarkupString)$/, arg: 0 },
     { kind: 'xss', callee: /^(Content|base\.Content)$/, arg: 0, when: /text\/html/ },
     { kind: 'xss', callee: /^Response\.WriteAsync$|^HttpContext\.Response\.WriteAsync$/, arg: 0 },
@@ -73,6 +73,14 @@ export const csharp: TaintLanguage = {
       arg: 0,
     },
     { kind: 'ldap-injection', callee: /^newDirectorySearcher$/, arg: 'any' },
+    // MongoDB's driver parses a string filter as JSON: text built from input can add operators (`$where`, `$ne`).
+    {
+      kind: 'nosql-injection',
+      callee:
+        /\.(Find|FindAsync|FindSync|FindOneAndUpdate|FindOneAndDelete|DeleteOne|DeleteMany|UpdateOne|UpdateMany|CountDocuments)$|^(BsonDocument\.Parse|BsonSerializer\.Deserialize<BsonDocument>)$/,
+      arg: 0,
+      argTypes: /^(binary_expression|interpolated_string_expression)$/,
+    },
     {
       kind: 'xpath-injection',
       callee:
@@ -87,7 +95,8 @@ export const csharp: TaintLanguage = {
     },
     {
       kind: 'ssrf',
-      callee: /\.(GetAsync|GetStringAsync|GetByteArrayAsync|PostAsync)$|^WebRequest\.Create$/,
+      callee:
+        /\.(GetAsync|GetStringAsync|GetByteArrayAsync|GetStreamAsync|PostAsync|DownloadString|DownloadStringTaskAsync|DownloadData|DownloadFile|OpenRead)$|^(WebRequest|HttpWebRequest)\.Create$/,
       arg: 0,
     },
     {

@@ -122,6 +122,13 @@ export const java: TaintLanguage = {
       arg: 'any',
     },
     { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    // MongoDB: a filter parsed from text, or `$where` JavaScript, built from input.
+    {
+      kind: 'nosql-injection',
+      callee: /^(BasicDBObject|Document|BsonDocument)\.parse$|^Filters\.where$/,
+      arg: 0,
+    },
+    { kind: 'nosql-injection', callee: /^new(BasicDBObject|Document)$/, arg: 1, when: /["']\$where["']/ },
     { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
     { kind: 'xss', callee: /\.sendError$/, arg: 1 },
     { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },

@@ -59,6 +59,9 @@ export const javascript: TaintLanguage = {
     /^(parseInt|parseFloat|Number|Boolean|encodeURIComponent|encodeURI|escape|escapeHtml|sanitize\w*|validator\.\w+|DOMPurify\.sanitize|he\.encode|_\.escape|path\.basename|shellescape|shellEscape|mysql\.escape|\w+\.escape)$/,
   ],
   kindSanitizers: [
+    // A string or number cannot carry query operators.
+    { callee: /^(String|mongoSanitize|sanitizeFilter|mongo\.sanitize)$/, kinds: ['nosql-injection'] },
+    { callee: /^(_\.)?(pick|pickBy)$/, kinds: ['prototype-pollution'] },
     // ldapjs filter objects and ldap-escape build the filter from escaped values.
     {
       callee: /^new(Equality|Substring|Presence|And|Or|Not)Filter$|^ldapEscape\.filter$/,
@@ -89,7 +92,7 @@ export const javascript: TaintLanguage = {
     },
     {
       kind: 'code-injection',
-      callee: /^(eval|vm\.runIn\w+|setTimeout|setInterval)$/,
+      callee: /^(eval|vm\.runIn\w+|vm\.compileFunction|(new)?vm\.Script|setTimeout|setInterval)$/,
       arg: 0,
     },
     // `new Function('a', body)`: every argument is code.
@@ -97,6 +100,35 @@ export const javascript: TaintLanguage = {
     { kind: 'xss', callee: /^(res|response)\.(send|write|end)$|^document\.(write|writeln)$/, arg: 0 },
     { kind: 'xss', callee: /\.insertAdjacentHTML$/, arg: 1 },
     { kind: 'xss', callee: /^\$\(.*\)\.(html|append|prepend|after|before|replaceWith)$/, arg: 0 },
+    // MongoDB/Mongoose filters: a request value may be an object (`?name[$ne]=x`, a JSON body) that adds operators.
+    {
+      kind: 'nosql-injection',
+      callee:
+        /\.(find|findOne|findOneAndUpdate|findOneAndDelete|findOneAndReplace|updateOne|updateMany|deleteOne|deleteMany|replaceOne|countDocuments|count|distinct|where|aggregate|exists)$/,
+      arg: 0,
+      argTypes: /^(object|identifier|member_expression|subscript_expression)$/,
+      // Sequelize, TypeORM and Prisma options objects (`findOne({ where: { id } })`) bind their values.
+      unless: /\(\s*\{\s*(where|include|attributes|relations|select|order|skip|take)\s*:/,
+    },
+    // Deep merges and path setters write through `__proto__` when the input names it.
+    {
+      kind: 'prototype-pollution',
+      callee:
+        /^(_|lodash|\$|jQuery|hoek|Hoek)\.(merge|mergeWith|defaultsDeep|extend|applyToDefaults)$|^(merge|mergeWith|defaultsDeep|deepmerge|deepMerge|mergeDeep|deepExtend)$/,
+      arg: 'any',
+    },
+    {
+      kind: 'prototype-pollution',
+      callee: /^(_\.|lodash\.|objectPath\.|dot\.|dottie\.)?(set|setWith|setPath)$/,
+      arg: 1,
+    },
+    // TypeORM's query builder: a condition string is SQL text.
+    {
+      kind: 'sql-injection',
+      callee: /\.(where|andWhere|orWhere|having|andHaving|orHaving|orderBy|addOrderBy|groupBy)$/,
+      arg: 0,
+      argTypes: /^(template_string|binary_expression)$/,
+    },
     { kind: 'ldap-injection', callee: /^\w*(client|ldap)\w*\.search$/i, arg: 'any', when: /filter/ },
     {
       kind: 'xpath-injection',

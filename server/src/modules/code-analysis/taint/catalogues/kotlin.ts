@@ -12,11 +12,17 @@ export const kotlin: TaintLanguage = {
   calls: ['call_expression'],
   flow: kotlinFlow,
   argumentWrappers: ['value_argument'],
-  sources: [/^call\.(parameters|request\.(queryParameters|headers|cookies|uri))\b/, /^System\.in\b/],
+  sources: [
+    /^call\.(parameters|request\.(queryParameters|headers|cookies|uri))\b/,
+    /^System\.in\b/,
+    /^intent\.(data|dataString|extras)\b/,
+  ],
   sourceCalls: [
     JVM_REQUEST_CALLS,
     /^call\.receive(Text|Parameters|Multipart|Stream|Channel)?(<.*>)?$/,
     /^(readLine|readln|readlnOrNull|System\.getenv)$/,
+    // Android: an Intent's extras and data come from whichever app started the component.
+    /^(intent|getIntent\(\))\.(get\w*Extra|getStringArrayListExtra|getData|getDataString|getExtras)$/,
   ],
   localInput: {
     sourceCalls: [
@@ -29,7 +35,7 @@ export const kotlin: TaintLanguage = {
   cleanMembers: [{ types: ['navigation_expression'], pattern: /^(java\.io\.)?File\(.*\)\.name$/ }],
   sanitizers: [
     /\.(toInt|toLong|toDouble|toBoolean|toIntOrNull|toLongOrNull|toDoubleOrNull)$/,
-    /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|Encode\.for\w+|HtmlUtils\.htmlEscape|FilenameUtils\.getName|URLEncoder\.encode)$/,
+    /^(Integer\.parseInt|Long\.parseLong|UUID\.fromString|StringEscapeUtils\.escape\w+|Encode\.for\w+|HtmlUtils\.htmlEscape|FilenameUtils\.getName|URLEncoder\.encode|Uri\.encode|TextUtils\.htmlEncode)$/,
     /\.escapeHTML$/,
   ],
   kindSanitizers: [
@@ -73,6 +79,8 @@ export const kotlin: TaintLanguage = {
       arg: 0,
     },
     { kind: 'xss', callee: /^call\.respondText$/, arg: 0, when: /ContentType\.Text\.Html/ },
+    // A WebView told to load a page (or `javascript:` URL) the Intent names runs it with the app's bridges.
+    { kind: 'xss', callee: /\.(loadUrl|loadData|loadDataWithBaseURL|evaluateJavascript)$/, arg: 0 },
     { kind: 'unsafe-deserialization', callee: /^(ObjectInputStream|XMLDecoder)$/, arg: 0 },
     {
       kind: 'path-traversal',
@@ -83,6 +91,11 @@ export const kotlin: TaintLanguage = {
       unlessParent: /^(java\.io\.)?File\(.*\)\.name$/,
     },
     { kind: 'ssrf', callee: /^URL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    {
+      kind: 'nosql-injection',
+      callee: /^(BasicDBObject|Document|BsonDocument)\.parse$|^Filters\.where$/,
+      arg: 0,
+    },
     { kind: 'open-redirect', callee: /\.sendRedirect$|^call\.respondRedirect$/, arg: 0 },
   ],
   parameterTypes: ['parameter'],

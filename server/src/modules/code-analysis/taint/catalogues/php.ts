@@ -55,6 +55,12 @@ export const php: TaintLanguage = {
         /^(mysql_query|pg_query|sqlite_query)$|^(?!\$xp(ath)?\w*->).*->(query|exec|prepare|whereRaw|orderByRaw|havingRaw|selectRaw)$|^DB::(select|statement|insert|update|delete|unprepared|raw)$/,
       arg: 0,
     },
+    // Eloquent's raw fragments on the model class (`User::whereRaw(...)`).
+    {
+      kind: 'sql-injection',
+      callee: /^\w+::(whereRaw|orWhereRaw|orderByRaw|havingRaw|selectRaw|fromRaw)$/,
+      arg: 0,
+    },
     { kind: 'xpath-injection', callee: /^\$xp(ath)?\w*->(query|evaluate)$/i, arg: 0 },
     { kind: 'ldap-injection', callee: /^ldap_(search|list|read)$/, arg: 2 },
     { kind: 'sql-injection', callee: /^mysqli_query$/, arg: 1 },
@@ -64,6 +70,16 @@ export const php: TaintLanguage = {
       arg: 0,
     },
     { kind: 'code-injection', callee: /^(eval|assert|create_function)$/, arg: 0 },
+    // A callable named by the request calls any function (`system`, `phpinfo`).
+    { kind: 'code-injection', callee: /^(call_user_func|call_user_func_array|forward_static_call)$/, arg: 0 },
+    // Laravel: a string response is sent as HTML.
+    // An array is sent as JSON; text built into markup is HTML.
+    {
+      kind: 'xss',
+      callee: /^(response|Response::make)$/,
+      arg: 0,
+      argTypes: /^(binary_expression|encapsed_string|string|heredoc)$/,
+    },
     { kind: 'xss', callee: /^(echo|print|printf|vprintf)$/, arg: 'any' },
     { kind: 'unsafe-deserialization', callee: /^unserialize$/, arg: 0 },
     {
@@ -73,6 +89,18 @@ export const php: TaintLanguage = {
       arg: 0,
     },
     { kind: 'ssrf', callee: /^curl_init$/, arg: 0 },
+    {
+      kind: 'ssrf',
+      callee: /^Http::(get|post|put|patch|delete|head)$|^\$(client|http|guzzle)\w*->(get|post|put|delete)$/i,
+      arg: 0,
+    },
+    // `Http::send('GET', $url)`, Guzzle's `$client->request('GET', $url)`: the method comes first.
+    { kind: 'ssrf', callee: /^Http::send$|^\$(client|http|guzzle)\w*->request$/i, arg: 1 },
+    {
+      kind: 'path-traversal',
+      callee: /^(response\(\)->(download|file)|Storage::(get|download|delete|put)|\$\w+->(download|file))$/,
+      arg: 0,
+    },
     { kind: 'ssrf', callee: /^curl_setopt$/, arg: 2, when: /CURLOPT_URL/ },
     { kind: 'open-redirect', callee: /^header$/, arg: 0, when: /Location/i },
     {

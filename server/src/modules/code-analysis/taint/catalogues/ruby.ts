@@ -51,13 +51,19 @@ export const ruby: TaintLanguage = {
       kind: 'command-injection',
       callee: /^(system|exec|spawn|IO\.popen|Open3\.\w+|Kernel\.system)$/,
       arg: 0,
+      // `IO.popen(['grep', q])`: an argument list runs no shell.
+      argTypes: /^(?!array$)/,
     },
+    // `open("| cmd")` runs a command (CodeQL rb/kernel-open, RuboCop Security/Open); File.open does not.
+    { kind: 'command-injection', callee: /^(Kernel\.)?open$/, arg: 0 },
     { kind: 'command-injection', callee: /^`$/, arg: 'any' },
     { kind: 'code-injection', callee: /^(eval|instance_eval|class_eval|module_eval)$/, arg: 0 },
     // Calling a method or naming a class chosen by the request.
     { kind: 'code-injection', callee: /\.(send|__send__|public_send)$/, arg: 0 },
-    { kind: 'code-injection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
+    // Brakeman's unsafe reflection: a class named by the request.
+    { kind: 'reflection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
     { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html):/ },
+    { kind: 'path-traversal', callee: /^render$/, arg: 'any', when: /\b(file|template|partial|action):/ },
     { kind: 'xss', callee: /^raw$/, arg: 0 },
     { kind: 'xss', callee: /\.html_safe$/, arg: 'receiver' },
     { kind: 'ldap-injection', callee: /^Net::LDAP::Filter\.construct$/, arg: 0 },

@@ -33,7 +33,7 @@ export const phpFlow: FlowSyntax = {
   foreach: {},
   tries: { try_statement: { body: 'body', handlers: ['catch_clause'], finalizer: 'finally_clause' } },
   returns: ['return_statement'],
-  exits: ['throw_expression'],
+  exits: ['throw_expression', 'exit_statement'],
   breaks: ['break_statement'],
   literals: {
     strings: ['string', 'encapsed_string'],

@@ -1,0 +1,42 @@
+import { forJs, type RuleDefinition } from './types';
+
+/**
+ * CORS that lets any site read authenticated responses (CWE-942), as the Semgrep registry's express, .NET and PHP
+ * rules report it: the request's own `Origin` reflected into `Access-Control-Allow-Origin`, or any origin allowed
+ * together with credentials (`cors({ origin: true, credentials: true })`, `SetIsOriginAllowed(_ => true)` or
+ * `AllowAnyOrigin()` with `AllowCredentials()`). A fixed origin or an allow-list is not reported.
+ */
+const ALLOW_ORIGIN = JSON.stringify(`^['"]Access-Control-Allow-Origin['"]$`);
+const REQUEST_ORIGIN = JSON.stringify(
+  String.raw`^(req|request|ctx)\.(headers\.origin|headers\[['"]origin['"]\]|get\(['"]origin['"]\)|header\(['"]origin['"]\))$`,
+);
+
+export const CORS_RULES: RuleDefinition[] = [
+  {
+    id: 'security/cors-permissive',
+    needles: ['origin', 'Origin'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'high',
+    cwe: 'CWE-942',
+    message:
+      '`{finding}` lets any web site make credentialed requests and read the answers; allow a fixed list of origins.',
+    languages: {
+      ...forJs(`((object (pair key: (property_identifier) @o value: [(true) (string)] @ov) (pair key: (property_identifier) @c value: (true)) @finding) (#eq? @o "origin") (#match? @ov "^(true|['\\"][*]['\\"])$") (#eq? @c "credentials"))
+        ((object (pair key: (property_identifier) @c value: (true)) @finding (pair key: (property_identifier) @o value: [(true) (string)] @ov)) (#eq? @o "origin") (#match? @ov "^(true|['\\"][*]['\\"])$") (#eq? @c "credentials"))
+        ((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (string) @h . (_) @v .)) @finding
+          (#match? @m "^(setHeader|set|header|append)$") (#match? @h ${ALLOW_ORIGIN}) (#match? @v ${REQUEST_ORIGIN}))`),
+      csharp: `((invocation_expression function: (member_access_expression expression: (invocation_expression function: (member_access_expression name: (identifier) @any) arguments: (argument_list) @a) name: (identifier) @cred)) @finding
+          (#match? @any "^(AllowAnyOrigin|SetIsOriginAllowed)$") (#eq? @cred "AllowCredentials"))`,
+      // Servlets and Spring: the `Origin` header echoed, or any origin pattern with credentials.
+      java: `((method_invocation name: (identifier) @m arguments: (argument_list . (string_literal) @h . (method_invocation name: (identifier) @g arguments: (argument_list . (string_literal) @o)) .)) @finding
+          (#match? @m "^(setHeader|addHeader)$") (#match? @h "Access-Control-Allow-Origin") (#eq? @g "getHeader") (#match? @o "^.[Oo]rigin.$"))
+        ((method_invocation object: (method_invocation name: (identifier) @any arguments: (argument_list . (string_literal) @star .)) name: (identifier) @cred arguments: (argument_list (true))) @finding
+          (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#match? @star "^.[*].$") (#eq? @cred "allowCredentials"))`,
+      php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (binary_expression left: (string) @h right: (_) @v)))) @finding
+          (#eq? @fn "header") (#match? @h "Access-Control-Allow-Origin") (#match? @v "HTTP_ORIGIN|getHeader|header\\\\("))`,
+    },
+    // `SetIsOriginAllowed(origin => allowed.Contains(origin))` checks; only a predicate that is always true is open.
+    check: (c) => c.any?.text !== 'SetIsOriginAllowed' || /^\(\s*\w+\s*=>\s*true\s*\)$/.test(c.a?.text ?? ''),
+  },
+];

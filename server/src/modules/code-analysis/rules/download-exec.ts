@@ -1,0 +1,29 @@
+import type { RuleDefinition } from './types';
+
+/**
+ * Running a script straight from the network (CWE-494, the Semgrep registry's `curl-pipe-bash`): `curl … | sh`,
+ * `bash <(curl …)`, `sh -c "$(curl …)"`, `eval "$(wget -O- …)"`. Nothing checks what arrived: a compromised or
+ * intercepted download runs as the script's user. Downloading to a file and checking a checksum or signature first
+ * is not reported.
+ */
+const FETCH = '^(curl|wget)$';
+const SHELL = '^(sh|bash|zsh|ksh|dash|ash|fish|python3?|perl|ruby|node|eval|source|\\.)$';
+
+export const DOWNLOAD_EXEC_RULES: RuleDefinition[] = [
+  {
+    id: 'security/download-without-integrity-check',
+    needles: ['curl', 'wget'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'high',
+    cwe: 'CWE-494',
+    message:
+      '`{finding}` runs a script downloaded from the network without checking it; download it to a file, verify its checksum or signature, then run it.',
+    languages: {
+      bash: `((pipeline (command name: (command_name) @dl) . (command name: (command_name) @sh)) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))
+        ((command name: (command_name) @sh argument: (process_substitution (command name: (command_name) @dl))) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))
+        ((command name: (command_name) @sh argument: (string (command_substitution (command name: (command_name) @dl)))) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))
+        ((command name: (command_name) @sh argument: (command_substitution (command name: (command_name) @dl))) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))`,
+    },
+  },
+];
