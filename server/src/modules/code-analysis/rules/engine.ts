@@ -23,6 +23,8 @@ import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
 import { NETWORK_RULES } from './network';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
+import { runScopedRules } from './scoped';
+import { SCOPED_RULES } from './scoped-rules';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
@@ -149,6 +151,7 @@ export function runRules(
     findings.push(toFinding(rule, parsed, at, captures));
   }
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
+  findings.push(...runScopedRules(parsed, SCOPED_RULES, categories));
   // The dataflow reports both: injections (security) and the conditions it folds to a constant (bug).
   findings.push(
     ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),

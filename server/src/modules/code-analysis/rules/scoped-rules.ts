@@ -1,0 +1,25 @@
+import { ASSERTION_RULES } from './assertions';
+import { HTML_OUTPUT_RULES } from './html-output';
+import { INFINITE_LOOP_RULES } from './infinite-loops';
+import { LOG_EXPOSURE_RULES } from './log-exposure';
+import { OBJECT_CONTRACT_RULES } from './object-contracts';
+import { OPERATOR_MISTAKE_RULES } from './operator-mistakes';
+import { REDIRECT_RULES } from './redirects';
+import { RETURN_CHECK_RULES } from './return-checks';
+import type { ScopedRule } from './scoped';
+import { SOCKET_RULES } from './sockets';
+import { THREAD_RULES } from './threads';
+
+/** The rules that look around the node they match (`scoped.ts`), run in one walk of the tree. */
+export const SCOPED_RULES: ScopedRule[] = [
+  ...THREAD_RULES,
+  ...OBJECT_CONTRACT_RULES,
+  ...OPERATOR_MISTAKE_RULES,
+  ...RETURN_CHECK_RULES,
+  ...HTML_OUTPUT_RULES,
+  ...LOG_EXPOSURE_RULES,
+  ...INFINITE_LOOP_RULES,
+  ...REDIRECT_RULES,
+  ...ASSERTION_RULES,
+  ...SOCKET_RULES,
+];
