@@ -92,3 +92,60 @@ export function statementOf(node: SyntaxNode): SyntaxNode {
     n = n.parent;
   return n;
 }
+
+/** The local a value is stored in: `T x = <value>` or `x = <value>` (through parentheses and casts). */
+export function assignedName(value: SyntaxNode, scope: Scope): string | undefined {
+  let n = value;
+  while (n.parent && (n.parent.type === 'parenthesized_expression' || n.parent.type === 'cast_expression'))
+    n = n.parent;
+  const p = n.parent;
+  if (p?.type === 'variable_declarator' && field(p, 'value') === n) {
+    const name = field(p, 'name');
+    return name ? scope.text(name) : undefined;
+  }
+  if (p?.type === 'assignment_expression' && field(p, 'right') === n) {
+    const left = field(p, 'left');
+    return left?.type === 'identifier' ? scope.text(left) : undefined;
+  }
+  return undefined;
+}
+
+/** The local declaration of `name` visible at `at`, and the block it is visible in. */
+export function localDeclaration(
+  name: string,
+  at: SyntaxNode,
+  scope: Scope,
+): { block: SyntaxNode; declarator: SyntaxNode } | undefined {
+  for (let p = at.parent; p && !JAVA_METHODS.includes(p.type); p = p.parent) {
+    if (p.type !== 'block') continue;
+    for (const d of p.children.filter((c) => c.type === 'local_variable_declaration'))
+      for (const v of d.children.filter((c) => c.field === 'declarator'))
+        if (scope.text(field(v, 'name') ?? v) === name) return { block: p, declarator: v };
+  }
+  return undefined;
+}
+
+/** The values assigned to a local inside `root`: its initialiser and every `name = value`. */
+export function valuesOf(name: string, root: SyntaxNode, scope: Scope): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (const d of descendants(root, ['variable_declarator', 'assignment_expression'])) {
+    const target = d.type === 'variable_declarator' ? field(d, 'name') : field(d, 'left');
+    const value = d.type === 'variable_declarator' ? field(d, 'value') : field(d, 'right');
+    if (target && value && scope.text(target) === name && value.type !== 'null_literal') out.push(value);
+  }
+  return out;
+}
+
+/** Whether `name` leaves the method: returned, stored in a field or an array, or handed to another method. */
+export function escapes(name: string, root: SyntaxNode, scope: Scope): boolean {
+  return descendants(root, ['return_statement', 'assignment_expression', 'argument_list']).some((n) => {
+    if (n.type === 'return_statement') return n.children.some((c) => c.named && scope.text(c) === name);
+    if (n.type === 'assignment_expression') {
+      const left = field(n, 'left');
+      return scope.text(field(n, 'right') ?? n) === name && left !== undefined && left.type !== 'identifier';
+    }
+    return (
+      n.parent?.type === 'method_invocation' && n.children.some((c) => c.named && scope.text(c) === name)
+    );
+  });
+}

@@ -1,13 +1,17 @@
 import { ASSERTION_RULES } from './assertions';
+import { CRYPTO_STEP_RULES } from './crypto-steps';
 import { HTML_OUTPUT_RULES } from './html-output';
 import { INFINITE_LOOP_RULES } from './infinite-loops';
 import { LOG_EXPOSURE_RULES } from './log-exposure';
+import { NATIVE_CODE_RULES } from './native-code';
 import { OBJECT_CONTRACT_RULES } from './object-contracts';
 import { OPERATOR_MISTAKE_RULES } from './operator-mistakes';
 import { REDIRECT_RULES } from './redirects';
 import { RETURN_CHECK_RULES } from './return-checks';
 import type { ScopedRule } from './scoped';
+import { SENSITIVE_MEMORY_RULES } from './sensitive-memory';
 import { SOCKET_RULES } from './sockets';
+import { TEMP_FILE_RULES } from './temp-files';
 import { THREAD_RULES } from './threads';
 
 /** The rules that look around the node they match (`scoped.ts`), run in one walk of the tree. */
@@ -22,4 +26,8 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...REDIRECT_RULES,
   ...ASSERTION_RULES,
   ...SOCKET_RULES,
+  ...CRYPTO_STEP_RULES,
+  ...TEMP_FILE_RULES,
+  ...NATIVE_CODE_RULES,
+  ...SENSITIVE_MEMORY_RULES,
 ];
