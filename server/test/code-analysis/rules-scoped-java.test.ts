@@ -158,6 +158,51 @@ const CASES: Case[] = [
       'StringBuilder password = new StringBuilder();\n    try {\n      password.append(readLine());\n      login(password.toString());\n    } finally {\n      password.setLength(0);\n    }',
     ),
   ],
+  [
+    'bug/resource-leak',
+    'CWE-775',
+    'java',
+    java(
+      'java.io.BufferedReader in = new java.io.BufferedReader(new java.io.FileReader(path()));\n    log(in.readLine());',
+    ),
+    4,
+    java(
+      'try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.FileReader(path()))) {\n      log(in.readLine());\n    }',
+    ),
+  ],
+  [
+    'bug/resource-leak',
+    'CWE-772',
+    'java',
+    java('java.sql.PreparedStatement ps = connection.prepareStatement("select 1");\n    ps.execute();'),
+    4,
+    java(
+      'java.sql.PreparedStatement ps = connection.prepareStatement("select 1");\n    try {\n      ps.execute();\n    } finally {\n      ps.close();\n    }',
+    ),
+  ],
+  [
+    'bug/resource-leak',
+    'CWE-404',
+    'java',
+    java(
+      'java.io.FileReader r = new java.io.FileReader(path());\n    java.io.BufferedReader in = new java.io.BufferedReader(r);\n    log(in.readLine());\n    in.close();',
+    ),
+    4,
+    java(
+      'java.io.FileReader r = null;\n    try {\n      r = new java.io.FileReader(path());\n      java.io.BufferedReader in = new java.io.BufferedReader(r);\n      log(in.readLine());\n    } finally {\n      if (r != null) r.close();\n    }',
+    ),
+  ],
+  [
+    'bug/resource-leak',
+    'CWE-775',
+    'java',
+    java('java.io.FileInputStream in = new java.io.FileInputStream(path());\n    log(in.read());'),
+    4,
+    java(
+      'java.io.FileInputStream in = new java.io.FileInputStream(path());\n    this.stream = in;',
+      'java.io.InputStream stream;',
+    ),
+  ],
 ];
 
 const kind = (rule: string) => (rule.startsWith('bug/') ? 'bugs' : 'security');

@@ -7,6 +7,7 @@ import { NATIVE_CODE_RULES } from './native-code';
 import { OBJECT_CONTRACT_RULES } from './object-contracts';
 import { OPERATOR_MISTAKE_RULES } from './operator-mistakes';
 import { REDIRECT_RULES } from './redirects';
+import { RESOURCE_LEAK_RULES } from './resource-leaks';
 import { RETURN_CHECK_RULES } from './return-checks';
 import type { ScopedRule } from './scoped';
 import { SENSITIVE_MEMORY_RULES } from './sensitive-memory';
@@ -30,4 +31,5 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...TEMP_FILE_RULES,
   ...NATIVE_CODE_RULES,
   ...SENSITIVE_MEMORY_RULES,
+  ...RESOURCE_LEAK_RULES,
 ];
