@@ -215,6 +215,22 @@ const CASES: Case[] = [
       'java.net.ServerSocket a = new java.net.ServerSocket();\n    a.bind(new java.net.InetSocketAddress(8080));\n    java.net.ServerSocket b = new java.net.ServerSocket();\n    b.bind(new java.net.InetSocketAddress("localhost", 8081));',
     ),
   ],
+  [
+    'bug/unused-private-method',
+    'CWE-561',
+    'java',
+    'class Report {\n  private String total() { return "0"; }\n  public String show() { return "none"; }\n}\n',
+    2,
+    'class Report {\n  private String total() { return "0"; }\n  public String show() { return total(); }\n}\n',
+  ],
+  [
+    'bug/non-serializable-in-session',
+    'CWE-579',
+    'java',
+    'class Cart {\n  static class Item { String sku; }\n  void add(javax.servlet.http.HttpServletRequest request) {\n    Item item = new Item();\n    request.getSession(true).setAttribute("item", item);\n  }\n}\n',
+    5,
+    'class Cart {\n  static class Item implements java.io.Serializable { String sku; }\n  void add(javax.servlet.http.HttpServletRequest request) {\n    Item item = new Item();\n    request.getSession(true).setAttribute("item", item);\n  }\n}\n',
+  ],
 ];
 
 const kind = (rule: string) => (rule.startsWith('bug/') ? 'bugs' : 'security');

@@ -1,4 +1,5 @@
 import { ASSERTION_RULES } from './assertions';
+import { CLASS_USAGE_RULES } from './class-usage';
 import { CRYPTO_STEP_RULES } from './crypto-steps';
 import { HTML_OUTPUT_RULES } from './html-output';
 import { INFINITE_LOOP_RULES } from './infinite-loops';
@@ -32,4 +33,5 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...NATIVE_CODE_RULES,
   ...SENSITIVE_MEMORY_RULES,
   ...RESOURCE_LEAK_RULES,
+  ...CLASS_USAGE_RULES,
 ];
