@@ -231,6 +231,26 @@ const CASES: Case[] = [
     5,
     'class Cart {\n  static class Item implements java.io.Serializable { String sku; }\n  void add(javax.servlet.http.HttpServletRequest request) {\n    Item item = new Item();\n    request.getSession(true).setAttribute("item", item);\n  }\n}\n',
   ],
+  [
+    'bug/literal-condition',
+    'CWE-571',
+    'java',
+    java('if (true) {\n      log();\n    }'),
+    4,
+    java('if (ready()) {\n      log();\n    }'),
+  ],
+  [
+    'bug/classes-never-equal',
+    'CWE-571',
+    'java',
+    java(
+      'java.util.Random a = new java.util.Random();\n    java.security.SecureRandom b = new java.security.SecureRandom();\n    if (!a.getClass().equals(b.getClass())) {\n      log();\n    }',
+    ),
+    6,
+    java(
+      'java.util.Random a = new java.util.Random();\n    java.util.Random b = pick();\n    if (!a.getClass().equals(b.getClass())) {\n      log();\n    }',
+    ),
+  ],
 ];
 
 const kind = (rule: string) => (rule.startsWith('bug/') ? 'bugs' : 'security');

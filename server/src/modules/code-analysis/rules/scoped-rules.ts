@@ -3,6 +3,7 @@ import { CLASS_USAGE_RULES } from './class-usage';
 import { CRYPTO_STEP_RULES } from './crypto-steps';
 import { HTML_OUTPUT_RULES } from './html-output';
 import { INFINITE_LOOP_RULES } from './infinite-loops';
+import { LITERAL_CONDITION_RULES } from './literal-conditions';
 import { LOG_EXPOSURE_RULES } from './log-exposure';
 import { NATIVE_CODE_RULES } from './native-code';
 import { OBJECT_CONTRACT_RULES } from './object-contracts';
@@ -34,4 +35,5 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...SENSITIVE_MEMORY_RULES,
   ...RESOURCE_LEAK_RULES,
   ...CLASS_USAGE_RULES,
+  ...LITERAL_CONDITION_RULES,
 ];
