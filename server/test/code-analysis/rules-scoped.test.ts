@@ -251,6 +251,14 @@ const CASES: Case[] = [
       'java.util.Random a = new java.util.Random();\n    java.util.Random b = pick();\n    if (!a.getClass().equals(b.getClass())) {\n      log();\n    }',
     ),
   ],
+  [
+    'bug/unused-variable',
+    'CWE-563',
+    'java',
+    java('String label;\n    label = "draft";\n    log();'),
+    4,
+    java('String label;\n    label = "draft";\n    log(label);'),
+  ],
 ];
 
 const kind = (rule: string) => (rule.startsWith('bug/') ? 'bugs' : 'security');
