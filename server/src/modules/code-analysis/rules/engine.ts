@@ -38,6 +38,8 @@ import { PROTOTYPE_POLLUTION_RULES } from './prototype-pollution';
 import { PYTHON_CALL_RULES, pythonCallFindings } from './python-call-rules';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
+import { runScopedRules } from './scoped';
+import { SCOPED_RULES } from './scoped-rules';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
 import { WEB_SECURITY_RULES } from './security-web';
@@ -187,6 +189,7 @@ export function runRules(
     findings.push(toFinding(rule, parsed, at, captures));
   }
   if (categories.includes('bug')) findings.push(...unusedVariables(parsed));
+  findings.push(...runScopedRules(parsed, SCOPED_RULES, categories));
   // The dataflow reports both: injections (security) and the conditions it folds to a constant (bug).
   findings.push(
     ...taintFindings(parsed, project, threatModel).filter((f) => categories.some((c) => c === f.category)),

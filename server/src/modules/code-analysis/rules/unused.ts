@@ -27,6 +27,8 @@ interface UnusedSpec {
   ignored: RegExp;
   /** True when the declaration node is a local declaration statement (not a field or a module-level name). */
   local: (decl: SyntaxNode) => boolean;
+  /** Node types of a plain assignment (`x = v`): its left-hand name is written, not read. */
+  assignments?: string[];
 }
 
 const parentIs =
@@ -85,6 +87,7 @@ const SPECS: Partial<Record<CodeLanguage, UnusedSpec>> = {
     dynamic: /$^/,
     ignored: /^_$/,
     local: parentIs('local_variable_declaration'),
+    assignments: ['assignment_expression'],
   },
   csharp: {
     declarations: [['variable_declarator', 'name']],
@@ -94,6 +97,7 @@ const SPECS: Partial<Record<CodeLanguage, UnusedSpec>> = {
     ignored: /^_$/,
     local: (n) =>
       n.parent?.type === 'variable_declaration' && n.parent.parent?.type === 'local_declaration_statement',
+    assignments: ['assignment_expression'],
   },
   kotlin: {
     declarations: [['property_declaration', 'type:variable_declaration']],
@@ -156,7 +160,7 @@ export function unusedVariables(parsed: ParsedSource): Finding[] {
     const stack: SyntaxNode[] = [...fn.children];
     while (stack.length > 0) {
       const node = stack.pop() as SyntaxNode;
-      if (spec.reads.includes(node.type)) {
+      if (spec.reads.includes(node.type) && !plainWrite(node, spec, source)) {
         const name = source.slice(node.startIndex, node.endIndex);
         uses.set(name, (uses.get(name) ?? 0) + 1);
       }
@@ -200,6 +204,15 @@ export function unusedVariables(parsed: ParsedSource): Finding[] {
   };
   walk(parsed.root);
   return findings;
+}
+
+/** `x` in `x = v;`: stored, not read (`x += v` reads it; so does `y = x = v`, whose value is used). */
+function plainWrite(node: SyntaxNode, spec: UnusedSpec, source: string): boolean {
+  const parent = node.parent;
+  if (!parent || !spec.assignments?.includes(parent.type) || node.field !== 'left') return false;
+  const operator = parent.children.find((c) => c.field === 'operator');
+  const op = operator ? source.slice(operator.startIndex, operator.endIndex) : '';
+  return op === '=' && parent.parent?.type === 'expression_statement';
 }
 
 function ownFunction(node: SyntaxNode, functions: Record<string, string>): SyntaxNode | undefined {
