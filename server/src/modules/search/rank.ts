@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { B, idf, K1, SCORE_DIGITS, W_BODY, W_TITLE } from './bm25';
+import { B, idf, K1, W_BODY, W_TITLE } from './bm25';
 import type { QueryPlan } from './query-plan';
 import { textArrayLiteral } from './sql';
 

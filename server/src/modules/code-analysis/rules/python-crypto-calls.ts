@@ -1,5 +1,5 @@
 import type { ParsedSource } from '../parsing/parse';
-import type { PythonCallRule } from './python-call-rules';
+import type { PythonCallRule } from './python-call-rule';
 import { argument, literalString, nodeText, type PythonCall } from './python-imports';
 
 const HASH_MESSAGE =

@@ -1,6 +1,6 @@
 import type { ParsedSource } from '../parsing/parse';
 import type { SyntaxNode } from '../parsing/tree';
-import type { PythonCallRule } from './python-call-rules';
+import type { PythonCallRule } from './python-call-rule';
 import { argument, literalString, nodeText, type PythonCall } from './python-imports';
 import { wildcardInjection } from './wildcard-injection';
 

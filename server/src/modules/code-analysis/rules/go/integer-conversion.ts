@@ -157,7 +157,7 @@ class ConversionChecker {
       return type && { type, value: constant, nonNegative: false, external: false };
     }
     const single = def.sides.right.length === 1 ? unparen(def.sides.right[0] as SyntaxNode) : undefined;
-    if (!single || single.type !== 'call_expression') return undefined;
+    if (single?.type !== 'call_expression') return undefined;
     const { callee, args } = callParts(this.parsed, single);
     if (TYPES[callee]) {
       // `v := int8(x)` after a range check of x: v holds what the check allowed.
