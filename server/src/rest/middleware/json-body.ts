@@ -205,6 +205,12 @@ function readPlainJson(
     }
     const chunks: Buffer[] = [];
     let received = 0;
+    // A large body of declared length is copied into one buffer of its own as its chunks arrive, a chunk a turn:
+    // joined at the end instead, 19 MB took one Buffer.concat of ~100 ms on the event loop (2 slow vCPUs).
+    const whole =
+      Number.isSafeInteger(declared) && declared > PARSE_ASIDE_BYTES
+        ? Buffer.allocUnsafeSlow(declared)
+        : undefined;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     const fail = (err: BodyParserError) => {
@@ -215,9 +221,11 @@ function readPlainJson(
       reject(bodyParserError(err, limit));
     };
     const onData = (chunk: Buffer) => {
+      if (whole && received + chunk.length <= whole.length) chunk.copy(whole, received);
+      else if (whole) fail({ type: 'request.size.invalid' });
+      else chunks.push(chunk);
       received += chunk.length;
       if (received > limit) fail({ type: 'entity.too.large' });
-      else chunks.push(chunk);
     };
     // Most bodies have arrived with their headers: a timer only for those still on their way.
     if (!req.complete) timer = setTimeout(() => fail({ type: 'request.timeout', timeoutMs }), timeoutMs);
@@ -227,11 +235,13 @@ function readPlainJson(
       settled = true;
       clearTimeout(timer);
       // One buffer of its own (a lone chunk may share the socket's): large bodies are handed to the parsing thread.
-      resolve(
-        chunks.length === 1 && received <= PARSE_ASIDE_BYTES
-          ? (chunks[0] as Buffer)
-          : Buffer.concat(chunks, received),
-      );
+      if (whole) resolve(received === whole.length ? whole : whole.subarray(0, received));
+      else
+        resolve(
+          chunks.length === 1 && received <= PARSE_ASIDE_BYTES
+            ? (chunks[0] as Buffer)
+            : Buffer.concat(chunks, received),
+        );
     });
     req.on('error', () => fail({ type: 'request.aborted' }));
     req.once('close', () => {
