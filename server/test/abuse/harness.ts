@@ -50,7 +50,10 @@ function inSlices(bytes: Uint8Array): ReadableStream<Uint8Array> {
   return new ReadableStream({
     pull(controller) {
       if (at >= bytes.byteLength) controller.close();
-      else controller.enqueue(bytes.subarray(at, (at += SLICE)));
+      else {
+        controller.enqueue(bytes.subarray(at, at + SLICE));
+        at += SLICE;
+      }
     },
   });
 }
