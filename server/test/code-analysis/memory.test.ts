@@ -32,7 +32,8 @@ describe('memory: trees and parsers are freed', () => {
     const after = await batch(60);
     const grownMb = (after - settled) / 1024 / 1024;
     // A leaked tree of this 2,000-line file is several MB of WASM memory: 60 leaks show as ~150 MB in
-    // the last batch, while a process that frees its trees stays flat once warm (GC noise is tens of MB at most).
-    expect(grownMb).toBeLessThan(80);
+    // the last batch, while a process that frees its trees stays flat once warm. RSS noise is tens of MB: 92 MB
+    // once in CI's PostgreSQL pass on a slow 2-vCPU machine with no leak (a probe of six batches there was flat).
+    expect(grownMb).toBeLessThan(110);
   }, 120_000);
 });
