@@ -4,23 +4,13 @@
  * redirect, failing assertions, ports bound twice. Each vulnerable example fires its rule (with its CWE, on the
  * expected line), the fixed one does not.
  */
-import type { CodeLanguage } from '@tessera/shared';
-import { describe, expect, it } from 'vitest';
-import { findings } from '../helpers/code-analysis';
+import { describe, it } from 'vitest';
+import { expectPlacedCase, javaClass, type PlacedCase, SERVLET_PARAMS } from '../helpers/code-analysis';
 
-const java = (body: string, members = '', params = '') =>
-  `class Account {\n  ${members}\n  void run(${params}) throws Exception {\n    ${body}\n  }\n}\n`;
-const servlet = (body: string) =>
-  java(
-    body,
-    '',
-    'javax.servlet.http.HttpServletRequest request, javax.servlet.http.HttpServletResponse response',
-  );
+const java = javaClass('Account');
+const servlet = (body: string) => java(body, '', SERVLET_PARAMS);
 
-/** [rule, CWE, language, vulnerable code, the line reported (1-based), fixed code]. */
-type Case = [string, string, CodeLanguage, string, number, string];
-
-const CASES: Case[] = [
+const CASES: PlacedCase[] = [
   [
     'bug/thread-run-called',
     'CWE-572',
@@ -261,13 +251,6 @@ const CASES: Case[] = [
   ],
 ];
 
-const kind = (rule: string) => (rule.startsWith('bug/') ? 'bugs' : 'security');
-
 describe('scoped rules', () => {
-  it.each(CASES)('%s (%s) in %s', async (rule, cwe, language, vulnerable, line, fixed) => {
-    const found = (await findings(vulnerable, language, kind(rule))).filter((f) => f.rule_id === rule);
-    expect(found.map((f) => [f.cwe, f.line])).toContainEqual([cwe, line]);
-    const quiet = (await findings(fixed, language, kind(rule))).filter((f) => f.rule_id === rule);
-    expect(quiet).toEqual([]);
-  });
+  it.each(CASES)('%s (%s) in %s', (...placed) => expectPlacedCase(...placed));
 });
