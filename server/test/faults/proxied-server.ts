@@ -6,7 +6,12 @@ import { startServer } from '../../src/server';
 import { createServices } from '../../src/services';
 import { openTestDatabase } from '../helpers/database';
 import type { LogCapture } from '../helpers/log-capture';
-import { type TestServer, type TestServerOptions, testAuthThrottle } from '../helpers/server';
+import {
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+  testAuthThrottle,
+} from '../helpers/server';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 export interface ProxiedServer {
@@ -52,4 +57,16 @@ export async function startServerBehindDbProxy(
       await direct.close();
     },
   };
+}
+
+/** startTestServer with Redis (`redisUrl`, TEST_REDIS_URL) reached only through a TCP proxy the test can cut or stall. */
+export async function startServerBehindRedisProxy(
+  redisUrl: string,
+): Promise<{ server: TestServer; proxy: TcpProxy }> {
+  const target = new URL(redisUrl);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+  target.hostname = '127.0.0.1';
+  target.port = String(proxy.port);
+  const server = await startTestServer({ env: { REDIS_URL: target.toString() } });
+  return { server, proxy };
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/chat-setup';
 import { createAccountWithKey } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy';
+import type { TestServer } from '../helpers/server';
+import { startServerBehindRedisProxy } from './proxied-server';
+import type { TcpProxy } from './tcp-proxy';
 
 // Redis killed while the server runs: the limiter stops even trying it (its connection is not ready), so
 // only the connection's own failures can show the outage. They are counted in
@@ -16,11 +17,7 @@ let key: string;
 
 beforeAll(async () => {
   if (!REDIS_URL) return;
-  const target = new URL(REDIS_URL);
-  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-  target.hostname = '127.0.0.1';
-  target.port = String(proxy.port);
-  server = await startTestServer({ env: { REDIS_URL: target.toString() } });
+  ({ server, proxy } = await startServerBehindRedisProxy(REDIS_URL));
   key = (await createAccountWithKey(server, { plan: 'pro' })).key.key;
 });
 afterAll(async () => {

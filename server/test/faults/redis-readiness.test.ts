@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/chat-setup';
 import { createAccountWithKey } from '../helpers/fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy';
+import type { TestServer } from '../helpers/server';
+import { startServerBehindRedisProxy } from './proxied-server';
+import type { TcpProxy } from './tcp-proxy';
 
 // /readyz asks Redis itself. It read the rate limiter's mode, which only a request moves: an idle instance
 // reported Redis unreachable after it was back (until its next API request), and a Redis that hung with the
@@ -16,11 +17,7 @@ let key: string;
 
 beforeAll(async () => {
   if (!REDIS_URL) return;
-  const target = new URL(REDIS_URL);
-  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-  target.hostname = '127.0.0.1';
-  target.port = String(proxy.port);
-  server = await startTestServer({ env: { REDIS_URL: target.toString() } });
+  ({ server, proxy } = await startServerBehindRedisProxy(REDIS_URL));
   key = (await createAccountWithKey(server, { plan: 'pro' })).key.key;
   await eventually(() => server.services.rateLimiter.mode === 'redis', 5_000);
 });
