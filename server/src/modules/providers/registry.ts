@@ -31,11 +31,12 @@ export const SIMULATOR_FALLBACK_OWNER = 'tessera-simulator (no upstream configur
 export class ProviderRegistry implements ModelOwnership {
   readonly simulator: SimulatorProvider;
   private readonly upstreams = new Map<string, OpenAiCompatibleProvider | AnthropicProvider>();
-  private readonly simulateUnconfigured: boolean;
+  /** Whether live keys on a model without its upstream get the simulator (else a 503 naming the configuration). */
+  readonly simulatesUnconfigured: boolean;
 
   constructor(options: ProvidersOptions) {
     this.simulator = new SimulatorProvider(options.simulatorTokenDelayMs);
-    this.simulateUnconfigured = options.simulateUnconfigured ?? true;
+    this.simulatesUnconfigured = options.simulateUnconfigured ?? true;
     for (const u of options.upstreams) {
       this.upstreams.set(
         u.name,
@@ -50,7 +51,7 @@ export class ProviderRegistry implements ModelOwnership {
    */
   forModel(entry: ModelEntry, mode: 'live' | 'test'): ChatProvider | undefined {
     if (mode === 'test' || entry.provider === 'simulator') return this.simulator;
-    return this.upstreams.get(entry.provider) ?? (this.simulateUnconfigured ? this.simulator : undefined);
+    return this.upstreams.get(entry.provider) ?? (this.simulatesUnconfigured ? this.simulator : undefined);
   }
 
   /** The 503 for a live key on a model whose provider this server has no configuration for (production). */
@@ -68,17 +69,12 @@ export class ProviderRegistry implements ModelOwnership {
   ownerOf(entry: ModelEntry): string {
     if (entry.provider === 'simulator') return SIMULATOR_OWNER;
     if (this.upstreams.has(entry.provider)) return entry.provider;
-    return this.simulateUnconfigured ? SIMULATOR_FALLBACK_OWNER : `${entry.provider} (not configured)`;
+    return this.simulatesUnconfigured ? SIMULATOR_FALLBACK_OWNER : `${entry.provider} (not configured)`;
   }
 
   /** Catalogue models whose provider is not configured, served by the simulator for live keys (for the banner). */
   simulated(entries: ModelEntry[]): string[] {
     return entries.filter((e) => !this.upstreams.has(e.provider)).map((e) => e.id);
-  }
-
-  /** Whether live keys on those models get the simulator (else a 503 naming the missing configuration). */
-  get simulatesUnconfigured(): boolean {
-    return this.simulateUnconfigured;
   }
 
   names(): string[] {
