@@ -1,9 +1,12 @@
-import type { Worker } from 'node:worker_threads';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { FairQueue } from '../lib/fair-queue';
 import type { JsonBounds } from '../lib/json-shape';
 import { startWorkerThread } from '../lib/worker-thread';
 import type { ParseReply, ParseRequest } from './json-parse-worker';
 import type { JsonBodyResult } from './json-text';
+import { restoreLargeTexts } from './large-texts';
+import { fillPiece, type Piece } from './value-pieces';
 
 interface Job {
   body: Uint8Array | string;
@@ -51,18 +54,31 @@ export class JsonParseThread {
   }
 
   private start(): Worker {
+    const { port1: pieces, port2 } = new MessageChannel();
     const worker = startWorkerThread('json-parse-worker', {
       execArgv: [],
+      workerData: { pieces: port2 },
+      transferList: [port2],
       // A 20 MB body of empty objects parses to ~250 MB of heap.
       resourceLimits: { maxOldGenerationSizeMb: 768, stackSizeMb: 4 },
     });
     this.worker = worker;
-    worker.on('message', ({ id, result }: ParseReply) => {
-      if (this.current?.id !== id) return;
+    worker.on('message', (reply: ParseReply) => {
+      if (this.current?.id !== reply.id) return;
       const { job } = this.current;
-      this.current = undefined;
-      job.resolve(result);
-      this.pump();
+      // The next body waits until this one is whole: its pieces are behind this one's on the port.
+      rebuild(reply, pieces)
+        .then(job.resolve, () =>
+          job.resolve({
+            ok: false,
+            failure: { kind: 'syntax', message: 'the body could not be read back whole' },
+          }),
+        )
+        .finally(() => {
+          if (this.current?.id !== reply.id) return;
+          this.current = undefined;
+          this.pump();
+        });
     });
     // An error ends the thread too ('exit' follows).
     worker.on('error', () => {});
@@ -94,3 +110,19 @@ export class JsonParseThread {
 
 /** The process's parsing thread. */
 export const jsonParseThread = new JsonParseThread();
+
+/**
+ * The parsed body, whole: its pieces taken from the port one a turn (value-pieces.ts), then its long strings
+ * decoded (large-texts.ts). The pieces are on the port before the reply arrives.
+ */
+async function rebuild({ result, large, pieces }: ParseReply, port: MessagePort): Promise<JsonBodyResult> {
+  if (!result.ok) return result;
+  for (let i = 0; i < pieces; i++) {
+    const received = receiveMessageOnPort(port);
+    if (!received) throw new Error('a piece of the body is missing');
+    fillPiece(result.value, received.message as Piece);
+    await nextTurn();
+  }
+  if (large.length > 0) await restoreLargeTexts(result.value, large);
+  return result;
+}

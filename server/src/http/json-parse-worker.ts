@@ -1,14 +1,19 @@
-import { parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import type { JsonBounds } from '../lib/json-shape';
 import { type JsonBodyResult, readJsonBody } from './json-text';
+import { type LargeText, takeLargeTexts, transferList } from './large-texts';
+import { splitValue } from './value-pieces';
 
 /**
  * The parsing thread (json-parse-thread.ts): reads large JSON bodies off the event loop. Parsing 15 MB of
  * small objects takes 100–150 ms, which on the event loop every other request of the process would wait for.
- * A body within its bounds goes back to the event loop as a structured clone, whose cost the bounds limit.
+ * A body within its bounds goes back to the event loop as a structured clone, whose cost the bounds limit, except
+ * its long strings, which go back as bytes (large-texts.ts), and a body of many values, which goes back in pieces
+ * on the port the thread was given (value-pieces.ts), posted before the reply that says how many there are.
  */
 if (!parentPort) throw new Error('json-parse-worker.ts must run in a worker thread');
 const port = parentPort;
+const piecePort = (workerData as { pieces: MessagePort }).pieces;
 
 export interface ParseRequest {
   id: number;
@@ -16,11 +21,22 @@ export interface ParseRequest {
   body: Uint8Array | string;
   bounds: JsonBounds;
 }
-export type ParseReply = { id: number; result: JsonBodyResult };
+export type ParseReply = { id: number; result: JsonBodyResult; large: LargeText[]; pieces: number };
 
 const utf8 = new TextDecoder('utf-8');
 
 port.on('message', ({ id, body, bounds }: ParseRequest) => {
   const text = typeof body === 'string' ? body : utf8.decode(body);
-  port.postMessage({ id, result: readJsonBody(text, bounds) } satisfies ParseReply);
+  const result = readJsonBody(text, bounds);
+  if (!result.ok) {
+    port.postMessage({ id, result, large: [], pieces: 0 } satisfies ParseReply);
+    return;
+  }
+  const large = takeLargeTexts(result.value);
+  const { shell, pieces } = splitValue(result.value);
+  for (const piece of pieces) piecePort.postMessage(piece);
+  port.postMessage(
+    { id, result: { ok: true, value: shell }, large, pieces: pieces.length } satisfies ParseReply,
+    transferList(large),
+  );
 });

@@ -1,4 +1,9 @@
-import { checkJsonShape, type JsonBounds, type JsonShapeViolation } from '../lib/json-shape';
+import {
+  checkJsonShape,
+  checkJsonTextShape,
+  type JsonBounds,
+  type JsonShapeViolation,
+} from '../lib/json-shape';
 
 /** Why a body is not one we take: not JSON, a bare primitive, or past the bounds on its shape. */
 export type JsonBodyFailure =
@@ -8,6 +13,9 @@ export type JsonBodyFailure =
 /** A parsed body, or why it is refused. */
 export type JsonBodyResult = { ok: true; value: unknown } | { ok: false; failure: JsonBodyFailure };
 
+/** Texts longer than this have their bounds read before they are parsed (lib/json-shape.ts, checkJsonTextShape). */
+const TEXT_SCAN_CHARS = 256 * 1024;
+
 /**
  * A JSON body as body-parser reads one in strict mode, and within its bounds: a byte-order mark skipped, an empty
  * body read as {}, only an object or an array at the top. The one reading of a body, on the event loop for small
@@ -16,6 +24,10 @@ export type JsonBodyResult = { ok: true; value: unknown } | { ok: false; failure
 export function readJsonBody(text: string, bounds: JsonBounds): JsonBodyResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.length === 0) return { ok: true, value: {} };
+  if (body.length > TEXT_SCAN_CHARS) {
+    const violation = checkJsonTextShape(body, bounds);
+    if (violation) return { ok: false, failure: { kind: 'shape', violation, bounds } };
+  }
   let value: unknown;
   try {
     value = JSON.parse(body);

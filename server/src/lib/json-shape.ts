@@ -50,3 +50,40 @@ export function checkJsonShape(value: unknown, bounds: JsonBounds): JsonShapeVio
   }
   return undefined;
 }
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * The bounds read from JSON text before it is parsed: a body past them is refused without building what it
+ * holds (JSON.parse of 15 MB of 366,000 small objects took over a second on a 2-vCPU machine). Outside strings,
+ * every comma separates two values and every `{` or `[` opens one, so their sum is at most the number of values:
+ * a text past the bound by it is past it parsed. Depth is exact. Text that is not JSON is left to JSON.parse.
+ */
+export function checkJsonTextShape(text: string, bounds: JsonBounds): JsonShapeViolation | undefined {
+  let atLeast = 0;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i += 1;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === QUOTE) inString = true;
+    else if (c === COMMA) atLeast += 1;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      atLeast += 1;
+      depth += 1;
+      if (depth > bounds.maxDepth) return { bound: 'depth', atLeast: depth };
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth -= 1;
+    if (atLeast > bounds.maxValues) return { bound: 'values', atLeast };
+  }
+  return undefined;
+}

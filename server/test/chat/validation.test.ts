@@ -148,6 +148,30 @@ describe('validation errors become the right SDK errors', () => {
     expect((err as Error).message).toMatch(/between 1 and 8.*received number 100/);
   });
 
+  it('a conversation of thousands of messages (checked a slice at a time) names the first problem, as a short one does', async () => {
+    const many = (bad?: number) =>
+      Array.from({ length: 3_000 }, (_, i) => ({ role: i === bad ? 'robot' : 'user', content: 'hi' }));
+    const paramOf = async (body: Record<string, unknown>) => {
+      const err = await client.chat.completions.create(body as never).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      return (err as InstanceType<typeof OpenAI.BadRequestError>).param;
+    };
+    expect(await paramOf({ model: 'tessera-fast-4k', messages: many(2_500) })).toBe('messages[2500].role');
+    expect(await paramOf({ model: 'tessera-fast-4k', messages: many(0) })).toBe('messages[0].role');
+    expect(await paramOf({ model: 5, messages: many(2_500) })).toBe('model');
+    expect(await paramOf({ model: 'tessera-fast-4k', messages: many(2_500), temperature: 9 })).toBe(
+      'messages[2500].role',
+    );
+    expect(await paramOf({ model: 'tessera-fast-4k', messages: many(), temperature: 9 })).toBe('temperature');
+    const ok = await client.chat.completions.create({
+      model: 'tessera-long-100k',
+      messages: many() as never,
+      max_tokens: 5,
+    });
+    // 3 tokens a message and 1 each for the role and 'hi', and 3 for the reply.
+    expect(ok.usage?.prompt_tokens).toBe(3_000 * 5 + 3);
+  });
+
   it('unknown model → NotFoundError model_not_found', async () => {
     const err = await client.chat.completions
       .create({ model: 'gpt-17', messages: user('x') })

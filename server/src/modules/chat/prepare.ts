@@ -65,7 +65,7 @@ export async function prepareChat({
   /** Whose prompt: long prompts of different accounts take turns on the counting thread. */
   accountId?: string | undefined;
 }): Promise<PreparedChat> {
-  const parsed = parseChatRequest(body);
+  const parsed = await parseChatRequest(body);
   const functions = usesFunctions(parsed);
   const request = functions || hasFunctionPieces(parsed) ? asToolsRequest(parsed) : parsed;
   const entry = catalogue.require(request.model);
@@ -82,7 +82,7 @@ export async function prepareChat({
   const fansOut = entry.provider === 'anthropic' || fallback?.provider === 'anthropic';
   const promptCopies = fansOut ? (request.n ?? 1) : 1;
   const { messages, tools } = request;
-  if (promptLength(messages, tools) > LONG_PROMPT_CHARS) {
+  if (promptLength(messages, tools, LONG_PROMPT_CHARS) > LONG_PROMPT_CHARS) {
     // Past the context window the count stops: the request is refused whatever the rest holds.
     const count = await countLongPromptTokens(messages, tools, accountId, entry.context_window);
     if (!count.complete) throw contextError(entry, count.tokens, undefined, false);

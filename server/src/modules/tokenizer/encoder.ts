@@ -73,6 +73,14 @@ export function countTokens(text: string): number {
 }
 
 /**
+ * The fewest tokens a text can be, at once: no token is longer than the BPE's longest (in UTF-8 bytes, and a
+ * UTF-16 unit is at least one byte). A prompt whose fewest is past a model's context needs no counting.
+ */
+export function fewestTokens(text: string): number {
+  return Math.ceil(text.length / ranks().maxTokenBytes);
+}
+
+/**
  * Counts part of a text, from the cursor on, until a piece (or a long piece's window) ends at or past
  * `cursor.at + chars`, and moves the cursor there. Counting a text span by span gives exactly what countTokens
  * gives for the whole: a span ends where a piece or a window ends, and a cursor inside a long piece goes on with

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens, decodeTokens, libraryEncoder as encoder, encodeText, PIECE_WINDOW } from './encoder';
-import { countPromptTokens } from './messages';
+import {
+  countTokens,
+  decodeTokens,
+  libraryEncoder as encoder,
+  encodeText,
+  fewestTokens,
+  PIECE_WINDOW,
+} from './encoder';
+import { countLongPromptTokens, countPromptTokens } from './messages';
+import { countingThread } from './thread';
 
 // The library's own encoder, the reference here, merges long pieces quadratically: seconds of CPU, far more on a
 // busy machine than vitest's default 30 s allows.
@@ -102,4 +110,40 @@ describe('tokenizer', () => {
     // 8 MB of one letter, one piece: a million tokens, exactly (8 letters a token, and a window holds 256).
     expect(countTokens('x'.repeat(8 << 20))).toBe(1 << 20);
   }, 120_000);
+});
+
+describe('the fewest tokens a prompt can be', () => {
+  it('is never more than the count, for every kind of run and text', () => {
+    const texts = [
+      ' '.repeat(100_000),
+      'x'.repeat(100_000),
+      '語'.repeat(20_000),
+      '🙂'.repeat(10_000),
+      'The quick brown fox jumps over the lazy dog. '.repeat(2_000),
+      '=\n'.repeat(30_000),
+    ];
+    for (const text of texts) {
+      expect(fewestTokens(text)).toBeGreaterThan(0);
+      expect(fewestTokens(text)).toBeLessThanOrEqual(countTokens(text));
+    }
+    // A run of spaces is as long as tokens get: the bound is reached.
+    expect(fewestTokens(' '.repeat(128 * 1_000))).toBe(countTokens(' '.repeat(128 * 1_000)));
+  });
+
+  it('refuses a prompt already past the limit at once, without counting it on the thread', async () => {
+    const answered = countingThread.answered;
+    const messages = [{ role: 'user' as const, content: 'x'.repeat(4 << 20) }];
+    const count = await countLongPromptTokens(messages, undefined, 'owner', 4_096);
+    expect(count.complete).toBe(false);
+    expect(count.tokens).toBeGreaterThanOrEqual(4_096);
+    expect(count.tokens).toBeLessThanOrEqual(countPromptTokens(messages));
+    expect(countingThread.answered).toBe(answered);
+    // Under the limit's reach by length, the thread counts it.
+    const short = [{ role: 'user' as const, content: 'x'.repeat(40_000) }];
+    expect(await countLongPromptTokens(short, undefined, 'owner', 100_000)).toEqual({
+      tokens: countPromptTokens(short),
+      complete: true,
+    });
+    expect(countingThread.answered).toBe(answered + 1);
+  });
 });

@@ -108,10 +108,17 @@ describe('counting up to a limit', () => {
       { role: 'system' as const, content: 'Be brief.' },
       { role: 'user' as const, content: huge },
     ];
-    const count = await countLongPromptTokens(messages, undefined, 'owner', 4_096);
+    // Past the limit by its length alone: refused with the fewest tokens it can be, nothing counted.
+    const byLength = await countLongPromptTokens(messages, undefined, 'owner', 4_096);
+    expect(byLength.complete).toBe(false);
+    expect(byLength.tokens).toBeGreaterThanOrEqual(4_096);
+    expect(byLength.tokens).toBeLessThanOrEqual(countPromptTokens(messages));
+    // Short enough that it might fit (100,000 letters, 12,500 tokens): counted on the thread, which looks at the
+    // limit between spans of 16,384 characters (2,048 tokens of this word).
+    const word = [{ role: 'user' as const, content: 'x'.repeat(100_000) }];
+    const count = await countLongPromptTokens(word, undefined, 'owner', 4_096);
     expect(count.complete).toBe(false);
     expect(count.tokens).toBeGreaterThanOrEqual(4_096);
-    // The thread looks at the limit between spans of 16,384 characters: 2,048 tokens of this word.
     expect(count.tokens).toBeLessThan(4_096 + 2_048 + 300);
     // Under the limit the count is exact.
     const small = [{ role: 'user' as const, content: varied(30_000) }];
