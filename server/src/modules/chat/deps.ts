@@ -26,7 +26,7 @@ export interface CallAbort {
 /** One chat call from one authenticated client. */
 export interface ChatCall {
   principal: Principal;
-  /** The allowance in force (read from the services at call time: issue 4 replaces the placeholder). */
+  /** The monthly token allowance the call reserves from and settles to (modules/allowance). */
   allowance: TokenAllowance;
   prepared: PreparedChat;
   /**

@@ -1,5 +1,6 @@
 import type { ChatCompletionRequest } from '@tessera/shared';
 import { ServiceError } from '../../errors';
+import { type Principal, requireModel } from '../keys';
 import type { ModelCatalogue, ModelEntry } from '../models';
 import { countLongPromptTokens, countPromptTokens, promptLength } from '../tokenizer';
 import { asToolsRequest, hasFunctionPieces, usesFunctions } from './legacy-functions';
@@ -58,17 +59,21 @@ export const LONG_PROMPT_CHARS = 16_384;
 export async function prepareChat({
   catalogue,
   body,
-  accountId,
+  principal,
 }: {
   catalogue: ModelCatalogue;
   body: unknown;
-  /** Whose prompt: long prompts of different accounts take turns on the counting thread. */
-  accountId?: string | undefined;
+  /**
+   * Who asks: a key limited to some models gets a 403 for another (before its prompt is counted), and long
+   * prompts of different accounts take turns on the counting thread.
+   */
+  principal: Principal;
 }): Promise<PreparedChat> {
   const parsed = await parseChatRequest(body);
   const functions = usesFunctions(parsed);
   const request = functions || hasFunctionPieces(parsed) ? asToolsRequest(parsed) : parsed;
   const entry = catalogue.require(request.model);
+  requireModel(principal, entry.id);
   const requested = request.max_completion_tokens ?? request.max_tokens ?? undefined;
   if (requested !== undefined && requested > entry.max_output_tokens) {
     const param = request.max_completion_tokens ? 'max_completion_tokens' : 'max_tokens';
@@ -84,7 +89,7 @@ export async function prepareChat({
   const { messages, tools } = request;
   if (promptLength(messages, tools, LONG_PROMPT_CHARS) > LONG_PROMPT_CHARS) {
     // Past the context window the count stops: the request is refused whatever the rest holds.
-    const count = await countLongPromptTokens(messages, tools, accountId, entry.context_window);
+    const count = await countLongPromptTokens(messages, tools, principal.accountId, entry.context_window);
     if (!count.complete) throw contextError(entry, count.tokens, undefined, false);
     return checkContext(request, entry, requested, count.tokens, promptCopies, functions);
   }

@@ -1,5 +1,6 @@
 import type { ChatCompletion } from '@tessera/shared';
 import { ServiceError } from '../../errors';
+import type { Principal } from '../keys';
 import { countingThread, countTokens } from '../tokenizer';
 import { completeChat } from './complete';
 import { SHUTTING_DOWN } from './deadline';
@@ -31,11 +32,12 @@ export class ChatService {
   }
 
   /**
-   * Validation, model lookup, token count and context check: every 4xx that needs no model call. A long prompt
-   * is counted off the event loop, where `accountId`'s prompts take turns with other accounts'.
+   * Validation, model lookup, the key's access to the model, token count and context check: every 4xx that needs
+   * no model call. A long prompt is counted off the event loop, where the principal's account's prompts take
+   * turns with other accounts'.
    */
-  prepare(body: unknown, accountId?: string): Promise<PreparedChat> {
-    return prepareChat({ catalogue: this.deps.catalogue, body, accountId });
+  prepare(body: unknown, principal: Principal): Promise<PreparedChat> {
+    return prepareChat({ catalogue: this.deps.catalogue, body, principal });
   }
 
   async complete(call: ChatCall): Promise<ChatOutcome<ChatCompletion>> {
