@@ -201,6 +201,33 @@ const classes: [string, string, () => Promise<Answer>][] = [
       ],
     }),
   ],
+  // Just within the bound on values (100,000): parsed, rebuilt and walked in full.
+  [
+    'request',
+    'a tool schema of 25,000 properties (1 MB), 100k model',
+    chat({
+      ...user('Weather?'),
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'weather',
+            parameters: {
+              type: 'object',
+              properties: Object.fromEntries(
+                Array.from({ length: 25_000 }, (_, i) => [`p${i}`, { type: 'string', description: 'x' }]),
+              ),
+            },
+          },
+        },
+      ],
+    }),
+  ],
+  [
+    'request',
+    '32,000 messages of "hi" (1 MB), 100k model',
+    chat({ messages: Array.from({ length: 32_000 }, () => ({ role: 'user', content: 'hi' })) }),
+  ],
   [
     'request',
     'metadata nested 1,000,000 deep (2 MB)',
