@@ -312,7 +312,10 @@ export abstract class CallWalker extends CollectionWalker {
         if (!arg || !v) continue;
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
         if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
-        const taint = v.taint ?? this.unknownValue(arg, v, sink.kind);
+        const taint =
+          sink.entry !== undefined
+            ? v.collection?.keys.get(sink.entry)
+            : (v.taint ?? this.unknownValue(arg, v, sink.kind));
         const confidence = taint && confidenceAt(taint, sink.kind);
         if (!taint || !confidence) continue;
         // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
