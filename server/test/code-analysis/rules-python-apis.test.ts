@@ -228,11 +228,20 @@ describe('Python risky APIs through imports: vulnerable examples fire, safe ones
     expect(ids).not.toContain(CIPHER);
   });
 
-  it('deserialisers are a low audit, however explicit the loader: the dataflow proves what reaches them', async () => {
+  it('deserialisers of bytes in memory are a low audit, however explicit the loader: the dataflow proves what reaches them', async () => {
     const yaml = await issuesAtLow('import yaml\nconf = yaml.load(stream, Loader=yaml.Loader)\n');
     expect(yaml).toContainEqual(expect.objectContaining({ rule_id: DESER, confidence: 'low', line: 2 }));
+    const loads = await issuesAtLow('import pickle\nobj = pickle.loads(blob)\n');
+    expect(loads).toContainEqual(expect.objectContaining({ rule_id: DESER, confidence: 'low' }));
+  });
+
+  it("deserialisers of a file are medium, whatever the path's text: no dataflow follows a file's content", async () => {
     const torch = await issuesAtLow("import torch\nm = torch.load('m.pt', weights_only=False)\n");
-    expect(torch).toContainEqual(expect.objectContaining({ rule_id: DESER, confidence: 'low' }));
+    expect(torch).toContainEqual(expect.objectContaining({ rule_id: DESER, confidence: 'medium' }));
+    const shelf = await issuesAtLow('import shelve\nwith shelve.open(path) as db:\n    v = db["k"]\n');
+    expect(shelf).toEqual([expect.objectContaining({ rule_id: DESER, confidence: 'medium', line: 2 })]);
+    const safe = await issuesAtLow("import torch\nm = torch.load('m.pt', weights_only=True)\n");
+    expect(safe.map((i) => i.rule_id)).not.toContain(DESER);
   });
 
   it('markup the dataflow proves is XSS is reported once, by the dataflow', async () => {
@@ -266,5 +275,60 @@ describe('Django raw SQL and paramiko commands in the dataflow', () => {
     expect(at).toContain('6:security/sql-injection');
     expect(at).not.toContain('7:security/sql-injection');
     expect(at).toContain('8:security/command-injection');
+  });
+});
+
+describe('PyCrypto imports, PyJWT, flask-cors and pymongo', () => {
+  const ids = async (code: string) => (await issuesAtLow(code)).map((i) => `${i.rule_id}:${i.confidence}`);
+
+  it("`Crypto` imports are a low audit (PyCrypto's name, and pycryptodome's); `Cryptodome` is not reported", async () => {
+    expect(await ids('from Crypto.Cipher import AES\nimport Crypto.Hash.MD5 as md5\n')).toEqual([
+      'security/unmaintained-crypto-library:low',
+      'security/unmaintained-crypto-library:low',
+    ]);
+    expect(await ids('from Cryptodome.Cipher import AES\nimport cryptography\n')).toEqual([]);
+  });
+
+  it('PyJWT without signature verification, through a bound options dict or the pre-2.0 verify flag', async () => {
+    const jwt = 'security/jwt-signature-not-verified:high';
+    expect(
+      await ids('import jwt\nOPTS = {"verify_signature": False}\nc = jwt.decode(t, options=OPTS)\n'),
+    ).toEqual([jwt]);
+    expect(await ids('import jwt\nc = jwt.decode(t, verify=False)\n')).toEqual([jwt]);
+    expect(
+      await ids('from jose import jwt\nc = jwt.decode(t, k, options={"verify_signature": False})\n'),
+    ).toEqual([jwt]);
+    expect(
+      await ids('import jwt\nc = jwt.decode(t, k, algorithms=["RS256"], options={"verify_aud": False})\n'),
+    ).toEqual([]);
+  });
+
+  it('flask-cors with credentials and any origin (the default), as a call or a decorator; a listed origin is quiet', async () => {
+    const cors = 'security/cors-permissive:high';
+    expect(await ids('from flask_cors import CORS\nCORS(app, supports_credentials=True)\n')).toEqual([cors]);
+    expect(
+      await ids(
+        'from flask_cors import cross_origin\n@cross_origin(origins="*", supports_credentials=True)\ndef f():\n    pass\n',
+      ),
+    ).toEqual([cors]);
+    expect(await ids('from flask_cors import CORS\nCORS(app)\n')).toEqual([]);
+    expect(
+      await ids(
+        'from flask_cors import CORS\nCORS(app, origins=["https://a.example"], supports_credentials=True)\n',
+      ),
+    ).toEqual([]);
+    expect(await ids('CORS_ORIGIN_ALLOW_ALL = True\nCORS_ALLOW_CREDENTIALS = False\n')).toEqual([]);
+  });
+
+  it("pymongo filters: `$where` built from input and a body taken whole; a string's `find` and a constant `$where` are not", async () => {
+    const view = (body: string) =>
+      `from flask import request\n@app.route("/x")\ndef x():\n    q = request.args["q"]\n${body}\n`;
+    expect(await ids(view('    return db["orders"].find_one({"$where": "this.a == " + q})'))).toContain(
+      'security/nosql-injection:high',
+    );
+    expect(await ids(view('    return str("abc".find(q)) + str(title.find(q))'))).toEqual([]);
+    expect(
+      await ids(view('    return orders_collection.find({"$where": "this.total > 1", "owner": q})')),
+    ).toEqual([]);
   });
 });

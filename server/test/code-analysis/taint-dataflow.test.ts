@@ -434,3 +434,13 @@ describe('formatting with numeric conversions only', () => {
     expect(await ruleIds(code, 'go')).toEqual([]);
   });
 });
+
+describe('one flow, one sink', () => {
+  it('`exec(compile(code, …))` is reported once, at the inner sink; `exec` of a tainted value alone still is', async () => {
+    const nested = await findings(Q('exec(compile(param, "<input>", "exec"))'), 'python');
+    expect(nested.filter((f) => f.rule_id === 'security/code-injection')).toHaveLength(1);
+    expect(await ruleIds(Q('code = compile("x = 1", "<c>", "exec")\nexec(param)'), 'python')).toContain(
+      'security/code-injection',
+    );
+  });
+});

@@ -14,7 +14,7 @@ const REQUEST_ORIGIN = JSON.stringify(
 export const CORS_RULES: RuleDefinition[] = [
   {
     id: 'security/cors-permissive',
-    needles: ['origin', 'Origin'],
+    needles: ['origin', 'Origin', 'ORIGIN'],
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -35,6 +35,12 @@ export const CORS_RULES: RuleDefinition[] = [
           (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#match? @star "^.[*].$") (#eq? @cred "allowCredentials"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (binary_expression left: (string) @h right: (_) @v)))) @finding
           (#eq? @fn "header") (#match? @h "Access-Control-Allow-Origin") (#match? @v "HTTP_ORIGIN|getHeader|header\\\\("))`,
+      // django-cors-headers settings: every origin allowed, and credentials too, in either order (flask-cors calls
+      // are python-web-calls.ts').
+      python: `((module (expression_statement (assignment left: (identifier) @all right: (true))) @finding (expression_statement (assignment left: (identifier) @cred right: (true))))
+          (#match? @all "^(CORS_ALLOW_ALL_ORIGINS|CORS_ORIGIN_ALLOW_ALL)$") (#eq? @cred "CORS_ALLOW_CREDENTIALS"))
+        ((module (expression_statement (assignment left: (identifier) @cred right: (true))) (expression_statement (assignment left: (identifier) @all right: (true))) @finding)
+          (#match? @all "^(CORS_ALLOW_ALL_ORIGINS|CORS_ORIGIN_ALLOW_ALL)$") (#eq? @cred "CORS_ALLOW_CREDENTIALS"))`,
     },
     // `SetIsOriginAllowed(origin => allowed.Contains(origin))` checks; only a predicate that is always true is open.
     check: (c) => c.any?.text !== 'SetIsOriginAllowed' || /^\(\s*\w+\s*=>\s*true\s*\)$/.test(c.a?.text ?? ''),

@@ -1,4 +1,10 @@
-import type { CodeLanguage, Finding, FindingCategory, ThreatModel } from '@tessera/shared';
+import {
+  CONFIDENCE_LEVELS,
+  type CodeLanguage,
+  type Finding,
+  type FindingCategory,
+  type ThreatModel,
+} from '@tessera/shared';
 import { Query } from 'web-tree-sitter';
 import { locate } from '../findings';
 import { loadedLanguage } from '../parsing/grammars';
@@ -47,6 +53,7 @@ import { SESSION_RULES } from './sessions';
 import { TEMP_PATH_RULES } from './temp-paths';
 import { trojanSource } from './trojan-source';
 import type { Captures, RuleDefinition } from './types';
+import { UNMAINTAINED_LIBRARY_RULES } from './unmaintained-libraries';
 import { unusedVariables } from './unused';
 import { WILDCARD_INJECTION_RULES } from './wildcard-injection';
 import { JVM_XXE_RULES } from './xxe-jvm';
@@ -92,6 +99,7 @@ export const RULES: RuleDefinition[] = [
   ...PROTOTYPE_POLLUTION_RULES,
   ...LEGACY_CRYPTO_API_RULES,
   ...TEMP_PATH_RULES,
+  ...UNMAINTAINED_LIBRARY_RULES,
 ];
 
 const compiled = new Map<string, Query>();
@@ -237,15 +245,32 @@ function toFinding(
   };
 }
 
-/** A pattern rule's finding on a line where the rule it yields to (the same weakness, seen by the dataflow) reports. */
+/**
+ * One finding per line and weakness: a pattern rule's finding yields to the rule it names (the same weakness, seen by
+ * the dataflow) on the same line when that one is at least as sure; a dataflow audit that is less sure than the
+ * pattern (a file's content unpickled, which no dataflow follows) gives way to the pattern instead.
+ */
 function withoutYielded(findings: Finding[]): Finding[] {
   const yielding = new Map(
     [...RULES, ...PYTHON_CALL_RULES].filter((r) => r.yieldsTo).map((r) => [r.id, r.yieldsTo]),
   );
   if (!findings.some((f) => yielding.has(f.rule_id))) return findings;
-  const lines = new Set(findings.map((f) => `${f.rule_id}:${f.line}`));
-  return findings.filter((f) => {
+  const rank = (f: Finding) => CONFIDENCE_LEVELS.indexOf(f.confidence);
+  const best = new Map<string, number>();
+  for (const f of findings) {
+    const key = `${f.rule_id}:${f.line}`;
+    best.set(key, Math.max(best.get(key) ?? -1, rank(f)));
+  }
+  const outranked = new Set<string>();
+  for (const f of findings) {
     const to = yielding.get(f.rule_id);
-    return to === undefined || !lines.has(`${to}:${f.line}`);
+    const theirs = to === undefined ? undefined : best.get(`${to}:${f.line}`);
+    if (theirs !== undefined && theirs < rank(f)) outranked.add(`${to}:${f.line}`);
+  }
+  return findings.filter((f) => {
+    if (outranked.has(`${f.rule_id}:${f.line}`)) return false;
+    const to = yielding.get(f.rule_id);
+    const theirs = to === undefined ? undefined : best.get(`${to}:${f.line}`);
+    return theirs === undefined || theirs < rank(f);
   });
 }

@@ -6,10 +6,15 @@ import type { PythonCallRule } from './python-call-rule';
 import { PYTHON_CRYPTO_CALLS } from './python-crypto-calls';
 import { nodeText, pythonCalls } from './python-imports';
 import { PYTHON_RISKY_CALLS } from './python-risky-calls';
+import { PYTHON_WEB_CALLS } from './python-web-calls';
 
 export type { PythonCallRule } from './python-call-rule';
 
-export const PYTHON_CALL_RULES: PythonCallRule[] = [...PYTHON_CRYPTO_CALLS, ...PYTHON_RISKY_CALLS];
+export const PYTHON_CALL_RULES: PythonCallRule[] = [
+  ...PYTHON_CRYPTO_CALLS,
+  ...PYTHON_RISKY_CALLS,
+  ...PYTHON_WEB_CALLS,
+];
 
 export function pythonCallFindings(parsed: ParsedSource): Finding[] {
   if (parsed.language !== 'python') return [];

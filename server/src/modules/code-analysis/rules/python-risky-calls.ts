@@ -51,15 +51,30 @@ const firstArgument = (call: PythonCall, name: string): SyntaxNode | undefined =
  */
 export const PYTHON_RISKY_CALLS: PythonCallRule[] = [
   {
+    // Bytes in memory come from somewhere this code shows: the dataflow proves whether that is input
+    // (security/unsafe-deserialization); alone, `loads(bytes)` is an audit.
     id: 'security/unsafe-deserialization-api',
     yieldsTo: 'security/unsafe-deserialization',
-    needles: ['pickle', 'dill', 'marshal', 'shelve', 'jsonpickle'],
+    needles: ['pickle', 'dill', 'marshal', 'jsonpickle'],
     severity: 'medium',
     confidence: 'low',
     cwe: 'CWE-502',
     message: DESERIALISE,
     callee:
-      /^(pickle|cPickle|_pickle|dill|marshal)\.(load|loads|Unpickler)$|^shelve\.(open|DbfilenameShelf)$|^jsonpickle\.(decode|unpickler\.decode|unpickler\.Unpickler)$|^pandas\.read_pickle$/,
+      /^(pickle|cPickle|_pickle|dill|marshal)\.loads$|^jsonpickle\.(decode|unpickler\.decode|unpickler\.Unpickler)$/,
+  },
+  {
+    // A file or stream's content is data no dataflow follows: whoever can write the file (a shared cache, a
+    // downloaded model, an upload directory) runs code here, whatever the path's text says.
+    id: 'security/unsafe-deserialization-api',
+    yieldsTo: 'security/unsafe-deserialization',
+    needles: ['pickle', 'dill', 'marshal', 'shelve'],
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-502',
+    message: DESERIALISE,
+    callee:
+      /^(pickle|cPickle|_pickle|dill|marshal)\.(load|Unpickler)$|^shelve\.(open|DbfilenameShelf)$|^pandas\.read_pickle$/,
   },
   {
     // Whether the data can be an attacker's is the dataflow's to prove (security/unsafe-deserialization); alone,
@@ -74,9 +89,10 @@ export const PYTHON_RISKY_CALLS: PythonCallRule[] = [
     callee:
       /^yaml\.(load|load_all|unsafe_load|unsafe_load_all|full_load|full_load_all)$|^torch\.load$|^numpy\.load$/,
     judge: (call, parsed) => {
-      if (call.name === 'numpy.load') return keyword(parsed, call, 'allow_pickle') === 'True';
+      // Both read a file (see above: medium); numpy unpickles only when allowed to.
+      if (call.name === 'numpy.load') return keyword(parsed, call, 'allow_pickle') === 'True' && 'medium';
       // torch.load unpickles unless weights_only=True (the default from PyTorch 2.6 on).
-      if (call.name === 'torch.load') return keyword(parsed, call, 'weights_only') !== 'True';
+      if (call.name === 'torch.load') return keyword(parsed, call, 'weights_only') !== 'True' && 'medium';
       if (call.name.includes('load') && !/^yaml\.(load|load_all)$/.test(call.name)) return true;
       const loader = argument(call, 1, 'Loader');
       return !loader || !/(^|\.)(C?SafeLoader|BaseLoader)$/.test(nodeText(parsed, loader));

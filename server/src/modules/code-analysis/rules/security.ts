@@ -67,7 +67,8 @@ export const SECURITY_RULES: RuleDefinition[] = [
     message:
       '`{finding}` turns off TLS certificate verification, allowing man-in-the-middle attacks; keep verification on and trust the right CA instead.',
     languages: {
-      python: `((keyword_argument name: (identifier) @k value: (false)) @finding (#eq? @k "verify"))
+      // PyJWT's pre-2.0 `jwt.decode(token, verify=False)` is a signature, not TLS (rules/python-web-calls.ts).
+      python: `((call function: (_) @fn arguments: (argument_list (keyword_argument name: (identifier) @k value: (false)) @finding)) (#eq? @k "verify") (#not-match? @fn "(^|[.])(jwt|jws)[.]decode(_complete)?$"))
                 ((attribute object: (identifier) @m attribute: (identifier) @a) @finding (#eq? @m "ssl") (#eq? @a "_create_unverified_context"))
                 ((attribute object: (identifier) @m attribute: (identifier) @a) @finding (#eq? @m "ssl") (#eq? @a "CERT_NONE"))`,
       ...forJs(`((pair key: (property_identifier) @k value: (false)) @finding (#eq? @k "rejectUnauthorized"))

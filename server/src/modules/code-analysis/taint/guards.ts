@@ -41,6 +41,10 @@ export function kindsRejecting(text: string): TaintKind[] {
 const CONTAINS = /^(contains|includes|startsWith|endsWith|startswith|endswith|indexOf|find|count)$/;
 const VALIDATES = /^(matches|fullmatch|isalnum|isdigit|isnumeric|isalpha|isdecimal|isidentifier)$/;
 const REGEX_MATCH = /^(re\.)?(fullmatch|match)$|^Pattern\.matches$/;
+/** Django's and Werkzeug-era checks that a redirect target stays on this site (host and scheme allowed, or relative). */
+const SAFE_REDIRECT_CHECK = /(^|\.)(url_has_allowed_host_and_scheme|is_safe_url)$/;
+/** Python's URL parsers: `urlparse(target).netloc` reads the host of `target`. */
+const URL_PARSE = /(^|\.)(urlparse|urlsplit)$/;
 /** Membership of the checked value in a collection the code holds: `ALLOWED.includes(x)`, `in_array($x, [...])`. */
 const MEMBER_OF = /^(includes|contains|has|containsKey|include\?|member\?)$/;
 
@@ -76,6 +80,15 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
         return;
       }
     }
+    // `if urlparse(target).netloc: return …`: past it, `target` has no host, so it is relative to this site.
+    if (node.type === 'attribute' && /\.(netloc|hostname)$/.test(walker.nodeText(node))) {
+      const object = field(node, 'object');
+      const negated = node.parent?.type === 'not_operator';
+      const from =
+        object && !negated ? (walker.parsedSource(object) ?? parsedInline(walker, object)) : undefined;
+      if (from) walker.markValidated(from, ['open-redirect']);
+      return;
+    }
     if (/call|method_invocation/.test(node.type)) {
       const fn = field(node, 'function');
       const object =
@@ -100,12 +113,18 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
         }
       }
       // An allow-list: the branch leaves unless the value is one the code lists (`if (!ALLOWED.includes(x)) return`).
-      const negated = node.parent !== null && /^(!|not\b)/.test(walker.nodeText(node.parent));
+      // Python's `not x` (its text reads `notx` once spaced out), or `!x`.
+      const negated =
+        node.parent !== null &&
+        (node.parent.type === 'not_operator' || /^(!|not\b)/.test(walker.nodeText(node.parent)));
       const member = object && MEMBER_OF.test(method) ? args[0] : method === 'in_array' ? args[0] : undefined;
       const list = method === 'in_array' ? args[1] : object;
       if (negated && member && list && walker.taintOfName(member) && !walker.taintOfName(list))
         walker.markValidated(member, ALL_KINDS);
       const callee = fn ? walker.nodeText(fn) : object ? `${walker.nodeText(object)}.${method}` : method;
+      // `if not url_has_allowed_host_and_scheme(target, allowed_hosts=…): return …`
+      if (negated && SAFE_REDIRECT_CHECK.test(callee) && args[0] && walker.taintOfName(args[0]))
+        walker.markValidated(args[0], ['open-redirect']);
       const subject = args[1];
       if (REGEX_MATCH.test(callee) && subject && walker.taintOfName(subject))
         walker.markValidated(subject, ALL_KINDS);
@@ -114,4 +133,13 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
     for (const c of parts) visit(c);
   };
   visit(condition);
+}
+
+/** The name parsed by an inline `urlparse(name)`, as `parsedSource` gives it for `url = urlparse(name)`. */
+function parsedInline(walker: WalkerBase, node: SyntaxNode): string | undefined {
+  if (node.type !== 'call') return undefined;
+  const fn = field(node, 'function');
+  const first = named(field(node, 'arguments') ?? node)[0];
+  if (!fn || !URL_PARSE.test(walker.nodeText(fn)) || first?.type !== 'identifier') return undefined;
+  return walker.nodeText(first);
 }

@@ -20,6 +20,8 @@ export interface SinkSpec {
   unlessParent?: RegExp;
   /** Only arguments of these node types carry the danger (Ruby: a hash of conditions is bound, a string is not). */
   argTypes?: RegExp;
+  /** Only this entry of a dict or map argument carries the danger (MongoDB's `{"$where": code}`). */
+  entry?: string;
 }
 
 export type TaintKind =

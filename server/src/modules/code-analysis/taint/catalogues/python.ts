@@ -4,6 +4,10 @@ import { INPUT_NAMES, lambdaEvent } from './shared';
 
 const REQUEST = String.raw`^(flask\.)?request\.`;
 
+/** A MongoDB collection's filter-taking methods, on a receiver named as collections are (not `str.find`). */
+const MONGO_FILTER_METHOD =
+  /(^|\.)(db|database|mongo|client|\w*coll(ection)?s?)(\.\w+|\[[^\]]+\])*\.(find|find_one|find_one_and_update|find_one_and_delete|find_one_and_replace|update_one|update_many|delete_one|delete_many|replace_one|count_documents|aggregate)$/i;
+
 /**
  * Python: Flask (also as `flask.request`), Django, FastAPI and Tornado sources; DB-API, subprocess/os, eval, pickle
  * and YAML, files, HTTP clients, redirects, LDAP (ldap3, python-ldap), XPath (lxml), the session, XML parsers
@@ -162,6 +166,20 @@ export const python: TaintLanguage = {
     },
     { kind: 'xpath-injection', callee: /^elementpath\.(select|iter_select)$/, arg: 1 },
     { kind: 'xpath-injection', callee: /^elementpath\.Selector$/, arg: 0 },
+    // pymongo / Motor: a filter taken whole from input (a JSON body adds `$ne`, `$gt`, `$where` operators), or
+    // `$where` JavaScript built from input. The receiver is a collection (`db.users`, `db["users"]`, `orders_coll`).
+    {
+      kind: 'nosql-injection',
+      callee: MONGO_FILTER_METHOD,
+      arg: 0,
+      argTypes: /^(identifier|subscript|attribute|call)$/,
+    },
+    {
+      kind: 'nosql-injection',
+      callee: MONGO_FILTER_METHOD,
+      arg: 0,
+      entry: '$where',
+    },
     {
       kind: 'xxe',
       callee:

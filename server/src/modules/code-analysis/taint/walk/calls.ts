@@ -311,8 +311,13 @@ export abstract class CallWalker extends CollectionWalker {
         const v = vals[i];
         if (!arg || !v) continue;
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
+        // `exec(compile(code, …))`: the inner call is this flow's sink of the same kind, reported there once.
+        if (this.isSinkCall(arg, sink.kind)) continue;
         if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
-        const taint = v.taint ?? this.unknownValue(arg, v, sink.kind);
+        const taint =
+          sink.entry !== undefined
+            ? v.collection?.keys.get(sink.entry)
+            : (v.taint ?? this.unknownValue(arg, v, sink.kind));
         const confidence = taint && confidenceAt(taint, sink.kind);
         if (!taint || !confidence) continue;
         // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
@@ -338,6 +343,14 @@ export abstract class CallWalker extends CollectionWalker {
     return auditTaint(
       { text: text.slice(0, 60), line: arg.startRow + 1 },
       this.step(arg, `a value of unknown origin: ${text}`),
+    );
+  }
+
+  private isSinkCall(node: SyntaxNode, kind: TaintKind): boolean {
+    if (!this.lang.calls.includes(node.type)) return false;
+    const { callee } = this.shape(node);
+    return this.lang.sinks.some(
+      (s) => s.kind === kind && s.callee.test(callee) && this.conditionsHold(s, node),
     );
   }
 

@@ -216,15 +216,16 @@ export abstract class StatementWalker extends ExpressionWalker {
       current = alternatives[0];
     }
     if (!decided) {
+      // `if ('../' in name) return …`, `if not is_safe(url): url = "/"`: on the path where the check's condition
+      // did not hold, the value passed it; the join keeps it safe only where the other path made it so too.
+      if (guard && !guard.negate && outcomes.length === 1) {
+        const condition = select(node, guard.condition);
+        if (condition) applyGuard(this, condition);
+      }
       outcomes.push(this.env.clone());
       values.push(CLEAN);
     }
     this.env = Env.join(outcomes);
-    // `if ('../' in name) return …`: past a guard that leaves, the value passed the check.
-    if (guard && !guard.negate && !decided && outcomes.length === 2 && outcomes[0]?.dead) {
-      const condition = select(node, guard.condition);
-      if (condition) applyGuard(this, condition);
-    }
     const live = values.filter((_, i) => !outcomes[i]?.dead);
     return live.length === 0 ? CLEAN : live.reduce((x, y) => joinVals(x, y));
   }
