@@ -32,6 +32,10 @@ export function highlightQuery(terms: ScoredTerm[], fallback: string | null): st
   return terms.length > 0 ? terms.map((t) => quoteLexeme(t.term)).join(' | ') : fallback;
 }
 
+/** A unit that analyses to at most one lexeme (a word, or a quoted single word): a plain word's match. */
+const singleLexeme = (u: AnalysedUnit) =>
+  u.lexemes.length <= 1 && !/[<&|!:]/.test(u.q.replace(/'(?:[^']|'')*'/g, ''));
+
 interface AnalysedUnit {
   /** phraseto_tsquery's text ('' when the unit is only stop words). */
   q: string;
@@ -91,13 +95,24 @@ export async function planKeyword(
   const dfs = new Map(Object.entries(row.dfs ?? {}));
   const analysed = row.units ?? [];
   let next = 0;
-  const clauses = parsed.clauses.map((clause: Clause) => ({
+  const analysedClauses = parsed.clauses.map((clause: Clause) => ({
     occur: operator === 'and' && clause.occur === 'should' ? 'must' : clause.occur,
     units: clause.units.map(() => analysed[next++] ?? { q: '', lexemes: [] }),
   }));
+  // With operator "or", `a OR b` of single words matches and ranks exactly as `a b` does: such a
+  // group is read as plain words, so it is ranked like them (top-k with MaxScore, the 32 most
+  // informative scored) instead of as a tsquery every candidate must be checked against; 16 common
+  // words joined by OR otherwise made top-k give up and score most of the collection.
+  const folded = analysedClauses.filter((c) => c.occur === 'should' && c.units.every(singleLexeme));
+  const clauses = analysedClauses.filter((c) => !folded.includes(c));
 
   // Term weights: how often each lexeme occurs in the query's positive parts.
   const times = new Map<string, number>(Object.entries(row.words ?? {}));
+  for (const clause of folded) {
+    for (const unit of clause.units) {
+      for (const lexeme of unit.lexemes) times.set(lexeme, (times.get(lexeme) ?? 0) + 1);
+    }
+  }
   const fixed = new Set<string>();
   for (const clause of clauses) {
     if (clause.occur === 'must_not') continue;
@@ -108,7 +123,12 @@ export async function planKeyword(
       }
     }
   }
-  const wordLexemes = Object.keys(row.words ?? {});
+  const wordLexemes = [
+    ...new Set([
+      ...Object.keys(row.words ?? {}),
+      ...folded.flatMap((c) => c.units.flatMap((u) => u.lexemes)),
+    ]),
+  ];
   if (operator === 'and') for (const lexeme of wordLexemes) fixed.add(lexeme);
   const term = (t: string): ScoredTerm => ({
     term: t,
