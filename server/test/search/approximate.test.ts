@@ -128,6 +128,23 @@ describe('shapes that used to time out', () => {
     }
   });
 
+  it('words joined by OR rank as the same words do (operator "or", or a lone group with "and")', async () => {
+    const words = common.slice(3, 11);
+    const plain = await search({ query: words.join(' '), limit: 50 });
+    for (const body of [
+      { query: words.join(' OR '), limit: 50 },
+      { query: words.join(' OR '), limit: 50, operator: 'and' },
+    ]) {
+      const ored = await search(body);
+      expect(ored.status).toBe(200);
+      expect(pick(ored.body.data), JSON.stringify(body)).toEqual(pick(plain.body.data));
+    }
+    // More ORed words than are scored: the least informative are left out, and the page says so.
+    const many = await search({ query: Array.from({ length: 40 }, (_, r) => word(r)).join(' OR ') });
+    expect(many.status).toBe(200);
+    expect(many.body.approximate).toBe(true);
+  });
+
   it('an approximate page chains by cursor like any other', async () => {
     const body = { query: common.join(' OR '), limit: 30 };
     const first = await search(body);

@@ -103,7 +103,20 @@ export async function planKeyword(
   // group is read as plain words, so it is ranked like them (top-k with MaxScore, the 32 most
   // informative scored) instead of as a tsquery every candidate must be checked against; 16 common
   // words joined by OR otherwise made top-k give up and score most of the collection.
-  const folded = analysedClauses.filter((c) => c.occur === 'should' && c.units.every(singleLexeme));
+  // With operator "and" the same holds for a query that is one such group (and exclusions) alone.
+  const positive = analysedClauses.filter((c) => c.occur !== 'must_not');
+  const lone = positive[0];
+  const loneGroup =
+    operator === 'and' &&
+    parsed.words.length === 0 &&
+    positive.length === 1 &&
+    lone !== undefined &&
+    lone.units.length > 1 &&
+    lone.units.every(singleLexeme);
+  const mode: Operator = loneGroup ? 'or' : operator;
+  const folded = analysedClauses.filter(
+    (c) => (c.occur === 'should' && c.units.every(singleLexeme)) || (loneGroup && c === lone),
+  );
   const clauses = analysedClauses.filter((c) => !folded.includes(c));
 
   // Term weights: how often each lexeme occurs in the query's positive parts.
@@ -129,7 +142,7 @@ export async function planKeyword(
       ...folded.flatMap((c) => c.units.flatMap((u) => u.lexemes)),
     ]),
   ];
-  if (operator === 'and') for (const lexeme of wordLexemes) fixed.add(lexeme);
+  if (mode === 'and') for (const lexeme of wordLexemes) fixed.add(lexeme);
   const term = (t: string): ScoredTerm => ({
     term: t,
     weight: queryTermWeight(times.get(t) ?? 1),
@@ -149,8 +162,14 @@ export async function planKeyword(
     .sort(byIdf)
     .slice(0, Math.max(0, maxTerms - fixedTerms.length));
   const terms = [...fixedTerms.slice(0, maxTerms), ...optional];
+  // Words the caller joined by OR that the match leaves out (past the scored terms): the page may miss
+  // documents holding only those, which the response says (approximate).
+  const kept = new Set(terms.map((t) => t.term));
+  const leftOut = folded.some((c) =>
+    c.units.some((u) => u.lexemes.some((l) => !kept.has(l) && (dfs.get(l) ?? 0) > 0)),
+  );
 
-  const required = operator === 'and' ? wordLexemes : [];
+  const required = mode === 'and' ? wordLexemes : [];
   const tsquery = matchQuery(
     clauses,
     required,
@@ -171,7 +190,7 @@ export async function planKeyword(
     .map((c) => c.units[0]?.q ?? '')
     .filter((q) => q.includes('<'));
   const disjunctive =
-    operator === 'or' &&
+    mode === 'or' &&
     fixedTerms.length === 0 &&
     clauses.every((c) => c.occur === 'must_not' || c.units.every((u) => u.q.trim() === ''));
   return {
@@ -183,6 +202,7 @@ export async function planKeyword(
     truncated: fixedTerms.length > maxTerms,
     refs: row.rt === null || row.rb === null ? undefined : { title: row.rt, body: row.rb },
     ...(phrases.length > 0 && { phrases }),
+    ...(leftOut && { leftOut }),
     ...(disjunctive && { matchAnyOf: (subset: string[]) => matchQuery(clauses, [], subset) }),
   };
 }

@@ -157,12 +157,14 @@ export async function searchDocuments({
   const scope: Scope = { accountId, collection: input.collection };
   const parsed = input.mode === 'fuzzy' ? undefined : parseBounded(input.query);
   const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  let leftOut = false;
   const { rows, approximate } = await withTimeLimit(ctx.db, timeoutMs, async (db): Promise<Ranked> => {
     const maxTerms = options.maxScoredTerms ?? MAX_SCORED_TERMS;
     const plan = parsed
       ? await planKeyword(db, scope, parsed, input.operator, maxTerms)
       : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
     if (!plan || plan.tsquery === null) return { rows: [], approximate: false };
+    leftOut = plan.leftOut === true;
     const planned = { ...plan, tsquery: plan.tsquery };
     const feedback = options.feedback ?? false;
     // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
@@ -195,7 +197,7 @@ export async function searchDocuments({
     has_more: hasMore,
     next_cursor:
       hasMore && last ? encodeCursor({ id: last.id, score: last.score }, cursorContext(input)) : null,
-    approximate,
+    approximate: approximate || leftOut,
   };
 }
 
