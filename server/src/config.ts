@@ -121,6 +121,7 @@ export function configFromEnv(env: Env): AppConfig {
       },
       maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,
       maxDocumentBytes: env.SEARCH_MAX_DOCUMENT_BYTES,
+      exactMaxMatches: env.SEARCH_EXACT_MAX_MATCHES,
       // Postgres stops a search before the request's own database deadline gives up on it: the client then
       // hears 503 `search_timeout` (its query was too costly), not `service_unavailable`, and the connection
       // is free again rather than still running the statement.

@@ -162,6 +162,8 @@ export const EnvSchema = z
     SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
     SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),
     SEARCH_STATEMENT_TIMEOUT_MS: positiveInt.max(600_000).default(2_500),
+    /** Estimated matches past which a search ranks a bounded candidate set (`approximate: true`) instead of every match. */
+    SEARCH_EXACT_MAX_MATCHES: positiveInt.max(100_000_000).default(20_000),
     /**
      * Searches and indexing batches running at once on an instance (each holds a database connection of the pool of
      * 10), and one account's share of them; more of one account's wait in turn, up to SEARCH_QUEUE_PER_ACCOUNT.

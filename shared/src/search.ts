@@ -158,5 +158,16 @@ export const SearchResponse = z.object({
   data: z.array(SearchHit),
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
+  /**
+   * True when ranking every match exactly would have cost more than the search's budget and the page was
+   * taken from a bounded set of the most promising candidates instead: every hit matches the query and has
+   * its exact score, but a match outside that set may be missing. Narrow the query (rarer words, a filter)
+   * for an exact page.
+   */
+  approximate: z
+    .boolean()
+    .describe(
+      'True when ranking every match exactly would have cost more than the budget and the page comes from a bounded set of the most promising candidates: every hit matches and has its exact score, but a match outside that set may be missing.',
+    ),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -32,6 +32,10 @@ export function highlightQuery(terms: ScoredTerm[], fallback: string | null): st
   return terms.length > 0 ? terms.map((t) => quoteLexeme(t.term)).join(' | ') : fallback;
 }
 
+/** A unit that analyses to at most one lexeme (a word, or a quoted single word): a plain word's match. */
+const singleLexeme = (u: AnalysedUnit) =>
+  u.lexemes.length <= 1 && !/[<&|!:]/.test(u.q.replace(/'(?:[^']|'')*'/g, ''));
+
 interface AnalysedUnit {
   /** phraseto_tsquery's text ('' when the unit is only stop words). */
   q: string;
@@ -91,13 +95,37 @@ export async function planKeyword(
   const dfs = new Map(Object.entries(row.dfs ?? {}));
   const analysed = row.units ?? [];
   let next = 0;
-  const clauses = parsed.clauses.map((clause: Clause) => ({
+  const analysedClauses = parsed.clauses.map((clause: Clause) => ({
     occur: operator === 'and' && clause.occur === 'should' ? 'must' : clause.occur,
     units: clause.units.map(() => analysed[next++] ?? { q: '', lexemes: [] }),
   }));
+  // With operator "or", `a OR b` of single words matches and ranks exactly as `a b` does: such a
+  // group is read as plain words, so it is ranked like them (top-k with MaxScore, the 32 most
+  // informative scored) instead of as a tsquery every candidate must be checked against; 16 common
+  // words joined by OR otherwise made top-k give up and score most of the collection.
+  // With operator "and" the same holds for a query that is one such group (and exclusions) alone.
+  const positive = analysedClauses.filter((c) => c.occur !== 'must_not');
+  const lone = positive[0];
+  const loneGroup =
+    operator === 'and' &&
+    parsed.words.length === 0 &&
+    positive.length === 1 &&
+    lone !== undefined &&
+    lone.units.length > 1 &&
+    lone.units.every(singleLexeme);
+  const mode: Operator = loneGroup ? 'or' : operator;
+  const folded = analysedClauses.filter(
+    (c) => (c.occur === 'should' && c.units.every(singleLexeme)) || (loneGroup && c === lone),
+  );
+  const clauses = analysedClauses.filter((c) => !folded.includes(c));
 
   // Term weights: how often each lexeme occurs in the query's positive parts.
   const times = new Map<string, number>(Object.entries(row.words ?? {}));
+  for (const clause of folded) {
+    for (const unit of clause.units) {
+      for (const lexeme of unit.lexemes) times.set(lexeme, (times.get(lexeme) ?? 0) + 1);
+    }
+  }
   const fixed = new Set<string>();
   for (const clause of clauses) {
     if (clause.occur === 'must_not') continue;
@@ -108,8 +136,13 @@ export async function planKeyword(
       }
     }
   }
-  const wordLexemes = Object.keys(row.words ?? {});
-  if (operator === 'and') for (const lexeme of wordLexemes) fixed.add(lexeme);
+  const wordLexemes = [
+    ...new Set([
+      ...Object.keys(row.words ?? {}),
+      ...folded.flatMap((c) => c.units.flatMap((u) => u.lexemes)),
+    ]),
+  ];
+  if (mode === 'and') for (const lexeme of wordLexemes) fixed.add(lexeme);
   const term = (t: string): ScoredTerm => ({
     term: t,
     weight: queryTermWeight(times.get(t) ?? 1),
@@ -129,8 +162,14 @@ export async function planKeyword(
     .sort(byIdf)
     .slice(0, Math.max(0, maxTerms - fixedTerms.length));
   const terms = [...fixedTerms.slice(0, maxTerms), ...optional];
+  // Words the caller joined by OR that the match leaves out (past the scored terms): the page may miss
+  // documents holding only those, which the response says (approximate).
+  const kept = new Set(terms.map((t) => t.term));
+  const leftOut = folded.some((c) =>
+    c.units.some((u) => u.lexemes.some((l) => !kept.has(l) && (dfs.get(l) ?? 0) > 0)),
+  );
 
-  const required = operator === 'and' ? wordLexemes : [];
+  const required = mode === 'and' ? wordLexemes : [];
   const tsquery = matchQuery(
     clauses,
     required,
@@ -151,7 +190,7 @@ export async function planKeyword(
     .map((c) => c.units[0]?.q ?? '')
     .filter((q) => q.includes('<'));
   const disjunctive =
-    operator === 'or' &&
+    mode === 'or' &&
     fixedTerms.length === 0 &&
     clauses.every((c) => c.occur === 'must_not' || c.units.every((u) => u.q.trim() === ''));
   return {
@@ -163,6 +202,7 @@ export async function planKeyword(
     truncated: fixedTerms.length > maxTerms,
     refs: row.rt === null || row.rb === null ? undefined : { title: row.rt, body: row.rb },
     ...(phrases.length > 0 && { phrases }),
+    ...(leftOut && { leftOut }),
     ...(disjunctive && { matchAnyOf: (subset: string[]) => matchQuery(clauses, [], subset) }),
   };
 }

@@ -32,6 +32,8 @@ export interface QueryPlan {
    * query matching only some of them, for MaxScore pruning (search.ts).
    */
   matchAnyOf?: (terms: string[]) => string | null;
+  /** Words joined by OR left out of the match, past the scored terms (the page is then approximate). */
+  leftOut?: boolean;
   /**
    * Phrases (phraseto_tsquery text) every match contains: the required quoted parts, or the
    * query's only part when it is quoted. phrase.ts answers from positions when it can.

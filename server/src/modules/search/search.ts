@@ -3,10 +3,12 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
 import { ServiceError } from '../../errors';
+import { rankApproximately } from './approximate';
 import { idf, K1 } from './bm25';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 import { estimateMatches } from './estimate';
 import { expandWithFeedback, type FeedbackOptions } from './feedback';
+import type { ListsOutcome } from './lists';
 import {
   expectedPhraseMatches,
   MAX_EXPECTED,
@@ -20,6 +22,7 @@ import { markSnippet } from './snippet';
 import type { Scope } from './sql';
 import { type ParsedQuery, parseQuery } from './syntax';
 import { rankTopK, type TopKStart } from './topk';
+import { rankUnscored } from './unscored';
 
 /**
  * Below this many (estimated) matches every match is scored; above it, top-k over the impact-ordered
@@ -41,6 +44,11 @@ export interface SearchOptions {
   feedback?: FeedbackOptions | false;
   /** Terms scored at most (MAX_SCORED_TERMS when unset; the benchmark compares others). */
   maxScoredTerms?: number;
+  /**
+   * Estimated matches past which every match is not scored and a bounded candidate set answers
+   * (EXACT_MAX_MATCHES when unset; tests lower it to reach that path on a small collection).
+   */
+  exactMaxMatches?: number | undefined;
   /** Initial top-k list depth and verification budget (tests start small to exercise the rounds). */
   topKStart?: TopKStart;
   /** Phrases answered from positions when they can be (phrase.ts); false: always by the document check. */
@@ -54,7 +62,9 @@ export interface SearchOptions {
       | { kind: 'phrase'; candidates: number }
       | { kind: 'topk'; rounds: number; wholeLists: number; estimated: boolean }
       | { kind: 'fallback'; rounds: number }
-      | { kind: 'maxscore' },
+      | { kind: 'maxscore' }
+      | { kind: 'unscored'; complete: boolean }
+      | { kind: 'approximate' },
   ) => void;
 }
 
@@ -147,12 +157,14 @@ export async function searchDocuments({
   const scope: Scope = { accountId, collection: input.collection };
   const parsed = input.mode === 'fuzzy' ? undefined : parseBounded(input.query);
   const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
-  const rows = await withTimeLimit(ctx.db, timeoutMs, async (db) => {
+  let leftOut = false;
+  const { rows, approximate } = await withTimeLimit(ctx.db, timeoutMs, async (db): Promise<Ranked> => {
     const maxTerms = options.maxScoredTerms ?? MAX_SCORED_TERMS;
     const plan = parsed
       ? await planKeyword(db, scope, parsed, input.operator, maxTerms)
       : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
-    if (!plan || plan.tsquery === null) return [];
+    if (!plan || plan.tsquery === null) return { rows: [], approximate: false };
+    leftOut = plan.leftOut === true;
     const planned = { ...plan, tsquery: plan.tsquery };
     const feedback = options.feedback ?? false;
     // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
@@ -164,7 +176,7 @@ export async function searchDocuments({
         after: undefined,
         options: { ...options, onStrategy: undefined },
       });
-      const expanded = await expandWithFeedback(db, scope, planned, firstPass, feedback);
+      const expanded = await expandWithFeedback(db, scope, planned, firstPass.rows, feedback);
       return rank(db, expanded, { scope, input, after, options });
     }
     return rank(db, planned, { scope, input, after, options });
@@ -185,6 +197,7 @@ export async function searchDocuments({
     has_more: hasMore,
     next_cursor:
       hasMore && last ? encodeCursor({ id: last.id, score: last.score }, cursorContext(input)) : null,
+    approximate: approximate || leftOut,
   };
 }
 
@@ -244,6 +257,50 @@ async function bestPhraseCandidates(
   return phraseCandidates(db, scope, best.chain, plan.terms);
 }
 
+/** A page, and whether a budget made it approximate (approximate.ts, unscored.ts). */
+interface Ranked {
+  rows: RankedRow[];
+  approximate: boolean;
+}
+
+/**
+ * Scoring every match is tried only when at most this many documents may match (estimated) and,
+ * on Postgres, only within EXACT_SHARE of the statement time limit; past either, the page comes
+ * from a bounded candidate set (approximate.ts). 2a costs a document visit a match: ~20,000 take
+ * 0.2-0.5 s on a 2-vCPU machine.
+ */
+export const EXACT_MAX_MATCHES = 20_000;
+/** The share of the statement time limit that the exact paths (top-k, scoring every match) may take. */
+export const EXACT_SHARE = 0.4;
+/** Scoring every match is not started with less budget left than this. */
+const MIN_EXACT_MS = 50;
+
+/**
+ * Runs `run` in a savepoint whose statements stop after `budgetMs`; undefined when one did (the
+ * savepoint is rolled back and the transaction goes on, its time limit restored). PGlite cannot stop
+ * a statement: there the estimate alone decides.
+ */
+async function withinBudget<T>(
+  db: Db,
+  budgetMs: number,
+  restoreMs: number,
+  run: (db: Db) => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await db.transaction(async (sp) => {
+      await sp.execute(
+        sql`select set_config('statement_timeout', ${String(Math.max(1, Math.round(budgetMs)))}, true)`,
+      );
+      const out = await run(sp as unknown as Db);
+      await sp.execute(sql`select set_config('statement_timeout', ${String(restoreMs)}, true)`);
+      return out;
+    });
+  } catch (err) {
+    if (isStatementTimeout(err)) return undefined;
+    throw err;
+  }
+}
+
 /** The page of ranked rows: top-k over the postings when many documents may match, else every match scored. */
 async function rank(
   db: Db,
@@ -254,7 +311,7 @@ async function rank(
     after,
     options,
   }: { scope: Scope; input: SearchRequest; after: CursorPosition | undefined; options: SearchOptions },
-): Promise<RankedRow[]> {
+): Promise<Ranked> {
   const query: RankQuery = {
     scope,
     plan,
@@ -263,36 +320,69 @@ async function rank(
     offset: input.offset ?? 0,
     limit: input.limit,
   };
-  const estimate = estimateMatches(plan.tsquery, new Map(plan.terms.map((t) => [t.term, t.df])), plan.n);
+  const dfs = new Map(plan.terms.map((t) => [t.term, t.df]));
+  const estimate = estimateMatches(plan.tsquery, dfs, plan.n);
+  const exact = (rows: RankedRow[]): Ranked => ({ rows, approximate: false });
+  // Nothing to score (an exclusion alone): the matches in id order, walking the primary key.
+  if (plan.terms.length === 0 && estimate >= TOPK_MIN_MATCHES) {
+    const { rows, complete } = await rankUnscored(db, query);
+    options.onStrategy?.({ kind: 'unscored', complete });
+    return { rows, approximate: !complete };
+  }
   // A phrase every match holds: its candidates from positions, when few documents may match the
   // usual way is as cheap (one GIN lookup, few rechecks) and positions are not read.
   if (plan.phrases && plan.refs && options.phrasePositions !== false && estimate >= PHRASE_MIN_MATCHES) {
     const candidates = await bestPhraseCandidates(db, scope, plan, options.phraseMaxExpected ?? MAX_EXPECTED);
     if (candidates) {
       options.onStrategy?.({ kind: 'phrase', candidates: candidates.length });
-      return candidates.length === 0 ? [] : rankDocuments(db, { ...query, ords: candidates });
+      return exact(candidates.length === 0 ? [] : await rankDocuments(db, { ...query, ords: candidates }));
     }
   }
+  let lists: ListsOutcome | undefined;
+  let full = query;
+  // The exact paths (top-k's rounds, then scoring every match) share EXACT_SHARE of the time limit;
+  // past it, or when a statement of theirs runs out of it, the bounded candidate set answers.
+  const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const deadline = performance.now() + timeoutMs * EXACT_SHARE;
+  const left = () => deadline - performance.now();
+  const canApproximate = plan.refs !== undefined && plan.terms.length > 0;
+  const approximately = async (): Promise<Ranked> => {
+    options.onStrategy?.({ kind: 'approximate' });
+    return { rows: await rankApproximately(db, query, lists), approximate: true };
+  };
   if (
     plan.refs &&
     !plan.truncated &&
     plan.terms.length > 0 &&
     estimate >= (options.topKMinMatches ?? TOPK_MIN_MATCHES)
   ) {
-    const outcome = await rankTopK(db, query, options.topKStart);
+    const outcome = await withinBudget(db, left(), timeoutMs, (sp) =>
+      rankTopK(sp, query, { ...options.topKStart, deadline }),
+    );
+    if (!outcome) {
+      options.onStrategy?.({ kind: 'fallback', rounds: 0 });
+      return approximately();
+    }
     if (outcome.rows) {
       const { rounds, wholeLists, estimated } = outcome;
       options.onStrategy?.({ kind: 'topk', rounds, wholeLists, estimated });
-      return outcome.rows;
+      return exact(outcome.rows);
     }
     options.onStrategy?.({ kind: 'fallback', rounds: outcome.rounds });
+    lists = outcome.lists;
     const pruned = maxScorePrune(plan, outcome.theta);
     if (pruned) {
       options.onStrategy?.({ kind: 'maxscore' });
-      return rankDocuments(db, { ...query, plan: { ...plan, tsquery: pruned } });
+      full = { ...query, plan: { ...plan, tsquery: pruned } };
     }
   } else {
     options.onStrategy?.({ kind: 'full' });
   }
-  return rankDocuments(db, query);
+  // Scoring every match, when it fits the budget; else (or when it ran out) a bounded candidate set.
+  // Without postings (a collection not yet converted) there is no candidate set: exact only.
+  if (!canApproximate) return exact(await rankDocuments(db, full));
+  const cost = estimateMatches(full.plan.tsquery, dfs, plan.n);
+  if (cost > (options.exactMaxMatches ?? EXACT_MAX_MATCHES) || left() < MIN_EXACT_MS) return approximately();
+  const rows = await withinBudget(db, left(), timeoutMs, (sp) => rankDocuments(sp, full));
+  return rows ? exact(rows) : approximately();
 }

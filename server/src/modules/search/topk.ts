@@ -65,7 +65,8 @@ export type TopKOutcome =
       /** Whether the depths came from an estimated theta (the first round verified nothing). */
       estimated: boolean;
     }
-  | { rows: undefined; rounds: number; theta: number };
+  /** `lists`: the last round's reading, for a bounded candidate set (approximate.ts). */
+  | { rows: undefined; rounds: number; theta: number; lists: ListsOutcome };
 
 interface VerifyRow {
   kind: 'h' | 'm';
@@ -89,6 +90,8 @@ export interface TopKStart {
   firstStep?: number | undefined;
   /** Gives up after this many rounds (tests, to reach the fallback on a small collection). */
   maxRounds?: number | undefined;
+  /** Gives up after the round that ends past this time (performance.now()): the search's budget. */
+  deadline?: number | undefined;
 }
 
 export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Promise<TopKOutcome> {
@@ -285,7 +288,7 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       next?.some((d, i) => d === FULL_DEPTH && depths[i] !== FULL_DEPTH);
     if (boundBlocks || wholeHelps) {
       // Reading deeper lowers the bounds; nothing else can.
-      if (lists.exhausted || !next) return { rows: undefined, rounds, theta };
+      if (lists.exhausted || !next) return { rows: undefined, rounds, theta, lists };
       depths = next;
       // Deeper (whole) lists tighten every upper bound: this round's count of candidates to verify
       // says little about the next one's, so verification grows by a fixed step.
@@ -295,12 +298,16 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         // Too few verified candidates match (a rare phrase, a selective filter): extrapolate the
         // pass rate, and give up at once when that needs more than the budget.
         const needs = Math.ceil((need * verifiedOrds.size * 1.5) / Math.max(all.length, 1));
-        if (needs > MAX_V) return { rows: undefined, rounds, theta };
+        if (needs > MAX_V) return { rows: undefined, rounds, theta, lists };
         v = Math.max(v * 2, needs);
       } else v = Math.max(v * 2, Math.ceil(needed * 1.25) + 16);
     }
-    if (v > MAX_V || rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY)) {
-      return { rows: undefined, rounds, theta };
+    if (
+      v > MAX_V ||
+      rounds >= (start.maxRounds ?? Number.POSITIVE_INFINITY) ||
+      performance.now() > (start.deadline ?? Number.POSITIVE_INFINITY)
+    ) {
+      return { rows: undefined, rounds, theta, lists };
     }
   }
 }

@@ -22,6 +22,7 @@ export function searchRoutes(services: Services): RestRoute[] {
               options: {
                 topKMinMatches: ctx.config.searchLimits.topKMinMatches,
                 statementTimeoutMs: ctx.config.searchLimits.statementTimeoutMs,
+                exactMaxMatches: ctx.config.searchLimits.exactMaxMatches,
               },
             }),
           ),
