@@ -77,6 +77,24 @@ const SECURITY: RuleCase[] = [
     'package m\nfunc f(k []byte) { aes.NewCipher(k) }\n',
   ],
   [
+    'security/weak-hash',
+    'c',
+    'const EVP_MD *md(void) { return EVP_get_digestbyname("sha1"); }\n',
+    'const EVP_MD *md(void) { return EVP_get_digestbyname("sha256"); }\n',
+  ],
+  [
+    'security/weak-hash',
+    'cpp',
+    'EVP_MD *md() { return EVP_MD_fetch(nullptr, "MD5", nullptr); }\n',
+    'EVP_MD *md() { return EVP_MD_fetch(nullptr, "SHA2-256", nullptr); }\n',
+  ],
+  [
+    'security/weak-cipher',
+    'c',
+    'const EVP_CIPHER *c(void) { return EVP_get_cipherbyname("aes-128-ecb"); }\n',
+    'const EVP_CIPHER *c(void) { return EVP_get_cipherbyname("aes-128-gcm"); }\n',
+  ],
+  [
     'security/insecure-randomness',
     'javascript',
     'const resetToken = Math.random().toString(36).slice(2);',

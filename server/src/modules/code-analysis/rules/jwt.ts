@@ -1,3 +1,4 @@
+import { callText } from './security-crypto';
 import { forJs, type RuleDefinition } from './types';
 
 /**
@@ -17,6 +18,9 @@ export const JWT_RULES: RuleDefinition[] = [
       'SignatureValidator',
       'Jwts',
       'parseClaimsJwt',
+      'signature',
+      'ParseUnverified',
+      'Jwt',
     ],
     category: 'security',
     severity: 'high',
@@ -34,6 +38,19 @@ export const JWT_RULES: RuleDefinition[] = [
         ((method_invocation name: (identifier) @m) @finding (#match? @m "^(parseClaimsJwt|parsePlaintextJwt|parseUnsecuredClaims)$"))`,
       kotlin: `((call_expression (navigation_expression (simple_identifier) @o (navigation_suffix (simple_identifier) @m))) @finding (#eq? @o "Algorithm") (#eq? @m "none"))
         ((call_expression (navigation_expression (navigation_suffix (simple_identifier) @m))) @finding (#match? @m "^(parseClaimsJwt|parsePlaintextJwt|parseUnsecuredClaims)$"))`,
+      // jwt-scala: `Jwt.decode(token)` without a key checks no signature, nor does `JwtOptions(signature = false)`.
+      scala: `((call_expression function: (field_expression value: (identifier) @o field: (identifier) @m) arguments: (arguments . (_) .)) @finding
+          (#match? @o "^Jwt(Json|Circe|Spray|Upickle|Argonaut|Json4s|PlayJson|ZIOJson)?$") (#match? @m "^decode(Raw|All|Json|JsonAll)?$"))
+        ((call_expression function: (identifier) @f arguments: (arguments (assignment_expression left: (identifier) @k right: (boolean_literal) @v))) @finding
+          (#eq? @f "JwtOptions") (#eq? @k "signature") (#eq? @v "false"))`,
+      // jsonwebtoken (Rust): `Validation::insecure_disable_signature_validation()`, the old `dangerous_insecure_decode`.
+      rust: callText(
+        'call_expression',
+        '(\\.insecure_disable_signature_validation\\(\\)$|^(jsonwebtoken::)?dangerous_(insecure|unsafe)_decode\\w*\\()',
+      ),
+      // Python (PyJWT, python-jose): rules/python-web-calls.ts, which reads the file's imports.
+      // golang-jwt: ParseUnverified reads the claims without checking the signature.
+      go: `((call_expression function: (selector_expression field: (field_identifier) @m)) @finding (#eq? @m "ParseUnverified"))`,
       csharp: `((assignment_expression left: (identifier) @p right: (boolean_literal) @v) @finding (#match? @p "^(RequireSignedTokens|ValidateIssuerSigningKey)$") (#eq? @v "false"))
         ((assignment_expression left: (identifier) @p right: (lambda_expression)) @finding (#eq? @p "SignatureValidator"))`,
     },

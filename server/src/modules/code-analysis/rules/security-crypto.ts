@@ -12,6 +12,11 @@ const JCA_CIPHER =
 const NATIVE_DIGEST = '^(MD5|MD4|SHA1|MD5_Init|MD4_Init|SHA1_Init|EVP_md5|EVP_md4|EVP_sha1)\\(';
 const NATIVE_CIPHER =
   '^(EVP_des_\\w+|EVP_rc4\\w*|EVP_rc2_\\w+|EVP_bf_\\w+|EVP_aes_\\d+_ecb|DES_\\w+|BF_\\w*crypt\\w*|RC4|RC4_set_key)\\(';
+/** OpenSSL's lookups by name (`EVP_get_cipherbyname`, OpenSSL 3's `EVP_CIPHER_fetch(libctx, "DES-EDE3-CBC", props)`). */
+const NATIVE_DIGEST_BY_NAME =
+  '^(EVP_get_digestbyname\\(|EVP_MD_fetch\\([^,]*,)\\s*"([Mm][Dd][245]|[Ss][Hh][Aa]-?1)"';
+const NATIVE_CIPHER_BY_NAME =
+  '^(EVP_get_cipherbyname\\(|EVP_CIPHER_fetch\\([^,]*,)\\s*"([Dd][Ee][Ss]|[Rr][Cc][24]|[Bb][Ff]-|[Bb][Ll][Oo][Ww][Ff][Ii][Ss][Hh]|[\\w-]+-[Ee][Cc][Bb]")';
 const NATIVE_RANDOM = '^(std::)?(rand|srand|random|srandom|drand48|srand48|lrand48|mrand48)\\(';
 
 /**
@@ -49,13 +54,28 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       swift: callText('call_expression', '^(Insecure\\.(MD5|SHA1)\\.hash|CC_MD5|CC_SHA1)\\('),
       rust: `${callText('call_expression', '^((md5::)?compute|(md5::|sha1::)?(Md5|Sha1)::(new|digest)|Md5::default|Sha1::default)\\(')}
         ((token_tree (identifier) @m . (identifier) @finding) (#eq? @m "md5") (#eq? @finding "compute"))`,
-      c: callText('call_expression', NATIVE_DIGEST),
-      cpp: callText('call_expression', NATIVE_DIGEST),
+      c: `${callText('call_expression', NATIVE_DIGEST)} ${callText('call_expression', NATIVE_DIGEST_BY_NAME)}`,
+      cpp: `${callText('call_expression', NATIVE_DIGEST)} ${callText('call_expression', NATIVE_DIGEST_BY_NAME)}`,
     },
   },
   {
     id: 'security/weak-cipher',
-    needles: ['DES', 'des', 'ARC', 'RC4', 'rc4', 'Blowfish', 'bf', 'ECB', 'ecb', 'RC2', 'rc2', 'BF_'],
+    needles: [
+      'DES',
+      'des',
+      'ARC',
+      'RC4',
+      'rc4',
+      'Blowfish',
+      'blowfish',
+      'bf',
+      'ECB',
+      'ecb',
+      'RC2',
+      'rc2',
+      'BF_',
+      'BF-',
+    ],
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -80,14 +100,14 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         'call',
         '^OpenSSL::Cipher(::\\w+)?\\.new\\(\\s*[\'"](des|DES|rc4|RC4|bf|BF|rc2|RC2|[\\w-]*-(ecb|ECB)[\'"])',
       ),
-      c: callText('call_expression', NATIVE_CIPHER),
-      cpp: callText('call_expression', NATIVE_CIPHER),
+      c: `${callText('call_expression', NATIVE_CIPHER)} ${callText('call_expression', NATIVE_CIPHER_BY_NAME)}`,
+      cpp: `${callText('call_expression', NATIVE_CIPHER)} ${callText('call_expression', NATIVE_CIPHER_BY_NAME)}`,
       swift: `((simple_identifier) @finding (#match? @finding "^kCC(AlgorithmDES|Algorithm3DES|AlgorithmRC4|AlgorithmRC2|AlgorithmBlowfish|OptionECBMode)$"))`,
     },
   },
   {
     id: 'security/predictable-random',
-    needles: ['Random', 'random', 'rand', 'RANDOM'],
+    needles: ['Random', 'random', 'rand', 'RANDOM', 'Rng', 'Pcg'],
     needlesByLanguage: { go: ['"math/rand"', '"math/rand/v2"'] },
     category: 'security',
     severity: 'low',
@@ -124,7 +144,16 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       ),
       scala: `${callText('instance_expression', '^new\\s+(scala\\.util\\.|java\\.util\\.)?Random\\b')}
         ((field_expression) @finding (#match? @finding "^(scala\\.util\\.)?Random\\.(alphanumeric|nextInt|nextLong|nextString|nextDouble|nextBytes|nextPrintableChar|shuffle)$"))`,
-      swift: callText('call_expression', '^(drand48|srand48|lrand48|random|srandom|rand|srand)\\('),
+      // GameplayKit's sources are for games: seedable and predictable.
+      swift: `${callText('call_expression', '^(drand48|srand48|lrand48|random|srandom|rand|srand)\\(')}
+        ${callText('call_expression', '^(GK(MersenneTwister|LinearCongruential|ARC4)RandomSource\\(|GKRandomSource\\.sharedRandom\\()')}`,
+      // rand's SmallRng and the PCG/xorshift generators are fast, not secure (rand's own docs); any generator seeded
+      // with seed_from_u64 repeats its sequence; fastrand is wyrand. (thread_rng, OsRng and StdRng from entropy are
+      // secure.)
+      rust: callText(
+        'call_expression',
+        '^((rand::)?(rngs::)?SmallRng::\\w+|((rand|rand_chacha|rand_pcg|rand_xorshift)::)?(rngs::)?\\w*Rng\\w*::seed_from_u64|fastrand::(u8|u16|u32|u64|u128|i8|i16|i32|i64|i128|usize|isize|f32|f64|bool|char|alphanumeric|alphabetic|digit|lowercase|uppercase|shuffle|choice|fill)|((rand_pcg|rand_xorshift)::)?(Pcg32|Pcg64\\w*|Lcg\\w+|XorShiftRng)::\\w+)\\(',
+      ),
       bash: '((simple_expansion) @finding (#eq? @finding "$RANDOM"))',
     },
   },

@@ -6,11 +6,13 @@ import { forJs, type RuleDefinition } from './types';
 function securedCookie(args: string, fn: string | undefined): boolean {
   // A value read from settings (`secure=settings.SESSION_COOKIE_SECURE`) is the deployment's choice, not a literal off.
   if (
-    /['"]?\b[Ss]ecure['"]?\s*(=>|=|:)\s*(?!(False|false|FALSE|None|null|nil|0)\b|''|""|'0'|"0")[^\s,)}]/.test(
+    /['"]?(\b|is)[Ss]ecure['"]?\s*(=>|=|:)\s*(?!(False|false|FALSE|None|null|nil|0)\b|''|""|'0'|"0")[^\s,)}]/.test(
       args,
     )
   )
     return true;
+  // A builder's `.secure(true)` (Rust's cookie crate).
+  if (/\.secure\(\s*(?!false\b)[^\s)]/.test(args)) return true;
   return fn !== undefined && /^set(raw)?cookie$/.test(fn) && /^true$/i.test(topLevelArguments(args)[5] ?? '');
 }
 
@@ -79,6 +81,21 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
       go: `((composite_literal type: (qualified_type) @t body: (literal_value) @args) @finding (#eq? @t "http.Cookie"))`,
       ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))`,
       csharp: `((object_creation_expression type: (identifier) @t initializer: (initializer_expression) @args) @finding (#match? @t "^(CookieOptions|HttpCookie)$"))`,
+      // Play's Cookie and Akka HTTP's HttpCookie default to secure = false; Akka's request header
+      // `Cookie("name" -> value)` (pairs) is what a client sends, not a cookie set.
+      scala: `((call_expression function: (identifier) @fn arguments: (arguments) @args) @finding
+               (#match? @fn "^(Cookie|HttpCookie)$") (#not-match? @args "->"))`,
+      // The cookie crate (actix-web, axum-extra, Rocket): a `Cookie::build(…)` chain, read whole where it ends.
+      rust: ['let_declaration value:', 'arguments', 'expression_statement', 'block', 'return_expression']
+        .map(
+          (parent) =>
+            `(${parent} (call_expression) @finding @args (#match? @finding "^(cookie::)?Cookie::build\\\\("))`,
+        )
+        .join('\n'),
+      // Foundation's HTTPCookie properties, Vapor's HTTPCookies.Value (isSecure defaults to false).
+      swift: `((call_expression) @finding @args (#match? @finding "^(HTTPCookie\\\\(\\\\s*properties:|HTTPCookies\\\\.Value\\\\(\\\\s*string:)"))
+              ((assignment target: (directly_assignable_expression) @t result: (call_expression) @finding @args)
+                (#match? @t "cookies\\\\[") (#match? @finding "^\\\\.init\\\\(\\\\s*string:"))`,
     },
     check: (c) => !securedCookie(c.args?.text ?? '', c.fn?.text),
   },

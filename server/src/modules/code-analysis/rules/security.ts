@@ -56,6 +56,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
       'SslVerifyMode',
       'dangerous',
       'URLCredential',
+      'ALLOW_ALL_HOSTNAME_VERIFIER',
     ],
     // A URLSession delegate that answers a trust challenge with the server's own trust, unevaluated, accepts any
     // certificate; one that evaluates it (SecTrustEvaluateWithError) does not.
@@ -99,6 +100,16 @@ export const SECURITY_RULES: RuleDefinition[] = [
            ${callText('call_expression', '^curl_easy_setopt\\(\\s*\\w+\\s*,\\s*CURLOPT_SSL_VERIFY(PEER|HOST)\\s*,\\s*(0L?|false|FALSE)\\s*\\)$')}`,
         ]),
       ),
+      // Scala: an X509TrustManager whose checks are empty, a hostname verifier that answers true, Play WS/Akka's
+      // "loose" acceptAnyCertificate.
+      scala: `((function_definition name: (identifier) @n body: [(block) (unit)] @b) @finding
+               (#match? @n "^check(Server|Client)Trusted$") (#match? @b "^(\\\\{\\\\s*\\\\}|\\\\(\\\\s*\\\\))$"))
+             ((identifier) @finding (#eq? @finding "ALLOW_ALL_HOSTNAME_VERIFIER"))
+             ((instance_expression (type_identifier) @t) @finding (#eq? @t "NoopHostnameVerifier"))
+             ((call_expression function: (field_expression field: (identifier) @n) arguments: (arguments (lambda_expression (boolean_literal) @v))) @finding
+               (#match? @n "^(setHostnameVerifier|setDefaultHostnameVerifier|hostnameVerifier)$") (#eq? @v "true"))
+             ((call_expression function: (field_expression field: (identifier) @n) arguments: (arguments (boolean_literal) @v)) @finding
+               (#eq? @n "withAcceptAnyCertificate") (#eq? @v "true"))`,
       swift: callText('call_expression', '^URLCredential\\(\\s*trust:'),
       bash: `((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "curl") (#match? @a "^(--insecure|-[a-zA-Z]*k[a-zA-Z]*)$"))
              ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "wget") (#eq? @a "--no-check-certificate"))`,
@@ -132,6 +143,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
     ],
     // A factory in a file that hardens one (DTDs disallowed, external entities off) is taken as hardened.
     unlessByLanguage: {
+      java: ['disallow-doctype-decl', 'ACCESS_EXTERNAL_DTD', 'external-general-entities', 'SUPPORT_DTD'],
       kotlin: ['disallow-doctype-decl', 'ACCESS_EXTERNAL_DTD', 'external-general-entities', 'SUPPORT_DTD'],
       scala: ['disallow-doctype-decl', 'ACCESS_EXTERNAL_DTD', 'external-general-entities', 'SUPPORT_DTD'],
     },

@@ -50,6 +50,13 @@ export const go: TaintLanguage = {
     // GORM: raw SQL and string conditions (`db.Where("name = ?", n)` binds).
     { kind: 'sql-injection', callee: /\.(Raw|Where|Order|Having|Joins|Select|Group)$/, arg: 0 },
     { kind: 'ldap-injection', callee: /^ldap\.NewSearchRequest$/, arg: 'any' },
+    // antchfx xmlquery/htmlquery (`Find(doc, expr)`) and xpath (`Compile(expr)`).
+    {
+      kind: 'xpath-injection',
+      callee: /^(xmlquery|htmlquery|jsonquery)\.(Find|FindOne|QueryAll|Query)$/,
+      arg: 1,
+    },
+    { kind: 'xpath-injection', callee: /^xpath\.(Compile|MustCompile)$/, arg: 0 },
     { kind: 'sql-injection', callee: /\.(QueryContext|ExecContext|QueryRowContext)$/, arg: 1 },
     { kind: 'command-injection', callee: /^exec\.Command(Context)?$/, arg: 'any' },
     { kind: 'xss', callee: /^template\.HTML$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/, arg: 'any' },

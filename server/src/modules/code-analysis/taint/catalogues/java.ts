@@ -93,24 +93,59 @@ export const java: TaintLanguage = {
       arg: 'any',
     },
     { kind: 'code-injection', callee: /(engine|Engine|scriptEngine)\.eval$/, arg: 0 },
+    // Expression languages run what they parse (FindSecBugs SPEL_INJECTION, OGNL_INJECTION, EL_INJECTION,
+    // GROOVY_SHELL; CodeQL's SpEL, MVEL, JEXL and Groovy injection queries).
+    { kind: 'code-injection', callee: /\.parse(Expression|Raw)$/, arg: 0 },
+    {
+      kind: 'code-injection',
+      callee:
+        /^(Ognl|OgnlUtil)\.(getValue|setValue|parseExpression|compile|compileExpression)$|^MVEL\.(eval|compileExpression|executeExpression)$|^(GroovyShell|newGroovyShell\(\))\.(evaluate|parse|run)$|^(JexlEngine|jexl)\.(createExpression|createScript)$|^ELProcessor\.eval$/,
+      arg: 0,
+    },
+    { kind: 'code-injection', callee: /\.create(Value|Method)Expression$/, arg: 1 },
     {
       kind: 'xss',
       callee:
         /getWriter\(\)\.(print|println|write|printf|format|append)$|^(out|writer|PrintWriter)\.(print|println|write|printf|format|append)$|getOutputStream\(\)\.(print|println|write)$/,
       arg: 'any',
     },
-    { kind: 'unsafe-deserialization', callee: /^new(ObjectInputStream|XMLDecoder)$/, arg: 0 },
+    // A stream with an ObjectInputFilter (JEP 290) accepts only the classes it allows.
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^newObjectInputStream$/,
+      arg: 0,
+      unlessInFile: /\.setObjectInputFilter\(|ObjectInputFilter\.Config\.setSerialFilter\(/,
+    },
+    { kind: 'unsafe-deserialization', callee: /^newXMLDecoder$/, arg: 0 },
+    // SnakeYAML's default constructor builds any class a `!!` tag names; SafeConstructor builds plain data only.
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^(Yaml|newYaml\(\))\.(load|loadAll|loadAs)$/,
+      arg: 0,
+      unlessInFile: /\bnew\s+SafeConstructor\b/,
+    },
     {
       kind: 'path-traversal',
       callee:
         /^new(File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile)$|^(Paths\.get|Path\.of|Files\.(readAllBytes|readAllLines|readString|lines|newInputStream|newOutputStream|newBufferedReader|newBufferedWriter|write|writeString|copy|move|delete|deleteIfExists|createFile))$/,
       arg: 'any',
     },
-    {
-      kind: 'ldap-injection',
-      callee: /^(DirContext|InitialDirContext|LdapContext|InitialLdapContext|LdapTemplate)\.search$/,
-      arg: 'any',
-    },
+    // JNDI `search(name, filter, [filterArgs,] controls)`: the name and the filter are LDAP text; filterArgs fill
+    // the filter's `{0}` placeholders escaped (RFC 4515), as CodeQL's java/ldap-injection models it.
+    ...[0, 1].map((arg) => ({
+      kind: 'ldap-injection' as const,
+      callee:
+        /^(DirContext|InitialDirContext|LdapContext|InitialLdapContext|LdapTemplate|DirContextOperations)\.search$/,
+      arg,
+    })),
+    // The context is often a field or an injected bean of unknown type: a `search` whose function builds
+    // SearchControls or an LDAP filter literal.
+    ...[0, 1].map((arg) => ({
+      kind: 'ldap-injection' as const,
+      callee: /^(\w*[Cc]tx|\w*[Cc]ontext|\w*[Ll]dap\w*|\w*[Dd]irectory)\.search$/,
+      arg,
+      whenInFunction: /\bSearchControls\b|"\((&|\||!)?\(?[\w-]+[~<>]?=/,
+    })),
     {
       kind: 'xpath-injection',
       callee: /^XPath\.(evaluate|compile)$|\.newXPath\(\)\.(evaluate|compile)$/,

@@ -130,6 +130,14 @@ export const javascript: TaintLanguage = {
       argTypes: /^(template_string|binary_expression)$/,
     },
     { kind: 'ldap-injection', callee: /^\w*(client|ldap)\w*\.search$/i, arg: 'any', when: /filter/ },
+    // ldapjs `search(base, options, cb)`: the options object holding the filter is often built before the call.
+    // Only its second argument, so a search client's single query object (Elasticsearch) is not taken for one.
+    {
+      kind: 'ldap-injection',
+      callee: /^\w*(client|ldap)\w*\.search$/i,
+      arg: 1,
+      whenInFunction: /\bfilter\b/,
+    },
     {
       kind: 'xpath-injection',
       callee: /^(xpath\.(select|select1|evaluate|parse)|document\.evaluate)$/,

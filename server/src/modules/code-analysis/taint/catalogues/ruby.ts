@@ -68,6 +68,9 @@ export const ruby: TaintLanguage = {
     { kind: 'xss', callee: /\.html_safe$/, arg: 'receiver' },
     { kind: 'ldap-injection', callee: /^Net::LDAP::Filter\.construct$/, arg: 0 },
     { kind: 'ldap-injection', callee: /\.search$/, arg: 'any', when: /filter:\s*["']/ },
+    // Nokogiri's `xpath`/`at_xpath` (bound `$name` variables are passed apart), REXML's XPath.first/match/each.
+    { kind: 'xpath-injection', callee: /\.(xpath|at_xpath)$/, arg: 0 },
+    { kind: 'xpath-injection', callee: /^(REXML::)?XPath\.(first|match|each)$/, arg: 1 },
     {
       kind: 'unsafe-deserialization',
       callee: /^(Marshal\.(load|restore)|YAML\.(load|unsafe_load)|Psych\.(load|unsafe_load)|Oj\.load)$/,

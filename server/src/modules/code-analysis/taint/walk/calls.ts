@@ -360,6 +360,7 @@ export abstract class CallWalker extends CollectionWalker {
       !sink.whenInFunction.test(this.source.slice(this.unit.startIndex, this.unit.endIndex))
     )
       return false;
+    if (sink.unlessInFile?.test(this.source)) return false;
     if (sink.unlessParent && call.parent && sink.unlessParent.test(this.text(call.parent))) return false;
     if (!sink.when && !sink.unless) return true;
     const text = this.source.slice(call.startIndex, call.endIndex);
