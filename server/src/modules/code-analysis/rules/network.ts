@@ -184,4 +184,19 @@ export const NETWORK_RULES: RuleDefinition[] = [
       bash: `((command name: (command_name) @n argument: (_) @a) @finding (#match? @n "^(ssh|scp|sftp)$") (#match? @a "StrictHostKeyChecking=no"))`,
     },
   },
+  {
+    // gosec G108, Semgrep's go pprof-debug-exposure: importing net/http/pprof registers /debug/pprof/ on the default
+    // mux, so a server on http.DefaultServeMux hands out heap dumps, goroutine stacks and the command line.
+    id: 'security/profiling-endpoint-exposed',
+    needlesByLanguage: { go: ['"net/http/pprof"'] },
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-200',
+    message:
+      '`{finding}` registers /debug/pprof/ on the default HTTP mux, exposing memory, stacks and the command line to anyone who can reach the server; serve pprof on a separate, private listener.',
+    languages: {
+      go: `((import_spec name: (blank_identifier) path: (interpreted_string_literal) @p) @finding (#eq? @p "\\"net/http/pprof\\""))`,
+    },
+  },
 ];
