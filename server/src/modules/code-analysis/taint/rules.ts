@@ -81,6 +81,12 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     title: 'Uncontrolled format string',
     fix: 'use a constant format string and pass the value as an argument (printf("%s", value))',
   },
+  'log-injection': {
+    cwe: 'CWE-117',
+    severity: 'medium',
+    title: 'Log injection',
+    fix: 'strip or escape carriage returns and line feeds before logging the value (strings.ReplaceAll, strconv.Quote), or log it as a structured attribute, which the handler escapes',
+  },
   reflection: {
     cwe: 'CWE-470',
     severity: 'high',

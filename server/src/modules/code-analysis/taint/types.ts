@@ -37,6 +37,7 @@ export type TaintKind =
   | 'xxe'
   | 'header-injection'
   | 'format-string'
+  | 'log-injection'
   | 'reflection'
   | 'config-setting'
   | 'regex-injection'
