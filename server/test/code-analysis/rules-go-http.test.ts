@@ -1,7 +1,8 @@
 /**
  * Go HTTP and SSH server mistakes (rules/go/http-messages.ts, client-redirects.ts, ssh-auth-state.ts and the CSRF
- * bypass in rules/csrf.ts): conflicting length headers, unbounded multipart forms, credentials carried across
- * redirects, state kept by an SSH key callback, cross-origin protection bypassed for every path.
+ * bypass in rules/csrf.ts, TLS resumption in rules/network.ts, walk-races.ts): conflicting length headers, unbounded
+ * multipart forms, credentials carried across redirects, state kept by an SSH key callback, cross-origin protection
+ * bypassed for every path, VerifyPeerCertificate skipped on resumption, files changed during a directory walk.
  */
 import { describe, expect, it } from 'vitest';
 import { findings } from '../helpers/code-analysis';
@@ -54,6 +55,18 @@ const CASES: [string, string, string, string][] = [
     'CWE-352',
     'package main\n\nimport "net/http"\n\nfunc setup(cop *http.CrossOriginProtection) {\n\tcop.AddInsecureBypassPattern("/")\n}\n',
     'package main\n\nimport "net/http"\n\nfunc setup(cop *http.CrossOriginProtection) {\n\tcop.AddInsecureBypassPattern("POST /webhooks/stripe")\n}\n',
+  ],
+  [
+    'security/tls-resumption-skips-verification',
+    'CWE-295',
+    'package main\n\nimport (\n\t"crypto/tls"\n\t"crypto/x509"\n)\n\nvar cfg = &tls.Config{\n\tVerifyPeerCertificate: func(_ [][]byte, _ [][]*x509.Certificate) error { return nil },\n}\n',
+    'package main\n\nimport (\n\t"crypto/tls"\n\t"crypto/x509"\n)\n\nvar cfg = &tls.Config{\n\tVerifyPeerCertificate: func(_ [][]byte, _ [][]*x509.Certificate) error { return nil },\n\tSessionTicketsDisabled: true,\n}\n',
+  ],
+  [
+    'security/walk-path-race',
+    'CWE-367',
+    'package main\n\nimport (\n\t"io/fs"\n\t"os"\n\t"path/filepath"\n)\n\nfunc clean(dir string) error {\n\treturn filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {\n\t\tbackup := p + ".bak"\n\t\treturn os.Remove(backup)\n\t})\n}\n',
+    'package main\n\nimport (\n\t"io/fs"\n\t"os"\n\t"path/filepath"\n)\n\nfunc clean(root *os.Root, dir string) error {\n\treturn filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {\n\t\treturn root.Remove(p)\n\t})\n}\n',
   ],
 ];
 

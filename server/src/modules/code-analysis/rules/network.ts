@@ -199,4 +199,24 @@ export const NETWORK_RULES: RuleDefinition[] = [
       go: `((import_spec name: (blank_identifier) path: (interpreted_string_literal) @p) @finding (#eq? @p "\\"net/http/pprof\\""))`,
     },
   },
+  {
+    // gosec G123: crypto/tls skips VerifyPeerCertificate on a resumed session, so a custom check there is bypassed
+    // by resumption unless VerifyConnection (which runs on every handshake) does it or session tickets are off.
+    // Either setting anywhere in the file keeps the rule quiet: it cannot tell which config it belongs to.
+    id: 'security/tls-resumption-skips-verification',
+    needles: ['VerifyPeerCertificate'],
+    unlessByLanguage: {
+      go: ['VerifyConnection', 'SessionTicketsDisabled = true', 'SessionTicketsDisabled: true'],
+    },
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-295',
+    message:
+      '`VerifyPeerCertificate` does not run when a TLS session is resumed, so the check it makes can be skipped; do it in VerifyConnection, which runs on every handshake, or set SessionTicketsDisabled.',
+    languages: {
+      go: `((keyed_element (literal_element (identifier) @k)) @finding (#eq? @k "VerifyPeerCertificate"))
+           ((assignment_statement left: (expression_list (selector_expression field: (field_identifier) @k))) @finding (#eq? @k "VerifyPeerCertificate"))`,
+    },
+  },
 ];

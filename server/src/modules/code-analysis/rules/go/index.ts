@@ -9,6 +9,7 @@ import { integerConversions } from './integer-conversion';
 import { secretSerialization } from './secret-serialization';
 import { sliceBounds } from './slice-bounds';
 import { sshAuthState } from './ssh-auth-state';
+import { walkRaces } from './walk-races';
 
 /** Go analyses that read a function's statements in order rather than match one pattern (rules/go/*). */
 export function goAnalyses(parsed: ParsedSource): Finding[] {
@@ -23,5 +24,6 @@ export function goAnalyses(parsed: ParsedSource): Finding[] {
     ...httpMessages(parsed),
     ...redirectHeaderLeaks(parsed),
     ...sshAuthState(parsed),
+    ...walkRaces(parsed),
   ];
 }
