@@ -38,6 +38,7 @@ export type TaintKind =
   | 'header-injection'
   | 'format-string'
   | 'log-injection'
+  | 'smtp-injection'
   | 'reflection'
   | 'config-setting'
   | 'regex-injection'

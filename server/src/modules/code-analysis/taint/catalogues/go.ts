@@ -44,6 +44,7 @@ export const go: TaintLanguage = {
     { callee: /^pq\.(QuoteIdentifier|QuoteLiteral)$/, kinds: ['sql-injection'] },
     // Quoting and JSON encoding escape line breaks.
     { callee: /^(strconv\.Quote|json\.Marshal)$/, kinds: ['log-injection'] },
+    { callee: /^mail\.(ParseAddress|ParseAddressList)$/, kinds: ['smtp-injection'] },
   ],
   sinks: [
     { kind: 'format-string', callee: /^(fmt\.(Printf|Sprintf|Errorf)|log\.(Printf|Fatalf|Panicf))$/, arg: 0 },
@@ -78,6 +79,10 @@ export const go: TaintLanguage = {
       arg: 'any',
     },
     { kind: 'log-injection', callee: /^slog\.(Debug|Info|Warn|Error)(Context)?$/, arg: 0 },
+    // SMTP command injection (gosec G707): an envelope address with a line break adds SMTP commands.
+    { kind: 'smtp-injection', callee: /^smtp\.SendMail$/, arg: 2 },
+    { kind: 'smtp-injection', callee: /^smtp\.SendMail$/, arg: 3 },
+    { kind: 'smtp-injection', callee: /\.(Mail|Rcpt)$/, arg: 0 },
     { kind: 'open-redirect', callee: /^http\.Redirect$/, arg: 2 },
     { kind: 'open-redirect', callee: /^(c|ctx)\.Redirect$/, arg: 'any' },
   ],
