@@ -9,6 +9,7 @@ import { integerConversions } from './integer-conversion';
 import { secretSerialization } from './secret-serialization';
 import { sliceBounds } from './slice-bounds';
 import { sshAuthState } from './ssh-auth-state';
+import { uncheckedErrors } from './unchecked-errors';
 import { walkRaces } from './walk-races';
 
 /** Go analyses that read a function's statements in order rather than match one pattern (rules/go/*). */
@@ -25,5 +26,6 @@ export function goAnalyses(parsed: ParsedSource): Finding[] {
     ...redirectHeaderLeaks(parsed),
     ...sshAuthState(parsed),
     ...walkRaces(parsed),
+    ...uncheckedErrors(parsed),
   ];
 }
