@@ -64,6 +64,12 @@ const CASES: [string, CodeLanguage, string, string][] = [
     'package main\n\nimport (\n\t"log/slog"\n\t"net/http"\n)\n\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\tmsg := r.FormValue("msg")\n\tslog.Warn("request", "msg", msg)\n}\n',
   ],
   [
+    'security/log-injection',
+    'go',
+    'package main\n\nimport (\n\t"log"\n\t"os"\n)\n\nfunc main() {\n\tlog.Println("processing:", os.Args[1])\n}\n',
+    'package main\n\nimport (\n\t"log"\n\t"net/http"\n\t"os"\n)\n\nfunc main() {\n\tlog.Fatal(http.ListenAndServe(os.Getenv("ADDR"), nil))\n}\n',
+  ],
+  [
     'security/smtp-injection',
     'go',
     'package main\n\nimport (\n\t"net/http"\n\t"net/smtp"\n)\n\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\tfrom := r.FormValue("from")\n\t_ = smtp.SendMail("127.0.0.1:25", nil, from, []string{"ops@corp.example"}, []byte("hi"))\n}\n',

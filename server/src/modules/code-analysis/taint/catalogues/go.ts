@@ -42,8 +42,10 @@ export const go: TaintLanguage = {
     { callee: /^ldap\.EscapeFilter$/, kinds: ['ldap-injection'] },
     // lib/pq's quoting of an identifier or a literal for the SQL text it is placed in.
     { callee: /^pq\.(QuoteIdentifier|QuoteLiteral)$/, kinds: ['sql-injection'] },
-    // Quoting and JSON encoding escape line breaks.
+    // Quoting and JSON encoding escape line breaks; what serving returns is its error, not the address it was given
+    // (`log.Fatal(http.ListenAndServe(addr, nil))`).
     { callee: /^(strconv\.Quote|json\.Marshal)$/, kinds: ['log-injection'] },
+    { callee: /(^|\.)(ListenAndServe|ListenAndServeTLS|Serve|ServeTLS)$/, kinds: ['log-injection'] },
     { callee: /^mail\.(ParseAddress|ParseAddressList)$/, kinds: ['smtp-injection'] },
   ],
   sinks: [
