@@ -98,9 +98,16 @@ export const GOSEC_CWE: Record<string, number> = {
  * protocol versions and cipher suites, which CWE, CodeQL (go/insecure-tls) and Semgrep file under CWE-327; a finding
  * of either counts for it. G107 (a URL from a variable given to an HTTP request) is server-side request forgery,
  * CWE-918 in CodeQL (go/request-forgery) and in gosec's own G704, not the CWE-88 of its table; G114 (serving without
- * timeouts) is resource exhaustion, CWE-400 (slowloris), rather than CWE-676.
+ * timeouts) is resource exhaustion, CWE-400 (slowloris), rather than CWE-676. G106 (ssh.InsecureIgnoreHostKey) is
+ * gosec's and CodeQL's CWE-322; Bandit's B507 and Tessera's one rule for every language's SSH clients file the
+ * unchecked host key under CWE-295, improper certificate validation.
  */
-export const GOSEC_ALSO: Record<string, number[]> = { G402: [327], G107: [918], G114: [400] };
+export const GOSEC_ALSO: Record<string, number[]> = {
+  G402: [327],
+  G107: [918],
+  G114: [400],
+  G106: [295],
+};
 
 /** CWEs that name one weakness at different depths: a finding of any counts for the others. */
 const FAMILIES: number[][] = [

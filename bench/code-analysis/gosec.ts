@@ -1,6 +1,7 @@
 /**
  * The gosec samples scorecard (../shared/corpora/gosec), scored as gosec-score.ts says, at each confidence.
- *   (cd server && npx tsx ../bench/code-analysis/gosec.ts [--rule=G201] [--misses=fn|fp])
+ *   (cd server && npx tsx ../bench/code-analysis/gosec.ts [--rule=G201] [--misses=fn|fp] [--table=medium])
+ * The per-rule table is printed at --table's confidence (low unless given).
  */
 import { cpus } from 'node:os';
 import type { Finding } from '../../shared/src/code-analysis';
@@ -10,6 +11,7 @@ const option = (name: string): string | undefined =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = option('rule');
 const misses = option('misses');
+const tableAt = option('table') ?? 'low';
 
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, ${new Date().toISOString()}`,
@@ -37,7 +39,7 @@ console.log(
 );
 for (const threshold of ['high', 'medium', 'low'] as const)
   console.log(
-    formatGosec(`\nmin_confidence ${threshold}`, scoreGosec(results, threshold), threshold === 'low'),
+    formatGosec(`\nmin_confidence ${threshold}`, scoreGosec(results, threshold), threshold === tableAt),
   );
 if (misses) {
   for (const { sample, findings } of results) {

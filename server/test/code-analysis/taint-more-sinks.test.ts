@@ -1,5 +1,5 @@
 /**
- * Response splitting (CWE-113), format strings (CWE-134), unsafe reflection (CWE-470), external control of a
+ * Response splitting (CWE-113), format strings (CWE-134), log injection (CWE-117), SMTP command injection (CWE-93), unsafe reflection (CWE-470), external control of a
  * setting (CWE-15), XSS through an error page, and a replace that only removes a sequence: each a vulnerable and a
  * safe form per language.
  */
@@ -50,6 +50,30 @@ const CASES: [string, CodeLanguage, string, string][] = [
     'go',
     'package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc main() {\n\tfmt.Printf(os.Args[1])\n}\n',
     'package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc main() {\n\tfmt.Printf("%s", os.Args[1])\n}\n',
+  ],
+  [
+    'security/log-injection',
+    'go',
+    'package main\n\nimport (\n\t"log"\n\t"net/http"\n)\n\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\tuser := r.URL.Query().Get("user")\n\tlog.Printf("login: %s", user)\n}\n',
+    'package main\n\nimport (\n\t"log"\n\t"net/http"\n\t"strconv"\n)\n\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\tuser := r.URL.Query().Get("user")\n\tlog.Printf("login: %s", strconv.Quote(user))\n}\n',
+  ],
+  [
+    'security/log-injection',
+    'go',
+    'package main\n\nimport (\n\t"log/slog"\n\t"net/http"\n)\n\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\tmsg := r.FormValue("msg")\n\tslog.Warn(msg)\n}\n',
+    'package main\n\nimport (\n\t"log/slog"\n\t"net/http"\n)\n\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\tmsg := r.FormValue("msg")\n\tslog.Warn("request", "msg", msg)\n}\n',
+  ],
+  [
+    'security/log-injection',
+    'go',
+    'package main\n\nimport (\n\t"log"\n\t"os"\n)\n\nfunc main() {\n\tlog.Println("processing:", os.Args[1])\n}\n',
+    'package main\n\nimport (\n\t"log"\n\t"net/http"\n\t"os"\n)\n\nfunc main() {\n\tlog.Fatal(http.ListenAndServe(os.Getenv("ADDR"), nil))\n}\n',
+  ],
+  [
+    'security/smtp-injection',
+    'go',
+    'package main\n\nimport (\n\t"net/http"\n\t"net/smtp"\n)\n\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\tfrom := r.FormValue("from")\n\t_ = smtp.SendMail("127.0.0.1:25", nil, from, []string{"ops@corp.example"}, []byte("hi"))\n}\n',
+    'package main\n\nimport (\n\t"net/http"\n\t"net/mail"\n\t"net/smtp"\n)\n\nfunc handler(w http.ResponseWriter, r *http.Request) {\n\tfrom, err := mail.ParseAddress(r.FormValue("from"))\n\tif err != nil {\n\t\treturn\n\t}\n\t_ = smtp.SendMail("127.0.0.1:25", nil, from.Address, []string{"ops@corp.example"}, []byte("hi"))\n}\n',
   ],
   [
     'security/format-string',

@@ -65,4 +65,30 @@ export const CSRF_RULES: RuleDefinition[] = [
       return true;
     },
   },
+  {
+    // gosec G121: Go 1.25's http.CrossOriginProtection exempts the paths a bypass pattern matches; a pattern that
+    // matches every path ("/", "/*", "/{path...}") or comes from a variable turns the protection off.
+    id: 'security/csrf-protection-bypassed',
+    needles: ['AddInsecureBypassPattern'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-352',
+    message:
+      '`{finding}` exempts every path (or one chosen at run time) from cross-origin protection, so cross-site requests reach all handlers; bypass only fixed, narrow paths such as a webhook.',
+    languages: {
+      go: `((call_expression function: (selector_expression field: (field_identifier) @fn) arguments: (argument_list . (_) @p .)) @finding
+             (#eq? @fn "AddInsecureBypassPattern"))`,
+    },
+    check: (c) => {
+      const p = c.p;
+      if (!p) return false;
+      if (!/^(interpreted_string_literal|raw_string_literal)$/.test(p.type)) return true;
+      const path = p.text
+        .slice(1, -1)
+        .replace(/^[A-Z]+\s+/, '')
+        .replace(/^[^/]*(?=\/)/, '');
+      return /^\/(\*|\{[^}]*\.\.\.\})?$/.test(path);
+    },
+  },
 ];

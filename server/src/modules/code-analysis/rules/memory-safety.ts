@@ -88,4 +88,20 @@ export const MEMORY_SAFETY_RULES: RuleDefinition[] = [
     // The dataflow reports the same call when it can name the input (security/format-string).
     yieldsTo: 'security/format-string',
   },
+  {
+    // gosec G103, CodeQL's go/unsafe-pointer family: `unsafe` steps outside Go's type and bounds checks, so a wrong
+    // offset or length reads or writes memory the program does not own. An audit: most uses are deliberate.
+    id: 'security/unsafe-memory-access',
+    needlesByLanguage: { go: ['"unsafe"'] },
+    category: 'security',
+    severity: 'low',
+    confidence: 'medium',
+    cwe: 'CWE-242',
+    message:
+      "`{finding}` bypasses Go's type and bounds checks; a wrong pointer, offset or length corrupts memory. Keep it out of code that handles untrusted sizes, or use the safe conversions.",
+    languages: {
+      go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
+             (#eq? @pkg "unsafe") (#match? @fn "^(Pointer|Add|Slice|SliceData|String|StringData)$"))`,
+    },
+  },
 ];

@@ -184,4 +184,39 @@ export const NETWORK_RULES: RuleDefinition[] = [
       bash: `((command name: (command_name) @n argument: (_) @a) @finding (#match? @n "^(ssh|scp|sftp)$") (#match? @a "StrictHostKeyChecking=no"))`,
     },
   },
+  {
+    // gosec G108, Semgrep's go pprof-debug-exposure: importing net/http/pprof registers /debug/pprof/ on the default
+    // mux, so a server on http.DefaultServeMux hands out heap dumps, goroutine stacks and the command line.
+    id: 'security/profiling-endpoint-exposed',
+    needlesByLanguage: { go: ['"net/http/pprof"'] },
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-200',
+    message:
+      '`{finding}` registers /debug/pprof/ on the default HTTP mux, exposing memory, stacks and the command line to anyone who can reach the server; serve pprof on a separate, private listener.',
+    languages: {
+      go: `((import_spec name: (blank_identifier) path: (interpreted_string_literal) @p) @finding (#eq? @p "\\"net/http/pprof\\""))`,
+    },
+  },
+  {
+    // gosec G123: crypto/tls skips VerifyPeerCertificate on a resumed session, so a custom check there is bypassed
+    // by resumption unless VerifyConnection (which runs on every handshake) does it or session tickets are off.
+    // Either setting anywhere in the file keeps the rule quiet: it cannot tell which config it belongs to.
+    id: 'security/tls-resumption-skips-verification',
+    needles: ['VerifyPeerCertificate'],
+    unlessByLanguage: {
+      go: ['VerifyConnection', 'SessionTicketsDisabled = true', 'SessionTicketsDisabled: true'],
+    },
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-295',
+    message:
+      '`VerifyPeerCertificate` does not run when a TLS session is resumed, so the check it makes can be skipped; do it in VerifyConnection, which runs on every handshake, or set SessionTicketsDisabled.',
+    languages: {
+      go: `((keyed_element (literal_element (identifier) @k)) @finding (#eq? @k "VerifyPeerCertificate"))
+           ((assignment_statement left: (expression_list (selector_expression field: (field_identifier) @k))) @finding (#eq? @k "VerifyPeerCertificate"))`,
+    },
+  },
 ];

@@ -18,6 +18,11 @@ const CREDENTIAL_WORDS = new Set([
   'apikey',
   'credential',
   'credentials',
+  // Short forms gosec's G101 and gitleaks read as credentials too (`pw`, `dbCred`, `bearer`).
+  'pw',
+  'cred',
+  'creds',
+  'bearer',
 ]);
 /** Pairs of words that do (`api_key`, `accessKey`, `private_key`, `SECRET_KEY` is already `secret`). */
 const CREDENTIAL_PAIRS = [

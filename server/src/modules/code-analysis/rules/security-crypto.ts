@@ -28,13 +28,13 @@ const NATIVE_RANDOM = '^(std::)?(rand|srand|random|srandom|drand48|srand48|lrand
 export const CRYPTO_RULES: RuleDefinition[] = [
   {
     id: 'security/weak-hash',
-    needles: ['md5', 'MD5', 'sha1', 'SHA1', 'SHA-1', 'md4', 'Digest', 'Md5', 'Sha1', '"SHA"'],
+    needles: ['md5', 'MD5', 'sha1', 'SHA1', 'SHA-1', 'md4', 'ripemd160', 'Digest', 'Md5', 'Sha1', '"SHA"'],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
     cwe: 'CWE-328',
     message:
-      'Weak hash `{finding}`: MD5 and SHA-1 are broken for security use; use SHA-256 or better (and bcrypt/scrypt/argon2 for passwords).',
+      'Weak hash `{finding}`: MD4, MD5, SHA-1 and RIPEMD-160 are broken or deprecated for security use; use SHA-256 or better (and bcrypt/scrypt/argon2 for passwords).',
     languages: {
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
         (#match? @fn "^(createHash|createHmac)$") (#match? @alg "^(md5|sha1|MD5|SHA1|md4|RSA-MD5)$"))
@@ -43,7 +43,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
         (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))`,
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
-        (#match? @pkg "^(md5|sha1)$") (#match? @fn "^(New|Sum)$"))`,
+        (#match? @pkg "^(md5|sha1|md4|ripemd160)$") (#match? @fn "^(New|Sum)$"))`,
       php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))`,
       ruby: `((scope_resolution scope: (constant) @m name: (constant) @alg) @finding (#eq? @m "Digest") (#match? @alg "^(MD5|SHA1)$"))`,
       csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding

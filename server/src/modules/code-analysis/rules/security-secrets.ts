@@ -7,7 +7,7 @@ import type { RuleDefinition } from './types';
  * many assignments that cannot be one.
  */
 const NAME_HINT =
-  '"([Pp]ass|PASS|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|[Pp]wd|PWD|[Cc]redential|CREDENTIAL)"';
+  '"([Pp]ass|PASS|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Kk]ey|KEY|[Pp][Ww]|PW|[Cc]red|CRED|[Bb]earer|BEARER)"';
 
 /** One top-level pattern per shape, each with the name hint (predicates do not reach into alternations). */
 const named = (patterns: string[]): string =>
@@ -92,7 +92,9 @@ export const SECRET_RULES: RuleDefinition[] = [
         '(var_spec name: (identifier) @name value: (expression_list (interpreted_string_literal) @finding))',
         '(keyed_element key: (literal_element (identifier) @name) value: (literal_element (interpreted_string_literal) @finding))',
         '(assignment_statement left: (expression_list [(identifier) (selector_expression field: (field_identifier))] @name) right: (expression_list (interpreted_string_literal) @finding))',
-        '(binary_expression left: [(identifier) (selector_expression)] @name operator: "==" right: (interpreted_string_literal) @finding)',
+        '(keyed_element key: (literal_element (interpreted_string_literal) @name) value: (literal_element (interpreted_string_literal) @finding))',
+        '(binary_expression left: [(identifier) (selector_expression)] @name operator: ["==" "!="] right: (interpreted_string_literal) @finding)',
+        '(binary_expression left: (interpreted_string_literal) @finding operator: ["==" "!="] right: [(identifier) (selector_expression)] @name)',
       ]),
       ruby: named([
         '(assignment left: [(identifier) (constant) (instance_variable) (class_variable) (global_variable) (call method: (identifier))] @name right: (string) @finding)',

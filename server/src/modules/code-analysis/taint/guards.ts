@@ -18,6 +18,8 @@ const ALL_KINDS: TaintKind[] = [
   'xxe',
   'header-injection',
   'format-string',
+  'log-injection',
+  'smtp-injection',
   'reflection',
   'config-setting',
   'regex-injection',
@@ -33,7 +35,7 @@ export function kindsRejecting(text: string): TaintKind[] {
   if (/[<>]/.test(text)) kinds.push('xss');
   if (/[;&|`$]/.test(text)) kinds.push('command-injection');
   if (/[()*\\]/.test(text)) kinds.push('ldap-injection');
-  if (/[\r\n]/.test(text)) kinds.push('header-injection');
+  if (/[\r\n]/.test(text)) kinds.push('header-injection', 'log-injection', 'smtp-injection');
   if (/%/.test(text)) kinds.push('format-string');
   return kinds;
 }

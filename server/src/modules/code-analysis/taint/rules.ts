@@ -81,6 +81,18 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     title: 'Uncontrolled format string',
     fix: 'use a constant format string and pass the value as an argument (printf("%s", value))',
   },
+  'log-injection': {
+    cwe: 'CWE-117',
+    severity: 'medium',
+    title: 'Log injection',
+    fix: 'strip or escape carriage returns and line feeds before logging the value (strings.ReplaceAll, strconv.Quote), or log it as a structured attribute, which the handler escapes',
+  },
+  'smtp-injection': {
+    cwe: 'CWE-93',
+    severity: 'medium',
+    title: 'SMTP command injection',
+    fix: 'parse the address first (net/mail ParseAddress, ParseAddressList) and pass the parsed address; reject carriage returns and line feeds',
+  },
   reflection: {
     cwe: 'CWE-470',
     severity: 'high',

@@ -41,6 +41,8 @@ export type TaintKind =
   | 'xxe'
   | 'header-injection'
   | 'format-string'
+  | 'log-injection'
+  | 'smtp-injection'
   | 'reflection'
   | 'config-setting'
   | 'regex-injection'

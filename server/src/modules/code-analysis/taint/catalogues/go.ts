@@ -42,6 +42,11 @@ export const go: TaintLanguage = {
     { callee: /^ldap\.EscapeFilter$/, kinds: ['ldap-injection'] },
     // lib/pq's quoting of an identifier or a literal for the SQL text it is placed in.
     { callee: /^pq\.(QuoteIdentifier|QuoteLiteral)$/, kinds: ['sql-injection'] },
+    // Quoting and JSON encoding escape line breaks; what serving returns is its error, not the address it was given
+    // (`log.Fatal(http.ListenAndServe(addr, nil))`).
+    { callee: /^(strconv\.Quote|json\.Marshal)$/, kinds: ['log-injection'] },
+    { callee: /(^|\.)(ListenAndServe|ListenAndServeTLS|Serve|ServeTLS)$/, kinds: ['log-injection'] },
+    { callee: /^mail\.(ParseAddress|ParseAddressList)$/, kinds: ['smtp-injection'] },
   ],
   sinks: [
     { kind: 'format-string', callee: /^(fmt\.(Printf|Sprintf|Errorf)|log\.(Printf|Fatalf|Panicf))$/, arg: 0 },
@@ -75,6 +80,18 @@ export const go: TaintLanguage = {
     { kind: 'xss', callee: /^io\.WriteString$/, arg: 1 },
     { kind: 'ssrf', callee: /^http\.(Get|Post|Head)$/, arg: 0 },
     { kind: 'ssrf', callee: /^http\.NewRequest(WithContext)?$/, arg: 1 },
+    // Log injection (CodeQL go/log-injection, gosec G706): a value from the request written into a log line can
+    // forge entries with a line break. slog's key-value attributes are escaped by its handlers: only the message.
+    {
+      kind: 'log-injection',
+      callee: /^log\.(Print|Printf|Println|Fatal|Fatalf|Fatalln|Panic|Panicf|Panicln)$/,
+      arg: 'any',
+    },
+    { kind: 'log-injection', callee: /^slog\.(Debug|Info|Warn|Error)(Context)?$/, arg: 0 },
+    // SMTP command injection (gosec G707): an envelope address with a line break adds SMTP commands.
+    { kind: 'smtp-injection', callee: /^smtp\.SendMail$/, arg: 2 },
+    { kind: 'smtp-injection', callee: /^smtp\.SendMail$/, arg: 3 },
+    { kind: 'smtp-injection', callee: /\.(Mail|Rcpt)$/, arg: 0 },
     { kind: 'open-redirect', callee: /^http\.Redirect$/, arg: 2 },
     { kind: 'open-redirect', callee: /^(c|ctx)\.Redirect$/, arg: 'any' },
   ],
