@@ -34,6 +34,22 @@ const send = (path: string, body: unknown) => {
 const chat = (body: Record<string, unknown>, model = 'tessera-long-100k') =>
   send('/v1/chat/completions', { model, ...body });
 const user = (content: unknown) => ({ messages: [{ role: 'user', content }] });
+/** A request declaring one function whose parameters are `count` properties, each `property`. */
+const weatherTool = (count: number, property: Record<string, unknown>) => ({
+  ...user('Weather?'),
+  tools: [
+    {
+      type: 'function',
+      function: {
+        name: 'weather',
+        parameters: {
+          type: 'object',
+          properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, property])),
+        },
+      },
+    },
+  ],
+});
 const structured = (schema: unknown, extra: Record<string, unknown> = {}) =>
   chat(
     {
@@ -182,48 +198,12 @@ const classes: [string, string, () => Promise<Answer>][] = [
     '600,000 empty text parts (19 MB)',
     chat(user(Array.from({ length: 600_000 }, () => ({ type: 'text', text: '' })))),
   ],
-  [
-    'request',
-    'a tool schema of 300,000 properties (15 MB)',
-    chat({
-      ...user('Weather?'),
-      tools: [
-        {
-          type: 'function',
-          function: {
-            name: 'weather',
-            parameters: {
-              type: 'object',
-              properties: Object.fromEntries(
-                Array.from({ length: 300_000 }, (_, i) => [`p${i}`, { type: 'string' }]),
-              ),
-            },
-          },
-        },
-      ],
-    }),
-  ],
+  ['request', 'a tool schema of 300,000 properties (15 MB)', chat(weatherTool(300_000, { type: 'string' }))],
   // Just within the bound on values (100,000): parsed, rebuilt and walked in full.
   [
     'request',
     'a tool schema of 25,000 properties (1 MB), 100k model',
-    chat({
-      ...user('Weather?'),
-      tools: [
-        {
-          type: 'function',
-          function: {
-            name: 'weather',
-            parameters: {
-              type: 'object',
-              properties: Object.fromEntries(
-                Array.from({ length: 25_000 }, (_, i) => [`p${i}`, { type: 'string', description: 'x' }]),
-              ),
-            },
-          },
-        },
-      ],
-    }),
+    chat(weatherTool(25_000, { type: 'string', description: 'x' }), 'tessera-long-100k'),
   ],
   [
     'request',
