@@ -115,6 +115,12 @@ export const EnvSchema = z
     /** A request's body must arrive within this once it is read (REST: 408 in OpenAI's body). */
     BODY_TIMEOUT_MS: positiveInt.default(30_000),
     SHUTDOWN_GRACE_MS: positiveInt.default(10_000),
+    /**
+     * Server processes sharing the port (node:cluster), `auto` for one per CPU. More than one needs PostgreSQL and
+     * Redis, which keep keys, limits and usage exact across processes as across instances; unset, `auto` with
+     * both, else 1 (the embedded database belongs to one process).
+     */
+    WORKERS: z.union([z.literal('auto'), positiveInt.max(256)]).optional(),
     SESSION_TTL_HOURS: positiveInt.default(24 * 30),
     COOKIE_SECURE: boolish.optional(),
     TRUST_PROXY: trustProxy.default(false),
@@ -205,6 +211,13 @@ export const EnvSchema = z
     CORS_ORIGINS: corsOrigins.optional(),
   })
   .superRefine((env, ctx) => {
+    if (typeof env.WORKERS === 'number' && env.WORKERS > 1 && !(env.DATABASE_URL && env.REDIS_URL))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message:
+          'more than one server process needs DATABASE_URL and REDIS_URL (the embedded database and the in-process limiter belong to one process)',
+      });
     if (env.MIGRATION_DATABASE_URL === undefined) return;
     const issue = (message: string) =>
       ctx.addIssue({ code: 'custom', path: ['MIGRATION_DATABASE_URL'], message });

@@ -1,6 +1,8 @@
+import { inCluster, joinClusterMetrics, runPrimary, serverProcesses } from './cluster';
 import { type Env, parseEnv } from './env';
 import { collectStartupGarbage, releaseWorkersYoungGeneration } from './lib/heap';
 import { hasDemoAccount, migrateWithRetry, printDemo, printDemoHint, seedDemoIfEmpty } from './lifecycle';
+import { createLogger } from './logger';
 import { simulatorNotice } from './modules/providers';
 import { startServer } from './server';
 import { createServices } from './services';
@@ -13,10 +15,16 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
   }
+  const processes = serverProcesses(env);
+  if (processes > 1 && !inCluster()) {
+    await runPrimary({ env, processes, logger: createLogger(env.LOG_LEVEL) });
+    return;
+  }
   // Before any worker thread is made (lib/heap.ts).
   releaseWorkersYoungGeneration();
   const services = createServices(env);
   const { logger } = services.ctx;
+  if (inCluster()) joinClusterMetrics(services.metrics);
   await migrateWithRetry(services);
   const embedded = !env.DATABASE_URL;
   const demo =
@@ -31,16 +39,17 @@ async function main(): Promise<void> {
       database: embedded ? `embedded PGlite in ${env.DATA_DIR}` : 'postgres',
       limiterStore: env.REDIS_URL ? 'redis' : 'in-process',
     },
-    'tessera listening',
+    inCluster() ? 'server process listening' : 'tessera listening',
   );
-  process.stdout.write(`\n  Tessera is running at ${running.url}\n`);
   const notice = simulatorNotice(services.providers, services.catalogue.entries);
-  if (notice) {
-    logger.warn({ upstreams: services.providers.names() }, 'live keys are served by the simulator');
-    process.stdout.write(`\n  ${notice}\n`);
+  if (notice) logger.warn({ upstreams: services.providers.names() }, 'live keys are served by the simulator');
+  // In a cluster the primary says where the server runs, once (cluster.ts).
+  if (!inCluster()) {
+    process.stdout.write(`\n  Tessera is running at ${running.url}\n`);
+    if (notice) process.stdout.write(`\n  ${notice}\n`);
+    if (demo) printDemo(demo, running.url, logger);
+    else if (await hasDemoAccount(services)) printDemoHint(running.url);
   }
-  if (demo) printDemo(demo, running.url, logger);
-  else if (await hasDemoAccount(services)) printDemoHint(running.url);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,5 +1,6 @@
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, workerData } from 'node:worker_threads';
 import type { JsonBounds } from '../lib/json-shape';
+import { serveRequests } from '../lib/thread-serve';
 import { type JsonBodyResult, readJsonBody } from './json-text';
 import { type LargeText, takeLargeTexts, transferList } from './large-texts';
 import { splitValue } from './value-pieces';
@@ -11,32 +12,26 @@ import { splitValue } from './value-pieces';
  * its long strings, which go back as bytes (large-texts.ts), and a body of many values, which goes back in pieces
  * on the port the thread was given (value-pieces.ts), posted before the reply that says how many there are.
  */
-if (!parentPort) throw new Error('json-parse-worker.ts must run in a worker thread');
-const port = parentPort;
 const piecePort = (workerData as { pieces: MessagePort }).pieces;
 
 export interface ParseRequest {
-  id: number;
   /** The body's bytes (UTF-8, handed over, not copied), or its text when it was sent in another charset. */
   body: Uint8Array | string;
   bounds: JsonBounds;
 }
-export type ParseReply = { id: number; result: JsonBodyResult; large: LargeText[]; pieces: number };
+export type ParseReply = { result: JsonBodyResult; large: LargeText[]; pieces: number };
 
 const utf8 = new TextDecoder('utf-8');
 
-port.on('message', ({ id, body, bounds }: ParseRequest) => {
-  const text = typeof body === 'string' ? body : utf8.decode(body);
-  const result = readJsonBody(text, bounds);
-  if (!result.ok) {
-    port.postMessage({ id, result, large: [], pieces: 0 } satisfies ParseReply);
-    return;
-  }
-  const large = takeLargeTexts(result.value);
-  const { shell, pieces } = splitValue(result.value);
-  for (const piece of pieces) piecePort.postMessage(piece);
-  port.postMessage(
-    { id, result: { ok: true, value: shell }, large, pieces: pieces.length } satisfies ParseReply,
-    transferList(large),
-  );
-});
+serveRequests<ParseRequest, ParseReply>(
+  ({ body, bounds }) => {
+    const text = typeof body === 'string' ? body : utf8.decode(body);
+    const result = readJsonBody(text, bounds);
+    if (!result.ok) return { result, large: [], pieces: 0 };
+    const large = takeLargeTexts(result.value);
+    const { shell, pieces } = splitValue(result.value);
+    for (const piece of pieces) piecePort.postMessage(piece);
+    return { result: { ok: true, value: shell }, large, pieces: pieces.length };
+  },
+  { transfer: (reply) => transferList(reply.large) },
+);

@@ -68,6 +68,25 @@ describe('AccountGate', () => {
     expect(order).toEqual(['a1', 'b1', 'a2']);
   });
 
+  it("refuses with a 429 naming the gate's operations and its code, retry after a second", async () => {
+    const gate = new AccountGate(
+      { total: 1, perAccount: 1, queuePerAccount: 1 },
+      { what: 'searches', code: 'search_concurrency_exceeded' },
+    );
+    const first = held();
+    const running = gate.run('a', first.work);
+    const queued = gate.run('a', async () => 'queued');
+    await expect(gate.run('a', async () => 'refused')).rejects.toMatchObject({
+      kind: 'rate_limited',
+      code: 'search_concurrency_exceeded',
+      retryAfterMs: 1_000,
+      message: expect.stringContaining('Too many searches at once: this account has 1 running'),
+    });
+    first.release();
+    expect(await queued).toBe('queued');
+    await running;
+  });
+
   it('frees the slot when the operation fails', async () => {
     const gate = new AccountGate({ total: 1, perAccount: 1, queuePerAccount: 1 });
     await expect(

@@ -1,3 +1,4 @@
+import { ServiceError } from '../errors';
 import { FairQueue } from './fair-queue';
 
 export interface AccountGateOptions {
@@ -7,6 +8,12 @@ export interface AccountGateOptions {
   perAccount: number;
   /** Operations one account may have waiting; the next one is refused. */
   queuePerAccount: number;
+}
+
+/** What the gate's operations are called in its 429 (`searches`), and that error's code. */
+export interface GateRefusal {
+  what: string;
+  code: string;
 }
 
 /**
@@ -19,15 +26,25 @@ export class AccountGate {
   private running = 0;
   private readonly queue = new FairQueue<() => void>();
 
-  constructor(private readonly options: AccountGateOptions) {}
+  constructor(
+    private readonly options: AccountGateOptions,
+    private readonly refusal: GateRefusal = { what: 'operations', code: 'concurrency_exceeded' },
+  ) {}
 
   /** How many of `owner`'s operations run now. */
   runningFor(owner: string): number {
     return this.active.get(owner) ?? 0;
   }
 
-  /** Runs `work` in the account's turn; `refuse` makes the error thrown when too many already wait. */
-  async run<T>(owner: string, work: () => Promise<T>, refuse: () => Error): Promise<T> {
+  /**
+   * Runs `work` in the account's turn; `refuse` makes the error thrown when too many already wait (by default a
+   * 429 naming the gate's operations, retry after a second).
+   */
+  async run<T>(
+    owner: string,
+    work: () => Promise<T>,
+    refuse: () => Error = () => this.refused(owner),
+  ): Promise<T> {
     if (this.mayStart(owner) && this.queue.waiting(owner) === 0) {
       this.started(owner);
     } else {
@@ -40,6 +57,14 @@ export class AccountGate {
     } finally {
       this.finished(owner);
     }
+  }
+
+  private refused(owner: string): ServiceError {
+    return new ServiceError(
+      'rate_limited',
+      `Too many ${this.refusal.what} at once: this account has ${this.runningFor(owner)} running and the most it may queue waiting. Wait for them to finish.`,
+      { code: this.refusal.code, retryAfterMs: 1_000 },
+    );
   }
 
   private mayStart(owner: string): boolean {

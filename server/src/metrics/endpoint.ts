@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { constantTimeEqual } from '../lib/hash';
-import type { Metrics } from './registry';
+
+/** What `GET /metrics` answers with: a process's registry, or all of a cluster's summed (cluster.ts). */
+export interface MetricsSource {
+  exposition(): Promise<string>;
+  readonly contentType: string;
+}
 
 /** Whether `authorization` carries `Bearer <token>` (compared in constant time). */
 function presentsToken(authorization: string | undefined, token: string): boolean {
@@ -11,7 +16,7 @@ function presentsToken(authorization: string | undefined, token: string): boolea
 
 /** Answers with the registry's text, or 401 when a token is configured and not presented. */
 async function serveMetrics(
-  metrics: Metrics,
+  metrics: MetricsSource,
   token: string | undefined,
   req: IncomingMessage,
   res: ServerResponse,
@@ -23,9 +28,9 @@ async function serveMetrics(
     res.end('metrics require the METRICS_TOKEN bearer token\n');
     return;
   }
-  const text = await metrics.registry.metrics();
+  const text = await metrics.exposition();
   res.statusCode = 200;
-  res.setHeader('content-type', metrics.registry.contentType);
+  res.setHeader('content-type', metrics.contentType);
   res.setHeader('cache-control', 'no-store');
   res.end(text);
 }
@@ -35,14 +40,14 @@ async function serveMetrics(
  * another host in. Without a token the public port has no /metrics at all (404), since a reverse proxy on the
  * same host makes every client look local there; the metrics listener (metrics/listener.ts) serves it instead.
  */
-export function metricsHandler(metrics: Metrics, token: string): RequestHandler {
+export function metricsHandler(metrics: MetricsSource, token: string): RequestHandler {
   return (req, res, next) => {
     serveMetrics(metrics, token, req, res).catch(next);
   };
 }
 
 /** The metrics listener's request handler: `GET /metrics`, 404 for anything else. */
-export function metricsListenerHandler(metrics: Metrics, token: string | undefined) {
+export function metricsListenerHandler(metrics: MetricsSource, token: string | undefined) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {

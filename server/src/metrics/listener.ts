@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { metricsListenerHandler } from './endpoint';
-import type { Metrics } from './registry';
+import { type MetricsSource, metricsListenerHandler } from './endpoint';
 
 export interface MetricsListener {
   server: Server;
@@ -15,7 +14,7 @@ export interface MetricsListener {
  * proxy forwards the public port, not this one, so it cannot publish the metrics by accident.
  */
 export async function startMetricsListener(
-  metrics: Metrics,
+  metrics: MetricsSource,
   { host, port, token }: { host: string; port: number; token: string | undefined },
 ): Promise<MetricsListener> {
   const server = createServer(metricsListenerHandler(metrics, token));

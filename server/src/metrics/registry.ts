@@ -2,6 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { SCOPED_RESOURCE_KINDS, type ScopedResource } from '../errors';
 import { DENIAL_TRANSPORTS, type DenialTransport, type TenantDenialSink } from '../lib/tenant-denial';
 import type { UsageMetricsSink } from '../modules/usage';
+import type { MetricsSource } from './endpoint';
 
 /** A monotonic count kept by another module (e.g. the limiter's fallback decisions), read at scrape time. */
 export type CounterSource = () => number;
@@ -11,8 +12,10 @@ export type CounterSource = () => number;
  * servers in one process, as in tests, never collide. Labels are route templates, status codes and kinds only:
  * no account, key or tenant data ever reaches /metrics.
  */
-export class Metrics implements UsageMetricsSink, TenantDenialSink {
+export class Metrics implements UsageMetricsSink, TenantDenialSink, MetricsSource {
   readonly registry = new Registry();
+  /** Where the exposition comes from instead of this registry: a cluster's primary, summing every process's. */
+  private source: (() => Promise<string>) | undefined;
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route'>;
   private readonly eventsWritten: Counter;
@@ -21,6 +24,20 @@ export class Metrics implements UsageMetricsSink, TenantDenialSink {
   private readonly tenantDenials: Counter<'transport' | 'resource'>;
   private readonly latencyChildren = new Map<string, Histogram.Internal<'method' | 'route'>>();
   private readonly requestChildren = new Map<string, Counter.Internal>();
+
+  /** The text `GET /metrics` answers with (Prometheus's exposition format). */
+  exposition(): Promise<string> {
+    return this.source ? this.source() : this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** In a cluster's process: answer with every process's metrics, summed by the primary (cluster.ts). */
+  answerFrom(source: () => Promise<string>): void {
+    this.source = source;
+  }
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tessera_' });

@@ -1,7 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import { ServiceError } from '../errors';
 import { locals } from '../http/locals';
-import { meter } from '../http/metering';
 import { CSRF_HEADER, PLAYGROUND_KEY_ID, SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { resolveSession } from '../modules/accounts';
@@ -9,8 +8,7 @@ import { resolveLimits } from '../modules/plans';
 import { authorize } from '../modules/teams';
 import type { Services } from '../services';
 import { codeAnalyzeRoutes } from './api/code-analyze';
-import { jsonBody } from './middleware/json-body';
-import { rateLimit } from './middleware/rate-limit';
+import { meteredPipeline } from './pipeline';
 import { registerRoutes } from './routes';
 import { chatRoutes } from './v1/chat';
 
@@ -66,23 +64,5 @@ export function mountPlayground(app: Express, services: Services): void {
     { ...chat, path: PLAYGROUND_CHAT_PATH },
     { ...analyze, path: PLAYGROUND_ANALYZE_PATH },
   ];
-  registerRoutes(app, routes, {
-    meter: meter({ usage: services.usage, metrics: services.metrics, clock: services.ctx.clock }),
-    authenticate: authenticateSession(services),
-    afterAuth: [
-      rateLimit({
-        limiter: services.rateLimiter,
-        allowance: services.allowance,
-        clock: services.ctx.clock,
-        logger: services.ctx.logger,
-      }),
-    ],
-    jsonBody: jsonBody(
-      services.ctx.config.bodyLimitBytes,
-      services.ctx.config.bodyTimeoutMs,
-      services.ctx.config.bodyBounds,
-    ),
-    bodyTimeoutMs: services.ctx.config.bodyTimeoutMs,
-    bodyBounds: services.ctx.config.bodyBounds,
-  });
+  registerRoutes(app, routes, meteredPipeline(services, authenticateSession(services)));
 }

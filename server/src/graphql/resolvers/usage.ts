@@ -5,7 +5,6 @@ import {
   errorGroups,
   type PeriodPreset,
   type ResolvedPeriod,
-  readInTurn,
   recentErrors,
   resolvePeriod,
   type UsageScope,
@@ -45,7 +44,7 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
 
 /** One aggregate read, run in the account's share of the instance's analytics queries (modules/analytics/gate.ts). */
 function aggregate<T>(p: UsageParent, work: () => Promise<T>): Promise<T> {
-  return mapped(() => readInTurn(p.ctx.services.analyticsGate, p.ctx.account.id, work));
+  return mapped(() => p.ctx.services.analyticsGate.run(p.ctx.account.id, work));
 }
 
 function parseKeyId(value: string | null | undefined): string | undefined {

@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Ctx } from '../../context';
 import { rowsOf } from '../../db/rows';
-import { num, rollupWhere, type UsageScope } from './filter';
-import type { ResolvedPeriod } from './period';
+import { num, rollupWhere, type UsageQuery } from './filter';
 
 export interface EndpointUsage {
   method: string;
@@ -16,15 +14,7 @@ export interface EndpointUsage {
 }
 
 /** One row per method and route template, busiest first. */
-export async function usageByEndpoint({
-  ctx,
-  scope,
-  period,
-}: {
-  ctx: Pick<Ctx, 'db'>;
-  scope: UsageScope;
-  period: ResolvedPeriod;
-}): Promise<EndpointUsage[]> {
+export async function usageByEndpoint({ ctx, scope, period }: UsageQuery): Promise<EndpointUsage[]> {
   const rows = rowsOf<Record<string, unknown>>(
     await ctx.db.execute(sql`
       select method, route, sum(requests) as requests, sum(errors) as errors, sum(latency_sum_ms) as latency,

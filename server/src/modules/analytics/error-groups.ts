@@ -1,11 +1,7 @@
 import { maskKey } from '@tessera/shared';
 import { sql } from 'drizzle-orm';
-import type { Ctx } from '../../context';
 import { rowsOf } from '../../db/rows';
-import { ServiceError } from '../../errors';
-import { MAX_PAGE } from './errors';
-import { iso, num, scopeFilters, type UsageScope } from './filter';
-import type { ResolvedPeriod } from './period';
+import { checkPageSize, failedRequestsWhere, num, type UsageQuery } from './filter';
 
 /** Identical failures of a period: the same status, code, message, key and endpoint. */
 export interface ErrorGroup {
@@ -41,24 +37,11 @@ export async function errorGroups({
   scope,
   period,
   first,
-}: {
-  ctx: Pick<Ctx, 'db'>;
-  scope: UsageScope;
-  period: ResolvedPeriod;
+}: UsageQuery & {
   first: number;
 }): Promise<ErrorGroups> {
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) {
-    throw new ServiceError('invalid_request', `\`first\` must be between 1 and ${MAX_PAGE}.`, {
-      param: 'first',
-    });
-  }
-  const parts = [
-    sql`e.account_id = ${scope.accountId}`,
-    sql`e.status >= 400`,
-    sql`e.occurred_at >= ${iso(period.from)}`,
-    sql`e.occurred_at < ${iso(period.to)}`,
-    ...scopeFilters(scope, 'e.'),
-  ];
+  checkPageSize(first);
+  const parts = failedRequestsWhere(scope, period);
   const rows = rowsOf<Record<string, unknown>>(
     await ctx.db.execute(sql`
       with latest as (

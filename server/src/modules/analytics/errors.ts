@@ -1,10 +1,8 @@
 import { maskKey } from '@tessera/shared';
 import { sql } from 'drizzle-orm';
-import type { Ctx } from '../../context';
 import { rowsOf } from '../../db/rows';
 import { ServiceError } from '../../errors';
-import { iso, num, scopeFilters, type UsageScope } from './filter';
-import type { ResolvedPeriod } from './period';
+import { checkPageSize, failedRequestsWhere, num, type UsageQuery } from './filter';
 
 export interface RecentError {
   /** Opaque cursor of this row (pass as `after` to continue after it). */
@@ -25,8 +23,6 @@ export interface RecentErrorsPage {
   errors: RecentError[];
   hasNextPage: boolean;
 }
-
-export const MAX_PAGE = 100;
 
 function encodeCursor(occurredAt: string, id: number): string {
   return Buffer.from(JSON.stringify([occurredAt, id])).toString('base64url');
@@ -53,25 +49,12 @@ export async function recentErrors({
   period,
   first,
   after,
-}: {
-  ctx: Pick<Ctx, 'db'>;
-  scope: UsageScope;
-  period: ResolvedPeriod;
+}: UsageQuery & {
   first: number;
   after?: string | null | undefined;
 }): Promise<RecentErrorsPage> {
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) {
-    throw new ServiceError('invalid_request', `\`first\` must be between 1 and ${MAX_PAGE}.`, {
-      param: 'first',
-    });
-  }
-  const parts = [
-    sql`e.account_id = ${scope.accountId}`,
-    sql`e.status >= 400`,
-    sql`e.occurred_at >= ${iso(period.from)}`,
-    sql`e.occurred_at < ${iso(period.to)}`,
-    ...scopeFilters(scope, 'e.'),
-  ];
+  checkPageSize(first);
+  const parts = failedRequestsWhere(scope, period);
   if (after) {
     const c = decodeCursor(after);
     parts.push(sql`(e.occurred_at, e.id) < (${c.occurredAt}::timestamptz, ${c.id})`);

@@ -1,6 +1,9 @@
 import type { KeyKind } from '@tessera/shared';
 import { type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../context';
+import { ServiceError } from '../../errors';
 import { type Granularity, HISTOGRAM_SIZE } from '../usage';
+import type { ResolvedPeriod } from './period';
 
 /** Whose usage and which part of it: always one account, optionally one mode, one key or one endpoint. */
 export interface UsageScope {
@@ -9,6 +12,36 @@ export interface UsageScope {
   keyId?: string | undefined;
   /** One endpoint: its method and route template (`POST`, `/v1/chat/completions`). */
   endpoint?: { method: string; route: string } | undefined;
+}
+
+/** What every analytics read is given: the database, whose usage, and the period. */
+export interface UsageQuery {
+  ctx: Pick<Ctx, 'db'>;
+  scope: UsageScope;
+  period: ResolvedPeriod;
+}
+
+/** The most rows of a page of errors or groups (`first`). */
+export const MAX_PAGE = 100;
+
+/** `first` of a page: 1..MAX_PAGE, else 400. */
+export function checkPageSize(first: number): void {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) {
+    throw new ServiceError('invalid_request', `\`first\` must be between 1 and ${MAX_PAGE}.`, {
+      param: 'first',
+    });
+  }
+}
+
+/** The failed requests of the scope in the period, over usage_events aliased `e`. */
+export function failedRequestsWhere(scope: UsageScope, period: ResolvedPeriod): SQL[] {
+  return [
+    sql`e.account_id = ${scope.accountId}`,
+    sql`e.status >= 400`,
+    sql`e.occurred_at >= ${iso(period.from)}`,
+    sql`e.occurred_at < ${iso(period.to)}`,
+    ...scopeFilters(scope, 'e.'),
+  ];
 }
 
 /** The scope's optional filters over a table with mode, key_id, method and route columns (`alias.` prefixed). */

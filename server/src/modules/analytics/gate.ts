@@ -1,4 +1,3 @@
-import { ServiceError } from '../../errors';
 import { AccountGate, type AccountGateOptions } from '../../lib/account-gate';
 
 /**
@@ -7,19 +6,5 @@ import { AccountGate, type AccountGateOptions } from '../../lib/account-gate';
  * connection while another account's dashboard waits).
  */
 export function createAnalyticsGate(options: AccountGateOptions): AccountGate {
-  return new AccountGate(options);
-}
-
-/** Runs one analytics read in the account's turn; 429 when too many of the account's already wait. */
-export function readInTurn<T>(gate: AccountGate, accountId: string, work: () => Promise<T>): Promise<T> {
-  return gate.run(
-    accountId,
-    work,
-    () =>
-      new ServiceError(
-        'rate_limited',
-        `Too many usage queries at once: this account has ${gate.runningFor(accountId)} running and the most it may queue waiting. Wait for them to finish.`,
-        { code: 'analytics_concurrency_exceeded', retryAfterMs: 1_000 },
-      ),
-  );
+  return new AccountGate(options, { what: 'usage queries', code: 'analytics_concurrency_exceeded' });
 }

@@ -2,8 +2,15 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { rowsOf } from '../../db/rows';
 import { type Granularity, quantile } from '../usage';
-import { HISTOGRAM_SUMS, histogramOf, latencyMaxOf, num, rollupWhere, type UsageScope } from './filter';
-import type { ResolvedPeriod } from './period';
+import {
+  HISTOGRAM_SUMS,
+  histogramOf,
+  latencyMaxOf,
+  num,
+  rollupWhere,
+  type UsageQuery,
+  type UsageScope,
+} from './filter';
 
 export interface UsageFigures {
   totalRequests: number;
@@ -61,15 +68,7 @@ function relative(now: number | null, before: number | null): number | null {
   return (now - before) / before;
 }
 
-export async function usageSummary({
-  ctx,
-  scope,
-  period,
-}: {
-  ctx: Pick<Ctx, 'db'>;
-  scope: UsageScope;
-  period: ResolvedPeriod;
-}): Promise<UsageSummary> {
+export async function usageSummary({ ctx, scope, period }: UsageQuery): Promise<UsageSummary> {
   const [current, previous] = await Promise.all([
     figuresFor(ctx, scope, period.granularity, period.from, period.to),
     figuresFor(ctx, scope, period.granularity, period.previousFrom, period.from),

@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Ctx } from '../../context';
 import { rowsOf } from '../../db/rows';
 import { HISTOGRAM_SIZE, quantile } from '../usage';
-import { HISTOGRAM_SUMS, histogramOf, latencyMaxOf, num, rollupWhere, type UsageScope } from './filter';
-import type { ResolvedPeriod } from './period';
+import { HISTOGRAM_SUMS, histogramOf, latencyMaxOf, num, rollupWhere, type UsageQuery } from './filter';
 
 export interface UsagePoint {
   start: Date;
@@ -47,15 +45,7 @@ function emptyPoint(
 }
 
 /** The period in buckets aligned to UTC multiples of the bucket size, every bucket present (zeros included). */
-export async function usageTimeseries({
-  ctx,
-  scope,
-  period,
-}: {
-  ctx: Pick<Ctx, 'db'>;
-  scope: UsageScope;
-  period: ResolvedPeriod;
-}): Promise<UsageSeries> {
+export async function usageTimeseries({ ctx, scope, period }: UsageQuery): Promise<UsageSeries> {
   const step = period.bucketMs;
   const where = rollupWhere(scope, period.granularity, period.from, period.to);
   const bucket = sql`floor(extract(epoch from bucket_start) * 1000 / ${step})::bigint`;

@@ -1,6 +1,6 @@
-import type { Worker } from 'node:worker_threads';
 import { ServiceError } from '../../errors';
 import { FairQueue } from '../../lib/fair-queue';
+import { ThreadCallError, ThreadClient, ThreadLostError } from '../../lib/thread-rpc';
 import { startWorkerThread } from '../../lib/worker-thread';
 import type { Logger } from '../../logger';
 import {
@@ -12,7 +12,6 @@ import {
   type WorkerJob,
   type WorkerResult,
 } from './types';
-import type { WorkerReply } from './worker-protocol';
 
 export interface AnalysisPoolOptions {
   size: number;
@@ -39,7 +38,7 @@ interface Pending {
 }
 
 interface Slot {
-  worker: Worker;
+  thread: ThreadClient<WorkerJob, WorkerResult>;
   /** Set once the worker has loaded its code: the time limit covers the analysis, not the start-up. */
   ready: boolean;
   busy: { id: number; pending: Pending; timer: NodeJS.Timeout | undefined } | undefined;
@@ -140,7 +139,7 @@ export class AnalysisPool {
         new ServiceError('unavailable', 'Code analysis is shutting down.', { code: 'analysis_unavailable' }),
       );
     }
-    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
+    await Promise.all(this.slots.splice(0).map((slot) => slot.thread.stop()));
   }
 
   private dispatch(): void {
@@ -153,48 +152,61 @@ export class AnalysisPool {
       this.hold(pending.owner, 1);
       const slot = free ?? this.spawn();
       const id = this.nextId++;
-      const current = slot;
-      current.busy = { id, pending, timer: undefined };
-      if (current.ready) current.busy.timer = this.startTimer(current);
-      slot.worker.ref();
-      slot.worker.postMessage({ id, job: pending.job });
+      slot.busy = { id, pending, timer: undefined };
+      if (slot.ready) slot.busy.timer = this.startTimer(slot);
+      slot.thread.call(pending.job).then(
+        (result) => this.settle(slot, id, () => pending.resolve(result)),
+        (err: unknown) => this.settle(slot, id, () => pending.reject(this.failure(err, pending.job))),
+      );
     }
   }
 
   private spawn(): Slot {
     const heap = this.options.maxHeapMb ?? 512;
-    const worker = startWorkerThread('code-analysis-worker', {
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: heap, stackSizeMb: 8 },
-    });
-    const slot: Slot = { worker, ready: false, busy: undefined };
-    worker.unref();
-    worker.on('message', (message: WorkerReply | { ready: true }) => {
-      if (!('id' in message)) {
-        slot.ready = true;
-        if (slot.busy) slot.busy.timer = this.startTimer(slot);
-        return;
-      }
-      if (!slot.busy || slot.busy.id !== message.id) return;
-      const { pending, timer } = slot.busy;
-      clearTimeout(timer);
-      slot.busy = undefined;
-      this.hold(pending.owner, -1);
-      worker.unref();
-      if (message.ok) pending.resolve(message.result);
-      else if (message.tooComplex) pending.reject(tooComplex(message.message, pending.job));
-      else {
-        this.options.logger.error({ err: message.message }, 'code analysis failed');
-        pending.reject(
-          new ServiceError('internal', 'The analysis failed on this input.', { code: 'analysis_failed' }),
-        );
-      }
-      this.dispatch();
-    });
-    worker.on('error', (err) => this.options.logger.error({ err }, 'code analysis worker crashed'));
-    worker.on('exit', () => this.retire(slot));
+    const slot: Slot = {
+      thread: new ThreadClient({
+        name: 'code-analysis-worker',
+        start: () =>
+          startWorkerThread('code-analysis-worker', {
+            execArgv: [],
+            resourceLimits: { maxOldGenerationSizeMb: heap, stackSizeMb: 8 },
+          }),
+        onReady: () => {
+          slot.ready = true;
+          if (slot.busy) slot.busy.timer = this.startTimer(slot);
+        },
+        onLost: (reason) => {
+          this.options.logger.error({ err: reason }, 'code analysis worker crashed');
+          this.retire(slot);
+        },
+      }),
+      ready: false,
+      busy: undefined,
+    };
     this.slots.push(slot);
     return slot;
+  }
+
+  /** A job's answer, unless the slot has moved on (timed out and retired, its job already failed). */
+  private settle(slot: Slot, id: number, answer: () => void): void {
+    if (!slot.busy || slot.busy.id !== id) return;
+    clearTimeout(slot.busy.timer);
+    this.hold(slot.busy.pending.owner, -1);
+    slot.busy = undefined;
+    answer();
+    this.dispatch();
+  }
+
+  private failure(err: unknown, job: WorkerJob): ServiceError {
+    if (err instanceof ThreadCallError && err.failure === 'AnalysisTooComplex')
+      return tooComplex(err.message, job);
+    if (!(err instanceof ThreadLostError))
+      this.options.logger.error({ err: err instanceof Error ? err.message : err }, 'code analysis failed');
+    return err instanceof ThreadLostError
+      ? new ServiceError('internal', 'The analysis worker stopped unexpectedly on this input.', {
+          code: 'analysis_failed',
+        })
+      : new ServiceError('internal', 'The analysis failed on this input.', { code: 'analysis_failed' });
   }
 
   private startTimer(slot: Slot): NodeJS.Timeout | undefined {
@@ -216,7 +228,7 @@ export class AnalysisPool {
         job,
       ),
     );
-    void slot.worker.terminate();
+    void slot.thread.stop();
   }
 
   /** Takes a worker out of the pool, fails its job, and lets dispatch start a replacement. */

@@ -1,6 +1,6 @@
 export { configureCollection, deleteCollection, getCollection } from './collections';
 export { deleteDocument, getDocument, listDocuments } from './documents';
-export { createSearchGate, inTurn } from './gate';
+export { createSearchGate } from './gate';
 export type { SearchLimits } from './limits';
 export { SearchMaintenance, type SearchMaintenanceHooks } from './maintenance';
 export { searchDocuments } from './search';

@@ -1,5 +1,5 @@
-import { parentPort } from 'node:worker_threads';
 import { FairQueue } from '../../lib/fair-queue';
+import { serveRequests } from '../../lib/thread-serve';
 import { countTokenSpan, countTokens, newCursor, type SpanCursor } from './encoder';
 
 /**
@@ -8,11 +8,7 @@ import { countTokenSpan, countTokens, newCursor, type SpanCursor } from './encod
  * (lib/fair-queue.ts), and the thread looks at its messages between spans: a flood of long prompts from one
  * account makes another account's prompt wait for a span of each of the flood's, not for the whole flood.
  */
-if (!parentPort) throw new Error('count-worker.ts must run in a worker thread');
-const port = parentPort;
-
 export interface CountRequest {
-  id: number;
   texts: string[];
   /** Whose texts (an account id): owners take turns. */
   owner: string;
@@ -20,13 +16,16 @@ export interface CountRequest {
   limit: number | null;
 }
 /** `complete`: every text was counted (false when counting stopped at the limit). */
-export type CountReply = { id: number; tokens: number; complete: boolean } | { ready: true };
+export interface CountReply {
+  tokens: number;
+  complete: boolean;
+}
 
 // About 1-5 ms of counting on ordinary text.
 const SPAN_CHARS = 16_384;
 
 interface Job {
-  id: number;
+  answer: (reply: CountReply) => void;
   texts: string[];
   index: number;
   cursor: SpanCursor;
@@ -52,8 +51,7 @@ function countSpan(): void {
     }
   }
   const complete = job.index >= job.texts.length;
-  if (complete || job.tokens >= job.limit)
-    port.postMessage({ id: job.id, tokens: job.tokens, complete } satisfies CountReply);
+  if (complete || job.tokens >= job.limit) job.answer({ tokens: job.tokens, complete });
   else jobs.unshift(owner, job);
   schedule();
 }
@@ -66,15 +64,17 @@ function schedule(): void {
 
 // Builds the BPE (about half a second) before saying it is ready.
 countTokens('warm up');
-port.on('message', ({ id, texts, owner, limit }: CountRequest) => {
-  jobs.push(owner, {
-    id,
-    texts,
-    index: 0,
-    cursor: newCursor(),
-    tokens: 0,
-    limit: limit ?? Number.POSITIVE_INFINITY,
-  });
-  schedule();
-});
-port.postMessage({ ready: true } satisfies CountReply);
+serveRequests<CountRequest, CountReply>(
+  ({ texts, owner, limit }) =>
+    new Promise((answer) => {
+      jobs.push(owner, {
+        answer,
+        texts,
+        index: 0,
+        cursor: newCursor(),
+        tokens: 0,
+        limit: limit ?? Number.POSITIVE_INFINITY,
+      });
+      schedule();
+    }),
+);

@@ -1,4 +1,3 @@
-import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countLoopTurns } from '../../../test/helpers/loop';
 import { variedText } from '../../../test/helpers/text';
@@ -48,7 +47,7 @@ describe('the counting thread', () => {
     const stopGone = countingThread.onLost((reason) => others.push(['gone', reason]));
     stopGone();
     // Killed from outside, as a crash or an out-of-memory would end it.
-    await (countingThread as unknown as { worker: Worker }).worker.terminate();
+    await countingThread.worker?.terminate();
     expect(await counting).toEqual([
       { tokens: expected, complete: true },
       { tokens: countTokens('a') + countTokens('b c'), complete: true },

@@ -1,15 +1,8 @@
 import type { Worker } from 'node:worker_threads';
+import { ThreadClient, ThreadLostError } from '../../lib/thread-rpc';
 import { startWorkerThread } from '../../lib/worker-thread';
 import type { CountReply, CountRequest } from './count-worker';
 import { countTokensInTurns, type TextsCount } from './turns';
-
-interface Job {
-  texts: string[];
-  owner: string;
-  limit: number;
-  resolve: (count: TextsCount) => void;
-  reject: (err: unknown) => void;
-}
 
 /**
  * Long prompts are counted on a thread of their own, off the event loop: counting 1 MB of prompt takes 100–300
@@ -25,12 +18,24 @@ interface Job {
  * hold up another's.
  */
 class CountingThread {
-  private worker: Worker | undefined;
-  private ready = false;
-  private readonly jobs = new Map<number, Job>();
-  private nextId = 1;
+  private readonly thread = new ThreadClient<CountRequest, CountReply>({
+    name: 'count-worker',
+    start: () =>
+      startWorkerThread('count-worker', {
+        execArgv: [],
+        resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
+      }),
+    onLost: (reason, ready) => {
+      if (!ready) this.failedAt = Date.now();
+      for (const listener of this.lostListeners) {
+        // A listener that fails must not cost the others.
+        try {
+          listener(reason);
+        } catch {}
+      }
+    },
+  });
   private answeredCount = 0;
-  private stopping = false;
   /** Told when a thread stops unexpectedly (the chat service logs it), with its error or exit code. */
   private readonly lostListeners = new Set<(reason: unknown) => void>();
   /** When a thread last died before it was ready: no new one for a minute (it would likely fail again). */
@@ -38,66 +43,19 @@ class CountingThread {
 
   /** The summed counts of `texts`; once they reach `limit`, counting stops and the sum so far is the answer. */
   count(texts: string[], owner = '', limit = Number.POSITIVE_INFINITY): Promise<TextsCount> {
-    if (!this.worker && Date.now() - this.failedAt > 60_000) this.start();
-    const worker = this.worker;
-    if (!worker) return countTokensInTurns(texts, limit);
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.jobs.set(id, { texts, owner, limit, resolve, reject });
-      // Keeps the process alive only while a count is under way.
-      if (this.jobs.size === 1) worker.ref();
-      const bound = Number.isFinite(limit) ? limit : null;
-      worker.postMessage({ id, texts, owner, limit: bound } satisfies CountRequest);
-    });
-  }
-
-  private start(): void {
-    const worker = startWorkerThread('count-worker', {
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 4 },
-    });
-    this.worker = worker;
-    worker.unref();
-    worker.on('message', (reply: CountReply) => {
-      if ('ready' in reply) {
-        this.ready = true;
-        return;
-      }
-      const job = this.jobs.get(reply.id);
-      if (!job) return;
-      this.jobs.delete(reply.id);
-      this.answeredCount += 1;
-      if (this.jobs.size === 0) worker.unref();
-      job.resolve({ tokens: reply.tokens, complete: reply.complete });
-    });
-    // An error ends the thread too ('exit' follows).
-    let error: unknown;
-    worker.on('error', (err) => {
-      error = err;
-    });
-    worker.on('exit', (code) =>
-      this.lost(worker, error ?? new Error(`counting thread exited with code ${code}`)),
+    if (!this.thread.thread && Date.now() - this.failedAt <= 60_000) return countTokensInTurns(texts, limit);
+    const bound = Number.isFinite(limit) ? limit : null;
+    return this.thread.call({ texts, owner, limit: bound }).then(
+      (count) => {
+        this.answeredCount += 1;
+        return count;
+      },
+      // The thread is gone: what it was counting is counted in turns, and the next long prompt starts another.
+      (err: unknown) => {
+        if (err instanceof ThreadLostError) return countTokensInTurns(texts, limit);
+        throw err;
+      },
     );
-  }
-
-  /** The thread is gone: what it was counting is counted in turns, and the next long prompt starts another. */
-  private lost(worker: Worker, reason: unknown): void {
-    if (this.worker !== worker) return;
-    if (!this.stopping) {
-      for (const listener of this.lostListeners) {
-        // A listener that fails must not cost the texts below their count.
-        try {
-          listener(reason);
-        } catch {}
-      }
-    }
-    this.stopping = false;
-    if (!this.ready) this.failedAt = Date.now();
-    this.worker = undefined;
-    this.ready = false;
-    const jobs = [...this.jobs.values()];
-    this.jobs.clear();
-    for (const job of jobs) countTokensInTurns(job.texts, job.limit).then(job.resolve, job.reject);
   }
 
   /**
@@ -110,9 +68,8 @@ class CountingThread {
   }
 
   /** Ends the thread (tests); counting goes on without it. */
-  async stop(): Promise<void> {
-    this.stopping = this.worker !== undefined;
-    await this.worker?.terminate();
+  stop(): Promise<void> {
+    return this.thread.stop();
   }
 
   /** How many counts a thread has answered (tests). */
@@ -122,7 +79,12 @@ class CountingThread {
 
   /** Whether the thread is up and counting (tests). */
   get running(): boolean {
-    return this.ready;
+    return this.thread.ready;
+  }
+
+  /** The running thread, if any (tests that make it fail). */
+  get worker(): Worker | undefined {
+    return this.thread.thread;
   }
 }
 

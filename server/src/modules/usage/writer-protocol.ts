@@ -7,13 +7,9 @@ export interface WriterOptions {
   maxConnections: number;
 }
 
-/** A request to the usage writer thread; each is answered once, with the same `id`. */
+/** A request to the usage writer thread (lib/thread-rpc.ts); each is answered once. */
 export type WriterRequest =
-  | { id: number; op: 'write'; events: UsageEvent[]; suspects: number[] }
-  | { id: number; op: 'resolveKeys'; keyHashes: string[] }
-  | { id: number; op: 'prune'; events: number; minuteRollups: number }
-  | { id: number; op: 'close' };
-
-export type WriterReply =
-  | { id: number; ok: true; result?: unknown }
-  | { id: number; ok: false; message: string; code?: string };
+  | { op: 'write'; events: UsageEvent[]; suspects: number[] }
+  | { op: 'resolveKeys'; keyHashes: string[] }
+  | { op: 'prune'; events: number; minuteRollups: number }
+  | { op: 'close' };

@@ -1,11 +1,9 @@
 import type { Worker } from 'node:worker_threads';
+import { ThreadCallError, ThreadClient } from '../../lib/thread-rpc';
 import { startWorkerThread } from '../../lib/worker-thread';
 import type { Logger } from '../../logger';
 import type { KeyOwner, UsageEvent, UsageStore } from './types';
-import type { WriterOptions, WriterReply, WriterRequest } from './writer-protocol';
-
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-type Request = WithoutId<WriterRequest>;
+import type { WriterOptions, WriterRequest } from './writer-protocol';
 
 /** A failed request to the writer thread, with the database error's code when it had one. */
 export class UsageWriterError extends Error {
@@ -31,15 +29,29 @@ export class UsageWriterError extends Error {
  * request starts a new one.
  */
 export class ThreadedUsageStore implements UsageStore {
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private nextId = 1;
+  private readonly client: ThreadClient<WriterRequest, unknown>;
   private closed = false;
 
-  constructor(
-    private readonly options: WriterOptions,
-    private readonly logger: Logger,
-  ) {}
+  constructor(options: WriterOptions, logger: Logger) {
+    this.client = new ThreadClient({
+      name: 'usage-writer-worker',
+      start: () =>
+        startWorkerThread('usage-writer-worker', {
+          workerData: options satisfies WriterOptions,
+          execArgv: [],
+          // Its own limits, not the server's: `pnpm start` gives the process a young generation of 16-64 MB a
+          // semi-space, which this thread, making little garbage, does not need.
+          resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
+        }),
+      onLost: (reason) => {
+        if (!this.closed)
+          logger.warn(
+            { reason: reason instanceof Error ? reason.message : String(reason) },
+            'usage writer thread stopped; the next write starts another',
+          );
+      },
+    });
+  }
 
   async write(events: readonly UsageEvent[], maybeWritten?: (event: UsageEvent) => boolean): Promise<void> {
     const suspects: number[] = [];
@@ -70,8 +82,7 @@ export class ThreadedUsageStore implements UsageStore {
    */
   async close(): Promise<void> {
     if (this.closed) return;
-    const worker = this.worker;
-    if (worker) {
+    if (this.client.thread) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         this.call({ op: 'close' }).catch(() => {}),
@@ -82,55 +93,19 @@ export class ThreadedUsageStore implements UsageStore {
       clearTimeout(timer);
     }
     this.closed = true;
-    await worker?.terminate();
+    await this.client.stop();
   }
 
   /** The running thread, for tests that make it fail. */
   get thread(): Worker | undefined {
-    return this.worker;
+    return this.client.thread;
   }
 
-  private call(request: Request): Promise<unknown> {
+  /** A failed call as the recorder reads it: the database error's code kept, a lost thread named. */
+  private call(request: WriterRequest): Promise<unknown> {
     if (this.closed) return Promise.reject(new UsageWriterError('the usage writer thread is closed'));
-    const worker = this.worker ?? this.start();
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.pending.set(id, { resolve, reject });
-      // Keeps the process alive only while a request is under way.
-      if (this.pending.size === 1) worker.ref();
-      worker.postMessage({ ...request, id } as WriterRequest);
+    return this.client.call(request).catch((err: Error) => {
+      throw new UsageWriterError(err.message, err instanceof ThreadCallError ? err.code : undefined);
     });
-  }
-
-  private start(): Worker {
-    const worker = startWorkerThread('usage-writer-worker', {
-      workerData: this.options satisfies WriterOptions,
-      execArgv: [],
-      // Its own limits, not the server's: `pnpm start` gives the process a young generation of 16-64 MB a
-      // semi-space, which this thread, making little garbage, does not need.
-      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
-    });
-    this.worker = worker;
-    worker.unref();
-    worker.on('message', (reply: WriterReply) => {
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-      if (reply.ok) waiting.resolve(reply.result);
-      else waiting.reject(new UsageWriterError(reply.message, reply.code));
-    });
-    const lost = (reason: string) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      const failed = [...this.pending.values()];
-      this.pending.clear();
-      for (const p of failed) p.reject(new UsageWriterError(`the usage writer thread stopped: ${reason}`));
-      if (!this.closed)
-        this.logger.warn({ reason }, 'usage writer thread stopped; the next write starts another');
-    };
-    worker.on('error', (err) => lost(err.message));
-    worker.on('exit', (code) => lost(`exit code ${code}`));
-    return worker;
   }
 }

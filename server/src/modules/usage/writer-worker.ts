@@ -1,14 +1,13 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { openPostgres } from '../../db/postgres';
+import { serveRequests } from '../../lib/thread-serve';
 import { PgUsageStore } from './store';
-import type { WriterOptions, WriterReply, WriterRequest } from './writer-protocol';
+import type { WriterOptions, WriterRequest } from './writer-protocol';
 
 /**
  * The usage writer thread (writer-thread.ts): PgUsageStore over connections of its own. Requests may overlap (a
  * prune runs beside the writes); each is answered with its id.
  */
-if (!parentPort) throw new Error('writer-worker.ts must run in a worker thread');
-const port = parentPort;
 const { url, maxConnections } = workerData as WriterOptions;
 const database = openPostgres(url, maxConnections, 'tessera-usage-writer');
 const store = new PgUsageStore(database.db);
@@ -34,20 +33,4 @@ async function handle(request: WriterRequest): Promise<unknown> {
   }
 }
 
-port.on('message', (request: WriterRequest) => {
-  handle(request).then(
-    (result) => {
-      port.postMessage({ id: request.id, ok: true, result } satisfies WriterReply);
-      if (request.op === 'close') port.close();
-    },
-    (err: unknown) => {
-      const code = (err as { code?: unknown }).code;
-      port.postMessage({
-        id: request.id,
-        ok: false,
-        message: err instanceof Error ? err.message : String(err),
-        ...(typeof code === 'string' && { code }),
-      } satisfies WriterReply);
-    },
-  );
-});
+serveRequests(handle);

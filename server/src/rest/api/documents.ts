@@ -8,7 +8,6 @@ import {
   getCollection,
   getDocument,
   indexDocuments,
-  inTurn,
   listDocuments,
   parseCollectionName,
   parseDocumentId,
@@ -40,7 +39,7 @@ export function documentRoutes(services: Services): RestRoute[] {
         const { collection, documents } = parseIndexRequest(req.body, ctx.config.searchLimits);
         const scope = { accountId: principal.accountId, collection };
         res.json(
-          await inTurn(services.searchGate, principal.accountId, () =>
+          await services.searchGate.run(principal.accountId, () =>
             indexDocuments({ ctx, scope, documents, merges: services.searchMaintenance }),
           ),
         );

@@ -1,5 +1,5 @@
 import { SearchRequest } from '@tessera/shared';
-import { inTurn, parseOrThrow, searchDocuments } from '../../modules/search';
+import { parseOrThrow, searchDocuments } from '../../modules/search';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
 
@@ -14,7 +14,7 @@ export function searchRoutes(services: Services): RestRoute[] {
       handler: async (req, res, principal) => {
         const input = parseOrThrow(SearchRequest, req.body ?? {});
         res.json(
-          await inTurn(services.searchGate, principal.accountId, () =>
+          await services.searchGate.run(principal.accountId, () =>
             searchDocuments({
               ctx,
               accountId: principal.accountId,
