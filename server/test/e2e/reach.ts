@@ -26,8 +26,20 @@ export function unreachableScrollers(page: Page): Promise<string[]> {
 }
 
 /** What a user can operate: links, buttons, form controls, anything in the tab order. */
-export const INTERACTIVE =
-  'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+const CONTROLS = ['a[href]', 'button', 'input:not([type="hidden"])', 'select', 'textarea', 'summary'];
+export const INTERACTIVE = [...CONTROLS, '[tabindex]:not([tabindex="-1"])'].join(', ');
+/** The controls of forms and confirmations: never to be scrolled to sideways, at any width. */
+export const FORM_CONTROLS = CONTROLS.flatMap((c) => [`form ${c}`, `fieldset ${c}`]).join(', ');
+
+/**
+ * Scrolls every sideways scroller back to its start, as the page first shows it: clicking a control (as the
+ * tests do) scrolls its region to it, which would hide what a user arriving sees off to the right.
+ */
+export function resetSidewaysScroll(page: Page): Promise<void> {
+  return page.evaluate<void>(`(() => {
+    for (const el of document.querySelectorAll('main *')) if (el.scrollLeft) el.scrollLeft = 0;
+  })()`);
+}
 
 /**
  * The elements matching `selector` that lie sideways outside the viewport, or outside the visible box of an

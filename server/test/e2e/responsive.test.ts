@@ -7,7 +7,14 @@ import { createInvitation, signUpByInvitation } from '../../src/modules/teams';
 import type { RunningServer } from '../../src/server';
 import type { Services } from '../../src/services';
 import { CHROMIUM, chromiumInstalled, screenshot } from './harness';
-import { horizontalOverflow, narrowSelects, unreachable, unreachableScrollers } from './reach';
+import {
+  FORM_CONTROLS,
+  horizontalOverflow,
+  narrowSelects,
+  resetSidewaysScroll,
+  unreachable,
+  unreachableScrollers,
+} from './reach';
 import { SIGNED_IN_PAGES, signIn, startTour, type Tour, WIDTHS } from './tour';
 
 const hasChromium = chromiumInstalled();
@@ -61,11 +68,16 @@ async function furnishDemo(services: Services): Promise<void> {
 
 /** What a user of this width cannot reach or see on the page as it is now, under `stop`'s name. */
 async function audit(page: Page, width: number, stop: string, into: Record<string, string[]>): Promise<void> {
-  // A phone may scroll a wide table sideways inside its (focusable, named) region; a laptop must show it all.
+  // A phone may scroll a wide table sideways inside its (focusable, named) region; a laptop must show it all,
+  // and a form is never half off-screen, whatever the width.
   const phone = width < 760;
+  await resetSidewaysScroll(page);
   into[stop] = [
     ...(await unreachableScrollers(page)),
     ...(await unreachable(page, { allowScrollRegions: phone })),
+    ...(await unreachable(page, { selector: FORM_CONTROLS, allowScrollRegions: false })).map(
+      (c) => `form: ${c}`,
+    ),
     ...(await narrowSelects(page)),
     ...(await horizontalOverflow(page).then((px) => (px > 0 ? [`page ${px} px too wide`] : []))),
   ];
@@ -136,6 +148,7 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
       await audit(page, width, 'key-revoke', found);
       await page.getByRole('button', { name: 'Cancel' }).click();
       // The key's actions are on screen, not only reachable by scrolling the table.
+      await resetSidewaysScroll(page);
       found['key-actions'] = await unreachable(page, {
         selector: 'table button',
         allowScrollRegions: false,
@@ -158,6 +171,7 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
       // What the tables are for stays in view: an error's key, an audit event's details.
       await page.goto('/');
       await SIGNED_IN_PAGES[0]?.ready(page);
+      await resetSidewaysScroll(page);
       found['errors-key'] = await unreachable(page, {
         selector: 'td[data-label="Key"]',
         allowScrollRegions: false,
@@ -165,6 +179,7 @@ describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', ()
       expect(await page.locator('td[data-label="Key"]').count()).toBeGreaterThan(0);
       await page.goto('/audit');
       await SIGNED_IN_PAGES.find((p) => p.name === 'audit')?.ready(page);
+      await resetSidewaysScroll(page);
       found['audit-details'] = await unreachable(page, {
         selector: 'td[data-label="Details"]',
         allowScrollRegions: false,
