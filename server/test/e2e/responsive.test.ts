@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, users } from '../../src/db/schema';
 import { DEMO_EMAIL, type DemoAccount } from '../../src/lifecycle';
 import { createInvitation, signUpByInvitation } from '../../src/modules/teams';
-import type { RunningServer } from '../../src/server';
 import type { Services } from '../../src/services';
 import { CHROMIUM, chromiumInstalled, screenshot } from './harness';
 import {
@@ -85,7 +84,7 @@ async function audit(page: Page, width: number, stop: string, into: Record<strin
 }
 
 describe.skipIf(!hasChromium)('every page at 1440 px and 390 px in Chromium', () => {
-  let server: RunningServer;
+  let server: Tour['server'];
   let browser: Browser;
   let demo: DemoAccount;
   let tour: Tour | undefined;
