@@ -142,7 +142,7 @@ export function AuditPage() {
       ) : (
         <>
           <ScrollRegion label="Audit events">
-            <table>
+            <table className="stack">
               <caption className="sr-only">Audit events, newest first</caption>
               <thead>
                 <tr>
@@ -157,14 +157,18 @@ export function AuditPage() {
               <tbody>
                 {events.map((e) => (
                   <tr key={e.id}>
-                    <td>
+                    <td data-label="When">
                       <time dateTime={e.createdAt}>{dateTime(e.createdAt)}</time>
                     </td>
-                    <td>{AUDIT_ACTION_LABELS[e.action] ?? e.action}</td>
-                    <td>{actorOf(e)}</td>
-                    <td>{e.target ? <code>{e.target.id}</code> : '—'}</td>
-                    <td className="message">{describeDetails(e)}</td>
-                    <td title={e.userAgent ?? undefined}>{e.ip ?? '—'}</td>
+                    <td data-label="Action">{AUDIT_ACTION_LABELS[e.action] ?? e.action}</td>
+                    <td data-label="Actor">{actorOf(e)}</td>
+                    <td data-label="Target">{e.target ? <code>{e.target.id}</code> : '—'}</td>
+                    <td className="message" data-label="Details">
+                      {describeDetails(e)}
+                    </td>
+                    <td data-label="Address" title={e.userAgent ?? undefined}>
+                      {e.ip ?? '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -167,6 +167,25 @@ describe('API keys page', () => {
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit svc');
   });
 
+  it('Rotate opens its choice below the row (not in the actions cell), focused; Escape gives focus back to Rotate', async () => {
+    const user = userEvent.setup();
+    const store = keyStore();
+    store.handlers['keys.create']({ name: 'svc', kind: 'test' });
+    const { calls } = renderWithTrpc(<KeysPage />, store.handlers);
+    const rotate = await screen.findByRole('button', { name: 'Rotate svc' });
+    await user.click(rotate);
+    expect(rotate.getAttribute('aria-expanded')).toBe('true');
+    const choice = screen.getByLabelText('Old key keeps working for');
+    expect(document.activeElement).toBe(choice);
+    // Its own row, across the table: the key's row keeps its Edit, Rotate and Revoke buttons.
+    expect(choice.closest('td')?.getAttribute('colspan')).toBe('8');
+    expect(rotate.isConnected).toBe(true);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByLabelText('Old key keeps working for')).toBeNull());
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Rotate svc');
+    expect(calls.some((c) => c.path === 'keys.rotate')).toBe(false);
+  });
+
   it('revokes a key only after confirmation', async () => {
     const user = userEvent.setup();
     const store = keyStore();

@@ -46,7 +46,7 @@ function Members() {
         <ErrorState message={messageOf(members.error)} onRetry={() => members.refetch()} />
       ) : (
         <ScrollRegion label="Members">
-          <table>
+          <table className="stack">
             <caption className="sr-only">Members</caption>
             <thead>
               <tr>
@@ -163,12 +163,12 @@ function MemberRow({
   const error = changeRole.error ?? remove.error;
   return (
     <tr>
-      <td>
+      <td data-label="Member">
         {member.name ? `${member.name} · ` : ''}
         {member.email}
         {self && <span className="muted"> (you)</span>}
       </td>
-      <td>
+      <td data-label="Role">
         {manage ? (
           <select
             aria-label={`Role of ${member.email}`}
@@ -186,8 +186,8 @@ function MemberRow({
           <span className="badge">{member.role}</span>
         )}
       </td>
-      <td>{member.liveKeys}</td>
-      <td>{date(member.joinedAt)}</td>
+      <td data-label="Live keys">{member.liveKeys}</td>
+      <td data-label="Joined">{date(member.joinedAt)}</td>
       <td className="actions">
         {manage &&
           (removing ? (

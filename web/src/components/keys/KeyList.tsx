@@ -6,7 +6,7 @@ import { useRole } from '../../lib/role';
 import { messageOf, useTRPC } from '../../lib/trpc';
 import { ScrollRegion } from '../ScrollRegion';
 import { EditKeyForm } from './EditKeyForm';
-import { RotateKeyControl } from './RotateKeyControl';
+import { RotateKeyPanel } from './RotateKeyPanel';
 
 /** A key's restrictions in a few words: "all endpoints, every model" when it has none. */
 export function settingsSummary(k: ApiKeyView): string {
@@ -33,7 +33,10 @@ function stateText(k: ApiKeyView): string {
   }
 }
 
-/** The account's keys, masked; revoking asks for confirmation in place; settings are edited below the row. */
+/**
+ * The account's keys, masked; revoking asks for confirmation in place; settings and rotation open below the row,
+ * across the table (a card of its own on a phone), never inside a cell where they would widen the table.
+ */
 export function KeyList({
   keys,
   onRevoked,
@@ -47,7 +50,7 @@ export function KeyList({
 }) {
   return (
     <ScrollRegion label="API keys">
-      <table>
+      <table className="stack">
         <caption className="sr-only">API keys</caption>
         <thead>
           <tr>
@@ -77,7 +80,7 @@ export function KeyList({
  * Where focus goes as the row changes, so that it never falls to the page's body: into the confirmation (on its
  * harmless Cancel), back to Revoke when cancelled (button or Escape), to the "Revoked" note once revoked.
  */
-type FocusTarget = 'cancel' | 'revoke' | 'revoked' | 'edit' | null;
+type FocusTarget = 'cancel' | 'revoke' | 'revoked' | 'edit' | 'rotate' | null;
 
 function KeyRow({
   apiKey,
@@ -93,10 +96,12 @@ function KeyRow({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [editing, setEditing] = useState(false);
+  // The form open below the row, if any.
+  const [panel, setPanel] = useState<'edit' | 'rotate' | null>(null);
   const role = useRole();
   const changeAction = keyChangeAction(role.userId, apiKey);
   const editButton = useRef<HTMLButtonElement>(null);
+  const rotateButton = useRef<HTMLButtonElement>(null);
   const [focusTarget, setFocusTarget] = useState<FocusTarget>(null);
   const revokeButton = useRef<HTMLButtonElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
@@ -119,6 +124,7 @@ function KeyRow({
       revoke: revokeButton,
       revoked: revokedNote,
       edit: editButton,
+      rotate: rotateButton,
       none: null,
     }[focusTarget ?? 'none'];
     if (!target?.current) return;
@@ -139,17 +145,17 @@ function KeyRow({
   return (
     <>
       <tr className={revoked ? 'revoked' : undefined}>
-        <td>{apiKey.name}</td>
-        <td>
+        <td data-label="Name">{apiKey.name}</td>
+        <td data-label="Key">
           <code>{apiKey.masked}</code>
         </td>
-        <td>
+        <td data-label="Kind">
           <span className={`badge badge-${apiKey.kind}`}>{apiKey.kind}</span>
         </td>
-        <td>{stateText(apiKey)}</td>
-        <td>{settingsSummary(apiKey)}</td>
-        <td>{date(apiKey.createdAt)}</td>
-        <td>{apiKey.lastUsedAt ? relativeTime(apiKey.lastUsedAt) : 'Never'}</td>
+        <td data-label="State">{stateText(apiKey)}</td>
+        <td data-label="Limits">{settingsSummary(apiKey)}</td>
+        <td data-label="Created">{date(apiKey.createdAt)}</td>
+        <td data-label="Last used">{apiKey.lastUsedAt ? relativeTime(apiKey.lastUsedAt) : 'Never'}</td>
         <td className="actions">
           {revoked ? (
             <span className="muted" ref={revokedNote} tabIndex={-1}>
@@ -188,14 +194,23 @@ function KeyRow({
                 className="btn btn-small"
                 ref={editButton}
                 aria-label={`Edit ${apiKey.name}`}
-                aria-expanded={editing}
-                onClick={() => setEditing((v) => !v)}
+                aria-expanded={panel === 'edit'}
+                onClick={() => setPanel((p) => (p === 'edit' ? null : 'edit'))}
               >
                 Edit
               </button>{' '}
               {apiKey.state === 'active' && (
                 <>
-                  <RotateKeyControl apiKey={apiKey} onRotated={onRotated} />{' '}
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    ref={rotateButton}
+                    aria-label={`Rotate ${apiKey.name}`}
+                    aria-expanded={panel === 'rotate'}
+                    onClick={() => setPanel((p) => (p === 'rotate' ? null : 'rotate'))}
+                  >
+                    Rotate
+                  </button>{' '}
                 </>
               )}
               <button
@@ -214,17 +229,31 @@ function KeyRow({
           )}
         </td>
       </tr>
-      {editing && !revoked && (
-        <tr className="edit-row">
+      {panel && !revoked && (
+        <tr className="detail-row">
           <td colSpan={8}>
-            <EditKeyForm
-              apiKey={apiKey}
-              onDone={(saved) => {
-                setEditing(false);
-                setFocusTarget('edit');
-                if (saved) onSaved(saved);
-              }}
-            />
+            {panel === 'edit' ? (
+              <EditKeyForm
+                apiKey={apiKey}
+                onDone={(saved) => {
+                  setPanel(null);
+                  setFocusTarget('edit');
+                  if (saved) onSaved(saved);
+                }}
+              />
+            ) : (
+              <RotateKeyPanel
+                apiKey={apiKey}
+                onRotated={(replacement, previous) => {
+                  setPanel(null);
+                  onRotated(replacement, previous);
+                }}
+                onCancel={() => {
+                  setPanel(null);
+                  setFocusTarget('rotate');
+                }}
+              />
+            )}
           </td>
         </tr>
       )}

@@ -27,7 +27,7 @@ export function RecentErrors({
   return (
     <>
       <ScrollRegion label="Recent errors">
-        <table>
+        <table className="stack">
           <caption className="sr-only">Recent errors</caption>
           <thead>
             <tr>
@@ -44,20 +44,24 @@ export function RecentErrors({
           <tbody>
             {rows.map((e) => (
               <tr key={e.id}>
-                <td>
+                <td data-label="Status">
                   <span className={`status status-${Math.floor(e.status / 100)}xx`}>{e.status}</span>
                 </td>
-                <td>
+                <td data-label="Endpoint">
                   <span className="method">{e.method}</span> <code>{e.path}</code>
                 </td>
-                <td className="message">{e.message}</td>
-                <td className="num">{e.count.toLocaleString()}</td>
-                <td>
+                <td className="message" data-label="Message">
+                  {e.message}
+                </td>
+                <td className="num" data-label="Count">
+                  {e.count.toLocaleString()}
+                </td>
+                <td data-label="Last seen">
                   <time dateTime={e.lastSeen} title={new Date(e.lastSeen).toLocaleString()}>
                     {relativeTime(e.lastSeen, now)}
                   </time>
                 </td>
-                <td>{e.maskedKey ? <code>{e.maskedKey}</code> : '—'}</td>
+                <td data-label="Key">{e.maskedKey ? <code>{e.maskedKey}</code> : '—'}</td>
               </tr>
             ))}
           </tbody>

@@ -28,7 +28,8 @@ export function OrganisationSwitcher({
   const organisations = session.data?.organisations ?? [];
   if (organisations.length < 2 && currentId !== null) {
     return fallback ? (
-      <span className="muted" title="Organisation">
+      // A long name is cut short with an ellipsis on a narrow header: the title shows it whole.
+      <span className="account-name" title={fallback}>
         {fallback}
       </span>
     ) : null;

@@ -12,68 +12,43 @@ const GRACE_CHOICES = [
 ] as const;
 
 /**
- * Rotating a key in place: pick how long the old key keeps working, confirm, and the replacement (same settings)
- * is handed to `onRotated` to be shown once. Focus moves into the choice, and back to Rotate when cancelled.
+ * Rotating a key: pick how long the old key keeps working, confirm, and the replacement (same settings) is handed
+ * to `onRotated` to be shown once. Shown below the key's row (not in its actions cell, where it widened the table
+ * past a laptop's screen); focus starts on the choice, and `onCancel` (button or Escape) hands it back.
  */
-export function RotateKeyControl({
+export function RotateKeyPanel({
   apiKey,
   onRotated,
+  onCancel,
 }: {
   apiKey: ApiKeyView;
   onRotated: (replacement: CreatedApiKey, previous: ApiKeyView) => void;
+  onCancel: () => void;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
   const [grace, setGrace] = useState<number>(GRACE_CHOICES[0].seconds);
-  const [focus, setFocus] = useState<'select' | 'button' | null>(null);
   const selectRef = useRef<HTMLSelectElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
   const selectId = useId();
   const rotate = useMutation(
     trpc.keys.rotate.mutationOptions({
       onSuccess: async (result) => {
         await queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
-        setOpen(false);
         onRotated(result.key, result.previous);
       },
     }),
   );
 
-  useEffect(() => {
-    const target = focus === 'select' ? selectRef.current : focus === 'button' ? buttonRef.current : null;
-    if (!target) return;
-    target.focus();
-    setFocus(null);
-  });
+  useEffect(() => selectRef.current?.focus(), []);
 
-  const cancel = () => {
-    setOpen(false);
-    setFocus('button');
-  };
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'Escape' || rotate.isPending) return;
     e.preventDefault();
-    cancel();
+    onCancel();
   };
 
-  if (!open)
-    return (
-      <button
-        type="button"
-        className="btn btn-small"
-        ref={buttonRef}
-        aria-label={`Rotate ${apiKey.name}`}
-        onClick={() => {
-          setOpen(true);
-          setFocus('select');
-        }}
-      >
-        Rotate
-      </button>
-    );
   return (
-    <fieldset className="confirm" onKeyDown={onKeyDown}>
+    <fieldset className="confirm rotate-key" onKeyDown={onKeyDown}>
       <legend className="sr-only">Rotate {apiKey.name}</legend>
       <label htmlFor={selectId}>Old key keeps working for</label>
       <select id={selectId} ref={selectRef} value={grace} onChange={(e) => setGrace(Number(e.target.value))}>
@@ -91,7 +66,7 @@ export function RotateKeyControl({
       >
         {rotate.isPending ? 'Rotating…' : 'Create replacement'}
       </button>
-      <button type="button" className="btn btn-small" onClick={cancel}>
+      <button type="button" className="btn btn-small" onClick={onCancel}>
         Cancel
       </button>
       {rotate.isError && (
