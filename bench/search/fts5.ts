@@ -4,7 +4,7 @@
  * the Porter stemmer as the `english` configuration stems and the same English stop words left out
  * of the queries. Through better-sqlite3, a devDependency of bench/search only. Its native addon is
  * not built at install (pnpm-workspace.yaml: neither the server nor CI needs it); the first use here
- * builds it from the SQLite it ships (`npm run build-release` in its folder, 1-3 minutes, with the
+ * builds it from the SQLite it ships (`npm run build-release` in its folder, 3-7 minutes on 2 shared cores, with the
  * Node headers of /usr/include/node when the system has them, as this machine cannot download them).
  */
 import { execFileSync } from 'node:child_process';
@@ -31,7 +31,7 @@ const require = createRequire(new URL('./package.json', import.meta.url));
 function loadSqlite(): SqliteConstructor {
   const folder = dirname(dirname(require.resolve('better-sqlite3')));
   if (!existsSync(join(folder, 'build', 'Release', 'better_sqlite3.node'))) {
-    console.log(`building better-sqlite3's addon once (1-3 minutes): npm run build-release in ${folder}`);
+    console.log(`building better-sqlite3's addon once (a few minutes): npm run build-release in ${folder}`);
     const headers = existsSync('/usr/include/node/node.h') ? { npm_config_nodedir: '/usr' } : {};
     execFileSync('npm', ['run', 'build-release'], {
       cwd: folder,
