@@ -2,8 +2,8 @@
  * Relevance on the CACM collection (../shared/corpora/cacm): title and abstract indexed through
  * POST /api/documents, every judged query sent as typed to POST /api/search with limit 100, scored
  * by nDCG@10 (binary gains, log2 discount) and recall@100, and the queries that found nothing
- * counted; for each ranking variant, and for plain BM25 computed in the same run over the lexemes
- * Postgres produced for the same text (bm25-reference.ts).
+ * counted; for each ranking variant, for plain BM25 computed in the same run over the lexemes
+ * Postgres produced for the same text (bm25-reference.ts), and for SQLite FTS5's bm25() (fts5.ts).
  *   cd server && npx tsx ../bench/search/cacm.ts [--pglite] [--no-ablations]
  */
 // The server's own drizzle (one module instance with the server's), as bench/ has no dependencies of its own.
@@ -13,6 +13,7 @@ import type { SearchOptions } from '../../server/src/modules/search/search';
 import { queryRows } from '../../server/src/modules/search/sql';
 import { Bm25Reference } from './bm25-reference';
 import { type CacmQuery, readCacm } from './cacm-corpus';
+import { Fts5Reference } from './fts5';
 import { mean, ndcgAt, recallAt } from './metrics';
 import { database, startBench } from './setup';
 
@@ -99,6 +100,21 @@ try {
     await score(async (q) => reference.search(await lexemes(q.text), 100)),
     (performance.now() - t0) / queries.length,
   ]);
+
+  // The reference engine of issue 43: SQLite FTS5's bm25() over the same title and text, the query's
+  // words ORed (fts5.ts). The year is not used here.
+  const fts = new Fts5Reference();
+  try {
+    fts.add(documents.map((d) => ({ id: d.id, title: d.title, text: d.text, metadata: { year: 0 } })));
+    t0 = performance.now();
+    rows.push([
+      'SQLite FTS5, bm25() (title 3, porter)',
+      await score(async (q) => fts.search({ words: [q.text] }, 100)),
+      (performance.now() - t0) / queries.length,
+    ]);
+  } finally {
+    fts.close();
+  }
 
   for (const [label, fields] of variants) {
     t0 = performance.now();

@@ -3,6 +3,7 @@
  * each query's path (full scoring, phrase, top-k and its rounds, fallback) and the time of each
  * statement, without HTTP, so a change to the query path can be judged per statement.
  *   cd server && npx tsx ../bench/search/profile.ts --db=NAME [--only=question,paragraph] [--queries=50]
+ * With `--shapes` the database is one kept by shapes.ts and its query shapes run (`--limit=100`).
  */
 
 import { execFileSync } from 'node:child_process';
@@ -12,11 +13,15 @@ import { openDatabase } from '../../server/src/db/client';
 import { searchDocuments } from '../../server/src/modules/search';
 import { percentile } from './metrics';
 import { queryClasses } from './query-classes';
+import { shapes } from './shapes-corpus';
 
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const name = flag('db') ?? 'k100';
 const perClass = Number(flag('queries') ?? 50);
 const only = flag('only')?.split(',');
+const shapeRun = process.argv.includes('--shapes');
+const collection = shapeRun ? 'shapes' : 'bench';
+const limit = Number(flag('limit') ?? 10);
 const base = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const url = `${base.slice(0, base.lastIndexOf('/'))}/${name}`;
 const database = openDatabase({ url, maxConnections: 2 });
@@ -27,17 +32,22 @@ const [accountId, docCount] = execFileSync(
     url,
     '-AtF,',
     '-c',
-    "select account_id, doc_count from search_collections where name = 'bench' order by doc_count desc limit 1",
+    `select account_id, doc_count from search_collections where name = '${collection}' order by doc_count desc limit 1`,
   ],
   { encoding: 'utf8' },
 )
   .trim()
   .split(',');
 const owner = accountId ? { account_id: accountId, doc_count: Number(docCount) } : undefined;
-if (!owner) throw new Error(`no collection 'bench' in ${name}`);
+if (!owner) throw new Error(`no collection '${collection}' in ${name}`);
 const total = owner.doc_count;
 
-const classes = queryClasses(total);
+const classes: [string, () => Record<string, unknown>][] = shapeRun
+  ? shapes().map((s) => {
+      let i = 0;
+      return [s.label, () => s.make(i++).request];
+    })
+  : queryClasses(total);
 type SearchInput = Parameters<typeof searchDocuments>[0]['input'];
 
 /** Times every statement a search runs (the transaction's `execute`). */
@@ -104,7 +114,7 @@ for (const [label, make] of classes) {
     await searchDocuments({
       ctx: { db: timedDb },
       accountId: owner.account_id,
-      input: { collection: 'bench', limit: 10, mode: 'keyword', operator: 'or', ...make() } as SearchInput,
+      input: { collection, limit, mode: 'keyword', operator: 'or', ...make() } as SearchInput,
       options: {
         onStrategy: (s) => {
           path += `${path ? '+' : ''}${s.kind}${'rounds' in s ? s.rounds : ''}`;

@@ -1,149 +1,140 @@
 /**
- * The query shapes that used to end in 503 `search_timeout` (issue 43), on a collection built from
- * CACM's abstracts (each document joins three of them, so ~250 words; `--docs` of them), over HTTP
- * at limit 100: many common words joined by OR, quoted pairs of frequent words, a pasted paragraph,
- * an exclusion alone. Each shape is printed beside a reference in the same run (the same words
- * without OR, the paragraph at limit 10), with how many answered 503 and how many were approximate.
- *   cd server && npx tsx ../bench/search/shapes.ts [--docs=30000] [--queries=10] [--pglite] [--keep=NAME]
+ * Every query shape a user can type (issue 43), on Tessera over HTTP and on SQLite FTS5 (fts5.ts) in
+ * the same run, over the same documents (shapes-corpus.ts: CACM's abstracts joined three at a time,
+ * `--docs` of them) and the same queries, at limits 10 and 100. Per shape: p50 and p95 of each engine
+ * (the median over `--rounds` of each round's figure; the first query of a shape and limit warms the
+ * caches and is not counted), Tessera's p95 ÷ FTS5's, how many answered 5xx and how many were
+ * approximate; and both engines' indexing throughput (Tessera's only on a fresh load).
+ *   cd server && npx tsx ../bench/search/shapes.ts [--docs=30000] [--queries=10] [--rounds=3] [--pglite]
+ *     [--keep=NAME] [--only=common,phrase]
  */
-import { cpus } from 'node:os';
-import { readCacm } from './cacm-corpus';
-import { rng } from './corpus';
+import { cpus, loadavg } from 'node:os';
+import { Fts5Reference } from './fts5';
 import { percentile } from './metrics';
 import { database, startBench } from './setup';
+import { shapeDocument, shapes } from './shapes-corpus';
 
 const arg = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const total = arg('docs', 30_000);
 const perShape = arg('queries', 10);
+const rounds = arg('rounds', 3);
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const collection = 'shapes';
-const { documents: cacm } = readCacm();
-const abstracts = cacm.filter((d) => d.text.split(' ').length >= 40);
+const BATCH = 500;
 
-const joined = (i: number) => {
-  const pick = (k: number) => abstracts[(i * (2 * k + 1) + k * 997) % abstracts.length];
-  const parts = [pick(0), pick(1), pick(2)];
-  return {
-    id: `c${String(i).padStart(6, '0')}`,
-    title: parts[0]?.title ?? '',
-    text: parts.map((p) => `${p?.title ?? ''}. ${p?.text ?? ''}`).join(' '),
-  };
-};
-
-// Vocabulary by document frequency over the abstracts (lowercase words of 4+ letters): the common
-// words of the queries, and the frequent adjacent pairs for phrases.
-const words = (text: string) => text.toLowerCase().match(/[a-z]{4,}/g) ?? [];
-const df = new Map<string, number>();
-const pairs = new Map<string, number>();
-for (const d of abstracts) {
-  const ws = words(d.text);
-  for (const w of new Set(ws)) df.set(w, (df.get(w) ?? 0) + 1);
-  for (let k = 0; k + 1 < ws.length; k++) {
-    const p = `${ws[k]} ${ws[k + 1]}`;
-    pairs.set(p, (pairs.get(p) ?? 0) + 1);
-  }
-}
-const common = [...df.entries()]
-  .sort((x, y) => y[1] - x[1])
-  .slice(0, 120)
-  .map(([w]) => w)
-  .filter((w) => !['this', 'that', 'with', 'from', 'which', 'these', 'have', 'been', 'there'].includes(w));
-const frequentPairs = [...pairs.entries()]
-  .filter(([p]) => p.split(' ').every((w) => !['this', 'that', 'with', 'from', 'which'].includes(w)))
-  .sort((x, y) => y[1] - x[1])
-  .slice(0, 80)
-  .map(([p]) => p);
-
-const random = rng(43);
-const sample = <T>(from: T[], n: number) => {
-  const pool = [...from];
-  const out: T[] = [];
-  while (out.length < n && pool.length > 0)
-    out.push(pool.splice(Math.floor(random() * pool.length), 1)[0] as T);
-  return out;
-};
-const paragraph = () => {
-  const d = abstracts[Math.floor(random() * abstracts.length)];
-  const e = abstracts[Math.floor(random() * abstracts.length)];
-  return `${d?.text ?? ''} ${e?.text ?? ''}`.split(' ').slice(0, 60).join(' ');
-};
-
-type Shape = [label: string, make: (i: number) => Record<string, unknown>];
-const memo = new Map<string, Record<string, unknown>>();
-const once = (key: string, make: () => Record<string, unknown>) => {
-  if (!memo.has(key)) memo.set(key, make());
-  return memo.get(key) as Record<string, unknown>;
-};
-const ored = (n: number, i: number) =>
-  once(`or${n}:${i}`, () => ({ words: sample(common, n) })).words as string[];
-const shapes: Shape[] = [
-  ['8 common words', (i) => ({ query: ored(8, i).join(' ') })],
-  ['8 common words OR', (i) => ({ query: ored(8, i).join(' OR ') })],
-  ['16 common words', (i) => ({ query: ored(16, i).join(' ') })],
-  ['16 common words OR', (i) => ({ query: ored(16, i).join(' OR ') })],
-  [
-    '60-word paragraph, limit 10',
-    (i) => ({ query: once(`p:${i}`, () => ({ q: paragraph() })).q, limit: 10 }),
-  ],
-  ['60-word paragraph, limit 100', (i) => ({ query: once(`p:${i}`, () => ({ q: paragraph() })).q })],
-  ['1 quoted frequent pair', () => ({ query: `"${sample(frequentPairs, 1)[0]}"` })],
-  [
-    '10 quoted frequent pairs',
-    (i) => ({
-      query: (once(`ph:${i}`, () => ({ p: sample(frequentPairs, 10) })).p as string[])
-        .map((p) => `"${p}"`)
-        .join(' '),
-    }),
-  ],
-  ['one exclusion (-word)', () => ({ query: `-${sample(common.slice(0, 30), 1)[0]}` })],
-  ['16 common words OR, "and"', (i) => ({ query: ored(16, i).join(' OR '), operator: 'and' })],
-];
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+const rate = (n: number, ms: number) => `${Math.round(n / (ms / 1000))} documents/s`;
 
 const bench = await startBench(collection);
+const fts = new Fts5Reference();
 try {
-  console.log(`${database()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString()}`);
+  console.log(
+    `${database()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load ${loadavg()[0]?.toFixed(1)}, ` +
+      `Node ${process.version}, ${new Date().toISOString()}`,
+  );
   if (bench.existing > 0 && bench.existing !== total)
     throw new Error(`the kept database holds ${bench.existing} documents, not ${total}`);
-  if (bench.existing === 0) {
-    const started = performance.now();
-    for (let i = 0; i < total; i += 500) {
-      const documents = Array.from({ length: Math.min(500, total - i) }, (_, j) => joined(i + j));
+  let tesseraMs = 0;
+  let ftsMs = 0;
+  for (let i = 0; i < total; i += BATCH) {
+    const documents = Array.from({ length: Math.min(BATCH, total - i) }, (_, j) => shapeDocument(i + j));
+    let t0 = performance.now();
+    if (bench.existing === 0) {
       await bench.post('/api/documents', { collection, documents });
+      tesseraMs += performance.now() - t0;
     }
+    t0 = performance.now();
+    fts.add(documents);
+    ftsMs += performance.now() - t0;
+  }
+  if (bench.existing === 0) {
+    const t0 = performance.now();
     await bench.server.services.searchMaintenance.idle();
+    tesseraMs += performance.now() - t0;
     bench.analyze();
-    console.log(`indexed ${total} documents in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  } else console.log(`reusing the kept database: ${total} documents`);
-  const only = process.argv
-    .find((a) => a.startsWith('--only='))
-    ?.slice('--only='.length)
-    .split(',');
-  console.log('\n| shape (limit 100 unless said) | p50 ms | p95 ms | 503s | approximate |');
-  console.log('| --- | --- | --- | --- | --- |');
-  for (const [label, make] of shapes) {
-    if (only && !only.some((o) => label.startsWith(o))) continue;
-    const times: number[] = [];
-    let timeouts = 0;
-    let approximate = 0;
-    for (let i = 0; i < perShape + 1; i++) {
-      const t0 = performance.now();
-      try {
-        const res = (await bench.post('/api/search', { collection, limit: 100, ...make(i) })) as {
-          approximate?: boolean;
-        };
-        if (i > 0 && res.approximate) approximate++;
-      } catch (err) {
-        if (!String(err).includes('search_timeout')) throw err;
-        if (i > 0) timeouts++;
+  }
+  console.log(
+    `indexing ${total} documents in batches of ${BATCH}: Tessera ` +
+      (bench.existing === 0
+        ? `${rate(total, tesseraMs)} (HTTP, until background merges finished)`
+        : 'not measured (kept database reused)') +
+      `, FTS5 ${rate(total, ftsMs)} (in process)`,
+  );
+
+  const list = shapes().filter((s) => !only || only.some((o) => s.label.startsWith(o)));
+  type Figures = {
+    t50: number[];
+    t95: number[];
+    f50: number[];
+    f95: number[];
+    failed: number;
+    approx: number;
+  };
+  const figures = new Map<string, Figures>();
+  for (let round = 0; round < rounds; round++) {
+    for (const limit of [10, 100]) {
+      for (const shape of list) {
+        const key = `${shape.label}|${limit}`;
+        const f = figures.get(key) ?? { t50: [], t95: [], f50: [], f95: [], failed: 0, approx: 0 };
+        figures.set(key, f);
+        const tessera: number[] = [];
+        const reference: number[] = [];
+        for (let i = 0; i <= perShape; i++) {
+          const { request, reference: q } = shape.make(i);
+          let t0 = performance.now();
+          try {
+            const res = (await bench.post('/api/search', { collection, limit, ...request })) as {
+              approximate?: boolean;
+            };
+            if (i > 0 && res.approximate) f.approx++;
+          } catch (err) {
+            if (!/→ 5\d\d/.test(String(err))) throw err;
+            if (i > 0) f.failed++;
+          }
+          if (i > 0) tessera.push(performance.now() - t0);
+          t0 = performance.now();
+          fts.search(q, limit);
+          if (i > 0) reference.push(performance.now() - t0);
+        }
+        tessera.sort((a, b) => a - b);
+        reference.sort((a, b) => a - b);
+        f.t50.push(percentile(tessera, 50));
+        f.t95.push(percentile(tessera, 95));
+        f.f50.push(percentile(reference, 50));
+        f.f95.push(percentile(reference, 95));
       }
-      // The first query of a shape warms the caches and is not counted.
-      if (i > 0) times.push(performance.now() - t0);
     }
-    times.sort((a, b) => a - b);
-    console.log(
-      `| ${label} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} | ${timeouts} of ${perShape} | ${approximate} |`,
-    );
+  }
+  console.log(
+    `\n${perShape} queries a shape and limit, median of ${rounds} rounds; load ${loadavg()[0]?.toFixed(1)}\n`,
+  );
+  console.log('| shape | limit | Tessera p50 / p95 ms | FTS5 p50 / p95 ms | p95 ratio | 5xx | approximate |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const limit of [10, 100]) {
+    for (const shape of list) {
+      const f = figures.get(`${shape.label}|${limit}`) as Figures;
+      const [t50, t95, f50, f95] = [f.t50, f.t95, f.f50, f.f95].map(median) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      const queries = perShape * rounds;
+      console.log(
+        `| ${shape.label} | ${limit} | ${t50.toFixed(1)} / ${t95.toFixed(1)} | ${f50.toFixed(1)} / ${f95.toFixed(1)} | ` +
+          `${(t95 / Math.max(f95, 0.1)).toFixed(1)}× | ${f.failed} of ${queries} | ${f.approx} |`,
+      );
+    }
   }
 } finally {
+  fts.close();
   await bench.close();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { B, idf, K1, W_BODY, W_TITLE } from './bm25';
 import { byteaOf, readQuotedLexeme, VarintReader } from './codec';
 import type { QueryPlan } from './query-plan';
 import { queryRows, type Scope, textArrayLiteral } from './sql';
@@ -22,8 +23,22 @@ import { queryRows, type Scope, textArrayLiteral } from './sql';
 
 /** Postings read at most over the phrase's lexemes (two of the most frequent words of 100k documents fit). */
 export const MAX_PHRASE_POSTINGS = 400_000;
-/** Candidates visited at most; past it every match is scored the usual way. */
+/**
+ * Candidates visited at most; past it every match is scored the usual way. When the candidates' scores
+ * are known from their postings (every scored term is a lexeme of the phrase) up to
+ * MAX_SCORED_CANDIDATES are kept, and only the best of them are visited (phrase-rank.ts).
+ */
 export const MAX_PHRASE_CANDIDATES = 3_000;
+export const MAX_SCORED_CANDIDATES = 100_000;
+
+/**
+ * The documents whose positions hold the phrase (ordinals, in no order), and, when every scored term is
+ * a lexeme of the phrase, each one's score from its postings (the score of its live row, if live).
+ */
+export interface PhraseCandidates {
+  ords: number[];
+  scores: Float64Array | undefined;
+}
 
 /** A phrase as lexemes at offsets from the first: `'a' <-> 'b' <2> 'c'` is a@0, b@1, c@3. */
 export interface PhraseChain {
@@ -76,6 +91,8 @@ interface PositionRow {
 /** One lexeme's postings read: ordinals, and posting k's positions at flat[start[k]] .. flat[start[k+1] − 1]. */
 interface PositionList {
   ords: Float64Array;
+  /** Posting k's BM25F share of the score (its term's coefficient times the saturated tf), 0 for a term not scored. */
+  shares: Float64Array;
   start: Uint32Array;
   flat: Uint32Array;
   /** Postings and positions filled so far. */
@@ -88,7 +105,13 @@ interface PositionList {
  * per-block column arrays: the frequencies and lengths are skipped). Formats: blocks.ts; throws
  * on malformed data as decodeBlock and decodePositions do.
  */
-function appendBlock(list: PositionList, data: Uint8Array, pos: Uint8Array, n: number): void {
+function appendBlock(
+  list: PositionList,
+  data: Uint8Array,
+  pos: Uint8Array,
+  n: number,
+  share: (tt: number, tb: number, tl: number, bl: number) => number,
+): void {
   const blockReader = new VarintReader(data, 'block');
   const positionReader = new VarintReader(pos, 'positions');
   const fromData = () => blockReader.next();
@@ -96,11 +119,8 @@ function appendBlock(list: PositionList, data: Uint8Array, pos: Uint8Array, n: n
   let ord = 0;
   for (let k = 0; k < n; k++) {
     ord += fromData();
-    // Title tf, body tf, title length, body length: skipped.
-    fromData();
-    fromData();
-    fromData();
-    fromData();
+    // Title tf, body tf, title length, body length: the posting's share of the score.
+    list.shares[list.count] = share(fromData(), fromData(), fromData(), fromData());
     list.ords[list.count] = ord;
     list.start[list.count] = list.positions;
     list.count++;
@@ -184,9 +204,13 @@ export async function phraseCandidates(
   db: Db,
   scope: Scope,
   chain: PhraseChain,
-  terms: QueryPlan['terms'],
-): Promise<number[] | undefined> {
+  plan: Pick<QueryPlan, 'terms' | 'n' | 'avgTitle' | 'avgBody'>,
+): Promise<PhraseCandidates | undefined> {
+  const { terms } = plan;
   const dfs = new Map(terms.map((t) => [t.term, t.df]));
+  // Every scored term is a lexeme of the chain: a candidate's shares then sum to its whole score.
+  const lexemeSet = new Set(chain.lexemes);
+  const complete = terms.every((t) => lexemeSet.has(t.term));
   const distinct = [...new Set(chain.lexemes)];
   let total = 0;
   for (const lexeme of distinct) {
@@ -222,6 +246,7 @@ export async function phraseCandidates(
   for (const [lexeme, size] of sizes) {
     lists.set(lexeme, {
       ords: new Float64Array(size.postings),
+      shares: new Float64Array(size.postings),
       start: new Uint32Array(size.postings + 1),
       flat: new Uint32Array(size.bytes),
       count: 0,
@@ -230,7 +255,7 @@ export async function phraseCandidates(
   }
   for (const row of rows) {
     const list = lists.get(row.term);
-    if (list) appendBlock(list, byteaOf(row.data), byteaOf(row.pos), row.n);
+    if (list) appendBlock(list, byteaOf(row.data), byteaOf(row.pos), row.n, shareOf(plan, row.term));
   }
   for (const list of lists.values()) list.start[list.count] = list.positions;
   // From the shortest list: each of its documents, each of its positions as the chain's anchor.
@@ -244,7 +269,9 @@ export async function phraseCandidates(
   const anchorList = chainLists[anchor] as PositionList;
   const anchorOffset = chain.offsets[anchor] as number;
   const at = new Int32Array(chainLists.length);
+  const distinctLists = [...new Set(chainLists)];
   const out: number[] = [];
+  const scores: number[] = [];
   for (let a = 0; a < anchorList.count; a++) {
     const ord = anchorList.ords[a] as number;
     let all = true;
@@ -267,8 +294,23 @@ export async function phraseCandidates(
     }
     if (found) {
       out.push(ord);
-      if (out.length > MAX_PHRASE_CANDIDATES) return undefined;
+      let score = 0;
+      for (const list of distinctLists)
+        score += list.shares[(tables.get(list) as OrdTable).get(ord)] as number;
+      scores.push(score);
+      if (out.length > (complete ? MAX_SCORED_CANDIDATES : MAX_PHRASE_CANDIDATES)) return undefined;
     }
   }
-  return out.sort((x, y) => x - y);
+  return { ords: out, scores: complete ? Float64Array.from(scores) : undefined };
+}
+
+/** Posting shares of one lexeme, as lists.ts computes them (0 for a lexeme that is not scored). */
+function shareOf(plan: Pick<QueryPlan, 'terms' | 'n' | 'avgTitle' | 'avgBody'>, lexeme: string) {
+  const term = plan.terms.find((t) => t.term === lexeme);
+  const coef = term ? term.weight * idf(plan.n, term.df) : 0;
+  return (tt: number, tb: number, tl: number, bl: number) => {
+    const tfn =
+      (W_TITLE * tt) / (1 - B + (B * tl) / plan.avgTitle) + (W_BODY * tb) / (1 - B + (B * bl) / plan.avgBody);
+    return (coef * tfn * (K1 + 1)) / (K1 + tfn);
+  };
 }

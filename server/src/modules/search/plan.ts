@@ -27,9 +27,9 @@ function statistics(docCount: number, titleLenSum: number, bodyLenSum: number) {
   return { n, avgTitle: Math.max(titleLenSum / n, 1), avgBody: Math.max(bodyLenSum / n, 1) };
 }
 
-/** The scored terms' OR, for ts_headline. */
-export function highlightQuery(terms: ScoredTerm[], fallback: string | null): string | null {
-  return terms.length > 0 ? terms.map((t) => quoteLexeme(t.term)).join(' | ') : fallback;
+/** The scored terms' OR, for ts_headline; null without any (an exclusion alone: nothing to mark). */
+export function highlightQuery(terms: ScoredTerm[]): string | null {
+  return terms.length > 0 ? terms.map((t) => quoteLexeme(t.term)).join(' | ') : null;
 }
 
 /** A unit that analyses to at most one lexeme (a word, or a quoted single word): a plain word's match. */
@@ -197,7 +197,7 @@ export async function planKeyword(
     language: row.language,
     ...stats,
     tsquery,
-    highlight: highlightQuery(terms, tsquery),
+    highlight: highlightQuery(terms),
     terms,
     truncated: fixedTerms.length > maxTerms,
     refs: row.rt === null || row.rb === null ? undefined : { title: row.rt, body: row.rb },
@@ -268,7 +268,7 @@ export async function planFuzzy(
     language: stats.language,
     ...statistic,
     tsquery,
-    highlight: highlightQuery(terms, tsquery),
+    highlight: highlightQuery(terms),
     terms,
     truncated: operator === 'and' && ranked.length > maxTerms,
     refs: await readReferences(db, scope),

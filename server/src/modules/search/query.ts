@@ -7,7 +7,7 @@ import { filterSql } from './filter';
 import type { QueryPlan } from './query-plan';
 import { scoreExpression, scoringSource } from './rank';
 import { headlineSql } from './snippet';
-import { queryRows, type Scope } from './sql';
+import { queryRows, type Scope, textArrayLiteral } from './sql';
 
 export interface RankedRow {
   id: string;
@@ -67,11 +67,44 @@ export async function rankDocuments(db: Db, rq: RankQuery): Promise<RankedRow[]>
       order by s.score desc, s.id
       limit ${rq.limit + 1} offset ${rq.offset}
     )
-    select p.id, p.score, d.title, d.metadata, ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)} as headline
+    select p.id, p.score, d.title, d.metadata, ${headlineSql(plan.language, plan.highlight)} as headline
     from page p
     cross join lateral (
       select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = p.id
     ) d
     order by p.score desc, p.id`,
   );
+}
+
+/**
+ * Titles, metadata and snippets of hits already ranked (top-k's proven page), in their order: one
+ * statement, in the search's snapshot, so the rows are those the hits were scored on.
+ */
+export async function pageRows(
+  db: Db,
+  rq: RankQuery,
+  hits: { id: string; score: number }[],
+): Promise<RankedRow[]> {
+  if (hits.length === 0) return [];
+  const { accountId: a, collection: c } = rq.scope;
+  const rows = await queryRows<Omit<RankedRow, 'score'>>(
+    db,
+    sql`
+    select d.id, d.title, d.metadata, ${headlineSql(rq.plan.language, rq.plan.highlight)} as headline
+    from unnest(${textArrayLiteral(hits.map((h) => h.id))}::text[]) x(id)
+    cross join lateral (
+      select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = x.id
+    ) d`,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return hits.map((h) => {
+    const row = byId.get(h.id);
+    return {
+      id: h.id,
+      score: h.score,
+      title: row?.title ?? '',
+      metadata: row?.metadata ?? {},
+      headline: row?.headline ?? '',
+    };
+  });
 }

@@ -12,10 +12,13 @@ import type { ListsOutcome } from './lists';
 import {
   expectedPhraseMatches,
   MAX_EXPECTED,
+  MAX_PHRASE_CANDIDATES,
+  type PhraseCandidates,
   type PhraseChain,
   parsePhrase,
   phraseCandidates,
 } from './phrase';
+import { rankPhraseCandidates } from './phrase-rank';
 import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
 import { markSnippet } from './snippet';
@@ -239,7 +242,7 @@ async function bestPhraseCandidates(
   scope: Scope,
   plan: QueryPlan,
   maxExpected: number,
-): Promise<number[] | undefined> {
+): Promise<PhraseCandidates | undefined> {
   const dfs = new Map(plan.terms.map((t) => [t.term, t.df]));
   let best: { chain: PhraseChain; expected: number } | undefined;
   for (const text of plan.phrases ?? []) {
@@ -254,7 +257,7 @@ async function bestPhraseCandidates(
   }
   // A phrase most documents with its words hold: top-k finds its page among the first candidates.
   if (!best || best.expected > maxExpected) return undefined;
-  return phraseCandidates(db, scope, best.chain, plan.terms);
+  return phraseCandidates(db, scope, best.chain, plan);
 }
 
 /** A page, and whether a budget made it approximate (approximate.ts, unscored.ts). */
@@ -333,9 +336,10 @@ async function rank(
   // usual way is as cheap (one GIN lookup, few rechecks) and positions are not read.
   if (plan.phrases && plan.refs && options.phrasePositions !== false && estimate >= PHRASE_MIN_MATCHES) {
     const candidates = await bestPhraseCandidates(db, scope, plan, options.phraseMaxExpected ?? MAX_EXPECTED);
-    if (candidates) {
-      options.onStrategy?.({ kind: 'phrase', candidates: candidates.length });
-      return exact(candidates.length === 0 ? [] : await rankDocuments(db, { ...query, ords: candidates }));
+    const rows = candidates && (await rankPhraseCandidates(db, query, candidates, MAX_PHRASE_CANDIDATES));
+    if (candidates && rows) {
+      options.onStrategy?.({ kind: 'phrase', candidates: candidates.ords.length });
+      return exact(rows);
     }
   }
   let lists: ListsOutcome | undefined;

@@ -4,9 +4,8 @@ import { SCORE_DIGITS } from './bm25';
 import { FULL_DEPTH, nextDepths } from './depths';
 import { filterSql } from './filter';
 import { bestCandidates, EPSILON, kthHighest, type ListsOutcome, readLists } from './lists';
-import type { RankedRow, RankQuery } from './query';
+import { pageRows, type RankedRow, type RankQuery } from './query';
 import { scoreExpression, scoringSource } from './rank';
-import { headlineSql } from './snippet';
 import { queryRows, textArrayLiteral } from './sql';
 
 /**
@@ -73,9 +72,6 @@ interface VerifyRow {
   ord: string | null;
   id: string | null;
   score: number | null;
-  title: string | null;
-  metadata: Record<string, unknown> | null;
-  headline: string | null;
   /** The second verification step's floor (meta row). */
   fb: number | null;
 }
@@ -209,25 +205,16 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
       scored_b as (${verified(sql`x.rn > ${va} and x.upper >= (select fb from floor_b)`)}),
       scored as (select * from scored_a union all select * from scored_b),
       hits as materialized (
-        select s.ord, s.id, s.score, row_number() over (order by s.score desc, s.id) as rn
+        select s.ord, s.id, s.score
         from scored s where ${keyset}
         order by s.score desc, s.id
         limit ${need}
       )
-      -- Every hit's ord and score (the next round's known hits); the page's rows with their text.
-      select 'h' as kind, h.ord::text as ord, h.id, h.score,
-        case when h.rn > ${rq.offset} then d.title end as title,
-        case when h.rn > ${rq.offset} then d.metadata end as metadata,
-        case when h.rn > ${rq.offset} then
-          ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)}
-        end as headline,
-        null::float8 as fb
+      -- Every hit's ord and score (the next round's known hits); the page's text once it is proven.
+      select 'h' as kind, h.ord::text as ord, h.id, h.score, null::float8 as fb
       from hits h
-      cross join lateral (
-        select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = h.id
-      ) d
       union all
-      select 'm', null, null, null, null, null, null, (select fb from floor_b)`,
+      select 'm', null, null, null, (select fb from floor_b)`,
     );
     const fb = rows.find((r) => r.kind === 'm')?.fb ?? floor;
     // Candidates left unverified: past the budget, past the first step under its floor, under the floor.
@@ -258,13 +245,12 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         rounds,
         wholeLists: depths.filter((d) => d >= FULL_DEPTH).length,
         estimated,
-        rows: hits.map((h) => ({
-          id: h.id ?? '',
-          score: h.score ?? 0,
-          title: h.title ?? '',
-          metadata: h.metadata ?? {},
-          headline: h.headline ?? '',
-        })),
+        // Titles and snippets for the proven page only: a round that does not prove it made them for nothing.
+        rows: await pageRows(
+          db,
+          rq,
+          hits.map((h) => ({ id: h.id ?? '', score: h.score ?? 0 })),
+        ),
       };
     }
     if (kth !== null) theta = Math.max(theta, kth);

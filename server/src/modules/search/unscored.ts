@@ -45,7 +45,7 @@ export async function rankUnscored(db: Db, rq: RankQuery): Promise<{ rows: Ranke
       limit ${need}
     )
     select p.id, 0::float8 as score, d.title, d.metadata,
-      ${headlineSql(sql`${plan.language}::regconfig`, sql`${plan.highlight ?? plan.tsquery}::tsquery`)} as headline
+      ${headlineSql(plan.language, plan.highlight)} as headline
     from (select id from page order by id offset ${rq.offset}) p
     cross join lateral (
       select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = p.id
