@@ -72,6 +72,7 @@ export const java: TaintLanguage = {
     { callee: esapi('encodeForLDAP|encodeForDN'), kinds: ['ldap-injection'] },
     { callee: esapi('encodeForXPath'), kinds: ['xpath-injection'] },
     { callee: esapi('encodeForOS'), kinds: ['command-injection'] },
+    { callee: /^(StringEscapeUtils\.escapeJava|Encode\.forJava)$/, kinds: ['log-injection'] },
     { callee: /^FilenameUtils\.getName$|\.getFileName$/, kinds: ['path-traversal'] },
     {
       callee: /^(URLEncoder\.encode|ESAPI\.encoder\(\)\.encodeForURL)$/,
@@ -174,6 +175,20 @@ export const java: TaintLanguage = {
       arg: 0,
     },
     { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
+    // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_VELOCITY/FREEMARKER/PEBBLE, CodeQL
+    // java/server-side-template-injection): Velocity's `evaluate` takes the template text fourth, FreeMarker's
+    // `Template` its reader second.
+    { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
+    { kind: 'template-injection', callee: /^newTemplate$/, arg: 1, when: /Reader\(/ },
+    { kind: 'template-injection', callee: /\.putTemplate$/, arg: 1 },
+    { kind: 'template-injection', callee: /\.getLiteralTemplate$|^(Jinjava|\w*[jJ]injava)\.render(ForResult)?$/, arg: 0 },
+    // Log injection (FindSecBugs CRLF_INJECTION_LOGS, CodeQL java/log-injection): Log4j and Logback write a line break
+    // in a logged value as is, forging the entries after it, whether concatenated or passed as an argument.
+    {
+      kind: 'log-injection',
+      callee: /^(\w*[lL]og(ger)?|LOG(GER)?)\.(trace|debug|info|warn|warning|error|fatal|severe)$/,
+      arg: 'any',
+    },
     { kind: 'config-setting', callee: /\.setCatalog$/, arg: 0 },
     { kind: 'config-setting', callee: /^System\.setProperty$/, arg: 'any' },
   ],

@@ -59,6 +59,7 @@ export const python: TaintLanguage = {
       kinds: ['xss'],
     },
     { callee: /^(shlex\.quote|pipes\.quote)$/, kinds: ['command-injection'] },
+    { callee: /^(json\.dumps|repr)$/, kinds: ['log-injection'] },
     {
       callee: /^(os\.path\.basename|secure_filename|werkzeug\.utils\.secure_filename)$/,
       kinds: ['path-traversal'],
@@ -86,7 +87,7 @@ export const python: TaintLanguage = {
   returnSink: {
     kind: 'xss',
     unless:
-      /(^|\.)(jsonify|redirect|send_file|send_from_directory|render_template|abort|url_for|dumps|JSONResponse|JsonResponse|Response)$/,
+      /(^|\.)(jsonify|redirect|send_file|send_from_directory|render_template|render_template_string|abort|url_for|dumps|JSONResponse|JsonResponse|Response)$/,
   },
   safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
   sinks: [
@@ -123,6 +124,22 @@ export const python: TaintLanguage = {
       shellList: true,
     },
     { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
+    // Server-side template injection (CodeQL py/template-injection): Jinja2, Mako and Django templates compiled
+    // from input run its expressions (`{{ cycler.__init__.__globals__.os.popen(…) }}`). string.Template only
+    // substitutes names.
+    {
+      kind: 'template-injection',
+      callee: /^((flask\.)?render_template_string|(jinja2\.)?Template|(mako\.template\.)?Template)$|\.from_string$/,
+      arg: 0,
+      unlessInFile: /from string import Template\b|\bstring\.Template\(/,
+    },
+    // Log injection (CodeQL py/log-injection): a line break in a logged value forges the entries after it.
+    {
+      kind: 'log-injection',
+      callee:
+        /^(logging|(self\.)?_?(log|logger|LOG|LOGGER)|\w+_logger|(current_)?app\.logger)\.(debug|info|warning|warn|error|critical|exception|fatal)$/,
+      arg: 'any',
+    },
     {
       kind: 'xss',
       callee: /^((flask\.)?Markup|render_template_string|HttpResponse|(flask\.)?make_response|mark_safe)$/,
