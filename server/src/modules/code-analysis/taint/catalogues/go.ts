@@ -93,7 +93,11 @@ export const go: TaintLanguage = {
     { kind: 'smtp-injection', callee: /^smtp\.SendMail$/, arg: 3 },
     { kind: 'smtp-injection', callee: /\.(Mail|Rcpt)$/, arg: 0 },
     // A template parsed from input runs its actions against the data passed in (calling its exported methods).
-    { kind: 'template-injection', callee: /^template\.(New|Must)\(.*\)\.Parse$|^\w*([tT]mpl|[tT]emplate)\.Parse$/, arg: 0 },
+    {
+      kind: 'template-injection',
+      callee: /^template\.(New|Must)\(.*\)\.Parse$|^\w*([tT]mpl|[tT]emplate)\.Parse$/,
+      arg: 0,
+    },
     { kind: 'open-redirect', callee: /^http\.Redirect$/, arg: 2 },
     { kind: 'open-redirect', callee: /^(c|ctx)\.Redirect$/, arg: 'any' },
   ],

@@ -181,7 +181,11 @@ export const java: TaintLanguage = {
     { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
     { kind: 'template-injection', callee: /^newTemplate$/, arg: 1, when: /Reader\(/ },
     { kind: 'template-injection', callee: /\.putTemplate$/, arg: 1 },
-    { kind: 'template-injection', callee: /\.getLiteralTemplate$|^(Jinjava|\w*[jJ]injava)\.render(ForResult)?$/, arg: 0 },
+    {
+      kind: 'template-injection',
+      callee: /\.getLiteralTemplate$|^(Jinjava|\w*[jJ]injava)\.render(ForResult)?$/,
+      arg: 0,
+    },
     // Log injection (FindSecBugs CRLF_INJECTION_LOGS, CodeQL java/log-injection): Log4j and Logback write a line break
     // in a logged value as is, forging the entries after it, whether concatenated or passed as an argument.
     {

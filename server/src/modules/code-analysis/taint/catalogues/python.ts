@@ -129,7 +129,8 @@ export const python: TaintLanguage = {
     // substitutes names.
     {
       kind: 'template-injection',
-      callee: /^((flask\.)?render_template_string|(jinja2\.)?Template|(mako\.template\.)?Template)$|\.from_string$/,
+      callee:
+        /^((flask\.)?render_template_string|(jinja2\.)?Template|(mako\.template\.)?Template)$|\.from_string$/,
       arg: 0,
       unlessInFile: /from string import Template\b|\bstring\.Template\(/,
     },
