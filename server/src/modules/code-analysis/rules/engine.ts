@@ -12,6 +12,7 @@ import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { AIRFLOW_RULES } from './airflow';
+import { ANDROID_STORAGE_RULES } from './android-storage';
 import { ANDROID_RULES } from './android-webview';
 import { API_MISUSE_RULES } from './api-misuse';
 import { archiveExtraction } from './archive-extraction';
@@ -96,6 +97,7 @@ export const RULES: RuleDefinition[] = [
   ...PASSWORD_HASH_RULES,
   ...DOTNET_CONFIG_RULES,
   ...JACKSON_TYPING_RULES,
+  ...ANDROID_STORAGE_RULES,
   ...JVM_XXE_RULES,
   ...NATIVE_XXE_RULES,
   ...PROTOTYPE_POLLUTION_RULES,

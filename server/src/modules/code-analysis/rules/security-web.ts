@@ -92,6 +92,13 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
             `(${parent} (call_expression) @finding @args (#match? @finding "^(cookie::)?Cookie::build\\\\("))`,
         )
         .join('\n'),
+      // Spring's ResponseCookie builder (secure defaults to false), read whole where the chain ends.
+      java: ['variable_declarator value:', 'return_statement', 'argument_list', 'expression_statement']
+        .map(
+          (parent) =>
+            `(${parent} (method_invocation) @finding @args (#match? @finding "^ResponseCookie\\\\.from\\\\("))`,
+        )
+        .join('\n'),
       // Foundation's HTTPCookie properties, Vapor's HTTPCookies.Value (isSecure defaults to false).
       swift: `((call_expression) @finding @args (#match? @finding "^(HTTPCookie\\\\(\\\\s*properties:|HTTPCookies\\\\.Value\\\\(\\\\s*string:)"))
               ((assignment target: (directly_assignable_expression) @t result: (call_expression) @finding @args)

@@ -63,6 +63,23 @@ export const go: TaintLanguage = {
     },
     { kind: 'xpath-injection', callee: /^xpath\.(Compile|MustCompile)$/, arg: 0 },
     { kind: 'sql-injection', callee: /\.(QueryContext|ExecContext|QueryRowContext)$/, arg: 1 },
+    // sqlx: its own query methods, and `Select`/`Get` that take the destination first.
+    { kind: 'sql-injection', callee: /\.(Queryx|QueryRowx|MustExec|NamedExec|NamedQuery|Preparex)$/, arg: 0 },
+    { kind: 'sql-injection', callee: /\.(Select|Get)$/, arg: 1, when: /^[\w.]+\.(Select|Get)\(\s*&/ },
+    { kind: 'sql-injection', callee: /\.(SelectContext|GetContext)$/, arg: 2 },
+    {
+      kind: 'sql-injection',
+      callee: /\.(QueryxContext|QueryRowxContext|NamedExecContext|NamedQueryContext|MustExecContext)$/,
+      arg: 1,
+    },
+    // mongo-go-driver: `$where` JavaScript built from input runs on the server.
+    {
+      kind: 'nosql-injection',
+      callee:
+        /\.(Find|FindOne|FindOneAndUpdate|FindOneAndDelete|FindOneAndReplace|UpdateOne|UpdateMany|DeleteOne|DeleteMany|CountDocuments)$/,
+      arg: 1,
+      when: /"\$where"/,
+    },
     { kind: 'command-injection', callee: /^exec\.Command(Context)?$/, arg: 'any' },
     { kind: 'xss', callee: /^template\.HTML$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/, arg: 'any' },
     {
