@@ -77,8 +77,8 @@ export const PYTHON_RISKY_CALLS: PythonCallRule[] = [
       /^(pickle|cPickle|_pickle|dill|marshal)\.(load|Unpickler)$|^shelve\.(open|DbfilenameShelf)$|^pandas\.read_pickle$/,
   },
   {
-    // Whether the data can be an attacker's is the dataflow's to prove (security/unsafe-deserialization); an unsafe
-    // loader given a literal is an audit, however explicit: `yaml.load(constant, Loader=yaml.Loader)` is harmless.
+    // Whether the data can be an attacker's is the dataflow's to prove (security/unsafe-deserialization); alone,
+    // an unsafe loader is an audit, however explicit: `yaml.load(constant, Loader=yaml.Loader)` is harmless.
     id: 'security/unsafe-deserialization-api',
     yieldsTo: 'security/unsafe-deserialization',
     needles: ['yaml', 'torch', 'numpy', 'np.'],
@@ -95,10 +95,7 @@ export const PYTHON_RISKY_CALLS: PythonCallRule[] = [
       if (call.name === 'torch.load') return keyword(parsed, call, 'weights_only') !== 'True' && 'medium';
       if (call.name.includes('load') && !/^yaml\.(load|load_all)$/.test(call.name)) return true;
       const loader = argument(call, 1, 'Loader');
-      if (loader && /(^|\.)(C?SafeLoader|BaseLoader)$/.test(nodeText(parsed, loader))) return false;
-      // A document that is not a literal in the code is what Bandit (B506, high confidence) and Semgrep report.
-      const document = argument(call, 0, 'stream');
-      return document && literalString(parsed, document) === undefined ? 'medium' : true;
+      return !loader || !/(^|\.)(C?SafeLoader|BaseLoader)$/.test(nodeText(parsed, loader));
     },
   },
   {

@@ -296,7 +296,11 @@ export abstract class CallWalker extends CollectionWalker {
     vals: Val[],
     calleeTaint: Taint | undefined,
   ): void {
+    // One finding per kind: a call that is two kinds of sink (a Flask template built from input is both template
+    // injection and XSS) is reported as each.
+    const flagged = new Set<string>();
     for (const sink of this.lang.sinks) {
+      if (flagged.has(sink.kind)) continue;
       if (!(sink.callee.test(callee) || (typed !== undefined && sink.callee.test(typed)))) continue;
       if (!this.conditionsHold(sink, call)) continue;
       if (sink.arg === 'receiver') {
@@ -328,7 +332,7 @@ export abstract class CallWalker extends CollectionWalker {
       }
       if (strongest) {
         this.flag(sink.kind, call, callee, strongest.taint);
-        return;
+        flagged.add(sink.kind);
       }
     }
   }
