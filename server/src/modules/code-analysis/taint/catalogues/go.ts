@@ -21,7 +21,7 @@ export const go: TaintLanguage = {
     /\.URL\.Query$/,
     /^(mux\.Vars|chi\.URLParam|r\.Cookie|r\.FormFile)$/,
     // Gin, Echo, Fiber: the handler's context reads the request.
-    /^(c|ctx)\.(Query|DefaultQuery|GetQuery|QueryArray|QueryMap|Param|Params|PostForm|DefaultPostForm|GetPostForm|PostFormArray|GetHeader|Cookie|Cookies|QueryParam|QueryParams|FormParams|GetRawData|Body|BodyParser|ShouldBind\w*|Bind\w*)$/,
+    /^(c|ctx)\.(Query|DefaultQuery|GetQuery|QueryArray|QueryMap|Param|Params|PostForm|DefaultPostForm|GetPostForm|PostFormArray|GetHeader|Cookie|Cookies|QueryParam|QueryParams|FormParams|GetRawData|Body|BodyParser|ShouldBind\w*|Bind\w*|FormFile|MultipartForm|FormValue)$/,
   ],
   localInput: {
     sources: [/^os\.Stdin\b/],
@@ -90,13 +90,24 @@ export const go: TaintLanguage = {
     { kind: 'path-traversal', callee: /^http\.ServeFile$/, arg: 2 },
     {
       kind: 'path-traversal',
+      callee: /^(os\.(WriteFile|Mkdir|MkdirAll|Rename|Truncate|Chmod)|ioutil\.WriteFile)$/,
+      arg: 0,
+    },
+    // Gin's upload saved under a path built from the client's file name.
+    { kind: 'path-traversal', callee: /^(c|ctx)\.SaveUploadedFile$/, arg: 1 },
+    // Echo's `c.HTML(code, html)` writes the string as the HTML body (Gin's `c.HTML(code, name, data)` names a template).
+    { kind: 'xss', callee: /^(c|ctx)\.HTML$/, arg: 1, unless: /^\w+\.HTML\([^,]+,\s*"[^"]*"\s*,/ },
+    {
+      kind: 'path-traversal',
       callee: /^(c|ctx)\.(File|FileAttachment|SendFile|Attachment|Download)$/,
       arg: 0,
     },
     { kind: 'xss', callee: /^(c|ctx)\.(Data|Blob)$/, arg: 2, when: /text\/html/ },
     { kind: 'xss', callee: /^io\.WriteString$/, arg: 1 },
     { kind: 'ssrf', callee: /^http\.(Get|Post|Head)$/, arg: 0 },
-    { kind: 'ssrf', callee: /^http\.NewRequest(WithContext)?$/, arg: 1 },
+    { kind: 'ssrf', callee: /^http\.NewRequest$/, arg: 1 },
+    { kind: 'ssrf', callee: /^http\.NewRequestWithContext$/, arg: 2 },
+    { kind: 'ssrf', callee: /^(http\.DefaultClient|\w*[cC]lient)\.(Get|Post|Head|PostForm)$/, arg: 0 },
     // Log injection (CodeQL go/log-injection, gosec G706): a value from the request written into a log line can
     // forge entries with a line break. slog's key-value attributes are escaped by its handlers: only the message.
     {

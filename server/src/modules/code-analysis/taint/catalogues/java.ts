@@ -85,6 +85,8 @@ export const java: TaintLanguage = {
       callee:
         /\.(executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|queryForRowSet|queryForLong|queryForInt)$/,
       arg: 0,
+      // SQL is text; an object built in place (`client.execute(new HttpGet(url))`) is another API's request.
+      argTypes: /^(?!object_creation_expression$)/,
     },
     { kind: 'sql-injection', callee: /\.batchUpdate$/, arg: 'any' },
     { kind: 'sql-injection', callee: /([Tt]emplate|JdbcTemplate)\.(query|update|execute)$/, arg: 0 },
@@ -158,6 +160,15 @@ export const java: TaintLanguage = {
       arg: 'any',
     },
     { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    // RestTemplate's other verbs, Apache HttpClient requests, OkHttp's and WebClient's URL setters.
+    {
+      kind: 'ssrf',
+      callee:
+        /([Tt]emplate|RestTemplate)\.(exchange|postForObject|postForEntity|postForLocation|put|delete|headForHeaders)$|^new(HttpGet|HttpPost|HttpPut|HttpDelete|HttpHead|HttpPatch)$|^Request\.Builder\(\)\.url$|^\w*[wW]ebClient\w*\.(get|post|put|patch|delete)\(\)\.uri$/,
+      arg: 0,
+      // WebClient built with a base URL: a path after it stays on that host.
+      unless: /\.uri\(\s*"\//,
+    },
     // MongoDB: a filter parsed from text, or `$where` JavaScript, built from input.
     {
       kind: 'nosql-injection',

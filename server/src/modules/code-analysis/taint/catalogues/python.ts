@@ -115,6 +115,7 @@ export const python: TaintLanguage = {
       arg: 0,
       when: /shell\s*=\s*True/,
     },
+    { kind: 'command-injection', callee: /^asyncio\.create_subprocess_shell$/, arg: 0 },
     // paramiko's SSHClient.exec_command runs its argument as a command line on the remote host.
     { kind: 'command-injection', callee: /\.exec_command$/, arg: 0 },
     {
@@ -143,7 +144,8 @@ export const python: TaintLanguage = {
     },
     {
       kind: 'xss',
-      callee: /^((flask\.)?Markup|render_template_string|HttpResponse|(flask\.)?make_response|mark_safe)$/,
+      callee:
+        /^((flask\.)?Markup|render_template_string|HttpResponse|(flask\.)?make_response|mark_safe|HTMLResponse|(markupsafe\.)?Markup)$/,
       arg: 0,
     },
     {

@@ -2,6 +2,7 @@ import { CONFIDENCE_LEVELS } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
 import { foldMethod } from '../constants';
 import { kindsRejecting } from '../guards';
+import { isLookupTable } from '../lookup-tables';
 import { CLEAN_METHODS, MUTATORS } from '../models';
 import { NAME_LIKE } from '../syntax';
 import type { TaintKind, TaintLanguage } from '../types';
@@ -202,6 +203,11 @@ export abstract class CallWalker extends CollectionWalker {
       receiverNode && (NAME_LIKE.test(receiverNode.type) || /field_access|attribute/.test(receiverNode.type))
         ? this.text(receiverNode)
         : undefined;
+    // A value looked up in a table of constants is one of them, or the default given.
+    if (receiverName && /^(get|getOrDefault)$/.test(method) && isLookupTable(this.ctx.parsed, receiverName)) {
+      const fallback = vals[1]?.taint;
+      return fallback ? { taint: fallback } : CLEAN;
+    }
     const modelled = receiverName ? this.collectionCall(receiverName, method, vals, call) : undefined;
     if (modelled) return modelled;
     if (receiver.constant) {
