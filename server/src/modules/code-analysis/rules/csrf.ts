@@ -66,6 +66,24 @@ export const CSRF_RULES: RuleDefinition[] = [
     },
   },
   {
+    // FindSecBugs SPRING_CSRF_UNRESTRICTED_REQUEST_MAPPING, Semgrep's unrestricted-request-mapping: a handler mapped
+    // without `method =` answers GET too, which Spring Security's CSRF check lets through, so a state change it makes
+    // can be triggered by a link or an image on another site.
+    id: 'security/csrf-unrestricted-request-mapping',
+    needles: ['RequestMapping'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-352',
+    message:
+      '`{finding}` maps the handler to every HTTP method, GET included, which CSRF protection does not check; name the method (`method = RequestMethod.POST`, or @PostMapping).',
+    languages: {
+      java: `((method_declaration (modifiers [(annotation name: (identifier) @a arguments: (annotation_argument_list) @args) (marker_annotation name: (identifier) @a)] @finding))
+               (#eq? @a "RequestMapping"))`,
+    },
+    check: (c) => !/\bmethod\s*=/.test(c.args?.text ?? ''),
+  },
+  {
     // gosec G121: Go 1.25's http.CrossOriginProtection exempts the paths a bypass pattern matches; a pattern that
     // matches every path ("/", "/*", "/{path...}") or comes from a variable turns the protection off.
     id: 'security/csrf-protection-bypassed',
