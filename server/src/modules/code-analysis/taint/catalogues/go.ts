@@ -19,9 +19,18 @@ export const go: TaintLanguage = {
     /\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/,
     /^os\.Getenv$/,
     /\.URL\.Query$/,
-    /^(mux\.Vars|chi\.URLParam|r\.Cookie|r\.FormFile)$/,
+    /^(mux\.Vars|chi\.URLParam|r\.Cookie|r\.FormFile|r\.PathValue|r\.MultipartReader)$/,
     // Gin, Echo, Fiber: the handler's context reads the request.
     /^(c|ctx)\.(Query|DefaultQuery|GetQuery|QueryArray|QueryMap|Param|Params|PostForm|DefaultPostForm|GetPostForm|PostFormArray|GetHeader|Cookie|Cookies|QueryParam|QueryParams|FormParams|GetRawData|Body|BodyParser|ShouldBind\w*|Bind\w*|FormFile|MultipartForm|FormValue)$/,
+  ],
+  // A request body decoded into a struct, by Gin/Echo/Fiber binding or a JSON/XML decoder over the body.
+  sourceArguments: [
+    { callee: /^(c|ctx)\.(ShouldBind\w*|Bind\w*|BodyParser|MustBindWith)$/, into: 0 },
+    {
+      callee: /\.Decode$/,
+      into: 0,
+      when: /^(json|xml)\.NewDecoder\(\s*(r|req|request|c\.Request)\.Body\s*\)\.Decode\(/,
+    },
   ],
   localInput: {
     sources: [/^os\.Stdin\b/],
@@ -80,7 +89,15 @@ export const go: TaintLanguage = {
       arg: 1,
       when: /"\$where"/,
     },
-    { kind: 'command-injection', callee: /^exec\.Command(Context)?$/, arg: 'any' },
+    // The program, or any argument of a shell (`sh -c`); input given as an argument of a fixed program is its data.
+    { kind: 'command-injection', callee: /^exec\.Command$/, arg: 0 },
+    { kind: 'command-injection', callee: /^exec\.CommandContext$/, arg: 1 },
+    {
+      kind: 'command-injection',
+      callee: /^exec\.Command(Context)?$/,
+      arg: 'any',
+      when: /^exec\.Command(Context)?\(\s*([\w.()]+\s*,\s*)?"(\/(usr\/)?bin\/)?(sh|bash|zsh|dash|ksh|cmd|cmd\.exe|powershell|pwsh)"/,
+    },
     { kind: 'xss', callee: /^template\.HTML$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/, arg: 'any' },
     {
       kind: 'path-traversal',

@@ -24,11 +24,11 @@ export const python: TaintLanguage = {
   propertySinks: [{ target: /^(flask\.)?session\[/, kind: 'trust-boundary' }],
   sources: [
     new RegExp(
-      `${REQUEST}(args|form|values|json|data|cookies|headers|files|query_string|GET|POST|COOKIES|META|body|query_params|path_params)\\b`,
+      `${REQUEST}(args|form|values|json|data|cookies|headers|files|query_string|GET|POST|COOKIES|META|body|query_params|path_params|query|match_info|rel_url)\\b`,
     ),
     /^sys\.argv\b/,
     /^os\.environ\b/,
-    /^self\.request\.(GET|POST|body|query_arguments)\b/,
+    /^self\.request\.(GET|POST|body|query_arguments|body_arguments|arguments|files|headers|uri)\b/,
   ],
   localInput: {
     sources: [/^sys\.stdin\b/],
@@ -49,6 +49,8 @@ export const python: TaintLanguage = {
     new RegExp(`${REQUEST}(args|form|values|cookies|headers|files)\\.(get|getlist|to_dict)$`),
     new RegExp(`${REQUEST}(get_json|get_data)$`),
     /^sys\.stdin\.read(line)?$/,
+    // Tornado's RequestHandler reads the request through its own methods.
+    /^self\.get_(argument|arguments|query_argument|query_arguments|body_argument|body_arguments|cookie|secure_cookie)$/,
     /^socket\.recv$|\.recv$/,
   ],
   sanitizers: [/^(int|float|bool|len)$/, /^uuid\.UUID$/],
@@ -162,7 +164,7 @@ export const python: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^(open|send_file|(flask\.)?send_file|os\.remove|os\.unlink|os\.open|os\.listdir|shutil\.rmtree|shutil\.copy\w*|io\.open|codecs\.open|pathlib\.Path|Path)$/,
+        /^(open|send_file|(flask\.)?send_file|(web\.)?FileResponse|os\.remove|os\.unlink|os\.open|os\.listdir|shutil\.rmtree|shutil\.copy\w*|io\.open|codecs\.open|pathlib\.Path|Path)$/,
       arg: 0,
     },
     {
