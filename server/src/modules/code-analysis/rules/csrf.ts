@@ -40,7 +40,10 @@ export const CSRF_RULES: RuleDefinition[] = [
                ((assignment left: (identifier) @k right: (false)) @finding (#match? @k "^WTF_CSRF_(ENABLED|CHECK_DEFAULT)$"))
                ((assignment left: (subscript subscript: (string) @k) right: (false)) @finding (#match? @k "WTF_CSRF_(ENABLED|CHECK_DEFAULT)"))
                ((pair key: (string) @k value: (false)) @finding (#match? @k "WTF_CSRF_(ENABLED|CHECK_DEFAULT)"))`,
-      java: callText('method_invocation', SPRING),
+      // Reported on the `csrf` call itself: a security chain spans many lines.
+      java: `((method_invocation name: (identifier) @finding arguments: (argument_list) @args) (#eq? @finding "csrf"))
+             ((method_invocation object: (method_invocation name: (identifier) @finding arguments: (argument_list) @args) name: (identifier) @d)
+               (#eq? @finding "csrf") (#eq? @d "disable"))`,
       kotlin: `${callText('call_expression', SPRING)}
                ((call_expression (simple_identifier) @c (call_suffix (annotated_lambda (lambda_literal (statements (call_expression (simple_identifier) @d)))))) @finding
                  (#eq? @c "csrf") (#eq? @d "disable"))`,
@@ -55,6 +58,12 @@ export const CSRF_RULES: RuleDefinition[] = [
               (#eq? @n "except") (#match? @v "^[\\"']\\\\*[\\"']$"))`,
     },
     check: (c) => {
+      if (c.args)
+        return c.d
+          ? /^\(\s*\)$/.test(c.args.text)
+          : /^\(\s*(\w+\s*->\s*\w+\.disable\(\s*\)|\w+\s*->\s*\{\s*\w+\.disable\(\s*\);?\s*\}|AbstractHttpConfigurer::disable)\s*\)$/.test(
+              c.args.text,
+            );
       const text = c.finding?.text ?? '';
       if (c.sc)
         return (
