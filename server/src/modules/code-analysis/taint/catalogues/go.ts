@@ -98,7 +98,15 @@ export const go: TaintLanguage = {
       arg: 'any',
       when: /^exec\.Command(Context)?\(\s*([\w.()]+\s*,\s*)?"(\/(usr\/)?bin\/)?(sh|bash|zsh|dash|ksh|cmd|cmd\.exe|powershell|pwsh)"/,
     },
-    { kind: 'xss', callee: /^template\.HTML$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/, arg: 'any' },
+    // gosec G203's html/template conversions; a handler that sets a non-HTML content type writes no HTML.
+    {
+      kind: 'xss',
+      callee:
+        /^template\.(HTML|HTMLAttr|JS|JSStr|CSS|URL|Srcset)$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/,
+      arg: 'any',
+      unlessInFunction:
+        /"Content-Type",\s*"(text\/plain|application\/json|text\/csv|application\/octet-stream)/,
+    },
     {
       kind: 'path-traversal',
       callee: /^(os\.(Open|OpenFile|ReadFile|Remove|RemoveAll|Create)|ioutil\.ReadFile)$/,

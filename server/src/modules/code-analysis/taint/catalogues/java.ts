@@ -111,6 +111,8 @@ export const java: TaintLanguage = {
       callee:
         /getWriter\(\)\.(print|println|write|printf|format|append)$|^(out|writer|PrintWriter)\.(print|println|write|printf|format|append)$|getOutputStream\(\)\.(print|println|write)$/,
       arg: 'any',
+      // A response the handler declares plain text or JSON is not rendered as HTML.
+      unlessInFunction: /setContentType\(\s*"(text\/plain|application\/json|text\/csv)/,
     },
     // A stream with an ObjectInputFilter (JEP 290) accepts only the classes it allows.
     {

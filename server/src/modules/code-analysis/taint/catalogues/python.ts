@@ -89,7 +89,7 @@ export const python: TaintLanguage = {
   returnSink: {
     kind: 'xss',
     unless:
-      /(^|\.)(jsonify|redirect|send_file|send_from_directory|render_template|render_template_string|abort|url_for|dumps|JSONResponse|JsonResponse|Response)$/,
+      /(^|\.)(jsonify|redirect|send_file|send_from_directory|render_template|render_template_string|get_template\(.*\)\.render|TemplateResponse|abort|url_for|dumps|JSONResponse|JsonResponse|Response)$/,
   },
   safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
   sinks: [

@@ -370,6 +370,8 @@ export abstract class CallWalker extends CollectionWalker {
       !sink.whenInFunction.test(this.source.slice(this.unit.startIndex, this.unit.endIndex))
     )
       return false;
+    if (sink.unlessInFunction?.test(this.source.slice(this.unit.startIndex, this.unit.endIndex)))
+      return false;
     if (sink.unlessInFile?.test(this.source)) return false;
     if (sink.unlessParent && call.parent && sink.unlessParent.test(this.text(call.parent))) return false;
     if (!sink.when && !sink.unless) return true;
