@@ -122,6 +122,13 @@ export const java: TaintLanguage = {
       unlessInFile: /\.setObjectInputFilter\(|ObjectInputFilter\.Config\.setSerialFilter\(/,
     },
     { kind: 'unsafe-deserialization', callee: /^newXMLDecoder$/, arg: 0 },
+    // XStream builds any class the XML names unless its security framework allows only some (FindSecBugs XSTREAM).
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^(XStream|\w*[xX][sS]tream\w*)\.fromXML$/,
+      arg: 0,
+      unlessInFile: /\.(allowTypes\w*|addPermission|setupDefaultSecurity)\(/,
+    },
     // SnakeYAML's default constructor builds any class a `!!` tag names; SafeConstructor builds plain data only.
     {
       kind: 'unsafe-deserialization',
