@@ -331,8 +331,7 @@ export abstract class CallWalker extends CollectionWalker {
         const confidence = taint && confidenceAt(taint, sink.kind);
         if (!taint || !confidence) continue;
         // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
-        if ((sink.kind === 'ssrf' || sink.kind === 'open-redirect') && fixedDestination(this.text(arg)))
-          continue;
+        if ((sink.kind === 'ssrf' || sink.kind === 'open-redirect') && this.fixedDestinationOf(arg)) continue;
         const rank = CONFIDENCE_LEVELS.indexOf(confidence);
         if (!strongest || rank > strongest.rank) strongest = { taint, rank };
       }
@@ -354,6 +353,27 @@ export abstract class CallWalker extends CollectionWalker {
       { text: text.slice(0, 60), line: arg.startRow + 1 },
       this.step(arg, `a value of unknown origin: ${text}`),
     );
+  }
+
+  /**
+   * A fixed scheme and host (or a relative path) heads the URL: written in the call, or in what was last assigned to
+   * the local passed (`url := "https://api.example.com/v1?q=" + q` … `http.Get(url)`).
+   */
+  private fixedDestinationOf(arg: SyntaxNode): boolean {
+    if (fixedDestination(this.text(arg))) return true;
+    if (!NAME_LIKE.test(arg.type)) return false;
+    const name = this.text(arg);
+    let last: string | undefined;
+    const visit = (n: SyntaxNode): void => {
+      if (n.startIndex >= arg.startIndex) return;
+      const spec = this.lang.assignments.find((a) => a.type === n.type);
+      const target = spec && n.children.find((c) => c.field === spec.target);
+      const value = spec && n.children.find((c) => c.field === spec.value);
+      if (target && value && this.text(target) === name) last = this.text(value);
+      for (const c of n.children) visit(c);
+    };
+    visit(this.unit);
+    return last !== undefined && fixedDestination(last);
   }
 
   private isSinkCall(node: SyntaxNode, kind: TaintKind): boolean {
