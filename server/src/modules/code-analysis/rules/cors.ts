@@ -11,6 +11,16 @@ const REQUEST_ORIGIN = JSON.stringify(
   String.raw`^(req|request|ctx)\.(headers\.origin|headers\[['"]origin['"]\]|get\(['"]origin['"]\)|header\(['"]origin['"]\))$`,
 );
 
+/** A Go CORS options entry that admits every origin, in options that also allow credentials. */
+function goAnyOriginWithCredentials(entry: string, options: string): boolean {
+  if (!/\bAllowCredentials\s*:\s*true\b/.test(options)) return false;
+  return (
+    /^Allow(ed)?Origins\s*:\s*\[\]string\s*\{\s*"\*"\s*,?\s*\}$/.test(entry) ||
+    /^AllowAllOrigins\s*:\s*true$/.test(entry) ||
+    /^AllowOriginFunc\s*:\s*func\s*\([^)]*\)\s*bool\s*\{\s*return\s+true\s*\}$/.test(entry)
+  );
+}
+
 export const CORS_RULES: RuleDefinition[] = [
   {
     id: 'security/cors-permissive',
@@ -41,8 +51,17 @@ export const CORS_RULES: RuleDefinition[] = [
           (#match? @all "^(CORS_ALLOW_ALL_ORIGINS|CORS_ORIGIN_ALLOW_ALL)$") (#eq? @cred "CORS_ALLOW_CREDENTIALS"))
         ((module (expression_statement (assignment left: (identifier) @cred right: (true))) (expression_statement (assignment left: (identifier) @all right: (true))) @finding)
           (#match? @all "^(CORS_ALLOW_ALL_ORIGINS|CORS_ORIGIN_ALLOW_ALL)$") (#eq? @cred "CORS_ALLOW_CREDENTIALS"))`,
+      // CodeQL go/cors-misconfiguration: the `Origin` header echoed; rs/cors and gin-contrib/cors options allowing
+      // any origin (`"*"`, `AllowAllOrigins`, an `AllowOriginFunc` that returns true) with credentials.
+      go: `((call_expression function: (selector_expression field: (field_identifier) @m) arguments: (argument_list . (interpreted_string_literal) @h . (call_expression function: (selector_expression field: (field_identifier) @g) arguments: (argument_list . (interpreted_string_literal) @o)) .)) @finding
+          (#match? @m "^(Set|Add)$") (#match? @h "Access-Control-Allow-Origin") (#eq? @g "Get") (#match? @o "^.[Oo]rigin.$"))
+        ((composite_literal type: (qualified_type) @t body: (literal_value (keyed_element key: (literal_element (identifier) @k)) @finding) @body)
+          (#match? @t "^cors\\.(Options|Config)$") (#match? @k "^(AllowedOrigins|AllowOrigins|AllowAllOrigins|AllowOriginFunc)$"))`,
     },
     // `SetIsOriginAllowed(origin => allowed.Contains(origin))` checks; only a predicate that is always true is open.
-    check: (c) => c.any?.text !== 'SetIsOriginAllowed' || /^\(\s*\w+\s*=>\s*true\s*\)$/.test(c.a?.text ?? ''),
+    check: (c) => {
+      if (c.body) return goAnyOriginWithCredentials(c.finding?.text ?? '', c.body.text);
+      return c.any?.text !== 'SetIsOriginAllowed' || /^\(\s*\w+\s*=>\s*true\s*\)$/.test(c.a?.text ?? '');
+    },
   },
 ];

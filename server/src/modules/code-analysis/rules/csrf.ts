@@ -40,7 +40,10 @@ export const CSRF_RULES: RuleDefinition[] = [
                ((assignment left: (identifier) @k right: (false)) @finding (#match? @k "^WTF_CSRF_(ENABLED|CHECK_DEFAULT)$"))
                ((assignment left: (subscript subscript: (string) @k) right: (false)) @finding (#match? @k "WTF_CSRF_(ENABLED|CHECK_DEFAULT)"))
                ((pair key: (string) @k value: (false)) @finding (#match? @k "WTF_CSRF_(ENABLED|CHECK_DEFAULT)"))`,
-      java: callText('method_invocation', SPRING),
+      // Reported on the `csrf` call itself: a security chain spans many lines.
+      java: `((method_invocation name: (identifier) @finding arguments: (argument_list) @args) (#eq? @finding "csrf"))
+             ((method_invocation object: (method_invocation name: (identifier) @finding arguments: (argument_list) @args) name: (identifier) @d)
+               (#eq? @finding "csrf") (#eq? @d "disable"))`,
       kotlin: `${callText('call_expression', SPRING)}
                ((call_expression (simple_identifier) @c (call_suffix (annotated_lambda (lambda_literal (statements (call_expression (simple_identifier) @d)))))) @finding
                  (#eq? @c "csrf") (#eq? @d "disable"))`,
@@ -55,6 +58,12 @@ export const CSRF_RULES: RuleDefinition[] = [
               (#eq? @n "except") (#match? @v "^[\\"']\\\\*[\\"']$"))`,
     },
     check: (c) => {
+      if (c.args)
+        return c.d
+          ? /^\(\s*\)$/.test(c.args.text)
+          : /^\(\s*(\w+\s*->\s*\w+\.disable\(\s*\)|\w+\s*->\s*\{\s*\w+\.disable\(\s*\);?\s*\}|AbstractHttpConfigurer::disable)\s*\)$/.test(
+              c.args.text,
+            );
       const text = c.finding?.text ?? '';
       if (c.sc)
         return (
@@ -64,6 +73,24 @@ export const CSRF_RULES: RuleDefinition[] = [
         return !/ValidateAntiForgeryToken/.test(text.slice(0, text.indexOf('(')));
       return true;
     },
+  },
+  {
+    // FindSecBugs SPRING_CSRF_UNRESTRICTED_REQUEST_MAPPING, Semgrep's unrestricted-request-mapping: a handler mapped
+    // without `method =` answers GET too, which Spring Security's CSRF check lets through, so a state change it makes
+    // can be triggered by a link or an image on another site.
+    id: 'security/csrf-unrestricted-request-mapping',
+    needles: ['RequestMapping'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-352',
+    message:
+      '`{finding}` maps the handler to every HTTP method, GET included, which CSRF protection does not check; name the method (`method = RequestMethod.POST`, or @PostMapping).',
+    languages: {
+      java: `((method_declaration (modifiers [(annotation name: (identifier) @a arguments: (annotation_argument_list) @args) (marker_annotation name: (identifier) @a)] @finding))
+               (#eq? @a "RequestMapping"))`,
+    },
+    check: (c) => !/\bmethod\s*=/.test(c.args?.text ?? ''),
   },
   {
     // gosec G121: Go 1.25's http.CrossOriginProtection exempts the paths a bypass pattern matches; a pattern that

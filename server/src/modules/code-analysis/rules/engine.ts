@@ -12,6 +12,7 @@ import type { ParsedSource } from '../parsing/parse';
 import { taintFindings } from '../taint/engine';
 import type { TaintProject } from '../taint/project';
 import { AIRFLOW_RULES } from './airflow';
+import { ANDROID_STORAGE_RULES } from './android-storage';
 import { ANDROID_RULES } from './android-webview';
 import { API_MISUSE_RULES } from './api-misuse';
 import { archiveExtraction } from './archive-extraction';
@@ -32,6 +33,7 @@ import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { IOS_STORAGE_RULES } from './ios-storage';
+import { JACKSON_TYPING_RULES } from './jackson-typing';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { JWT_RULES } from './jwt';
 import { LEGACY_CRYPTO_API_RULES } from './legacy-crypto-apis';
@@ -94,6 +96,8 @@ export const RULES: RuleDefinition[] = [
   ...PHP_DYNAMIC_RULES,
   ...PASSWORD_HASH_RULES,
   ...DOTNET_CONFIG_RULES,
+  ...JACKSON_TYPING_RULES,
+  ...ANDROID_STORAGE_RULES,
   ...JVM_XXE_RULES,
   ...NATIVE_XXE_RULES,
   ...PROTOTYPE_POLLUTION_RULES,

@@ -7,13 +7,27 @@ import { forJs, type RuleDefinition } from './types';
  * `params.permit!` and models given `params[:x]` without strong parameters, Django `ModelForm`/serializer
  * `fields = '__all__'` and `Model(**request.POST)`, Laravel `$guarded = []` and `create($request->all())`,
  * Mongoose/Sequelize models and `Object.assign` given `req.body`. Permitted parameters (`user_params`,
- * `params.require(:user).permit(:name)`, `$request->only(...)`, `$request->validated()`) are not reported.
+ * `params.require(:user).permit(:name)`, `$request->only(...)`, `$request->validated()`) are not reported. Spring
+ * handlers that save the object bound from the body (`@RequestBody User u` … `repo.save(u)`) are.
  */
 const RUBY_MODEL_CALL =
   '^(new|create|create!|update|update!|update_attributes|update_attributes!|assign_attributes|attributes=|insert|upsert|build|first_or_create|find_or_create_by|where)$';
 const JS_MODEL_CALL =
   '^(assign|create|update|updateOne|updateMany|findByIdAndUpdate|findOneAndUpdate|insertMany|insert|set|merge|build|upsert|save)$';
 const JS_BODY = '^(req|request|ctx\\.request)\\.body$';
+
+/** Types named as transfer objects are copied from, not saved. */
+const TRANSFER_TYPE =
+  /(Dto|DTO|Request|Form|Command|Input|Payload|Params|Resource|View|Event|Message)$|^(String|Object|JsonNode)$/;
+
+/** The body hands the bound parameter itself to a repository, DAO or entity manager that stores it. */
+function savedAsBound(type: string, param: string, body: string): boolean {
+  if (!param || TRANSFER_TYPE.test(type)) return false;
+  const store = new RegExp(
+    `\\b\\w*([Rr]epository|[Rr]epo|[Dd]ao|[Ee]ntityManager|em|[Ss]ession|[Tt]emplate)\\.(save|saveAndFlush|persist|merge|insert|update|saveOrUpdate)\\(\\s*${param}\\s*\\)`,
+  );
+  return store.test(body);
+}
 
 export const MASS_ASSIGNMENT_RULES: RuleDefinition[] = [
   {
@@ -28,6 +42,8 @@ export const MASS_ASSIGNMENT_RULES: RuleDefinition[] = [
       'request.POST',
       'request.data',
       'request.GET',
+      'RequestBody',
+      'ModelAttribute',
     ],
     category: 'security',
     severity: 'high',
@@ -50,11 +66,17 @@ export const MASS_ASSIGNMENT_RULES: RuleDefinition[] = [
                    (#match? @m "${JS_MODEL_CALL}") (#match? @b "${JS_BODY}"))
                  ((new_expression constructor: (identifier) @c arguments: (arguments . (member_expression) @b .)) @finding
                    (#match? @c "^[A-Z]") (#match? @b "${JS_BODY}"))`),
+      // SonarSource S4684: a Spring handler binding the request to an object it then saves as is: the object is a
+      // persistent entity, and the client sets every field of it (a DTO copied field by field is not reported).
+      java: `((method_declaration parameters: (formal_parameters (formal_parameter (modifiers [(marker_annotation name: (identifier) @pa) (annotation name: (identifier) @pa)]) type: (type_identifier) @t name: (identifier) @p) @finding) body: (block) @body)
+               (#match? @pa "^(RequestBody|ModelAttribute)$"))`,
     },
-    // Standard-library constructors given a parameter build values, not models (`Regexp.new(params[:q])`).
-    check: (c) =>
-      !/^(Regexp|String|Array|Hash|Set|URI|Struct|OpenStruct|Time|Date|DateTime|Integer|Float|BigDecimal|File|Pathname|IO|StringIO|Logger|ERB)\.new\b/.test(
+    check: (c) => {
+      if (c.body) return savedAsBound(c.t?.text ?? '', c.p?.text ?? '', c.body.text);
+      // Standard-library constructors given a parameter build values, not models (`Regexp.new(params[:q])`).
+      return !/^(Regexp|String|Array|Hash|Set|URI|Struct|OpenStruct|Time|Date|DateTime|Integer|Float|BigDecimal|File|Pathname|IO|StringIO|Logger|ERB)\.new\b/.test(
         c.finding?.text ?? '',
-      ),
+      );
+    },
   },
 ];

@@ -135,4 +135,19 @@ export const RISKY_API_RULES: RuleDefinition[] = [
       return setting === undefined || !(setting === 'True' || /(^|\.)select_autoescape\(/.test(setting));
     },
   },
+  {
+    // Semgrep's go import-text-template: text/template writes values as they are; only html/template escapes them.
+    id: 'security/template-autoescape-off',
+    needles: ['"text/template"'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-79',
+    message:
+      '`{finding}` writes a text/template to the HTTP response: it does not escape HTML, so any value in it can inject script; use html/template.',
+    languages: {
+      go: `((call_expression function: (selector_expression field: (field_identifier) @m) arguments: (argument_list . (_) @w)) @finding
+             (#match? @m "^Execute(Template)?$") (#match? @w "^(w|rw|writer|resp|res|response|c\\.Writer|ctx\\.Writer)$"))`,
+    },
+  },
 ];

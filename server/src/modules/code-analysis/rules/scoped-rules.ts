@@ -8,8 +8,10 @@ import { LOG_EXPOSURE_RULES } from './log-exposure';
 import { NATIVE_CODE_RULES } from './native-code';
 import { OBJECT_CONTRACT_RULES } from './object-contracts';
 import { OPERATOR_MISTAKE_RULES } from './operator-mistakes';
+import { PYTHON_ERROR_EXPOSURE_RULES } from './python-error-exposure';
 import { REDIRECT_RULES } from './redirects';
 import { RESOURCE_LEAK_RULES } from './resource-leaks';
+import { PYTHON_GO_RESOURCE_LEAK_RULES } from './resource-leaks-python-go';
 import { RETURN_CHECK_RULES } from './return-checks';
 import type { ScopedRule } from './scoped';
 import { SENSITIVE_MEMORY_RULES } from './sensitive-memory';
@@ -34,6 +36,8 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...NATIVE_CODE_RULES,
   ...SENSITIVE_MEMORY_RULES,
   ...RESOURCE_LEAK_RULES,
+  ...PYTHON_GO_RESOURCE_LEAK_RULES,
+  ...PYTHON_ERROR_EXPOSURE_RULES,
   ...CLASS_USAGE_RULES,
   ...LITERAL_CONDITION_RULES,
 ];

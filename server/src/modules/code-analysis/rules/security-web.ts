@@ -64,7 +64,7 @@ export function cleartextUrl(literal: string, harmless: RegExp = HARMLESS_HOST):
 export const WEB_SECURITY_RULES: RuleDefinition[] = [
   {
     id: 'security/insecure-cookie',
-    needles: ['set_cookie', 'cookie', 'Cookie'],
+    needles: ['set_cookie', 'cookie', 'Cookie', 'COOKIE_SECURE'],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
@@ -72,8 +72,12 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
     message:
       '`{finding}` sets a cookie without the Secure flag, so it is also sent over plain HTTP; pass secure=True (and httponly=True, samesite).',
     languages: {
+      // Also Django/Flask settings that turn the session or CSRF cookie's Secure flag off.
       python: `((call function: (attribute attribute: (identifier) @fn) arguments: (argument_list) @args) @finding
-               (#match? @fn "^set_cookie$"))`,
+               (#match? @fn "^set_cookie$"))
+               ((assignment left: (identifier) @k right: (false)) @finding (#match? @k "^(SESSION|CSRF|LANGUAGE|REMEMBER)_COOKIE_SECURE$"))
+               ((assignment left: (subscript subscript: (string) @k) right: (false)) @finding (#match? @k "^.(SESSION|CSRF|REMEMBER)_COOKIE_SECURE.$"))
+               ((keyword_argument name: (identifier) @k value: (false)) @finding (#match? @k "^(SESSION|CSRF|REMEMBER)_COOKIE_SECURE$"))`,
       ...forJs(`((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)
                   arguments: (arguments) @args) @finding
                  (#match? @o "^(res|response|ctx)$") (#eq? @p "cookie"))`),
@@ -90,6 +94,13 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
         .map(
           (parent) =>
             `(${parent} (call_expression) @finding @args (#match? @finding "^(cookie::)?Cookie::build\\\\("))`,
+        )
+        .join('\n'),
+      // Spring's ResponseCookie builder (secure defaults to false), read whole where the chain ends.
+      java: ['variable_declarator value:', 'return_statement', 'argument_list', 'expression_statement']
+        .map(
+          (parent) =>
+            `(${parent} (method_invocation) @finding @args (#match? @finding "^ResponseCookie\\\\.from\\\\("))`,
         )
         .join('\n'),
       // Foundation's HTTPCookie properties, Vapor's HTTPCookies.Value (isSecure defaults to false).

@@ -16,6 +16,8 @@ export interface SinkSpec {
   shellList?: boolean;
   /** Only when the enclosing function's text matches (a parser configured to resolve external entities). */
   whenInFunction?: RegExp;
+  /** Not when the enclosing function's text matches (a response whose content type it sets to plain text). */
+  unlessInFunction?: RegExp;
   /** Not when the file's text matches (a deserializer hardened where it is built, often a field or a constructor). */
   unlessInFile?: RegExp;
   /** Not when the call's parent expression matches (Kotlin's `File(x).name` reads only the file name). */
@@ -48,6 +50,7 @@ export type TaintKind =
   | 'regex-injection'
   | 'nosql-injection'
   | 'prototype-pollution'
+  | 'template-injection'
   | NumericKind;
 
 /** Sinks of numbers (taint/numeric/): operators, indexes, casts, sizes and counts a number from input reaches. */

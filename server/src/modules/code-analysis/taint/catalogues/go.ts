@@ -19,9 +19,18 @@ export const go: TaintLanguage = {
     /\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/,
     /^os\.Getenv$/,
     /\.URL\.Query$/,
-    /^(mux\.Vars|chi\.URLParam|r\.Cookie|r\.FormFile)$/,
+    /^(mux\.Vars|chi\.URLParam|r\.Cookie|r\.FormFile|r\.PathValue|r\.MultipartReader)$/,
     // Gin, Echo, Fiber: the handler's context reads the request.
-    /^(c|ctx)\.(Query|DefaultQuery|GetQuery|QueryArray|QueryMap|Param|Params|PostForm|DefaultPostForm|GetPostForm|PostFormArray|GetHeader|Cookie|Cookies|QueryParam|QueryParams|FormParams|GetRawData|Body|BodyParser|ShouldBind\w*|Bind\w*)$/,
+    /^(c|ctx)\.(Query|DefaultQuery|GetQuery|QueryArray|QueryMap|Param|Params|PostForm|DefaultPostForm|GetPostForm|PostFormArray|GetHeader|Cookie|Cookies|QueryParam|QueryParams|FormParams|GetRawData|Body|BodyParser|ShouldBind\w*|Bind\w*|FormFile|MultipartForm|FormValue)$/,
+  ],
+  // A request body decoded into a struct, by Gin/Echo/Fiber binding or a JSON/XML decoder over the body.
+  sourceArguments: [
+    { callee: /^(c|ctx)\.(ShouldBind\w*|Bind\w*|BodyParser|MustBindWith)$/, into: 0 },
+    {
+      callee: /\.Decode$/,
+      into: 0,
+      when: /^(json|xml)\.NewDecoder\(\s*(r|req|request|c\.Request)\.Body\s*\)\.Decode\(/,
+    },
   ],
   localInput: {
     sources: [/^os\.Stdin\b/],
@@ -63,8 +72,41 @@ export const go: TaintLanguage = {
     },
     { kind: 'xpath-injection', callee: /^xpath\.(Compile|MustCompile)$/, arg: 0 },
     { kind: 'sql-injection', callee: /\.(QueryContext|ExecContext|QueryRowContext)$/, arg: 1 },
-    { kind: 'command-injection', callee: /^exec\.Command(Context)?$/, arg: 'any' },
-    { kind: 'xss', callee: /^template\.HTML$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/, arg: 'any' },
+    // sqlx: its own query methods, and `Select`/`Get` that take the destination first.
+    { kind: 'sql-injection', callee: /\.(Queryx|QueryRowx|MustExec|NamedExec|NamedQuery|Preparex)$/, arg: 0 },
+    { kind: 'sql-injection', callee: /\.(Select|Get)$/, arg: 1, when: /^[\w.]+\.(Select|Get)\(\s*&/ },
+    { kind: 'sql-injection', callee: /\.(SelectContext|GetContext)$/, arg: 2 },
+    {
+      kind: 'sql-injection',
+      callee: /\.(QueryxContext|QueryRowxContext|NamedExecContext|NamedQueryContext|MustExecContext)$/,
+      arg: 1,
+    },
+    // mongo-go-driver: `$where` JavaScript built from input runs on the server.
+    {
+      kind: 'nosql-injection',
+      callee:
+        /\.(Find|FindOne|FindOneAndUpdate|FindOneAndDelete|FindOneAndReplace|UpdateOne|UpdateMany|DeleteOne|DeleteMany|CountDocuments)$/,
+      arg: 1,
+      when: /"\$where"/,
+    },
+    // The program, or any argument of a shell (`sh -c`); input given as an argument of a fixed program is its data.
+    { kind: 'command-injection', callee: /^exec\.Command$/, arg: 0 },
+    { kind: 'command-injection', callee: /^exec\.CommandContext$/, arg: 1 },
+    {
+      kind: 'command-injection',
+      callee: /^exec\.Command(Context)?$/,
+      arg: 'any',
+      when: /^exec\.Command(Context)?\(\s*([\w.()]+\s*,\s*)?"(\/(usr\/)?bin\/)?(sh|bash|zsh|dash|ksh|cmd|cmd\.exe|powershell|pwsh)"/,
+    },
+    // gosec G203's html/template conversions; a handler that sets a non-HTML content type writes no HTML.
+    {
+      kind: 'xss',
+      callee:
+        /^template\.(HTML|HTMLAttr|JS|JSStr|CSS|URL|Srcset)$|^(w|rw|writer)\.Write$|^fmt\.Fprint(f|ln)?$/,
+      arg: 'any',
+      unlessInFunction:
+        /"Content-Type",\s*"(text\/plain|application\/json|text\/csv|application\/octet-stream)/,
+    },
     {
       kind: 'path-traversal',
       callee: /^(os\.(Open|OpenFile|ReadFile|Remove|RemoveAll|Create)|ioutil\.ReadFile)$/,
@@ -73,13 +115,24 @@ export const go: TaintLanguage = {
     { kind: 'path-traversal', callee: /^http\.ServeFile$/, arg: 2 },
     {
       kind: 'path-traversal',
+      callee: /^(os\.(WriteFile|Mkdir|MkdirAll|Rename|Truncate|Chmod)|ioutil\.WriteFile)$/,
+      arg: 0,
+    },
+    // Gin's upload saved under a path built from the client's file name.
+    { kind: 'path-traversal', callee: /^(c|ctx)\.SaveUploadedFile$/, arg: 1 },
+    // Echo's `c.HTML(code, html)` writes the string as the HTML body (Gin's `c.HTML(code, name, data)` names a template).
+    { kind: 'xss', callee: /^(c|ctx)\.HTML$/, arg: 1, unless: /^\w+\.HTML\([^,]+,\s*"[^"]*"\s*,/ },
+    {
+      kind: 'path-traversal',
       callee: /^(c|ctx)\.(File|FileAttachment|SendFile|Attachment|Download)$/,
       arg: 0,
     },
     { kind: 'xss', callee: /^(c|ctx)\.(Data|Blob)$/, arg: 2, when: /text\/html/ },
     { kind: 'xss', callee: /^io\.WriteString$/, arg: 1 },
     { kind: 'ssrf', callee: /^http\.(Get|Post|Head)$/, arg: 0 },
-    { kind: 'ssrf', callee: /^http\.NewRequest(WithContext)?$/, arg: 1 },
+    { kind: 'ssrf', callee: /^http\.NewRequest$/, arg: 1 },
+    { kind: 'ssrf', callee: /^http\.NewRequestWithContext$/, arg: 2 },
+    { kind: 'ssrf', callee: /^(http\.DefaultClient|\w*[cC]lient)\.(Get|Post|Head|PostForm)$/, arg: 0 },
     // Log injection (CodeQL go/log-injection, gosec G706): a value from the request written into a log line can
     // forge entries with a line break. slog's key-value attributes are escaped by its handlers: only the message.
     {
@@ -92,6 +145,12 @@ export const go: TaintLanguage = {
     { kind: 'smtp-injection', callee: /^smtp\.SendMail$/, arg: 2 },
     { kind: 'smtp-injection', callee: /^smtp\.SendMail$/, arg: 3 },
     { kind: 'smtp-injection', callee: /\.(Mail|Rcpt)$/, arg: 0 },
+    // A template parsed from input runs its actions against the data passed in (calling its exported methods).
+    {
+      kind: 'template-injection',
+      callee: /^template\.(New|Must)\(.*\)\.Parse$|^\w*([tT]mpl|[tT]emplate)\.Parse$/,
+      arg: 0,
+    },
     { kind: 'open-redirect', callee: /^http\.Redirect$/, arg: 2 },
     { kind: 'open-redirect', callee: /^(c|ctx)\.Redirect$/, arg: 'any' },
   ],

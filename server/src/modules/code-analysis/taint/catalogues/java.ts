@@ -72,6 +72,7 @@ export const java: TaintLanguage = {
     { callee: esapi('encodeForLDAP|encodeForDN'), kinds: ['ldap-injection'] },
     { callee: esapi('encodeForXPath'), kinds: ['xpath-injection'] },
     { callee: esapi('encodeForOS'), kinds: ['command-injection'] },
+    { callee: /^(StringEscapeUtils\.escapeJava|Encode\.forJava)$/, kinds: ['log-injection'] },
     { callee: /^FilenameUtils\.getName$|\.getFileName$/, kinds: ['path-traversal'] },
     {
       callee: /^(URLEncoder\.encode|ESAPI\.encoder\(\)\.encodeForURL)$/,
@@ -84,6 +85,8 @@ export const java: TaintLanguage = {
       callee:
         /\.(executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|queryForRowSet|queryForLong|queryForInt)$/,
       arg: 0,
+      // SQL is text; an object built in place (`client.execute(new HttpGet(url))`) is another API's request.
+      argTypes: /^(?!object_creation_expression$)/,
     },
     { kind: 'sql-injection', callee: /\.batchUpdate$/, arg: 'any' },
     { kind: 'sql-injection', callee: /([Tt]emplate|JdbcTemplate)\.(query|update|execute)$/, arg: 0 },
@@ -108,6 +111,8 @@ export const java: TaintLanguage = {
       callee:
         /getWriter\(\)\.(print|println|write|printf|format|append)$|^(out|writer|PrintWriter)\.(print|println|write|printf|format|append)$|getOutputStream\(\)\.(print|println|write)$/,
       arg: 'any',
+      // A response the handler declares plain text or JSON is not rendered as HTML.
+      unlessInFunction: /setContentType\(\s*"(text\/plain|application\/json|text\/csv)/,
     },
     // A stream with an ObjectInputFilter (JEP 290) accepts only the classes it allows.
     {
@@ -117,6 +122,13 @@ export const java: TaintLanguage = {
       unlessInFile: /\.setObjectInputFilter\(|ObjectInputFilter\.Config\.setSerialFilter\(/,
     },
     { kind: 'unsafe-deserialization', callee: /^newXMLDecoder$/, arg: 0 },
+    // XStream builds any class the XML names unless its security framework allows only some (FindSecBugs XSTREAM).
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^(XStream|\w*[xX][sS]tream\w*)\.fromXML$/,
+      arg: 0,
+      unlessInFile: /\.(allowTypes\w*|addPermission|setupDefaultSecurity)\(/,
+    },
     // SnakeYAML's default constructor builds any class a `!!` tag names; SafeConstructor builds plain data only.
     {
       kind: 'unsafe-deserialization',
@@ -157,6 +169,15 @@ export const java: TaintLanguage = {
       arg: 'any',
     },
     { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    // RestTemplate's other verbs, Apache HttpClient requests, OkHttp's and WebClient's URL setters.
+    {
+      kind: 'ssrf',
+      callee:
+        /([Tt]emplate|RestTemplate)\.(exchange|postForObject|postForEntity|postForLocation|put|delete|headForHeaders)$|^new(HttpGet|HttpPost|HttpPut|HttpDelete|HttpHead|HttpPatch)$|^Request\.Builder\(\)\.url$|^\w*[wW]ebClient\w*\.(get|post|put|patch|delete)\(\)\.uri$/,
+      arg: 0,
+      // WebClient built with a base URL: a path after it stays on that host.
+      unless: /\.uri\(\s*"\//,
+    },
     // MongoDB: a filter parsed from text, or `$where` JavaScript, built from input.
     {
       kind: 'nosql-injection',
@@ -174,6 +195,24 @@ export const java: TaintLanguage = {
       arg: 0,
     },
     { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
+    // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_VELOCITY/FREEMARKER/PEBBLE, CodeQL
+    // java/server-side-template-injection): Velocity's `evaluate` takes the template text fourth, FreeMarker's
+    // `Template` its reader second.
+    { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
+    { kind: 'template-injection', callee: /^newTemplate$/, arg: 1, when: /Reader\(/ },
+    { kind: 'template-injection', callee: /\.putTemplate$/, arg: 1 },
+    {
+      kind: 'template-injection',
+      callee: /\.getLiteralTemplate$|^(Jinjava|\w*[jJ]injava)\.render(ForResult)?$/,
+      arg: 0,
+    },
+    // Log injection (FindSecBugs CRLF_INJECTION_LOGS, CodeQL java/log-injection): Log4j and Logback write a line break
+    // in a logged value as is, forging the entries after it, whether concatenated or passed as an argument.
+    {
+      kind: 'log-injection',
+      callee: /^(\w*[lL]og(ger)?|LOG(GER)?)\.(trace|debug|info|warn|warning|error|fatal|severe)$/,
+      arg: 'any',
+    },
     { kind: 'config-setting', callee: /\.setCatalog$/, arg: 0 },
     { kind: 'config-setting', callee: /^System\.setProperty$/, arg: 'any' },
   ],

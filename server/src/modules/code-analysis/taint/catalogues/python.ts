@@ -24,11 +24,11 @@ export const python: TaintLanguage = {
   propertySinks: [{ target: /^(flask\.)?session\[/, kind: 'trust-boundary' }],
   sources: [
     new RegExp(
-      `${REQUEST}(args|form|values|json|data|cookies|headers|files|query_string|GET|POST|COOKIES|META|body|query_params|path_params)\\b`,
+      `${REQUEST}(args|form|values|json|data|cookies|headers|files|query_string|GET|POST|COOKIES|META|body|query_params|path_params|query|match_info|rel_url)\\b`,
     ),
     /^sys\.argv\b/,
     /^os\.environ\b/,
-    /^self\.request\.(GET|POST|body|query_arguments)\b/,
+    /^self\.request\.(GET|POST|body|query_arguments|body_arguments|arguments|files|headers|uri)\b/,
   ],
   localInput: {
     sources: [/^sys\.stdin\b/],
@@ -49,6 +49,8 @@ export const python: TaintLanguage = {
     new RegExp(`${REQUEST}(args|form|values|cookies|headers|files)\\.(get|getlist|to_dict)$`),
     new RegExp(`${REQUEST}(get_json|get_data)$`),
     /^sys\.stdin\.read(line)?$/,
+    // Tornado's RequestHandler reads the request through its own methods.
+    /^self\.get_(argument|arguments|query_argument|query_arguments|body_argument|body_arguments|cookie|secure_cookie)$/,
     /^socket\.recv$|\.recv$/,
   ],
   sanitizers: [/^(int|float|bool|len)$/, /^uuid\.UUID$/],
@@ -59,6 +61,7 @@ export const python: TaintLanguage = {
       kinds: ['xss'],
     },
     { callee: /^(shlex\.quote|pipes\.quote)$/, kinds: ['command-injection'] },
+    { callee: /^(json\.dumps|repr)$/, kinds: ['log-injection'] },
     {
       callee: /^(os\.path\.basename|secure_filename|werkzeug\.utils\.secure_filename)$/,
       kinds: ['path-traversal'],
@@ -86,7 +89,7 @@ export const python: TaintLanguage = {
   returnSink: {
     kind: 'xss',
     unless:
-      /(^|\.)(jsonify|redirect|send_file|send_from_directory|render_template|abort|url_for|dumps|JSONResponse|JsonResponse|Response)$/,
+      /(^|\.)(jsonify|redirect|send_file|send_from_directory|render_template|render_template_string|get_template\(.*\)\.render|TemplateResponse|abort|url_for|dumps|JSONResponse|JsonResponse|Response)$/,
   },
   safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
   sinks: [
@@ -114,6 +117,7 @@ export const python: TaintLanguage = {
       arg: 0,
       when: /shell\s*=\s*True/,
     },
+    { kind: 'command-injection', callee: /^asyncio\.create_subprocess_shell$/, arg: 0 },
     // paramiko's SSHClient.exec_command runs its argument as a command line on the remote host.
     { kind: 'command-injection', callee: /\.exec_command$/, arg: 0 },
     {
@@ -123,9 +127,27 @@ export const python: TaintLanguage = {
       shellList: true,
     },
     { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
+    // Server-side template injection (CodeQL py/template-injection): Jinja2, Mako and Django templates compiled
+    // from input run its expressions (`{{ cycler.__init__.__globals__.os.popen(…) }}`). string.Template only
+    // substitutes names.
+    {
+      kind: 'template-injection',
+      callee:
+        /^((flask\.)?render_template_string|(jinja2\.)?Template|(mako\.template\.)?Template)$|\.from_string$/,
+      arg: 0,
+      unlessInFile: /from string import Template\b|\bstring\.Template\(/,
+    },
+    // Log injection (CodeQL py/log-injection): a line break in a logged value forges the entries after it.
+    {
+      kind: 'log-injection',
+      callee:
+        /^(logging|(self\.)?_?(log|logger|LOG|LOGGER)|\w+_logger|(current_)?app\.logger)\.(debug|info|warning|warn|error|critical|exception|fatal)$/,
+      arg: 'any',
+    },
     {
       kind: 'xss',
-      callee: /^((flask\.)?Markup|render_template_string|HttpResponse|(flask\.)?make_response|mark_safe)$/,
+      callee:
+        /^((flask\.)?Markup|render_template_string|HttpResponse|(flask\.)?make_response|mark_safe|HTMLResponse|(markupsafe\.)?Markup)$/,
       arg: 0,
     },
     {
@@ -142,7 +164,7 @@ export const python: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^(open|send_file|(flask\.)?send_file|os\.remove|os\.unlink|os\.open|os\.listdir|shutil\.rmtree|shutil\.copy\w*|io\.open|codecs\.open|pathlib\.Path|Path)$/,
+        /^(open|send_file|(flask\.)?send_file|(web\.)?FileResponse|os\.remove|os\.unlink|os\.open|os\.listdir|shutil\.rmtree|shutil\.copy\w*|io\.open|codecs\.open|pathlib\.Path|Path)$/,
       arg: 0,
     },
     {

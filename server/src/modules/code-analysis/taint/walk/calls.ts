@@ -2,6 +2,7 @@ import { CONFIDENCE_LEVELS } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
 import { foldMethod } from '../constants';
 import { kindsRejecting } from '../guards';
+import { isLookupTable } from '../lookup-tables';
 import { CLEAN_METHODS, MUTATORS } from '../models';
 import { NAME_LIKE } from '../syntax';
 import type { TaintKind, TaintLanguage } from '../types';
@@ -202,6 +203,11 @@ export abstract class CallWalker extends CollectionWalker {
       receiverNode && (NAME_LIKE.test(receiverNode.type) || /field_access|attribute/.test(receiverNode.type))
         ? this.text(receiverNode)
         : undefined;
+    // A value looked up in a table of constants is one of them, or the default given.
+    if (receiverName && /^(get|getOrDefault)$/.test(method) && isLookupTable(this.ctx.parsed, receiverName)) {
+      const fallback = vals[1]?.taint;
+      return fallback ? { taint: fallback } : CLEAN;
+    }
     const modelled = receiverName ? this.collectionCall(receiverName, method, vals, call) : undefined;
     if (modelled) return modelled;
     if (receiver.constant) {
@@ -296,7 +302,11 @@ export abstract class CallWalker extends CollectionWalker {
     vals: Val[],
     calleeTaint: Taint | undefined,
   ): void {
+    // One finding per kind: a call that is two kinds of sink (a Flask template built from input is both template
+    // injection and XSS) is reported as each.
+    const flagged = new Set<string>();
     for (const sink of this.lang.sinks) {
+      if (flagged.has(sink.kind)) continue;
       if (!(sink.callee.test(callee) || (typed !== undefined && sink.callee.test(typed)))) continue;
       if (!this.conditionsHold(sink, call)) continue;
       if (sink.arg === 'receiver') {
@@ -321,14 +331,13 @@ export abstract class CallWalker extends CollectionWalker {
         const confidence = taint && confidenceAt(taint, sink.kind);
         if (!taint || !confidence) continue;
         // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
-        if ((sink.kind === 'ssrf' || sink.kind === 'open-redirect') && fixedDestination(this.text(arg)))
-          continue;
+        if ((sink.kind === 'ssrf' || sink.kind === 'open-redirect') && this.fixedDestinationOf(arg)) continue;
         const rank = CONFIDENCE_LEVELS.indexOf(confidence);
         if (!strongest || rank > strongest.rank) strongest = { taint, rank };
       }
       if (strongest) {
         this.flag(sink.kind, call, callee, strongest.taint);
-        return;
+        flagged.add(sink.kind);
       }
     }
   }
@@ -346,6 +355,27 @@ export abstract class CallWalker extends CollectionWalker {
     );
   }
 
+  /**
+   * A fixed scheme and host (or a relative path) heads the URL: written in the call, or in what was last assigned to
+   * the local passed (`url := "https://api.example.com/v1?q=" + q` … `http.Get(url)`).
+   */
+  private fixedDestinationOf(arg: SyntaxNode): boolean {
+    if (fixedDestination(this.text(arg))) return true;
+    if (!NAME_LIKE.test(arg.type)) return false;
+    const name = this.text(arg);
+    let last: string | undefined;
+    const visit = (n: SyntaxNode): void => {
+      if (n.startIndex >= arg.startIndex) return;
+      const spec = this.lang.assignments.find((a) => a.type === n.type);
+      const target = spec && n.children.find((c) => c.field === spec.target);
+      const value = spec && n.children.find((c) => c.field === spec.value);
+      if (target && value && this.text(target) === name) last = this.text(value);
+      for (const c of n.children) visit(c);
+    };
+    visit(this.unit);
+    return last !== undefined && fixedDestination(last);
+  }
+
   private isSinkCall(node: SyntaxNode, kind: TaintKind): boolean {
     if (!this.lang.calls.includes(node.type)) return false;
     const { callee } = this.shape(node);
@@ -359,6 +389,8 @@ export abstract class CallWalker extends CollectionWalker {
       sink.whenInFunction &&
       !sink.whenInFunction.test(this.source.slice(this.unit.startIndex, this.unit.endIndex))
     )
+      return false;
+    if (sink.unlessInFunction?.test(this.source.slice(this.unit.startIndex, this.unit.endIndex)))
       return false;
     if (sink.unlessInFile?.test(this.source)) return false;
     if (sink.unlessParent && call.parent && sink.unlessParent.test(this.text(call.parent))) return false;

@@ -121,8 +121,7 @@ export abstract class ExpressionWalker extends NumberWalker {
           parts.push(v);
           taint = unionTaint(taint, v.taint);
         } else if (flow.literals.stringParts.includes(c.type)) {
-          const raw = this.source.slice(c.startIndex, c.endIndex);
-          text += c.type === 'escape_sequence' ? unescapeLiteral(raw) : raw;
+          text += this.literalPart(c);
         } else if (flow.literals.strings.includes(c.type)) visit(c);
       }
     };
@@ -131,6 +130,19 @@ export abstract class ExpressionWalker extends NumberWalker {
     if (constant) return { constant: { value: text } };
     const audit = this.auditOf(node, [{ constant: { value: text } }, ...parts]);
     return audit ? { taint: audit } : CLEAN;
+  }
+
+  /** A literal's text piece as the program sees it: Python nests its escapes inside `string_content`. */
+  private literalPart(part: SyntaxNode): string {
+    const raw = (from: number, to: number) => this.source.slice(from, to);
+    if (part.type === 'escape_sequence') return unescapeLiteral(raw(part.startIndex, part.endIndex));
+    let text = '';
+    let at = part.startIndex;
+    for (const e of part.children.filter((c) => c.type === 'escape_sequence')) {
+      text += raw(at, e.startIndex) + unescapeLiteral(raw(e.startIndex, e.endIndex));
+      at = e.endIndex;
+    }
+    return text + raw(at, part.endIndex);
   }
 
   protected binary(node: SyntaxNode): Val {
