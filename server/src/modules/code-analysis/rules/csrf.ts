@@ -41,7 +41,8 @@ export const CSRF_RULES: RuleDefinition[] = [
                ((assignment left: (subscript subscript: (string) @k) right: (false)) @finding (#match? @k "WTF_CSRF_(ENABLED|CHECK_DEFAULT)"))
                ((pair key: (string) @k value: (false)) @finding (#match? @k "WTF_CSRF_(ENABLED|CHECK_DEFAULT)"))`,
       java: callText('method_invocation', SPRING),
-      kotlin: `${callText('call_expression', SPRING)}
+      // Kotlin also passes the customizer as a trailing lambda: `.csrf { it.disable() }`.
+      kotlin: `${callText('call_expression', `${SPRING}|\\.csrf\\s*\\{\\s*(\\w+\\s*->\\s*\\w+\\.|it\\.)?disable\\(\\s*\\)\\s*\\}$`)}
                ((call_expression (simple_identifier) @c (call_suffix (annotated_lambda (lambda_literal (statements (call_expression (simple_identifier) @d)))))) @finding
                  (#eq? @c "csrf") (#eq? @d "disable"))`,
       scala: callText('call_expression', SPRING),

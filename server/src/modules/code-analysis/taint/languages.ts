@@ -33,9 +33,9 @@ export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   csharp: withRegexSinks('csharp', csharp),
   c,
   cpp: c,
-  kotlin,
-  swift,
-  scala,
+  kotlin: withRegexSinks('kotlin', kotlin),
+  swift: withRegexSinks('swift', swift),
+  scala: withRegexSinks('scala', scala),
   rust,
   bash,
 };

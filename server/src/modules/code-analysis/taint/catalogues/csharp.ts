@@ -54,6 +54,20 @@ export const csharp: TaintLanguage = {
       arg: 0,
     },
     { kind: 'header-injection', callee: /\.(AddHeader|AppendHeader)$/, arg: 1 },
+    // ASP.NET Core's header dictionary and cookies: a line break in the value splits the response on servers that
+    // do not reject it.
+    {
+      kind: 'header-injection',
+      callee: /^(HttpContext\.)?Response\.(Headers\.(Add|Append|TryAdd)|Cookies\.Append)$/,
+      arg: 1,
+    },
+    // Log forging (CodeQL cs/log-forging): Microsoft.Extensions.Logging, and log4net/NLog/Serilog loggers.
+    {
+      kind: 'log-injection',
+      callee:
+        /\.(LogTrace|LogDebug|LogInformation|LogWarning|LogError|LogCritical)$|^_?(log|logger|Log|Logger)\.(Debug|Info|Information|Warn|Warning|Error|Fatal|Verbose|Trace)(Format)?$/,
+      arg: 'any',
+    },
     { kind: 'format-string', callee: /^(String|string)\.Format$/, arg: 0 },
     {
       kind: 'sql-injection',

@@ -44,6 +44,13 @@ export const kotlin: TaintLanguage = {
   ],
   sinks: [
     { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^Cookie$/, arg: 1 },
+    // Log forging (CodeQL java/log-injection): SLF4J, Log4j, java.util.logging and Android loggers.
+    {
+      kind: 'log-injection',
+      callee:
+        /^(\w+\.)?(log|logger|LOG|LOGGER|Log|Logger)\.(trace|debug|info|warn|warning|error|fatal|severe|d|i|w|e|v)$/,
+      arg: 'any',
+    },
     { kind: 'format-string', callee: /^(String\.format|System\.out\.printf)$/, arg: 0 },
     { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
     { kind: 'config-setting', callee: /\.setCatalog$|^System\.setProperty$/, arg: 'any' },

@@ -42,6 +42,21 @@ const REGEX_SINKS: Partial<Record<CodeLanguage, { sinks: SinkSpec[]; escape: Reg
     ],
     escape: /^preg_quote$/,
   },
+  kotlin: {
+    sinks: [
+      { kind: 'regex-injection', callee: /^(Regex|Pattern\.compile|Pattern\.matches)$/, arg: 0 },
+      { kind: 'regex-injection', callee: /\.(toRegex|toPattern)$/, arg: 'receiver' },
+    ],
+    escape: /^(Regex\.escape|Pattern\.quote)$/,
+  },
+  scala: {
+    sinks: [{ kind: 'regex-injection', callee: /^(newRegex|Pattern\.compile|Pattern\.matches)$/, arg: 0 }],
+    escape: /^(Pattern\.quote|Regex\.quote)$/,
+  },
+  swift: {
+    sinks: [{ kind: 'regex-injection', callee: /^(NSRegularExpression|Regex)$/, arg: 0 }],
+    escape: /^NSRegularExpression\.escapedPattern$/,
+  },
   csharp: {
     sinks: [
       { kind: 'regex-injection', callee: /^newRegex$/, arg: 0 },

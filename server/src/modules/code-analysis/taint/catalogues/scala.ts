@@ -20,6 +20,7 @@ export const scala: TaintLanguage = {
       name: /^!!?$/,
       kind: 'command-injection',
     },
+    { type: 'field_expression', member: 'field', receiver: 'value', name: /^r$/, kind: 'regex-injection' },
   ],
   cleanMembers: [
     {
@@ -51,6 +52,13 @@ export const scala: TaintLanguage = {
   ],
   sinks: [
     { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },
+    // Log forging (CodeQL java/log-injection): SLF4J, Log4j, java.util.logging and Android loggers.
+    {
+      kind: 'log-injection',
+      callee:
+        /^(\w+\.)?(log|logger|LOG|LOGGER|Log|Logger)\.(trace|debug|info|warn|warning|error|fatal|severe|d|i|w|e|v)$/,
+      arg: 'any',
+    },
     { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
     { kind: 'config-setting', callee: /\.setCatalog$|^System\.setProperty$/, arg: 'any' },
     // JNDI (DirContext.search) and Spring LDAP's template, by the receiver's usual name: Kotlin/Scala declare no types here.
@@ -95,5 +103,12 @@ export const scala: TaintLanguage = {
   ],
   parameterTypes: ['parameter'],
   parameterSources: [namedInput, mainArgs, { text: JVM_BINDINGS }],
+  // Play: the routes file binds a controller action's parameters to the path and the query string.
+  handler: {
+    enclosingClass: {
+      header: /\bextends\s+(AbstractController|BaseController|InjectedController|Controller)\b/,
+      method: /^def\s/,
+    },
+  },
   safeParameter: /:\s*(Int|Long|Short|Byte|Boolean|Double|Float|UUID)\s*(=.*)?$/,
 };

@@ -60,6 +60,12 @@ export const swift: TaintLanguage = {
     { kind: 'path-traversal', callee: /^(URL|FileHandle)$/, arg: 0, when: /fileURLWithPath:|AtPath:/ },
     { kind: 'ssrf', callee: /^URL$/, arg: 0, when: /^URL\(\s*string:/ },
     { kind: 'open-redirect', callee: /^(req|request)\.redirect$/, arg: 0 },
+    // Log forging: Vapor's and swift-log's loggers, NSLog.
+    {
+      kind: 'log-injection',
+      callee: /^((req|request|app)\.)?logger\.(trace|debug|info|notice|warning|error|critical)$|^NSLog$/,
+      arg: 'any',
+    },
   ],
   parameterTypes: ['parameter'],
   // A URL opened by another app (deep links, universal links) is untrusted.

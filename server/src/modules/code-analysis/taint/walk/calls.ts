@@ -1,6 +1,6 @@
 import { CONFIDENCE_LEVELS } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
-import { foldMethod } from '../constants';
+import { foldMethod, unescapeLiteral } from '../constants';
 import { kindsRejecting } from '../guards';
 import { CLEAN_METHODS, MUTATORS } from '../models';
 import { NAME_LIKE } from '../syntax';
@@ -215,17 +215,18 @@ export abstract class CallWalker extends CollectionWalker {
     if (CLEAN_METHODS.has(method)) return CLEAN;
     // `s.replace("'", "&apos;")`, `s.replaceAll("[<>]", "")`: the characters replaced away can no longer break out
     // of a quoted context. Removing a longer sequence (`<script>`) is not that: `<scr<script>ipt>` collapses into it.
+    // Escapes some grammars keep as written (Kotlin's `"\n"`, a regex's `[\r\n]`) are read as the characters.
     const [from, to] = vals.map((v) => v.constant?.value);
     const removed =
       typeof from !== 'string'
         ? undefined
         : from.length === 1 || /^\\.$/.test(from)
-          ? from.slice(-1)
+          ? unescapeLiteral(from)
           : method === 'replaceAll' && /^\[[^\]^]+\]$/.test(from)
-            ? from.slice(1, -1)
+            ? unescapeLiteral(from.slice(1, -1))
             : undefined;
     if (
-      /^replace(All)?$/.test(method) &&
+      /^([rR]eplace(All)?|replacingOccurrences)$/.test(method) &&
       removed !== undefined &&
       typeof to === 'string' &&
       ![...removed].some((c) => to.includes(c))
