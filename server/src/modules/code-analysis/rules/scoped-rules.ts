@@ -1,6 +1,7 @@
 import { ASSERTION_RULES } from './assertions';
 import { CLASS_USAGE_RULES } from './class-usage';
 import { CRYPTO_STEP_RULES } from './crypto-steps';
+import { FREED_MEMORY_RULES } from './freed-memory';
 import { HTML_OUTPUT_RULES } from './html-output';
 import { INFINITE_LOOP_RULES } from './infinite-loops';
 import { LITERAL_CONDITION_RULES } from './literal-conditions';
@@ -36,4 +37,5 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...RESOURCE_LEAK_RULES,
   ...CLASS_USAGE_RULES,
   ...LITERAL_CONDITION_RULES,
+  ...FREED_MEMORY_RULES,
 ];

@@ -77,6 +77,14 @@ export const csharp: TaintLanguage = {
     },
     { kind: 'command-injection', callee: /^Process\.Start$|^newProcessStartInfo$/, arg: 'any' },
     { kind: 'code-injection', callee: /^CSharpScript\.(EvaluateAsync|RunAsync|Create)(<.*>)?$/, arg: 0 },
+    // Templates compiled from input: RazorEngine runs C# in `@{ }`, Scriban/DotLiquid/Fluid expose the model's members.
+    {
+      kind: 'template-injection',
+      callee:
+        /^((Engine\.)?Razor|\w*[eE]ngine\.Razor)\.(RunCompile|Compile|Parse)$|^(Template|FluidParser|\w*[pP]arser)\.Parse(Liquid)?$/,
+      arg: 0,
+    },
+    { kind: 'template-injection', callee: /\.CompileRenderStringAsync$/, arg: 1 },
     { kind: 'xss', callee: /^(Response\.Write|Html\.Raw|newHtmlString|newMarkupString)$/, arg: 0 },
     { kind: 'xss', callee: /^(Content|base\.Content)$/, arg: 0, when: /text\/html/ },
     { kind: 'xss', callee: /^Response\.WriteAsync$|^HttpContext\.Response\.WriteAsync$/, arg: 0 },

@@ -80,6 +80,11 @@ export const kotlin: TaintLanguage = {
     },
     { kind: 'command-injection', callee: /\.exec$|^ProcessBuilder$/, arg: 'any' },
     { kind: 'code-injection', callee: /(engine|Engine)\.eval$/, arg: 0 },
+    // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_*, CodeQL server-side-template-injection):
+    // Velocity's `evaluate` takes the template text fourth, FreeMarker's `Template` its reader second.
+    { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
+    { kind: 'template-injection', callee: /^Template$/, arg: 1, when: /Reader\(/ },
+    { kind: 'template-injection', callee: /\.putTemplate$/, arg: 1 },
     {
       kind: 'xss',
       callee: /getWriter\(\)\.(print|println|write)$|^(out|writer)\.(print|println|write)$/,

@@ -19,6 +19,8 @@ export const scala: TaintLanguage = {
       receiver: 'value',
       name: /^!!?$/,
       kind: 'command-injection',
+      // `Seq("grep", q).!!` runs grep with q as one argument; only a shell (`Seq("sh", "-c", …)`) reads a command line.
+      unless: /^(Seq|List|Vector|Array)\(\s*"(?!(sh|bash|zsh|dash|cmd|cmd\.exe|powershell)")[^"]*"\s*,/,
     },
     { type: 'field_expression', member: 'field', receiver: 'value', name: /^r$/, kind: 'regex-injection' },
   ],
@@ -84,6 +86,11 @@ export const scala: TaintLanguage = {
       arg: 'any',
     },
     { kind: 'code-injection', callee: /(engine|Engine|toolbox)\.eval$/, arg: 0 },
+    // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_*, CodeQL server-side-template-injection):
+    // Velocity's `evaluate` takes the template text fourth, FreeMarker's `Template` its reader second.
+    { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
+    { kind: 'template-injection', callee: /^newTemplate$/, arg: 1, when: /Reader\(/ },
+    { kind: 'template-injection', callee: /\.putTemplate$/, arg: 1 },
     { kind: 'xss', callee: /^Html$/, arg: 0 },
     { kind: 'unsafe-deserialization', callee: /^newObjectInputStream$/, arg: 0 },
     {

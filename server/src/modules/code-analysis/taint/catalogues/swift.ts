@@ -45,6 +45,9 @@ export const swift: TaintLanguage = {
     { kind: 'command-injection', callee: /^Process\.launchedProcess$/, arg: 'any' },
     { kind: 'code-injection', callee: /\.evaluateScript$|^NSExpression$/, arg: 0 },
     { kind: 'xss', callee: /\.loadHTMLString$/, arg: 0 },
+    // Stencil templates compiled from input.
+    { kind: 'template-injection', callee: /^Template$/, arg: 0, when: /templateString:/ },
+    { kind: 'template-injection', callee: /\.renderTemplate$/, arg: 0, when: /\(\s*string:/ },
     {
       kind: 'unsafe-deserialization',
       callee: /^NSKeyedUnarchiver\.(unarchiveObject|unarchiveTopLevelObjectWithData)$/,

@@ -372,6 +372,7 @@ export abstract class CallWalker extends CollectionWalker {
     const member = node.children.find((c) => c.field === sink.member);
     const receiver = node.children.find((c) => c.field === sink.receiver);
     if (!member || !receiver || !sink.name.test(this.text(member))) return;
+    if (sink.unless?.test(this.text(receiver))) return;
     const v = this.evaluate(receiver);
     if (v.taint) this.flag(sink.kind, node, this.text(node), v.taint);
   }
