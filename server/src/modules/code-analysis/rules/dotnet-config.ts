@@ -30,6 +30,24 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
     },
   },
   {
+    // The Semgrep registry's .NET deserialization rules: JavaScriptSerializer with a type resolver reads `__type` from
+    // the payload; .NET Remoting with TypeFilterLevel.Full deserializes any type sent to the channel.
+    id: 'security/deserializer-type-resolution',
+    needles: ['SimpleTypeResolver', 'TypeFilterLevel'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-502',
+    message:
+      '`{finding}` lets the serialized data choose the .NET type to create, which runs gadget code; drop the type resolver (or use System.Text.Json) and keep TypeFilterLevel.Low.',
+    languages: {
+      csharp: `((object_creation_expression type: (identifier) @t arguments: (argument_list (argument (object_creation_expression type: (identifier) @r)))) @finding
+          (#eq? @t "JavaScriptSerializer") (#eq? @r "SimpleTypeResolver"))
+        ((assignment_expression left: (_) @p right: (member_access_expression expression: (identifier) @e name: (identifier) @v)) @finding
+          (#match? @p "TypeFilterLevel$") (#eq? @e "TypeFilterLevel") (#eq? @v "Full"))`,
+    },
+  },
+  {
     id: 'security/request-validation-disabled',
     needles: ['ValidateInput'],
     category: 'security',

@@ -65,6 +65,7 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
       'mode',
       'Permissions',
       'permissions',
+      'posixPermissions',
     ],
     category: 'security',
     severity: 'medium',
@@ -100,7 +101,15 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
       kotlin: callText('call_expression', '^PosixFilePermissions\\.fromString\\('),
       scala: callText('call_expression', '^PosixFilePermissions\\.fromString\\('),
       bash: `((command name: (command_name) @n argument: (_) @octal) @finding (#eq? @n "chmod"))`,
+      // Foundation: `createFile(atPath:contents:attributes: [.posixPermissions: 0o777])`, `setAttributes`.
+      swift: `((value_argument name: (value_argument_label) value: (dictionary_literal key: (_) @key value: [(oct_literal) (integer_literal) (hex_literal)] @octal)) @finding
+        (#match? @key "posixPermissions$"))`,
     },
-    check: (c) => (c.octal ? permissiveChmodWord(c.octal.text) : permissiveModeCall(c.finding?.text ?? '')),
+    check: (c) =>
+      c.key
+        ? permissive(numericMode(c.octal?.text ?? '', false))
+        : c.octal
+          ? permissiveChmodWord(c.octal.text)
+          : permissiveModeCall(c.finding?.text ?? ''),
   },
 ];

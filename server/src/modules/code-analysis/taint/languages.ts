@@ -36,7 +36,7 @@ export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   kotlin: withRegexSinks('kotlin', kotlin),
   swift: withRegexSinks('swift', swift),
   scala: withRegexSinks('scala', scala),
-  rust,
+  rust: withRegexSinks('rust', rust),
   bash,
 };
 

@@ -94,6 +94,12 @@ export const csharp: TaintLanguage = {
         /^(new(BinaryFormatter|SoapFormatter|NetDataContractSerializer|LosFormatter|ObjectStateFormatter)\(\)|\w*[Ff]ormatter\w*)\.(Deserialize|UnsafeDeserialize)$/,
       arg: 0,
     },
+    // fastJSON and FsPickler embed type names in their payloads by default.
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^(fastJSON\.)?JSON\.ToObject(<.*>)?$|\.(UnPickle|UnPickleOfString)(<.*>)?$/,
+      arg: 0,
+    },
     { kind: 'ldap-injection', callee: /^newDirectorySearcher$/, arg: 'any' },
     // MongoDB's driver parses a string filter as JSON: text built from input can add operators (`$where`, `$ne`).
     {

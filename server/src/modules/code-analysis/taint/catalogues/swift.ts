@@ -43,7 +43,12 @@ export const swift: TaintLanguage = {
     { kind: 'sql-injection', callee: /^sqlite3_(exec|prepare|prepare_v2|prepare_v3)$/, arg: 1 },
     { kind: 'command-injection', callee: /^(system|popen)$/, arg: 0 },
     { kind: 'command-injection', callee: /^Process\.launchedProcess$/, arg: 'any' },
-    { kind: 'code-injection', callee: /\.evaluateScript$|^NSExpression$/, arg: 0 },
+    // JSContext scripts, NSExpression formats, and JavaScript run in a web view's page (CodeQL swift/unsafe-js-eval).
+    {
+      kind: 'code-injection',
+      callee: /\.evaluateScript$|^NSExpression$|\.(evaluateJavaScript|callAsyncJavaScript)$/,
+      arg: 0,
+    },
     { kind: 'xss', callee: /\.loadHTMLString$/, arg: 0 },
     // Stencil templates compiled from input.
     { kind: 'template-injection', callee: /^Template$/, arg: 0, when: /templateString:/ },
