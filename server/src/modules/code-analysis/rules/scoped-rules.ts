@@ -13,6 +13,7 @@ import { REDIRECT_RULES } from './redirects';
 import { RESOURCE_LEAK_RULES } from './resource-leaks';
 import { RETURN_CHECK_RULES } from './return-checks';
 import type { ScopedRule } from './scoped';
+import { SENSITIVE_LOGGING_RULES } from './sensitive-logging';
 import { SENSITIVE_MEMORY_RULES } from './sensitive-memory';
 import { SOCKET_RULES } from './sockets';
 import { TEMP_FILE_RULES } from './temp-files';
@@ -38,4 +39,5 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...CLASS_USAGE_RULES,
   ...LITERAL_CONDITION_RULES,
   ...FREED_MEMORY_RULES,
+  ...SENSITIVE_LOGGING_RULES,
 ];
