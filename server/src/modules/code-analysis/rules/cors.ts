@@ -14,7 +14,7 @@ const REQUEST_ORIGIN = JSON.stringify(
 export const CORS_RULES: RuleDefinition[] = [
   {
     id: 'security/cors-permissive',
-    needles: ['origin', 'Origin', 'ORIGIN', 'permissive'],
+    needles: ['origin', 'Origin', 'ORIGIN', 'permissive', 'anyHost'],
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -33,9 +33,11 @@ export const CORS_RULES: RuleDefinition[] = [
           (#match? @m "^(setHeader|addHeader)$") (#match? @h "Access-Control-Allow-Origin") (#eq? @g "getHeader") (#match? @o "^.[Oo]rigin.$"))
         ((method_invocation object: (method_invocation name: (identifier) @any arguments: (argument_list . (string_literal) @star .)) name: (identifier) @cred arguments: (argument_list (true))) @finding
           (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#match? @star "^.[*].$") (#eq? @cred "allowCredentials"))`,
-      // Spring's registry in Kotlin: any origin pattern with credentials.
+      // Spring's registry in Kotlin: any origin pattern with credentials; Ktor's CORS plugin with `anyHost()` and
+      // `allowCredentials = true`.
       kotlin: `((call_expression (navigation_expression (call_expression (navigation_expression (navigation_suffix (simple_identifier) @any)) (call_suffix (value_arguments . (value_argument (string_literal) @star) .))) (navigation_suffix (simple_identifier) @cred)) (call_suffix (value_arguments (value_argument (boolean_literal) @t)))) @finding
-          (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#eq? @star "\\"*\\"") (#eq? @cred "allowCredentials") (#eq? @t "true"))`,
+          (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#eq? @star "\\"*\\"") (#eq? @cred "allowCredentials") (#eq? @t "true"))
+        ((call_expression) @finding (#match? @finding "^install\\\\(\\\\s*CORS\\\\s*\\\\)(?=[\\\\s\\\\S]*anyHost\\\\(\\\\s*\\\\))(?=[\\\\s\\\\S]*allowCredentials\\\\s*=\\\\s*true)"))`,
       // actix-cors' `Cors::permissive()` (every origin, with credentials) or any origin with credentials;
       // tower-http's `CorsLayer::very_permissive()` mirrors the request's origin and allows credentials.
       rust: `((call_expression function: (scoped_identifier) @f) @finding (#match? @f "^(actix_cors::)?Cors::permissive$|^(tower_http::cors::)?CorsLayer::very_permissive$"))
