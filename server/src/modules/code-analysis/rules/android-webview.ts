@@ -9,6 +9,9 @@ import type { RuleDefinition } from './types';
 const FILE_ACCESS = '^(allowUniversalAccessFromFileURLs|allowFileAccessFromFileURLs)$';
 const FILE_ACCESS_SETTER = '^set(AllowUniversalAccessFromFileURLs|AllowFileAccessFromFileURLs)$';
 const WORLD_MODE = '^MODE_WORLD_(READABLE|WRITEABLE)$';
+/** A preference key naming a secret: `"password"`, `"auth_token"`, `"apiKey"`, `"pin"` (not `"username"`, `"token_type"`). */
+const PREFERENCE_SECRET =
+  '^\\"([a-zA-Z_]*[_.-]|[a-z]+)?([pP]ass(word|wd|code)?|[pP]wd|PASSWORD|[sS]ecret|SECRET|[tT]oken|TOKEN|[aA]pi_?[kK]ey|API_?KEY|[pP]rivate_?[kK]ey|[cC]redentials?|[pP]in)\\"$';
 
 export const ANDROID_RULES: RuleDefinition[] = [
   {
@@ -43,6 +46,9 @@ export const ANDROID_RULES: RuleDefinition[] = [
       kotlin: `((assignment (directly_assignable_expression (navigation_suffix (simple_identifier) @p)) (boolean_literal) @v) @finding (#match? @p "${FILE_ACCESS}") (#eq? @v "true"))
         ((call_expression (navigation_expression (navigation_suffix (simple_identifier) @m)) (call_suffix (value_arguments (value_argument (boolean_literal) @v)))) @finding (#match? @m "${FILE_ACCESS_SETTER}") (#eq? @v "true"))`,
       java: `((method_invocation name: (identifier) @m arguments: (argument_list (true))) @finding (#match? @m "${FILE_ACCESS_SETTER}"))`,
+      // WKWebView has no public switch: apps set the private preference by key.
+      swift: `((call_expression (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument value: (boolean_literal) @v) . (value_argument name: (value_argument_label) value: (line_string_literal) @k)))) @finding
+        (#eq? @m "setValue") (#eq? @v "true") (#match? @k "FromFileURLs"))`,
     },
   },
   {
@@ -57,6 +63,41 @@ export const ANDROID_RULES: RuleDefinition[] = [
     languages: {
       kotlin: `((simple_identifier) @finding (#match? @finding "${WORLD_MODE}"))`,
       java: `((identifier) @finding (#match? @finding "${WORLD_MODE}"))`,
+    },
+  },
+  {
+    // MobSF, CodeQL java/android/webview-debugging-enabled: remote debugging lets anyone with USB access (or adb over
+    // the network) inspect and script every page the app's WebViews load.
+    id: 'security/webview-debugging',
+    needles: ['setWebContentsDebuggingEnabled'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-489',
+    message:
+      '`{finding}` turns on remote debugging of the WebViews in release builds; enable it only for debug builds (`BuildConfig.DEBUG`).',
+    languages: {
+      kotlin: `((call_expression (navigation_expression (navigation_suffix (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument (boolean_literal) @v) .))) @finding (#eq? @m "setWebContentsDebuggingEnabled") (#eq? @v "true"))`,
+      java: `((method_invocation name: (identifier) @m arguments: (argument_list . (true) .)) @finding (#eq? @m "setWebContentsDebuggingEnabled"))`,
+    },
+  },
+  {
+    // MobSF, the Semgrep registry's Android rules: SharedPreferences are a plain XML file in the app's data (and its
+    // backups); EncryptedSharedPreferences in the same file encrypts keys and values.
+    id: 'security/sensitive-data-in-preferences',
+    needles: ['putString'],
+    unlessByLanguage: { kotlin: ['EncryptedSharedPreferences'], java: ['EncryptedSharedPreferences'] },
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-312',
+    message:
+      '`{finding}` stores a secret in SharedPreferences, a plain file in the app data and its backups; keep it in the Android Keystore or EncryptedSharedPreferences.',
+    languages: {
+      kotlin: `((call_expression (navigation_expression (navigation_suffix (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument (string_literal) @key) . (value_argument) @value .))) @finding
+        (#eq? @m "putString") (#match? @key "${PREFERENCE_SECRET}"))`,
+      java: `((method_invocation name: (identifier) @m arguments: (argument_list . (string_literal) @key . (_) @value .)) @finding
+        (#eq? @m "putString") (#match? @key "${PREFERENCE_SECRET}"))`,
     },
   },
 ];

@@ -39,9 +39,11 @@ export function insecureCookies(parsed: ParsedSource): Finding[] {
       `${cookieName}.isSecure=true`,
     ];
     if (secured.some((s) => body.includes(s))) return true;
-    // A flag read from configuration (`c.setSecure(props.isSecure())`) is the deployment's choice.
+    // A flag read from configuration (`c.setSecure(props.isSecure())`, Kotlin's `c.secure = props.secure`) is the
+    // deployment's choice.
     if (body.includes(`${cookieName}.setSecure(`) && !body.includes(`${cookieName}.setSecure(false)`))
       return true;
+    if (new RegExp(`${cookieName}\\.(is)?[sS]ecure=(?!false\\b)`).test(body)) return true;
     out.push({
       rule_id: 'security/insecure-cookie',
       category: 'security',

@@ -24,7 +24,7 @@ function goAnyOriginWithCredentials(entry: string, options: string): boolean {
 export const CORS_RULES: RuleDefinition[] = [
   {
     id: 'security/cors-permissive',
-    needles: ['origin', 'Origin', 'ORIGIN'],
+    needles: ['origin', 'Origin', 'ORIGIN', 'permissive', 'anyHost'],
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -43,6 +43,18 @@ export const CORS_RULES: RuleDefinition[] = [
           (#match? @m "^(setHeader|addHeader)$") (#match? @h "Access-Control-Allow-Origin") (#eq? @g "getHeader") (#match? @o "^.[Oo]rigin.$"))
         ((method_invocation object: (method_invocation name: (identifier) @any arguments: (argument_list . (string_literal) @star .)) name: (identifier) @cred arguments: (argument_list (true))) @finding
           (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#match? @star "^.[*].$") (#eq? @cred "allowCredentials"))`,
+      // Spring's registry in Kotlin: any origin pattern with credentials; Ktor's CORS plugin with `anyHost()` and
+      // `allowCredentials = true`.
+      kotlin: `((call_expression (navigation_expression (call_expression (navigation_expression (navigation_suffix (simple_identifier) @any)) (call_suffix (value_arguments . (value_argument (string_literal) @star) .))) (navigation_suffix (simple_identifier) @cred)) (call_suffix (value_arguments (value_argument (boolean_literal) @t)))) @finding
+          (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#eq? @star "\\"*\\"") (#eq? @cred "allowCredentials") (#eq? @t "true"))
+        ((call_expression) @finding (#match? @finding "^install\\\\(\\\\s*CORS\\\\s*\\\\)(?=[\\\\s\\\\S]*anyHost\\\\(\\\\s*\\\\))(?=[\\\\s\\\\S]*allowCredentials\\\\s*=\\\\s*true)"))`,
+      // actix-cors' `Cors::permissive()` (every origin, with credentials) or any origin with credentials;
+      // tower-http's `CorsLayer::very_permissive()` mirrors the request's origin and allows credentials.
+      rust: `((call_expression function: (scoped_identifier) @f) @finding (#match? @f "^(actix_cors::)?Cors::permissive$|^(tower_http::cors::)?CorsLayer::very_permissive$"))
+        ((call_expression function: (field_expression value: (call_expression function: (field_expression field: (field_identifier) @any)) field: (field_identifier) @cred)) @finding
+          (#eq? @any "allow_any_origin") (#eq? @cred "supports_credentials"))
+        ((call_expression function: (field_expression value: (call_expression function: (field_expression field: (field_identifier) @cred)) field: (field_identifier) @any)) @finding
+          (#eq? @any "allow_any_origin") (#eq? @cred "supports_credentials"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (binary_expression left: (string) @h right: (_) @v)))) @finding
           (#eq? @fn "header") (#match? @h "Access-Control-Allow-Origin") (#match? @v "HTTP_ORIGIN|getHeader|header\\\\("))`,
       // django-cors-headers settings: every origin allowed, and credentials too, in either order (flask-cors calls

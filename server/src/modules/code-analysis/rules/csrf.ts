@@ -44,7 +44,8 @@ export const CSRF_RULES: RuleDefinition[] = [
       java: `((method_invocation name: (identifier) @finding arguments: (argument_list) @args) (#eq? @finding "csrf"))
              ((method_invocation object: (method_invocation name: (identifier) @finding arguments: (argument_list) @args) name: (identifier) @d)
                (#eq? @finding "csrf") (#eq? @d "disable"))`,
-      kotlin: `${callText('call_expression', SPRING)}
+      // Kotlin also passes the customizer as a trailing lambda: `.csrf { it.disable() }`.
+      kotlin: `${callText('call_expression', `${SPRING}|\\.csrf\\s*\\{\\s*(\\w+\\s*->\\s*\\w+\\.|it\\.)?disable\\(\\s*\\)\\s*\\}$`)}
                ((call_expression (simple_identifier) @c (call_suffix (annotated_lambda (lambda_literal (statements (call_expression (simple_identifier) @d)))))) @finding
                  (#eq? @c "csrf") (#eq? @d "disable"))`,
       scala: callText('call_expression', SPRING),

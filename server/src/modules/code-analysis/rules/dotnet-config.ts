@@ -3,9 +3,17 @@ import type { RuleDefinition } from './types';
 /**
  * .NET settings that SecurityCodeScan and the Roslyn security analyzers report: Json.NET told to read type names
  * from the payload (CWE-502, `TypeNameHandling` other than `None`: the payload picks a class to instantiate,
- * SCS0028/CA2326), and ASP.NET request validation turned off for an action (`[ValidateInput(false)]`, CWE-20,
- * SCS0017).
+ * SCS0028/CA2326), ASP.NET request validation turned off for an action (`[ValidateInput(false)]`, CWE-20,
+ * SCS0017), the developer exception page served outside development (CWE-489) and an exception's stack trace
+ * written to the response (CWE-209, CodeQL cs/information-exposure-through-exception).
  */
+const RESPONSE_CALL =
+  '^(StatusCode|Content|BadRequest|Ok|Problem|Json|NotFound|Conflict|UnprocessableEntity|(HttpContext\\.|context\\.)?Response\\.(Write|WriteAsync))$';
+const EXCEPTION_TEXT = `[(invocation_expression function: (member_access_expression expression: (identifier) @r name: (identifier) @m) arguments: (argument_list))
+                         (member_access_expression expression: (identifier) @r name: (identifier) @m)] @finding`;
+const RESPONSE_WITH_EXCEPTION = `(invocation_expression function: [(identifier) (member_access_expression)] @fn arguments: (argument_list (argument ${EXCEPTION_TEXT})))`;
+const DEV_PAGE = `(invocation_expression function: (member_access_expression name: (identifier) @m) (#eq? @m "UseDeveloperExceptionPage")) @finding`;
+
 export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
   {
     id: 'security/json-type-name-handling',
@@ -22,6 +30,24 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
     },
   },
   {
+    // The Semgrep registry's .NET deserialization rules: JavaScriptSerializer with a type resolver reads `__type` from
+    // the payload; .NET Remoting with TypeFilterLevel.Full deserializes any type sent to the channel.
+    id: 'security/deserializer-type-resolution',
+    needles: ['SimpleTypeResolver', 'TypeFilterLevel'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-502',
+    message:
+      '`{finding}` lets the serialized data choose the .NET type to create, which runs gadget code; drop the type resolver (or use System.Text.Json) and keep TypeFilterLevel.Low.',
+    languages: {
+      csharp: `((object_creation_expression type: (identifier) @t arguments: (argument_list (argument (object_creation_expression type: (identifier) @r)))) @finding
+          (#eq? @t "JavaScriptSerializer") (#eq? @r "SimpleTypeResolver"))
+        ((assignment_expression left: (_) @p right: (member_access_expression expression: (identifier) @e name: (identifier) @v)) @finding
+          (#match? @p "TypeFilterLevel$") (#eq? @e "TypeFilterLevel") (#eq? @v "Full"))`,
+    },
+  },
+  {
     id: 'security/request-validation-disabled',
     needles: ['ValidateInput'],
     category: 'security',
@@ -33,5 +59,41 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
     languages: {
       csharp: `((attribute name: (identifier) @n (attribute_argument_list (attribute_argument (boolean_literal) @v))) @finding (#eq? @n "ValidateInput") (#eq? @v "false"))`,
     },
+  },
+  {
+    // Outside an `if (env.IsDevelopment())`: a top-level statement of Program.cs, or a statement of Configure's body.
+    id: 'security/developer-exception-page',
+    needles: ['UseDeveloperExceptionPage'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-489',
+    message:
+      '`{finding}` shows stack traces, source lines and request details to every client, in production too; call it only `if (app.Environment.IsDevelopment())` and use UseExceptionHandler otherwise.',
+    languages: {
+      csharp: `(global_statement (expression_statement ${DEV_PAGE}))
+               (method_declaration body: (block (expression_statement ${DEV_PAGE})))`,
+    },
+  },
+  {
+    id: 'security/exception-details-in-response',
+    needles: ['catch'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-209',
+    message:
+      '`{finding}` sends the exception with its stack trace to the client, which shows class names, paths and queries; log it and return a generic message.',
+    languages: {
+      csharp: `(catch_clause (catch_declaration name: (identifier) @ex) body: (block [
+                 (return_statement ${RESPONSE_WITH_EXCEPTION})
+                 (return_statement (object_creation_expression arguments: (argument_list (argument ${EXCEPTION_TEXT}))))
+                 (expression_statement ${RESPONSE_WITH_EXCEPTION})
+                 (expression_statement (await_expression ${RESPONSE_WITH_EXCEPTION}))]))`,
+    },
+    check: (c) =>
+      c.r?.text === c.ex?.text &&
+      /^(ToString|StackTrace)$/.test(c.m?.text ?? '') &&
+      (c.fn === undefined || new RegExp(RESPONSE_CALL).test(c.fn.text.replace(/\s+/g, ''))),
   },
 ];

@@ -35,6 +35,7 @@ import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { IOS_STORAGE_RULES } from './ios-storage';
 import { JACKSON_TYPING_RULES } from './jackson-typing';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
+import { JVM_INSECURE_API_RULES } from './jvm-insecure-apis';
 import { JWT_RULES } from './jwt';
 import { LEGACY_CRYPTO_API_RULES } from './legacy-crypto-apis';
 import { MASS_ASSIGNMENT_RULES } from './mass-assignment';
@@ -102,6 +103,7 @@ export const RULES: RuleDefinition[] = [
   ...NATIVE_XXE_RULES,
   ...PROTOTYPE_POLLUTION_RULES,
   ...LEGACY_CRYPTO_API_RULES,
+  ...JVM_INSECURE_API_RULES,
   ...TEMP_PATH_RULES,
   ...UNMAINTAINED_LIBRARY_RULES,
 ];

@@ -26,6 +26,9 @@ const permissive = (mode: number | undefined): boolean =>
 export function permissiveModeCall(call: string): boolean {
   const args = call.slice(call.indexOf('(') + 1);
   if (/\bos\.ModePerm\b/.test(args)) return true;
+  // C++17 `std::filesystem::permissions(p, perms::all)`: named bits, unless they are being removed.
+  if (/\bperms::(all|others_all|others_write|group_all|group_write)\b/.test(args))
+    return !/\bperm_options::remove\b/.test(args);
   const posix = /"([r-][w-][xsS-][r-]([w-])[xsS-][r-]([w-])[xtT-])"/.exec(args);
   if (posix) return posix[2] === 'w' || posix[3] === 'w';
   const code = args.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""');
@@ -61,6 +64,8 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
       'creat',
       'mode',
       'Permissions',
+      'permissions',
+      'posixPermissions',
     ],
     category: 'security',
     severity: 'medium',
@@ -81,7 +86,8 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
         ),
       ),
       c: C_CALLS,
-      cpp: C_CALLS,
+      cpp: `${C_CALLS}
+            ${callText('call_expression', '^((std::)?filesystem::|fs::)?permissions\\(')}`,
       php: callText('function_call_expression', '^(chmod|mkdir|lchmod)\\('),
       ruby: callText(
         'call',
@@ -95,7 +101,15 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
       kotlin: callText('call_expression', '^PosixFilePermissions\\.fromString\\('),
       scala: callText('call_expression', '^PosixFilePermissions\\.fromString\\('),
       bash: `((command name: (command_name) @n argument: (_) @octal) @finding (#eq? @n "chmod"))`,
+      // Foundation: `createFile(atPath:contents:attributes: [.posixPermissions: 0o777])`, `setAttributes`.
+      swift: `((value_argument name: (value_argument_label) value: (dictionary_literal key: (_) @key value: [(oct_literal) (integer_literal) (hex_literal)] @octal)) @finding
+        (#match? @key "posixPermissions$"))`,
     },
-    check: (c) => (c.octal ? permissiveChmodWord(c.octal.text) : permissiveModeCall(c.finding?.text ?? '')),
+    check: (c) =>
+      c.key
+        ? permissive(numericMode(c.octal?.text ?? '', false))
+        : c.octal
+          ? permissiveChmodWord(c.octal.text)
+          : permissiveModeCall(c.finding?.text ?? ''),
   },
 ];

@@ -34,9 +34,10 @@ export const IOS_STORAGE_RULES: RuleDefinition[] = [
       swift: `((call_expression (navigation_expression target: (_) @recv suffix: (navigation_suffix suffix: (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument) @value))) @finding
         (#match? @recv "(UserDefaults\\\\.standard|[dD]efaults)$") (#eq? @m "set"))`,
     },
-    // The value or its key names a secret.
+    // The value or its key names a secret; a flag or a number stored under such a key (`hasSeenPasswordTips`) is not one.
     check: (c) =>
-      SECRET_NAME.test(c.value?.text ?? '') ||
-      SECRET_NAME.test(c.finding?.text.replace(c.value?.text ?? '', '') ?? ''),
+      !/^(true|false|nil|-?\d[\d_.]*)$/.test(c.value?.text ?? '') &&
+      (SECRET_NAME.test(c.value?.text ?? '') ||
+        SECRET_NAME.test(c.finding?.text.replace(c.value?.text ?? '', '') ?? '')),
   },
 ];

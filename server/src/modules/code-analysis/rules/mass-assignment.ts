@@ -6,9 +6,10 @@ import { forJs, type RuleDefinition } from './types';
  * not (`is_admin`, `role`, `owner_id`), as Brakeman, Semgrep and the Laravel/Django guidance report it: Rails
  * `params.permit!` and models given `params[:x]` without strong parameters, Django `ModelForm`/serializer
  * `fields = '__all__'` and `Model(**request.POST)`, Laravel `$guarded = []` and `create($request->all())`,
- * Mongoose/Sequelize models and `Object.assign` given `req.body`. Permitted parameters (`user_params`,
- * `params.require(:user).permit(:name)`, `$request->only(...)`, `$request->validated()`) are not reported. Spring
- * handlers that save the object bound from the body (`@RequestBody User u` … `repo.save(u)`) are.
+ * Mongoose/Sequelize models and `Object.assign` given `req.body`, ASP.NET MVC `TryUpdateModelAsync(entity)` without
+ * the properties to bind. Permitted parameters (`user_params`, `params.require(:user).permit(:name)`,
+ * `$request->only(...)`, `$request->validated()`) are not reported. Spring handlers that save the object bound from
+ * the body (`@RequestBody User u` … `repo.save(u)`) are.
  */
 const RUBY_MODEL_CALL =
   '^(new|create|create!|update|update!|update_attributes|update_attributes!|assign_attributes|attributes=|insert|upsert|build|first_or_create|find_or_create_by|where)$';
@@ -44,6 +45,7 @@ export const MASS_ASSIGNMENT_RULES: RuleDefinition[] = [
       'request.GET',
       'RequestBody',
       'ModelAttribute',
+      'UpdateModel',
     ],
     category: 'security',
     severity: 'high',
@@ -62,6 +64,9 @@ export const MASS_ASSIGNMENT_RULES: RuleDefinition[] = [
       php: `((property_element name: (variable_name (name) @n) default_value: (array_creation_expression) @v) @finding (#eq? @n "guarded") (#match? @v "^\\\\[\\\\s*\\\\]$"))
             ${callText('scoped_call_expression', '^\\w+::(create|forceCreate|insert|update|firstOrCreate|updateOrCreate|make)\\(\\s*\\$request->all\\(\\)')}
             ${callText('member_call_expression', '->(create|forceCreate|update|fill|forceFill|insert|firstOrCreate|updateOrCreate|make)\\(\\s*\\$request->all\\(\\)')}`,
+      // ASP.NET MVC's `TryUpdateModelAsync(entity)` with no list of properties binds every posted field (overposting).
+      csharp: `((invocation_expression function: [(identifier) (generic_name)] @fn arguments: (argument_list . (argument) .)) @finding
+                 (#match? @fn "^(TryUpdateModel|TryUpdateModelAsync|UpdateModel)(<|$)"))`,
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments (member_expression) @b)) @finding
                    (#match? @m "${JS_MODEL_CALL}") (#match? @b "${JS_BODY}"))
                  ((new_expression constructor: (identifier) @c arguments: (arguments . (member_expression) @b .)) @finding

@@ -10,6 +10,9 @@ import { forJs, type RuleDefinition } from './types';
  */
 /** A name saying password (`$password`, `userPwd`, `PASS`), not one merely containing the letters (`$bypass`). */
 const PASSWORD = '(^|[^a-zA-Z]|[a-z](?=P))([pP]ass(word|wd|phrase)?|[pP]wd|PASS(WORD)?)';
+/** A `MessageDigest` by its usual local names, or made in place. */
+const JCA_DIGEST =
+  '^(md|digest|messageDigest|sha\\\\w*|md5\\\\w*|hasher)$|MessageDigest\\\\.getInstance\\\\(';
 
 export const PASSWORD_HASH_RULES: RuleDefinition[] = [
   {
@@ -22,6 +25,20 @@ export const PASSWORD_HASH_RULES: RuleDefinition[] = [
     message:
       '`{finding}` hashes a password with a fast digest that a GPU brute-forces; use password_hash/bcrypt/scrypt/Argon2.',
     languages: {
+      // .NET: `SHA256.HashData(Encoding.UTF8.GetBytes(password))`, `sha.ComputeHash(…password…)`; the JCA's
+      // `MessageDigest` given the password in Kotlin and Scala.
+      csharp: `((invocation_expression function: (member_access_expression name: (identifier) @m) arguments: (argument_list . (argument) @v)) @finding
+          (#match? @m "^(HashData|ComputeHash)$") (#match? @v "${PASSWORD}"))`,
+      kotlin: `((call_expression (navigation_expression (_) @d (navigation_suffix (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument) @v))) @finding
+          (#match? @d "${JCA_DIGEST}") (#match? @m "^(digest|update)$") (#match? @v "${PASSWORD}"))`,
+      scala: `((call_expression function: (field_expression value: (_) @d field: (identifier) @m) arguments: (arguments . (_) @v)) @finding
+          (#match? @d "${JCA_DIGEST}") (#match? @m "^(digest|update)$") (#match? @v "${PASSWORD}"))`,
+      // RustCrypto: `Sha256::digest(password.as_bytes())`, `hasher.update(password)`.
+      rust: `((call_expression function: [(scoped_identifier) (field_expression)] @fn arguments: (arguments . (_) @v)) @finding
+          (#match? @fn "^((sha2|sha1|md5|md-5)::)?(Sha256|Sha384|Sha512|Sha1|Md5)::digest$|^(hasher|sha|sha256|md5|digest)\\.update$") (#match? @v "${PASSWORD}"))`,
+      // CryptoKit: `SHA256.hash(data: Data(password.utf8))`.
+      swift: `((call_expression (navigation_expression target: (_) @d suffix: (navigation_suffix suffix: (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument) @v))) @finding
+          (#match? @d "^(Insecure\\.)?(SHA256|SHA384|SHA512|MD5|SHA1)$") (#eq? @m "hash") (#match? @v "${PASSWORD}"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments . (argument) @v)) @finding (#match? @fn "^(md5|sha1|crc32)$") (#match? @v "${PASSWORD}"))
         ((function_call_expression function: (name) @fn arguments: (arguments . (argument (string) @alg) . (argument) @v)) @finding (#eq? @fn "hash") (#match? @alg "[mM][dD]5|[sS][hH][aA](1|256|512)") (#match? @v "${PASSWORD}"))`,
       ...forJs(`((call_expression function: (member_expression object: (call_expression function: (_) @fn arguments: (arguments . (string) @alg)) property: (property_identifier) @m) arguments: (arguments . (_) @v)) @finding

@@ -1,6 +1,7 @@
 import { ASSERTION_RULES } from './assertions';
 import { CLASS_USAGE_RULES } from './class-usage';
 import { CRYPTO_STEP_RULES } from './crypto-steps';
+import { FREED_MEMORY_RULES } from './freed-memory';
 import { HTML_OUTPUT_RULES } from './html-output';
 import { INFINITE_LOOP_RULES } from './infinite-loops';
 import { LITERAL_CONDITION_RULES } from './literal-conditions';
@@ -14,6 +15,7 @@ import { RESOURCE_LEAK_RULES } from './resource-leaks';
 import { PYTHON_GO_RESOURCE_LEAK_RULES } from './resource-leaks-python-go';
 import { RETURN_CHECK_RULES } from './return-checks';
 import type { ScopedRule } from './scoped';
+import { SENSITIVE_LOGGING_RULES } from './sensitive-logging';
 import { SENSITIVE_MEMORY_RULES } from './sensitive-memory';
 import { SOCKET_RULES } from './sockets';
 import { TEMP_FILE_RULES } from './temp-files';
@@ -40,4 +42,6 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...PYTHON_ERROR_EXPOSURE_RULES,
   ...CLASS_USAGE_RULES,
   ...LITERAL_CONDITION_RULES,
+  ...FREED_MEMORY_RULES,
+  ...SENSITIVE_LOGGING_RULES,
 ];

@@ -91,7 +91,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
              ((member_access_expression name: (identifier) @n) @finding (#eq? @n "DangerousAcceptAnyServerCertificateValidator"))`,
       rust: `${callText('call_expression', '\\.danger_accept_invalid_(certs|hostnames)\\(\\s*true\\s*\\)$')}
              ((scoped_identifier) @finding (#match? @finding "^(openssl::ssl::)?SslVerifyMode::NONE$"))
-             ${callText('call_expression', '\\.dangerous\\(\\)\\s*\\.\\s*set_certificate_verifier\\(')}`,
+             ${callText('call_expression', '\\.dangerous\\(\\)\\s*\\.\\s*(set_certificate_verifier|with_custom_certificate_verifier)\\(')}`,
       ...Object.fromEntries(
         ['c', 'cpp'].map((lang) => [
           lang,

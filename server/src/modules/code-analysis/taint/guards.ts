@@ -45,7 +45,7 @@ const CONTAINS = /^(contains|includes|startsWith|endsWith|startswith|endswith|in
 const VALIDATES = /^(matches|fullmatch|isalnum|isdigit|isnumeric|isalpha|isdecimal|isidentifier)$/;
 const REGEX_MATCH = /^(re\.)?(fullmatch|match)$|^Pattern\.matches$/;
 /** Django's and Werkzeug-era checks that a redirect target stays on this site (host and scheme allowed, or relative). */
-const SAFE_REDIRECT_CHECK = /(^|\.)(url_has_allowed_host_and_scheme|is_safe_url)$/;
+const SAFE_REDIRECT_CHECK = /(^|\.)(url_has_allowed_host_and_scheme|is_safe_url|IsLocalUrl)$/;
 /** Python's URL parsers: `urlparse(target).netloc` reads the host of `target`. */
 const URL_PARSE = /(^|\.)(urlparse|urlsplit)$/;
 /** Membership of the checked value in a collection the code holds: `ALLOWED.includes(x)`, `in_array($x, [...])`. */
@@ -92,22 +92,30 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
       if (from) walker.markValidated(from, ['open-redirect']);
       return;
     }
-    if (/call|method_invocation/.test(node.type)) {
+    if (/call|method_invocation|invocation_expression/.test(node.type)) {
       const fn = field(node, 'function');
+      // C#'s `x.StartsWith(root)`: a member_access_expression whose arguments sit in `argument` wrappers.
+      const csharp = fn?.type === 'member_access_expression';
       const object =
         field(node, 'object') ??
-        (fn?.type === 'attribute' || fn?.type === 'member_expression' ? field(fn, 'object') : undefined);
+        (fn?.type === 'attribute' || fn?.type === 'member_expression'
+          ? field(fn, 'object')
+          : csharp
+            ? field(fn, 'expression')
+            : undefined);
       const nameNode =
         field(node, 'name') ??
         (fn?.type === 'attribute'
           ? field(fn, 'attribute')
           : fn?.type === 'member_expression'
             ? field(fn, 'property')
-            : fn);
+            : csharp
+              ? field(fn, 'name')
+              : fn);
       const method = nameNode ? walker.nodeText(nameNode) : '';
-      const args = named(field(node, 'arguments') ?? node).filter(
-        (c) => c !== fn && c !== object && c !== nameNode,
-      );
+      const args = named(field(node, 'arguments') ?? node)
+        .filter((c) => c !== fn && c !== object && c !== nameNode)
+        .map((c) => (c.type === 'argument' ? (named(c)[0] ?? c) : c));
       if (object && walker.taintOfName(object)) {
         if (VALIDATES.test(method)) walker.markValidated(object, ALL_KINDS);
         else if (CONTAINS.test(method)) {
@@ -120,6 +128,12 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
       const negated =
         node.parent !== null &&
         (node.parent.type === 'not_operator' || /^(!|not\b)/.test(walker.nodeText(node.parent)));
+      // `if (!full.StartsWith(root)) return …` where `full = Path.GetFullPath(…)`: the resolved path stays under root.
+      if (csharp && negated && object && method === 'StartsWith' && walker.taintOfName(object)) {
+        const name = walker.nodeText(object);
+        if (new RegExp(`\\b${name}\\s*=\\s*(System\\.IO\\.)?Path\\.GetFullPath\\(`).test(walker.unitText()))
+          walker.markValidated(object, ['path-traversal']);
+      }
       const member = object && MEMBER_OF.test(method) ? args[0] : method === 'in_array' ? args[0] : undefined;
       const list = method === 'in_array' ? args[1] : object;
       if (negated && member && list && walker.taintOfName(member) && !walker.taintOfName(list))
@@ -145,4 +159,19 @@ function parsedInline(walker: WalkerBase, node: SyntaxNode): string | undefined 
   const first = named(field(node, 'arguments') ?? node)[0];
   if (!fn || !URL_PARSE.test(walker.nodeText(fn)) || first?.type !== 'identifier') return undefined;
   return walker.nodeText(first);
+}
+
+/**
+ * The branch taken when a redirect check holds (`if (Url.IsLocalUrl(returnUrl)) return Redirect(returnUrl);`):
+ * inside it, the checked value is a path on this site.
+ */
+export function applySafeRedirectCheck(walker: WalkerBase, condition: SyntaxNode): void {
+  let node: SyntaxNode | undefined = condition;
+  while (node && /parenthesized/.test(node.type)) node = named(node)[0];
+  if (!node || !/call|invocation/.test(node.type)) return;
+  const fn = field(node, 'function');
+  if (!fn || !SAFE_REDIRECT_CHECK.test(walker.nodeText(fn).replace(/\s+/g, ''))) return;
+  let first = named(field(node, 'arguments') ?? node).find((c) => c !== fn);
+  if (first?.type === 'argument') first = named(first)[0];
+  if (first && walker.taintOfName(first)) walker.markValidated(first, ['open-redirect']);
 }

@@ -33,10 +33,10 @@ export const TAINT_LANGUAGES: Partial<Record<CodeLanguage, TaintLanguage>> = {
   csharp: withRegexSinks('csharp', csharp),
   c,
   cpp: c,
-  kotlin,
-  swift,
-  scala,
-  rust,
+  kotlin: withRegexSinks('kotlin', kotlin),
+  swift: withRegexSinks('swift', swift),
+  scala: withRegexSinks('scala', scala),
+  rust: withRegexSinks('rust', rust),
   bash,
 };
 

@@ -149,7 +149,15 @@ export interface TaintLanguage {
    * Member accesses that run their receiver (Scala's `cmd.!`): a node of `type` whose `member` field matches, with
    * the receiver in the `receiver` field.
    */
-  memberSinks?: { type: string; member: string; receiver: string; name: RegExp; kind: TaintKind }[];
+  /** `unless`: receivers whose text makes the member harmless (an argument vector that starts with no shell). */
+  memberSinks?: {
+    type: string;
+    member: string;
+    receiver: string;
+    name: RegExp;
+    kind: TaintKind;
+    unless?: RegExp;
+  }[];
   /** Member accesses whose value is safe whatever the receiver (Scala's `s.toInt`), on the normalised text. */
   cleanMembers?: { types: string[]; pattern: RegExp }[];
   /** Node types of parameter declarations, inside the function's parameter list. */

@@ -54,6 +54,20 @@ export const csharp: TaintLanguage = {
       arg: 0,
     },
     { kind: 'header-injection', callee: /\.(AddHeader|AppendHeader)$/, arg: 1 },
+    // ASP.NET Core's header dictionary and cookies: a line break in the value splits the response on servers that
+    // do not reject it.
+    {
+      kind: 'header-injection',
+      callee: /^(HttpContext\.)?Response\.(Headers\.(Add|Append|TryAdd)|Cookies\.Append)$/,
+      arg: 1,
+    },
+    // Log forging (CodeQL cs/log-forging): Microsoft.Extensions.Logging, and log4net/NLog/Serilog loggers.
+    {
+      kind: 'log-injection',
+      callee:
+        /\.(LogTrace|LogDebug|LogInformation|LogWarning|LogError|LogCritical)$|^_?(log|logger|Log|Logger)\.(Debug|Info|Information|Warn|Warning|Error|Fatal|Verbose|Trace)(Format)?$/,
+      arg: 'any',
+    },
     { kind: 'format-string', callee: /^(String|string)\.Format$/, arg: 0 },
     {
       kind: 'sql-injection',
@@ -63,6 +77,14 @@ export const csharp: TaintLanguage = {
     },
     { kind: 'command-injection', callee: /^Process\.Start$|^newProcessStartInfo$/, arg: 'any' },
     { kind: 'code-injection', callee: /^CSharpScript\.(EvaluateAsync|RunAsync|Create)(<.*>)?$/, arg: 0 },
+    // Templates compiled from input: RazorEngine runs C# in `@{ }`, Scriban/DotLiquid/Fluid expose the model's members.
+    {
+      kind: 'template-injection',
+      callee:
+        /^((Engine\.)?Razor|\w*[eE]ngine\.Razor)\.(RunCompile|Compile|Parse)$|^(Template|FluidParser|\w*[pP]arser)\.Parse(Liquid)?$/,
+      arg: 0,
+    },
+    { kind: 'template-injection', callee: /\.CompileRenderStringAsync$/, arg: 1 },
     { kind: 'xss', callee: /^(Response\.Write|Html\.Raw|newHtmlString|newMarkupString)$/, arg: 0 },
     { kind: 'xss', callee: /^(Content|base\.Content)$/, arg: 0, when: /text\/html/ },
     { kind: 'xss', callee: /^Response\.WriteAsync$|^HttpContext\.Response\.WriteAsync$/, arg: 0 },
@@ -70,6 +92,12 @@ export const csharp: TaintLanguage = {
       kind: 'unsafe-deserialization',
       callee:
         /^(new(BinaryFormatter|SoapFormatter|NetDataContractSerializer|LosFormatter|ObjectStateFormatter)\(\)|\w*[Ff]ormatter\w*)\.(Deserialize|UnsafeDeserialize)$/,
+      arg: 0,
+    },
+    // fastJSON and FsPickler embed type names in their payloads by default.
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^(fastJSON\.)?JSON\.ToObject(<.*>)?$|\.(UnPickle|UnPickleOfString)(<.*>)?$/,
       arg: 0,
     },
     { kind: 'ldap-injection', callee: /^newDirectorySearcher$/, arg: 'any' },

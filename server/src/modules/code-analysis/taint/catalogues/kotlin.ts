@@ -44,6 +44,13 @@ export const kotlin: TaintLanguage = {
   ],
   sinks: [
     { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^Cookie$/, arg: 1 },
+    // Log forging (CodeQL java/log-injection): SLF4J, Log4j, java.util.logging and Android loggers.
+    {
+      kind: 'log-injection',
+      callee:
+        /^(\w+\.)?(log|logger|LOG|LOGGER|Log|Logger)\.(trace|debug|info|warn|warning|error|fatal|severe|d|i|w|e|v)$/,
+      arg: 'any',
+    },
     { kind: 'format-string', callee: /^(String\.format|System\.out\.printf)$/, arg: 0 },
     { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
     { kind: 'config-setting', callee: /\.setCatalog$|^System\.setProperty$/, arg: 'any' },
@@ -73,6 +80,11 @@ export const kotlin: TaintLanguage = {
     },
     { kind: 'command-injection', callee: /\.exec$|^ProcessBuilder$/, arg: 'any' },
     { kind: 'code-injection', callee: /(engine|Engine)\.eval$/, arg: 0 },
+    // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_*, CodeQL server-side-template-injection):
+    // Velocity's `evaluate` takes the template text fourth, FreeMarker's `Template` its reader second.
+    { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
+    { kind: 'template-injection', callee: /^Template$/, arg: 1, when: /Reader\(/ },
+    { kind: 'template-injection', callee: /\.putTemplate$/, arg: 1 },
     {
       kind: 'xss',
       callee: /getWriter\(\)\.(print|println|write)$|^(out|writer)\.(print|println|write)$/,

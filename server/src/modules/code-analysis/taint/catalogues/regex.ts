@@ -4,7 +4,7 @@ import type { SinkSpec, TaintLanguage } from '../types';
 /**
  * Patterns compiled from untrusted input (CWE-1333/730, CodeQL's `regex-injection` queries): the input chooses the
  * pattern, so it can make it backtrack for as long as it likes. Kept apart from the languages' catalogues because the
- * same few APIs and escapes apply to every backtracking engine; Go's and Rust's engines run in linear time.
+ * same few APIs and escapes apply to every backtracking engine; Go's engine runs in linear time.
  */
 const REGEX_SINKS: Partial<Record<CodeLanguage, { sinks: SinkSpec[]; escape: RegExp }>> = {
   python: {
@@ -41,6 +41,29 @@ const REGEX_SINKS: Partial<Record<CodeLanguage, { sinks: SinkSpec[]; escape: Reg
       },
     ],
     escape: /^preg_quote$/,
+  },
+  kotlin: {
+    sinks: [
+      { kind: 'regex-injection', callee: /^(Regex|Pattern\.compile|Pattern\.matches)$/, arg: 0 },
+      { kind: 'regex-injection', callee: /\.(toRegex|toPattern)$/, arg: 'receiver' },
+    ],
+    escape: /^(Regex\.escape|Pattern\.quote)$/,
+  },
+  scala: {
+    sinks: [{ kind: 'regex-injection', callee: /^(newRegex|Pattern\.compile|Pattern\.matches)$/, arg: 0 }],
+    escape: /^(Pattern\.quote|Regex\.quote)$/,
+  },
+  swift: {
+    sinks: [{ kind: 'regex-injection', callee: /^(NSRegularExpression|Regex)$/, arg: 0 }],
+    escape: /^NSRegularExpression\.escapedPattern$/,
+  },
+  // Rust's `regex` matches in linear time, but a pattern from input still chooses what matches and can exhaust the
+  // compiled-size limit (CodeQL rust/regex-injection).
+  rust: {
+    sinks: [
+      { kind: 'regex-injection', callee: /^(regex::)?(Regex|RegexBuilder|bytes::Regex)::new$/, arg: 0 },
+    ],
+    escape: /^(regex::)?escape$/,
   },
   csharp: {
     sinks: [

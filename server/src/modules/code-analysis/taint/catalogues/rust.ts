@@ -49,6 +49,17 @@ export const rust: TaintLanguage = {
       when: /Command::new\(\s*"(sh|bash|zsh|dash|cmd|cmd\.exe|powershell)"\s*\)/,
     },
     { kind: 'xss', callee: /^(Html|axum::response::Html|RawHtml)$/, arg: 0 },
+    // Templates compiled from input: Tera, MiniJinja and Handlebars render what the template text asks for.
+    {
+      kind: 'template-injection',
+      callee: /^(tera::)?Tera::one_off$|\.(render_str|render_template)$/,
+      arg: 0,
+    },
+    {
+      kind: 'template-injection',
+      callee: /\.(add_raw_template|add_template|register_template_string)$/,
+      arg: 1,
+    },
     { kind: 'xss', callee: /\.body$/, arg: 0, when: /text\/html/ },
     {
       kind: 'path-traversal',

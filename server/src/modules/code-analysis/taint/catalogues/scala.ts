@@ -19,7 +19,10 @@ export const scala: TaintLanguage = {
       receiver: 'value',
       name: /^!!?$/,
       kind: 'command-injection',
+      // `Seq("grep", q).!!` runs grep with q as one argument; only a shell (`Seq("sh", "-c", …)`) reads a command line.
+      unless: /^(Seq|List|Vector|Array)\(\s*"(?!(sh|bash|zsh|dash|cmd|cmd\.exe|powershell)")[^"]*"\s*,/,
     },
+    { type: 'field_expression', member: 'field', receiver: 'value', name: /^r$/, kind: 'regex-injection' },
   ],
   cleanMembers: [
     {
@@ -51,6 +54,13 @@ export const scala: TaintLanguage = {
   ],
   sinks: [
     { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },
+    // Log forging (CodeQL java/log-injection): SLF4J, Log4j, java.util.logging and Android loggers.
+    {
+      kind: 'log-injection',
+      callee:
+        /^(\w+\.)?(log|logger|LOG|LOGGER|Log|Logger)\.(trace|debug|info|warn|warning|error|fatal|severe|d|i|w|e|v)$/,
+      arg: 'any',
+    },
     { kind: 'reflection', callee: /^Class\.forName$|\.loadClass$/, arg: 0 },
     { kind: 'config-setting', callee: /\.setCatalog$|^System\.setProperty$/, arg: 'any' },
     // JNDI (DirContext.search) and Spring LDAP's template, by the receiver's usual name: Kotlin/Scala declare no types here.
@@ -76,6 +86,11 @@ export const scala: TaintLanguage = {
       arg: 'any',
     },
     { kind: 'code-injection', callee: /(engine|Engine|toolbox)\.eval$/, arg: 0 },
+    // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_*, CodeQL server-side-template-injection):
+    // Velocity's `evaluate` takes the template text fourth, FreeMarker's `Template` its reader second.
+    { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
+    { kind: 'template-injection', callee: /^newTemplate$/, arg: 1, when: /Reader\(/ },
+    { kind: 'template-injection', callee: /\.putTemplate$/, arg: 1 },
     { kind: 'xss', callee: /^Html$/, arg: 0 },
     { kind: 'unsafe-deserialization', callee: /^newObjectInputStream$/, arg: 0 },
     {
@@ -95,5 +110,12 @@ export const scala: TaintLanguage = {
   ],
   parameterTypes: ['parameter'],
   parameterSources: [namedInput, mainArgs, { text: JVM_BINDINGS }],
+  // Play: the routes file binds a controller action's parameters to the path and the query string.
+  handler: {
+    enclosingClass: {
+      header: /\bextends\s+(AbstractController|BaseController|InjectedController|Controller)\b/,
+      method: /^def\s/,
+    },
+  },
   safeParameter: /:\s*(Int|Long|Short|Byte|Boolean|Double|Float|UUID)\s*(=.*)?$/,
 };

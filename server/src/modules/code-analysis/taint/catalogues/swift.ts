@@ -43,8 +43,16 @@ export const swift: TaintLanguage = {
     { kind: 'sql-injection', callee: /^sqlite3_(exec|prepare|prepare_v2|prepare_v3)$/, arg: 1 },
     { kind: 'command-injection', callee: /^(system|popen)$/, arg: 0 },
     { kind: 'command-injection', callee: /^Process\.launchedProcess$/, arg: 'any' },
-    { kind: 'code-injection', callee: /\.evaluateScript$|^NSExpression$/, arg: 0 },
+    // JSContext scripts, NSExpression formats, and JavaScript run in a web view's page (CodeQL swift/unsafe-js-eval).
+    {
+      kind: 'code-injection',
+      callee: /\.evaluateScript$|^NSExpression$|\.(evaluateJavaScript|callAsyncJavaScript)$/,
+      arg: 0,
+    },
     { kind: 'xss', callee: /\.loadHTMLString$/, arg: 0 },
+    // Stencil templates compiled from input.
+    { kind: 'template-injection', callee: /^Template$/, arg: 0, when: /templateString:/ },
+    { kind: 'template-injection', callee: /\.renderTemplate$/, arg: 0, when: /\(\s*string:/ },
     {
       kind: 'unsafe-deserialization',
       callee: /^NSKeyedUnarchiver\.(unarchiveObject|unarchiveTopLevelObjectWithData)$/,
@@ -60,6 +68,12 @@ export const swift: TaintLanguage = {
     { kind: 'path-traversal', callee: /^(URL|FileHandle)$/, arg: 0, when: /fileURLWithPath:|AtPath:/ },
     { kind: 'ssrf', callee: /^URL$/, arg: 0, when: /^URL\(\s*string:/ },
     { kind: 'open-redirect', callee: /^(req|request)\.redirect$/, arg: 0 },
+    // Log forging: Vapor's and swift-log's loggers, NSLog.
+    {
+      kind: 'log-injection',
+      callee: /^((req|request|app)\.)?logger\.(trace|debug|info|notice|warning|error|critical)$|^NSLog$/,
+      arg: 'any',
+    },
   ],
   parameterTypes: ['parameter'],
   // A URL opened by another app (deep links, universal links) is untrusted.

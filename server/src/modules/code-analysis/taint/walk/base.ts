@@ -129,6 +129,11 @@ export abstract class WalkerBase {
     if (taint && kinds.length > 0) this.env.vars.set(name, markSafe(taint, kinds) as Taint);
   }
 
+  /** The text of the function being walked. */
+  unitText(): string {
+    return this.source.slice(this.unit.startIndex, this.unit.endIndex);
+  }
+
   nodeText(node: SyntaxNode): string {
     return this.text(node);
   }

@@ -1,6 +1,6 @@
 import { CONFIDENCE_LEVELS } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
-import { foldMethod } from '../constants';
+import { foldMethod, unescapeLiteral } from '../constants';
 import { kindsRejecting } from '../guards';
 import { isLookupTable } from '../lookup-tables';
 import { CLEAN_METHODS, MUTATORS } from '../models';
@@ -221,17 +221,18 @@ export abstract class CallWalker extends CollectionWalker {
     if (CLEAN_METHODS.has(method)) return CLEAN;
     // `s.replace("'", "&apos;")`, `s.replaceAll("[<>]", "")`: the characters replaced away can no longer break out
     // of a quoted context. Removing a longer sequence (`<script>`) is not that: `<scr<script>ipt>` collapses into it.
+    // Escapes some grammars keep as written (Kotlin's `"\n"`, a regex's `[\r\n]`) are read as the characters.
     const [from, to] = vals.map((v) => v.constant?.value);
     const removed =
       typeof from !== 'string'
         ? undefined
         : from.length === 1 || /^\\.$/.test(from)
-          ? from.slice(-1)
+          ? unescapeLiteral(from)
           : method === 'replaceAll' && /^\[[^\]^]+\]$/.test(from)
-            ? from.slice(1, -1)
+            ? unescapeLiteral(from.slice(1, -1))
             : undefined;
     if (
-      /^replace(All)?$/.test(method) &&
+      /^([rR]eplace(All)?|replacingOccurrences)$/.test(method) &&
       removed !== undefined &&
       typeof to === 'string' &&
       ![...removed].some((c) => to.includes(c))
@@ -403,6 +404,7 @@ export abstract class CallWalker extends CollectionWalker {
     const member = node.children.find((c) => c.field === sink.member);
     const receiver = node.children.find((c) => c.field === sink.receiver);
     if (!member || !receiver || !sink.name.test(this.text(member))) return;
+    if (sink.unless?.test(this.text(receiver))) return;
     const v = this.evaluate(receiver);
     if (v.taint) this.flag(sink.kind, node, this.text(node), v.taint);
   }

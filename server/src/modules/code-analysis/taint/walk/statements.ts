@@ -1,7 +1,7 @@
 import type { SyntaxNode } from '../../parsing/tree';
 import { parseNumber, truthy, unescapeLiteral } from '../constants';
 import type { BranchSpec, FlowSyntax } from '../flow/types';
-import { applyGuard } from '../guards';
+import { applyGuard, applySafeRedirectCheck } from '../guards';
 import { refineNumbers } from '../numeric/refine';
 import { CLEAN, type Const, Env, type Taint, type Val } from '../values';
 import { ExpressionWalker } from './expressions';
@@ -134,6 +134,17 @@ export abstract class StatementWalker extends ExpressionWalker {
     return env;
   }
 
+  /** The state inside a branch whose condition is a redirect check of a value (`Url.IsLocalUrl(returnUrl)`). */
+  private checkedRedirect(condition: SyntaxNode, from: Env): Env {
+    if (!/IsLocalUrl|url_has_allowed_host_and_scheme|is_safe_url/.test(this.text(condition))) return from;
+    const saved = this.env;
+    this.env = from.clone();
+    applySafeRedirectCheck(this, condition);
+    const out = this.env;
+    this.env = saved;
+    return out;
+  }
+
   protected condition(node: SyntaxNode | undefined): boolean | undefined {
     if (!node) return undefined;
     const v = this.evaluate(node);
@@ -186,7 +197,13 @@ export abstract class StatementWalker extends ExpressionWalker {
       }
       const truth = this.branchTruth(spec, current);
       const test = select(current, spec.condition);
-      if (truth !== false) take(select(current, spec.consequence), this.refined(test, !spec.negate));
+      if (truth !== false) {
+        const from = this.refined(test, !spec.negate);
+        take(
+          select(current, spec.consequence),
+          test && !spec.negate ? this.checkedRedirect(test, from) : from,
+        );
+      }
       if (truth === true) {
         decided = true;
         break;
