@@ -78,6 +78,7 @@ export const CLEARTEXT_RULES: RuleDefinition[] = [
       'EnableSsl',
       'telnet',
       'ftp',
+      'createServer',
     ],
     // An SMTP client that upgrades the connection, or a file that turns TLS on, is not in clear.
     unlessByLanguage: { python: ['starttls', 'SMTP_SSL'], ruby: ['enable_starttls', 'enable_tls'] },
@@ -105,7 +106,9 @@ export const CLEARTEXT_RULES: RuleDefinition[] = [
       php: callText('function_call_expression', '^ftp_connect\\('),
       ruby: callText('call', '^(Net::FTP\\.(new|open)|Net::Telnet(::|\\.)new|Net::SMTP\\.(new|start))\\b'),
       csharp: `((assignment_expression left: (_) @l right: (boolean_literal) @v) @finding (#match? @l "EnableSsl$") (#eq? @v "false"))`,
-      ...forJs(callText('call_expression', '^require\\(\\s*[\'"](ftp|telnet-client|telnet)[\'"]\\s*\\)$')),
+      // Semgrep's using-http-server: Node's plain `http.createServer` serves the application without TLS.
+      ...forJs(`${callText('call_expression', '^require\\(\\s*[\'"](ftp|telnet-client|telnet)[\'"]\\s*\\)$')}
+                ${callText('call_expression', '^http\\.createServer\\(')}`),
     },
   },
 ];

@@ -1,5 +1,5 @@
 import { callText } from './security-crypto';
-import type { RuleDefinition } from './types';
+import { forJs, type RuleDefinition } from './types';
 
 /**
  * Cross-site request forgery protection turned off (CWE-352), as Semgrep, Brakeman, CodeQL and the Roslyn security
@@ -53,6 +53,10 @@ export const CSRF_RULES: RuleDefinition[] = [
                ((method_declaration (attribute_list (attribute name: (identifier) @a))) @finding (#match? @a "^Http(Post|Put|Delete|Patch)$"))`,
       php: `((property_element name: (variable_name (name) @n) default_value: (array_creation_expression (array_element_initializer (string) @v))) @finding
               (#eq? @n "except") (#match? @v "^[\\"']\\\\*[\\"']$"))`,
+      // Express: csurf told to skip a state-changing method, lusca or another middleware given `csrf: false`.
+      ...forJs(`((pair key: (property_identifier) @k value: (array (string) @v)) @finding
+                   (#eq? @k "ignoreMethods") (#match? @v "^[\\"'](POST|PUT|PATCH|DELETE|post|put|patch|delete)[\\"']$"))
+                 ((pair key: (property_identifier) @k value: (false)) @finding (#eq? @k "csrf"))`),
     },
     check: (c) => {
       const text = c.finding?.text ?? '';

@@ -18,6 +18,7 @@ import { archiveExtraction } from './archive-extraction';
 import { BLOCK_RULES } from './blocks';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
+import { CLIENT_STORAGE_RULES } from './client-storage';
 import { CLEARTEXT_CREDENTIAL_RULES } from './cleartext-credentials';
 import { COMMENT_RULES } from './comments';
 import { CONDITION_RULES } from './conditions';
@@ -76,6 +77,7 @@ export const RULES: RuleDefinition[] = [
   ...SESSION_RULES,
   ...API_MISUSE_RULES,
   ...CLEARTEXT_RULES,
+  ...CLIENT_STORAGE_RULES,
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,

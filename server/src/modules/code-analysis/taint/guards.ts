@@ -25,6 +25,7 @@ const ALL_KINDS: TaintKind[] = [
   'regex-injection',
   'nosql-injection',
   'prototype-pollution',
+  'template-injection',
 ];
 
 /** The sinks a value is safe for once it is known not to contain these characters. */

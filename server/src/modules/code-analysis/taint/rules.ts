@@ -129,5 +129,11 @@ export const TAINT_RULES: Record<TaintKind, TaintRuleMeta> = {
     title: 'Regular expression injection',
     fix: 'escape the value before putting it in a pattern (re.escape, Pattern.quote, Regexp.escape, preg_quote, Regex.Escape, escape-string-regexp), or match it as plain text',
   },
+  'template-injection': {
+    cwe: 'CWE-1336',
+    severity: 'high',
+    title: 'Server-side template injection',
+    fix: 'render a fixed template file and pass the input as a variable of its context; never compile a template from input',
+  },
   ...NUMERIC_RULES,
 };

@@ -48,6 +48,7 @@ export type TaintKind =
   | 'regex-injection'
   | 'nosql-injection'
   | 'prototype-pollution'
+  | 'template-injection'
   | NumericKind;
 
 /** Sinks of numbers (taint/numeric/): operators, indexes, casts, sizes and counts a number from input reaches. */

@@ -158,5 +158,20 @@ export const javascript: TaintLanguage = {
     },
     // `res.redirect(302, url)`: the status comes first.
     { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 'any' },
+    // Template engines compiling the template text itself (CodeQL js/template-object-injection, Semgrep's
+    // ejs/pug/handlebars template-injection rules): the input then runs as template code on the server.
+    {
+      kind: 'template-injection',
+      callee:
+        /^((ejs|pug|jade|Sqrl|eta|Eta)\.(render|compile)|nunjucks\.(renderString|compile)|(Handlebars|handlebars|hbs)\.(compile|precompile)|(Mustache|mustache)\.render|(_|lodash)\.template|doT\.template|(liquid|engine)\.parseAndRender)$/,
+      arg: 0,
+    },
+    // Log injection (CodeQL js/log-injection): a request value written into a log line can forge entries.
+    {
+      kind: 'log-injection',
+      callee:
+        /^console\.(log|info|warn|error|debug)$|^(this\.)?(logger|log|winston|pino|bunyan)\.(info|warn|error|debug|trace|fatal|log)$/,
+      arg: 'any',
+    },
   ],
 };
