@@ -18,6 +18,8 @@ export const php: TaintLanguage = {
     'include_once_expression',
     'require_once_expression',
     'print_intrinsic',
+    // `new $class(...)`: the callee is `new$class`, its class name the input when that variable is tainted.
+    'object_creation_expression',
   ],
   flow: phpFlow,
   sources: [/^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/],
@@ -43,6 +45,12 @@ export const php: TaintLanguage = {
   kindSanitizers: [
     { callee: /^ldap_escape$/, kinds: ['ldap-injection'] },
     { callee: /^e$/, kinds: ['xss'] },
+    // Line breaks replaced away cannot start a new log line or header.
+    {
+      callee: /^(str_replace|str_ireplace|preg_replace)$/,
+      when: /\\r|\\n|PHP_EOL/,
+      kinds: ['log-injection', 'header-injection', 'smtp-injection'],
+    },
   ],
   sanitizers: [
     /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
@@ -103,6 +111,26 @@ export const php: TaintLanguage = {
     },
     { kind: 'ssrf', callee: /^curl_setopt$/, arg: 2, when: /CURLOPT_URL/ },
     { kind: 'open-redirect', callee: /^header$/, arg: 0, when: /Location/i },
+    // psalm's TaintedHeader: a header line built from input (a redirect's `Location:` is the open-redirect sink).
+    { kind: 'header-injection', callee: /^header$/, arg: 0, unless: /Location\s*:/i },
+    // `mail($to, $subject, $body, $headers)`: line breaks in the recipient or the extra headers add headers (Bcc:).
+    { kind: 'smtp-injection', callee: /^mail$/, arg: 0 },
+    { kind: 'smtp-injection', callee: /^mail$/, arg: 3 },
+    // Log injection: a request value written into a log line can forge entries; PSR-3 context arrays are escaped.
+    { kind: 'log-injection', callee: /^error_log$/, arg: 0 },
+    { kind: 'log-injection', callee: /^syslog$/, arg: 1 },
+    {
+      kind: 'log-injection',
+      callee:
+        /^(Log::|\$(this->)?logger->|\$log->)(debug|info|notice|warning|error|critical|alert|emergency)$/,
+      arg: 0,
+    },
+    // Template text compiled from input runs as template code (Twig's createTemplate, Blade::render, Smarty's
+    // `string:`/`eval:` resources, Mustache).
+    { kind: 'template-injection', callee: /->createTemplate$|^Blade::render$|^\$mustache\w*->render$/i, arg: 0 },
+    { kind: 'template-injection', callee: /^\$(smarty|tpl|view)\w*->(fetch|display)$/i, arg: 0, when: /['"](string|eval):/ },
+    // A class named by the request: any autoloaded class's constructor runs (psalm's TaintedCallable).
+    { kind: 'reflection', callee: /^new\$\w+$|^newReflectionClass$/, arg: 'receiver' },
     {
       kind: 'open-redirect',
       callee: /^(redirect|redirect\(\)->(to|away)|Redirect::(to|away)|newRedirectResponse)$/,

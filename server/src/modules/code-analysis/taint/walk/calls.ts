@@ -140,7 +140,7 @@ export abstract class CallWalker extends CollectionWalker {
     if (number) return number;
     if (this.lang.sanitizers.some(matches)) return CLEAN;
     for (const s of this.lang.kindSanitizers ?? []) {
-      if (!matches(s.callee)) continue;
+      if (!matches(s.callee) || (s.when && !s.when.test(this.text(call)))) continue;
       const t = markSafe(unionTaint(argTaint, calleeTaint), s.kinds);
       return t ? { taint: withStep(t, this.step(call, `sanitised by ${callee}`)) } : CLEAN;
     }
