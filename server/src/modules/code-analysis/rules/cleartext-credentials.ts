@@ -52,7 +52,11 @@ export const CLEARTEXT_CREDENTIAL_RULES: RuleDefinition[] = [
                  (#eq? @k "auth") (#match? @url "^[A-Za-z]{0,2}[\\"']+[Hh][Tt][Tt][Pp]://"))`,
       ...forJs(`((call_expression function: (_) @fn arguments: (arguments (_) @url (object (pair key: (property_identifier) @k)))) @finding
                    (#eq? @k "auth") (#match? @url "^[\\"'\`][Hh][Tt][Tt][Pp]://"))`),
+      // `curl -u user:pw http://…`, `wget --password=… http://…`.
+      bash: `((command name: (command_name) @fn argument: [(word) (string)] @flag argument: [(word) (string) (raw_string)] @url) @finding
+               (#match? @fn "^(curl|wget)$") (#match? @flag "^(-u|--user|--password=.*|--http-password=.*|--user=.*)$")
+               (#match? @url "^[\\"']?[Hh][Tt][Tt][Pp]://"))`,
     },
-    check: (c) => cleartextRequest(c.fn?.text ?? '', c.url?.text ?? ''),
+    check: (c) => c.fn?.type === 'command_name' || cleartextRequest(c.fn?.text ?? '', c.url?.text ?? ''),
   },
 ];

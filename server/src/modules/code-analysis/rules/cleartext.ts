@@ -111,4 +111,18 @@ export const CLEARTEXT_RULES: RuleDefinition[] = [
                 ${callText('call_expression', '^http\\.createServer\\(')}`),
     },
   },
+  {
+    // Semgrep's force-ssl-false (CWE-311): Rails told not to redirect to HTTPS nor mark cookies secure.
+    id: 'security/https-not-enforced',
+    needles: ['force_ssl'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-311',
+    message:
+      '`{finding}` lets the application serve pages and send its session cookie over plain HTTP; set `config.force_ssl = true` in production.',
+    languages: {
+      ruby: `((assignment left: (call method: (identifier) @m) right: (false)) @finding (#eq? @m "force_ssl"))`,
+    },
+  },
 ];

@@ -10,6 +10,9 @@ const ALLOW_ORIGIN = JSON.stringify(`^['"]Access-Control-Allow-Origin['"]$`);
 const REQUEST_ORIGIN = JSON.stringify(
   String.raw`^(req|request|ctx)\.(headers\.origin|headers\[['"]origin['"]\]|get\(['"]origin['"]\)|header\(['"]origin['"]\))$`,
 );
+const RUBY_REQUEST_ORIGIN = JSON.stringify(
+  String.raw`^request\.(origin|headers\[['"](Origin|HTTP_ORIGIN)['"]\]|env\[['"]HTTP_ORIGIN['"]\])$`,
+);
 
 export const CORS_RULES: RuleDefinition[] = [
   {
@@ -41,6 +44,10 @@ export const CORS_RULES: RuleDefinition[] = [
           (#match? @all "^(CORS_ALLOW_ALL_ORIGINS|CORS_ORIGIN_ALLOW_ALL)$") (#eq? @cred "CORS_ALLOW_CREDENTIALS"))
         ((module (expression_statement (assignment left: (identifier) @cred right: (true))) (expression_statement (assignment left: (identifier) @all right: (true))) @finding)
           (#match? @all "^(CORS_ALLOW_ALL_ORIGINS|CORS_ORIGIN_ALLOW_ALL)$") (#eq? @cred "CORS_ALLOW_CREDENTIALS"))`,
+      // Rails and Sinatra: the request's `Origin` echoed into the response header.
+      ruby: `((assignment left: (element_reference object: (_) @o (string) @h) right: (_) @v) @finding
+          (#match? @o "^(response\\\\.)?headers$") (#match? @h "Access-Control-Allow-Origin")
+          (#match? @v ${RUBY_REQUEST_ORIGIN}))`,
     },
     // `SetIsOriginAllowed(origin => allowed.Contains(origin))` checks; only a predicate that is always true is open.
     check: (c) => c.any?.text !== 'SetIsOriginAllowed' || /^\(\s*\w+\s*=>\s*true\s*\)$/.test(c.a?.text ?? ''),

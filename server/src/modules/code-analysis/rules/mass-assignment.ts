@@ -36,7 +36,7 @@ export const MASS_ASSIGNMENT_RULES: RuleDefinition[] = [
     message:
       '`{finding}` lets the request set any attribute of the model (mass assignment): a client can change fields such as role or owner; list the fields it may set (strong parameters, `fields = [...]`, `$fillable`, a DTO).',
     languages: {
-      ruby: `((call receiver: (identifier) @r method: (identifier) @m) @finding (#eq? @r "params") (#eq? @m "permit!"))
+      ruby: `((call receiver: (_) @r method: (identifier) @m) @finding (#match? @r "^params([.[]|$)") (#eq? @m "permit!"))
              ((call method: (identifier) @m arguments: (argument_list . [(element_reference object: (identifier) @p) (identifier) @p])) @finding
                (#match? @m "${RUBY_MODEL_CALL}") (#eq? @p "params"))`,
       python: `((class_definition name: (identifier) @meta body: (block (expression_statement (assignment left: (identifier) @k right: (string) @v) @finding)))

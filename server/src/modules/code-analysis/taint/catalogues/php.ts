@@ -127,8 +127,17 @@ export const php: TaintLanguage = {
     },
     // Template text compiled from input runs as template code (Twig's createTemplate, Blade::render, Smarty's
     // `string:`/`eval:` resources, Mustache).
-    { kind: 'template-injection', callee: /->createTemplate$|^Blade::render$|^\$mustache\w*->render$/i, arg: 0 },
-    { kind: 'template-injection', callee: /^\$(smarty|tpl|view)\w*->(fetch|display)$/i, arg: 0, when: /['"](string|eval):/ },
+    {
+      kind: 'template-injection',
+      callee: /->createTemplate$|^Blade::render$|^\$mustache\w*->render$/i,
+      arg: 0,
+    },
+    {
+      kind: 'template-injection',
+      callee: /^\$(smarty|tpl|view)\w*->(fetch|display)$/i,
+      arg: 0,
+      when: /['"](string|eval):/,
+    },
     // A class named by the request: any autoloaded class's constructor runs (psalm's TaintedCallable).
     { kind: 'reflection', callee: /^new\$\w+$|^newReflectionClass$/, arg: 'receiver' },
     {

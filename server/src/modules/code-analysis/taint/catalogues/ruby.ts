@@ -26,6 +26,8 @@ export const ruby: TaintLanguage = {
     ],
   },
   kindSanitizers: [
+    // Line breaks replaced away cannot start a new log line.
+    { callee: /\.(gsub|tr|delete|squish)$/, when: /\\r|\\n/, kinds: ['log-injection', 'header-injection'] },
     {
       callee:
         /^Net::LDAP::Filter\.(eq|equals|begins|ends|contains|ge|le|present)$|^Net::LDAP::Filter\.escape$/,
@@ -65,6 +67,20 @@ export const ruby: TaintLanguage = {
     { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html):/ },
     { kind: 'path-traversal', callee: /^render$/, arg: 'any', when: /\b(file|template|partial|action):/ },
     { kind: 'xss', callee: /^raw$/, arg: 0 },
+    // Brakeman's template injection: ERB, Erubi, Haml or Slim compiling template text from input (Liquid is built
+    // for untrusted templates and is not listed).
+    {
+      kind: 'template-injection',
+      callee:
+        /^(ERB|Erubi::Engine|Erubis::Eruby|Haml::Template|Haml::Engine|Slim::Template|Tilt::\w*Template)\.new$/,
+      arg: 0,
+    },
+    // Log injection: a request value written into a log line can forge entries.
+    {
+      kind: 'log-injection',
+      callee: /^(Rails\.logger|logger|@logger|LOGGER|\$logger)\.(debug|info|warn|error|fatal|unknown)$/,
+      arg: 0,
+    },
     { kind: 'xss', callee: /\.html_safe$/, arg: 'receiver' },
     { kind: 'ldap-injection', callee: /^Net::LDAP::Filter\.construct$/, arg: 0 },
     { kind: 'ldap-injection', callee: /\.search$/, arg: 'any', when: /filter:\s*["']/ },
