@@ -75,6 +75,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       'rc2',
       'BF_',
       'BF-',
+      'mcrypt_',
     ],
     category: 'security',
     severity: 'high',
@@ -90,7 +91,8 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(des|rc4)$") (#match? @fn "^New(Cipher|TripleDESCipher)$"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument (string) @alg))) @finding
-        (#match? @fn "^openssl_(en|de)crypt$") (#match? @alg "(?:des|rc4|bf-|-ecb)"))`,
+        (#match? @fn "^openssl_(en|de)crypt$") (#match? @alg "(?:des|rc4|bf-|-ecb)"))
+        ${callText('function_call_expression', '^mcrypt_(encrypt|decrypt|generic|module_open|cbc|ecb|cfb|ofb)\\(')}`,
       kotlin: callText('call_expression', `^${JCA_CIPHER}`),
       scala: callText('call_expression', `^${JCA_CIPHER}`),
       csharp: `${callText('invocation_expression', '^(DES|TripleDES|RC2)\\.Create\\(')}

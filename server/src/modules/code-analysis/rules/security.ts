@@ -215,7 +215,11 @@ export const SECURITY_RULES: RuleDefinition[] = [
                   (#eq? @fn "run") (#eq? @k "debug"))
                 ((assignment left: (identifier) @k right: (true)) @finding (#eq? @k "DEBUG"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments . (argument (string) @opt) . (argument) @v)) @finding
-        (#eq? @fn "ini_set") (#match? @opt "display_errors") (#match? @v "^(1|true|'1'|\\"1\\"|'On'|\\"On\\"|'on')$"))`,
+        (#eq? @fn "ini_set") (#match? @opt "display_errors") (#match? @v "^(1|true|'1'|\\"1\\"|'On'|\\"On\\"|'on')$"))
+        ((function_call_expression function: (name) @fn arguments: (arguments . (argument [(string) (encapsed_string)] @opt) .)) @finding
+          (#eq? @fn "putenv") (#match? @opt "^.APP_DEBUG=(true|1).$"))
+        ((array_element_initializer (string) @opt [(boolean) (string)] @v) @finding
+          (#match? @opt "^.(app\\.debug|APP_DEBUG).$") (#match? @v "^.?(true|TRUE|1).?$"))`,
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @opt) . (true))) @finding
         (#eq? @fn "set") (#match? @opt "^(debug|showStackError)$"))`),
       ruby: `((assignment left: (call method: (identifier) @m) right: (true)) @finding (#eq? @m "consider_all_requests_local"))`,

@@ -18,6 +18,7 @@ export const php: TaintLanguage = {
     'include_once_expression',
     'require_once_expression',
     'print_intrinsic',
+    'shell_command_expression',
     // `new $class(...)`: the callee is `new$class`, its class name the input when that variable is tainted.
     'object_creation_expression',
   ],
@@ -78,6 +79,15 @@ export const php: TaintLanguage = {
       arg: 0,
     },
     { kind: 'code-injection', callee: /^(eval|assert|create_function)$/, arg: 0 },
+    // Backticks run the text in a shell, as shell_exec does.
+    { kind: 'command-injection', callee: /^`$/, arg: 'any' },
+    // mbstring's `e` option evaluates the replacement as PHP code.
+    {
+      kind: 'code-injection',
+      callee: /^mb_(ereg|eregi)_replace$/,
+      arg: 1,
+      when: /,\s*['"][a-z]*e[a-z]*['"]\s*\)$/,
+    },
     // A callable named by the request calls any function (`system`, `phpinfo`).
     { kind: 'code-injection', callee: /^(call_user_func|call_user_func_array|forward_static_call)$/, arg: 0 },
     // Laravel: a string response is sent as HTML.
