@@ -16,10 +16,10 @@ import { ANDROID_RULES } from './android-webview';
 import { API_MISUSE_RULES } from './api-misuse';
 import { archiveExtraction } from './archive-extraction';
 import { BLOCK_RULES } from './blocks';
+import { BROWSER_RULES } from './browser';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
 import { CLEARTEXT_CREDENTIAL_RULES } from './cleartext-credentials';
-import { CLIENT_STORAGE_RULES } from './client-storage';
 import { COMMENT_RULES } from './comments';
 import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
@@ -77,7 +77,7 @@ export const RULES: RuleDefinition[] = [
   ...SESSION_RULES,
   ...API_MISUSE_RULES,
   ...CLEARTEXT_RULES,
-  ...CLIENT_STORAGE_RULES,
+  ...BROWSER_RULES,
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,

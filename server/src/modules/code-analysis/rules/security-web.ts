@@ -64,7 +64,7 @@ export function cleartextUrl(literal: string, harmless: RegExp = HARMLESS_HOST):
 export const WEB_SECURITY_RULES: RuleDefinition[] = [
   {
     id: 'security/insecure-cookie',
-    needles: ['set_cookie', 'cookie', 'Cookie'],
+    needles: ['set_cookie', 'cookie', 'Cookie', 'session', 'Session'],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
@@ -76,7 +76,9 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
                (#match? @fn "^set_cookie$"))`,
       ...forJs(`((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)
                   arguments: (arguments) @args) @finding
-                 (#match? @o "^(res|response|ctx)$") (#eq? @p "cookie"))`),
+                 (#match? @o "^(res|response|ctx)$") (#eq? @p "cookie"))
+                ((call_expression function: (identifier) @fn arguments: (arguments . (object) @args .)) @finding
+                 (#match? @fn "^(session|expressSession|cookieSession)$"))`),
       php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie)$"))`,
       go: `((composite_literal type: (qualified_type) @t body: (literal_value) @args) @finding (#eq? @t "http.Cookie"))`,
       ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))`,
