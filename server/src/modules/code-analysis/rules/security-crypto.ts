@@ -45,7 +45,8 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(md5|sha1|md4|ripemd160)$") (#match? @fn "^(New|Sum)$"))`,
       php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))`,
-      ruby: `((scope_resolution scope: (constant) @m name: (constant) @alg) @finding (#eq? @m "Digest") (#match? @alg "^(MD5|SHA1)$"))`,
+      ruby: `((scope_resolution scope: (_) @m name: (constant) @alg) @finding (#match? @m "^(OpenSSL::)?Digest$") (#match? @alg "^(MD5|SHA1|MD4|RMD160)$"))
+             ${callText('call', '^OpenSSL::Digest\\.(new|digest|hexdigest)\\(\\s*[\'"](md5|sha1|md4|MD5|SHA1|MD4)[\'"]')}`,
       csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding
         (#match? @cls "^(MD5|SHA1)$") (#match? @fn "^(Create|HashData)$"))
         ${callText('object_creation_expression', '^new\\s+(MD5CryptoServiceProvider|SHA1CryptoServiceProvider|SHA1Managed|MD5Cng|SHA1Cng)\\(')}`,

@@ -81,7 +81,8 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
                  (#match? @fn "^(session|expressSession|cookieSession)$"))`),
       php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie)$"))`,
       go: `((composite_literal type: (qualified_type) @t body: (literal_value) @args) @finding (#eq? @t "http.Cookie"))`,
-      ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))`,
+      ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))
+             ((call method: (identifier) @store arguments: (argument_list) @args) @finding (#eq? @store "session_store"))`,
       csharp: `((object_creation_expression type: (identifier) @t initializer: (initializer_expression) @args) @finding (#match? @t "^(CookieOptions|HttpCookie)$"))`,
       // Play's Cookie and Akka HTTP's HttpCookie default to secure = false; Akka's request header
       // `Cookie("name" -> value)` (pairs) is what a client sends, not a cookie set.
@@ -99,7 +100,11 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
               ((assignment target: (directly_assignable_expression) @t result: (call_expression) @finding @args)
                 (#match? @t "cookies\\\\[") (#match? @finding "^\\\\.init\\\\(\\\\s*string:"))`,
     },
-    check: (c) => !securedCookie(c.args?.text ?? '', c.fn?.text),
+    // Rails' session store is secure behind force_ssl; only an explicit `secure: false` turns that off.
+    check: (c) =>
+      c.store
+        ? /\bsecure:\s*false\b/.test(c.args?.text ?? '')
+        : !securedCookie(c.args?.text ?? '', c.fn?.text),
   },
   {
     id: 'security/cleartext-transport',

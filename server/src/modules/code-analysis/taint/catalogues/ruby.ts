@@ -67,6 +67,8 @@ export const ruby: TaintLanguage = {
     { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html):/ },
     { kind: 'path-traversal', callee: /^render$/, arg: 'any', when: /\b(file|template|partial|action):/ },
     { kind: 'xss', callee: /^raw$/, arg: 0 },
+    // Brakeman's LinkToHref: a `javascript:` URL from the request runs script when the link is followed.
+    { kind: 'xss', callee: /(^|\.)link_to$/, arg: 1 },
     // Brakeman's template injection: ERB, Erubi, Haml or Slim compiling template text from input (Liquid is built
     // for untrusted templates and is not listed).
     {
