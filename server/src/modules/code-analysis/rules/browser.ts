@@ -60,4 +60,26 @@ export const BROWSER_RULES: RuleDefinition[] = [
                          arguments: (arguments . (false) .)) @finding
                        (#eq? @o "$sceProvider") (#eq? @m "enabled"))`),
   },
+  {
+    // react-markdown told to pass raw HTML through (`allowDangerousHtml`, `escapeHtml={false}`, rehype-raw).
+    id: 'security/markdown-raw-html',
+    needles: ['allowDangerousHtml', 'escapeHtml', 'rehypeRaw'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-79',
+    message:
+      '`{finding}` renders the HTML inside the Markdown as is, so a script or event handler in it runs; keep raw HTML off or sanitise it (rehype-sanitize).',
+    languages: Object.fromEntries(
+      ['javascript', 'tsx'].map((l) => [
+        l,
+        `((jsx_attribute (property_identifier) @a) @finding (#eq? @a "allowDangerousHtml"))
+         ((jsx_attribute (property_identifier) @a (jsx_expression (false))) @finding (#eq? @a "escapeHtml"))
+         ((jsx_attribute (property_identifier) @a (jsx_expression (array (identifier) @p))) @finding
+           (#eq? @a "rehypePlugins") (#eq? @p "rehypeRaw"))`,
+      ]),
+    ),
+    // rehype-sanitize after rehype-raw cleans what rehype-raw let in.
+    check: (c) => c.p === undefined || !/rehypeSanitize/.test(c.finding?.text ?? ''),
+  },
 ];
