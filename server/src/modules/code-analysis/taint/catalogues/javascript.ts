@@ -62,6 +62,8 @@ export const javascript: TaintLanguage = {
     // A string or number cannot carry query operators.
     { callee: /^(String|mongoSanitize|sanitizeFilter|mongo\.sanitize)$/, kinds: ['nosql-injection'] },
     { callee: /^(_\.)?(pick|pickBy)$/, kinds: ['prototype-pollution'] },
+    // JSON text escapes line breaks: a serialised value cannot start a new log line.
+    { callee: /^JSON\.stringify$/, kinds: ['log-injection'] },
     // ldapjs filter objects and ldap-escape build the filter from escaped values.
     {
       callee: /^new(Equality|Substring|Presence|And|Or|Not)Filter$|^ldapEscape\.filter$/,
