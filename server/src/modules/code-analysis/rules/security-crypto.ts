@@ -127,8 +127,11 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn)) @finding
                (#eq? @m "random")
                (#match? @fn "^(random|randint|randrange|choice|choices|getrandbits|sample|shuffle|uniform|triangular|betavariate|expovariate|gammavariate|gauss|lognormvariate|normalvariate|vonmisesvariate|paretovariate|weibullvariate|randbytes)$"))`,
+      // eslint-plugin-security's detect-pseudoRandomBytes: Node's non-cryptographic byte source.
       ...forJs(`((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)) @finding
-                 (#eq? @o "Math") (#eq? @p "random"))`),
+                 (#eq? @o "Math") (#eq? @p "random"))
+                ((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)) @finding
+                 (#eq? @o "crypto") (#eq? @p "pseudoRandomBytes"))`),
       php: callText(
         'function_call_expression',
         '^(rand|mt_rand|lcg_value|mt_srand|srand|array_rand|str_shuffle)\\(',

@@ -97,6 +97,8 @@ export const javascript: TaintLanguage = {
       callee: /^(eval|vm\.runIn\w+|vm\.compileFunction|(new)?vm\.Script|setTimeout|setInterval)$/,
       arg: 0,
     },
+    // A module path from the request loads and runs any file (eslint-plugin-security detect-non-literal-require).
+    { kind: 'code-injection', callee: /^require$/, arg: 0 },
     // `new Function('a', body)`: every argument is code.
     { kind: 'code-injection', callee: /^(Function|newFunction)$/, arg: 'any' },
     { kind: 'xss', callee: /^(res|response)\.(send|write|end)$|^document\.(write|writeln)$/, arg: 0 },
@@ -158,6 +160,8 @@ export const javascript: TaintLanguage = {
         /^(fetch|axios|axios\.(get|post|put|delete|patch|head|request)|got|request|https?\.(get|request)|needle)$|^(got|superagent|needle|request)\.(get|post|put|delete)$/,
       arg: 0,
     },
+    // Headless browsers (Puppeteer, Playwright) load the page the request names from the server's network.
+    { kind: 'ssrf', callee: /^(page|browserPage|tab)\.goto$/, arg: 0 },
     // `res.redirect(302, url)`: the status comes first.
     { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 'any' },
     // Template engines compiling the template text itself (CodeQL js/template-object-injection, Semgrep's
