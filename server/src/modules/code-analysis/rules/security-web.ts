@@ -79,7 +79,10 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
                  (#match? @o "^(res|response|ctx)$") (#eq? @p "cookie"))
                 ((call_expression function: (identifier) @fn arguments: (arguments . (object) @args .)) @finding
                  (#match? @fn "^(session|expressSession|cookieSession)$"))`),
-      php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie)$"))`,
+      // Laravel's config/session.php (Semgrep laravel-cookie-secure-set): the session cookie without `'secure' => true`.
+      php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie)$"))
+            ((return_statement (array_creation_expression (array_element_initializer (string) @k (function_call_expression function: (name) @env)) @finding)) @laravel
+              (#match? @k "^.cookie.$") (#eq? @env "env"))`,
       go: `((composite_literal type: (qualified_type) @t body: (literal_value) @args) @finding (#eq? @t "http.Cookie"))`,
       ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))
              ((call method: (identifier) @store arguments: (argument_list) @args) @finding (#eq? @store "session_store"))`,
@@ -101,10 +104,11 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
                 (#match? @t "cookies\\\\[") (#match? @finding "^\\\\.init\\\\(\\\\s*string:"))`,
     },
     // Rails' session store is secure behind force_ssl; only an explicit `secure: false` turns that off.
-    check: (c) =>
-      c.store
-        ? /\bsecure:\s*false\b/.test(c.args?.text ?? '')
-        : !securedCookie(c.args?.text ?? '', c.fn?.text),
+    check: (c) => {
+      if (c.store) return /\bsecure:\s*false\b/.test(c.args?.text ?? '');
+      if (c.laravel) return !/['"]secure['"]\s*=>\s*(true|env\()/i.test(c.laravel.text);
+      return !securedCookie(c.args?.text ?? '', c.fn?.text);
+    },
   },
   {
     id: 'security/cleartext-transport',

@@ -172,12 +172,18 @@ export const javascript: TaintLanguage = {
         /^((ejs|pug|jade|Sqrl|eta|Eta)\.(render|compile)|nunjucks\.(renderString|compile)|(Handlebars|handlebars|hbs)\.(compile|precompile)|(Mustache|mustache)\.render|(_|lodash)\.template|doT\.template|(liquid|engine)\.parseAndRender)$/,
       arg: 0,
     },
-    // Log injection (CodeQL js/log-injection): a request value written into a log line can forge entries.
+    // Log injection (CodeQL js/log-injection): a request value written into a log line can forge entries. An
+    // object argument is printed as an inspected or JSON structure (winston/pino metadata), which escapes line breaks.
     {
       kind: 'log-injection',
-      callee:
-        /^console\.(log|info|warn|error|debug)$|^(this\.)?(logger|log|winston|pino|bunyan)\.(info|warn|error|debug|trace|fatal|log)$/,
+      callee: /^console\.(log|info|warn|error|debug)$/,
       arg: 'any',
+      argTypes: /^(?!object$)/,
+    },
+    {
+      kind: 'log-injection',
+      callee: /^(this\.)?(logger|log|winston|pino|bunyan)\.(info|warn|error|debug|trace|fatal|log)$/,
+      arg: 0,
     },
   ],
 };

@@ -28,6 +28,10 @@ export const ruby: TaintLanguage = {
   kindSanitizers: [
     // Line breaks replaced away cannot start a new log line.
     { callee: /\.(gsub|tr|delete|squish)$/, when: /\\r|\\n/, kinds: ['log-injection', 'header-injection'] },
+    // `inspect` and `to_json` quote the string, escaping line breaks.
+    { callee: /\.(inspect|to_json|dump)$/, kinds: ['log-injection'] },
+    // Rails route helpers (`report_path(id)`) build a path of this application.
+    { callee: /^\w+_path$/, kinds: ['open-redirect'] },
     {
       callee:
         /^Net::LDAP::Filter\.(eq|equals|begins|ends|contains|ge|le|present)$|^Net::LDAP::Filter\.escape$/,
