@@ -43,7 +43,7 @@ import { PASSWORD_HASH_RULES } from './password-hash';
 import { PHP_DYNAMIC_RULES } from './php-dynamic';
 import { PROTOTYPE_POLLUTION_RULES } from './prototype-pollution';
 import { PYTHON_CALL_RULES, pythonCallFindings } from './python-call-rules';
-import { RAILS_VALIDATION_RULES } from './rails-validation';
+import { RAILS_CONFIG_RULES } from './rails-config';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
 import { runScopedRules } from './scoped';
@@ -82,7 +82,7 @@ export const RULES: RuleDefinition[] = [
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,
-  ...RAILS_VALIDATION_RULES,
+  ...RAILS_CONFIG_RULES,
   ...AIRFLOW_RULES,
   ...CLEARTEXT_CREDENTIAL_RULES,
   ...ESCAPE_BYPASS_RULES,

@@ -10,7 +10,7 @@ import { forJs, type RuleDefinition } from './types';
  * `params.require(:user).permit(:name)`, `$request->only(...)`, `$request->validated()`) are not reported.
  */
 const RUBY_MODEL_CALL =
-  '^(new|create|create!|update|update!|update_attributes|update_attributes!|assign_attributes|attributes=|insert|upsert|build|first_or_create|find_or_create_by|where)$';
+  '^(new|create|create!|create_with|update|update!|update_attributes|update_attributes!|assign_attributes|attributes=|insert|upsert|build|first_or_create|find_or_create_by|where)$';
 const JS_MODEL_CALL =
   '^(assign|create|update|updateOne|updateMany|findByIdAndUpdate|findOneAndUpdate|insertMany|insert|set|merge|build|upsert|save)$';
 const JS_BODY = '^(req|request|ctx\\.request)\\.body$';

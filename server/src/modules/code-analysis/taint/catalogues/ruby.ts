@@ -68,7 +68,7 @@ export const ruby: TaintLanguage = {
     { kind: 'code-injection', callee: /\.(send|__send__|public_send)$/, arg: 0 },
     // Brakeman's unsafe reflection: a class named by the request.
     { kind: 'reflection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
-    { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html):/ },
+    { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html|text):/ },
     { kind: 'path-traversal', callee: /^render$/, arg: 'any', when: /\b(file|template|partial|action):/ },
     { kind: 'xss', callee: /^raw$/, arg: 0 },
     // Brakeman's LinkToHref: a `javascript:` URL from the request runs script when the link is followed.
