@@ -32,6 +32,7 @@ import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
+import { INCOMPLETE_ESCAPING_RULES } from './incomplete-escaping';
 import { IOS_STORAGE_RULES } from './ios-storage';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { JWT_RULES } from './jwt';
@@ -83,6 +84,7 @@ export const RULES: RuleDefinition[] = [
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,
   ...RAILS_CONFIG_RULES,
+  ...INCOMPLETE_ESCAPING_RULES,
   ...AIRFLOW_RULES,
   ...CLEARTEXT_CREDENTIAL_RULES,
   ...ESCAPE_BYPASS_RULES,
