@@ -34,6 +34,8 @@ export const php: TaintLanguage = {
     // Laravel and PSR-7 requests.
     /^\$request->(input|query|get|post|cookie|header|all|route|string|getQueryParams|getParsedBody|getContent)$/,
     /^(request|request\(\)->(input|query|get|post|all|cookie|header)|(Input|Request)::(get|input|all|query))$/,
+    // Symfony's Request bags (`getInt`, `getDigits`, `getBoolean` return filtered values and are not listed).
+    /^\$request->(query|request|cookies|headers|files|attributes|server)->(get|all|getString|getAlpha)$|^\$request->(toArray|getPayload)$/,
   ],
   localInput: {
     sources: [/^\$argv\b/],
@@ -121,6 +123,21 @@ export const php: TaintLanguage = {
     },
     { kind: 'ssrf', callee: /^curl_setopt$/, arg: 2, when: /CURLOPT_URL/ },
     { kind: 'open-redirect', callee: /^header$/, arg: 0, when: /Location/i },
+    // Symfony: controller redirects, Doctrine DBAL/ORM queries built as text, HTML and file responses.
+    { kind: 'open-redirect', callee: /^\$this->redirect$/, arg: 0 },
+    {
+      kind: 'sql-injection',
+      callee:
+        /->(executeQuery|executeStatement|executeUpdate|fetchAllAssociative|fetchAssociative|fetchOne|fetchAllNumeric|fetchFirstColumn|fetchAllKeyValue|createQuery|createNativeQuery)$/,
+      arg: 0,
+    },
+    {
+      kind: 'xss',
+      callee: /^newResponse$/,
+      arg: 0,
+      argTypes: /^(binary_expression|encapsed_string|heredoc)$/,
+    },
+    { kind: 'path-traversal', callee: /^newBinaryFileResponse$|^\$this->file$/, arg: 0 },
     // psalm's TaintedHeader: a header line built from input (a redirect's `Location:` is the open-redirect sink).
     { kind: 'header-injection', callee: /^header$/, arg: 0, unless: /Location\s*:/i },
     // `mail($to, $subject, $body, $headers)`: line breaks in the recipient or the extra headers add headers (Bcc:).
