@@ -44,6 +44,8 @@ export const javascript: TaintLanguage = {
     /^readline\.question$/,
     /^(fs\.)?readFileSync$/,
     /^URLSearchParams\.get$|searchParams\.get$/,
+    // Route handlers of Next.js, Remix and other Fetch-API servers read the body of the incoming `request`.
+    /^(req|request)\.(json|formData|text)$/,
   ],
   parameterTypes: [
     'identifier',
@@ -164,6 +166,12 @@ export const javascript: TaintLanguage = {
     { kind: 'ssrf', callee: /^(page|browserPage|tab)\.goto$/, arg: 0 },
     // `res.redirect(302, url)`: the status comes first.
     { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 'any' },
+    // Next.js (`redirect` of next/navigation, `NextResponse.redirect`), Remix and the Fetch API's `Response.redirect`.
+    {
+      kind: 'open-redirect',
+      callee: /^(redirect|permanentRedirect|NextResponse\.redirect|Response\.redirect)$/,
+      arg: 0,
+    },
     // Template engines compiling the template text itself (CodeQL js/template-object-injection, Semgrep's
     // ejs/pug/handlebars template-injection rules): the input then runs as template code on the server.
     {

@@ -382,7 +382,10 @@ export abstract class CallWalker extends CollectionWalker {
  * protocol-relative (`"/home/" + id`, not `"/" + id`). The input then chooses a path on that host, not the host.
  */
 export function fixedDestination(argument: string): boolean {
-  const m = /^[A-Za-z@$]{0,2}("""|'''|["'`])([^"'`]*)/.exec(argument.replace(/^\(+/, ''));
+  // `new URL('/login', request.url)`: a rooted path resolved against a base stays on the base's host.
+  const m = /^[A-Za-z@$]{0,2}("""|'''|["'`])([^"'`]*)/.exec(
+    argument.replace(/^\(+/, '').replace(/^new\s*URL\(\s*/, ''),
+  );
   const head = m?.[2] ?? '';
   return /^(https?|wss?|ftp):\/\/[^/?#\s{}$%+@\\]+[/?#]/i.test(head) || /^\/[^/\\{$%]/.test(head);
 }
