@@ -23,7 +23,11 @@ export const php: TaintLanguage = {
     'object_creation_expression',
   ],
   flow: phpFlow,
-  sources: [/^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/],
+  // Laravel's request exposes each input as a property (`$request->email`).
+  sources: [
+    /^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/,
+    /^\$request->(?!(user|session|has|hasFile|filled|isMethod|ajax|expectsJson|wantsJson|isSecure|secure|is)$)[a-z_]\w*$/,
+  ],
   // `(int) $_GET['id']`: a numeric cast.
   cleanMembers: [{ types: ['cast_expression'], pattern: /^\((int|integer|float|double|bool|boolean)\)/ }],
   parameterTypes: ['simple_parameter'],
@@ -138,6 +142,8 @@ export const php: TaintLanguage = {
       argTypes: /^(binary_expression|encapsed_string|heredoc)$/,
     },
     { kind: 'path-traversal', callee: /^newBinaryFileResponse$|^\$this->file$/, arg: 0 },
+    // An uploaded file stored under a name from the request (Laravel `storeAs`, Symfony `move`).
+    { kind: 'path-traversal', callee: /->(storeAs|storePubliclyAs|move)$/, arg: 1 },
     // psalm's TaintedHeader: a header line built from input (a redirect's `Location:` is the open-redirect sink).
     { kind: 'header-injection', callee: /^header$/, arg: 0, unless: /Location\s*:/i },
     // `mail($to, $subject, $body, $headers)`: line breaks in the recipient or the extra headers add headers (Bcc:).
