@@ -166,6 +166,9 @@ export const javascript: TaintLanguage = {
     { kind: 'ssrf', callee: /^(page|browserPage|tab)\.goto$/, arg: 0 },
     // `res.redirect(302, url)`: the status comes first.
     { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 'any' },
+    // Fastify: `reply.redirect([code,] url)`, and a reply typed as HTML.
+    { kind: 'open-redirect', callee: /^reply\.redirect$/, arg: 'any' },
+    { kind: 'xss', callee: /^reply\.type\(["']text\/html[^)]*\)\.send$/, arg: 0 },
     // Next.js (`redirect` of next/navigation, `NextResponse.redirect`), Remix and the Fetch API's `Response.redirect`.
     {
       kind: 'open-redirect',

@@ -81,6 +81,8 @@ export const ruby: TaintLanguage = {
         /^(ERB|Erubi::Engine|Erubis::Eruby|Haml::Template|Haml::Engine|Slim::Template|Tilt::\w*Template)\.new$/,
       arg: 0,
     },
+    // Sinatra renders a String given to `erb`/`haml`/`slim` as the template itself (a Symbol names a file).
+    { kind: 'template-injection', callee: /^(erb|haml|slim|erubi)$/, arg: 0, argTypes: /^string$/ },
     // Log injection: a request value written into a log line can forge entries.
     {
       kind: 'log-injection',
@@ -112,7 +114,8 @@ export const ruby: TaintLanguage = {
     // `only_path: true` keeps only the path of the URL: the redirect stays on this site.
     {
       kind: 'open-redirect',
-      callee: /^redirect_to$/,
+      // Rails `redirect_to`, Sinatra `redirect`.
+      callee: /^(redirect_to|redirect)$/,
       arg: 0,
       unless: /\bonly_path:\s*true\b|:only_path\s*=>\s*true\b/,
     },
