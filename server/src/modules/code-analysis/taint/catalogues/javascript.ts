@@ -24,13 +24,15 @@ export const javascript: TaintLanguage = {
   keySinks: [{ type: 'pair', key: /^__html$/, kind: 'xss' }],
   sources: [
     /^req(uest)?\.(query|body|params|headers|cookies|url|originalUrl)\b/,
-    /^process\.(argv|env)\b/,
+    /^process\.argv\b/,
     /^(window\.)?location\.(search|hash|href)\b/,
     /^document\.(cookie|URL|referrer)\b/,
     /^ctx\.(query|querystring|params|headers|cookies|request\.(body|query|querystring|params|headers|files))\b/,
   ],
   localInput: {
-    sources: [/^process\.stdin\b/],
+    // The environment is the deployment's configuration (a service's base URL, a key), input only when the
+    // threat model counts local input.
+    sources: [/^process\.stdin\b/, /^process\.env\b/],
     sourceCalls: [
       /^(fs\.)?(promises\.)?readFile$|^(fs\/promises\.)?readFile$|^fsPromises\.readFile$/,
       /^(fetch|axios|axios\.(get|post|request)|got|got\.(get|post)|http\.get|https\.get)$/,

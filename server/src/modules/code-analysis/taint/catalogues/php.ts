@@ -34,7 +34,7 @@ export const php: TaintLanguage = {
   parameterSources: [{ name: INPUT_NAMES }],
   safeParameter: /^\s*\??(int|float|bool)\s/,
   sourceCalls: [
-    /^(file_get_contents\('php:\/\/input'\)|getenv|fgets|readline)$/,
+    /^(file_get_contents\('php:\/\/input'\)|fgets|readline)$/,
     // Laravel and PSR-7 requests.
     /^\$request->(input|query|get|post|cookie|header|all|route|string|getQueryParams|getParsedBody|getContent)$/,
     /^(request|request\(\)->(input|query|get|post|all|cookie|header)|(Input|Request)::(get|input|all|query))$/,
@@ -44,6 +44,8 @@ export const php: TaintLanguage = {
   localInput: {
     sources: [/^\$argv\b/],
     sourceCalls: [
+      // The environment is the deployment's configuration, input only when the threat model counts local input.
+      /^getenv$/,
       /^(file_get_contents|file|fread|fgetcsv|stream_get_contents|socket_read|socket_recv|parse_ini_file|curl_exec)$/,
       /^(mysqli_fetch_(assoc|array|row|object)|pg_fetch_(assoc|array|row|result))$|->(fetch|fetchAll|fetchColumn|fetch_assoc|fetch_array|fetch_row)$/,
     ],

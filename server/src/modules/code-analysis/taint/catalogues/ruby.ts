@@ -14,12 +14,12 @@ export const ruby: TaintLanguage = {
     /^params\b/,
     /^request\.(params|query_string|body|headers|cookies|env)\b/,
     /^cookies\b/,
-    /^ENV\b/,
     /^ARGV\b/,
   ],
   sourceCalls: [/^gets$/, /^STDIN\.(read|gets)$|^\$stdin\.(read|gets)$/],
   localInput: {
-    sources: [/^\$stdin\b/, /^STDIN\b/],
+    // The environment is the deployment's configuration, input only when the threat model counts local input.
+    sources: [/^\$stdin\b/, /^STDIN\b/, /^ENV\b/],
     sourceCalls: [
       /^(File|IO)\.(read|readlines|foreach)$|\.(read|readlines|gets|recv)$/,
       /^(Net::HTTP\.get|URI\.open|open-uri|HTTParty\.get|Faraday\.get)$/,
