@@ -3,7 +3,7 @@ import { forJs, type RuleDefinition } from './types';
 /** Names of values that must not be kept in clear: passwords, secrets, card numbers (not session ids or settings). */
 const SENSITIVE = /(passw(or)?d|passwd|\bpwd|secret|credit_?card|card_?number|\bcvv|\bssn)/i;
 
-/** What the browser's own APIs are told to trust or keep (CodeQL's and Semgrep's browser rules). */
+/** What the browser's own APIs are told to trust or keep, and what a web server shows (CodeQL's and Semgrep's JS rules). */
 export const BROWSER_RULES: RuleDefinition[] = [
   {
     // A password or secret written to the browser's `localStorage`/`sessionStorage` (CWE-312, CodeQL
@@ -81,5 +81,19 @@ export const BROWSER_RULES: RuleDefinition[] = [
     ),
     // rehype-sanitize after rehype-raw cleans what rehype-raw let in.
     check: (c) => c.p === undefined || !/rehypeSanitize/.test(c.finding?.text ?? ''),
+  },
+  {
+    // Semgrep's express-check-directory-listing: serve-index lists every file of the directory it serves.
+    id: 'security/directory-listing',
+    needles: ['serveIndex', 'serve-index'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-548',
+    message:
+      '`{finding}` lists the files of the served directory, showing backups, configuration and other files nobody links to; serve the files without an index.',
+    languages: forJs(`((call_expression function: (identifier) @fn) @finding (#eq? @fn "serveIndex"))
+                      ((call_expression function: (call_expression function: (identifier) @req arguments: (arguments (string (string_fragment) @m)))) @finding
+                        (#eq? @req "require") (#eq? @m "serve-index"))`),
   },
 ];
