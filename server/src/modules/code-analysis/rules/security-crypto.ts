@@ -44,7 +44,9 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))`,
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(md5|sha1|md4|ripemd160)$") (#match? @fn "^(New|Sum)$"))`,
-      php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))`,
+      php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))
+            ((function_call_expression function: (name) @fn arguments: (arguments . (argument (string) @alg))) @finding
+              (#eq? @fn "hash") (#match? @alg "^.(md5|sha1|md4|md2).$"))`,
       ruby: `((scope_resolution scope: (_) @m name: (constant) @alg) @finding (#match? @m "^(OpenSSL::)?Digest$") (#match? @alg "^(MD5|SHA1|MD4|RMD160)$"))
              ${callText('call', '^OpenSSL::Digest\\.(new|digest|hexdigest)\\(\\s*[\'"](md5|sha1|md4|MD5|SHA1|MD4)[\'"]')}`,
       csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding

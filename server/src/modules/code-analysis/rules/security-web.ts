@@ -5,8 +5,9 @@ import { forJs, type RuleDefinition } from './types';
 /** Whether a cookie's options set the Secure flag: `secure=True`, `Secure: true`, `'secure' => true`, PHP's sixth argument. */
 function securedCookie(args: string, fn: string | undefined): boolean {
   // A value read from settings (`secure=settings.SESSION_COOKIE_SECURE`) is the deployment's choice, not a literal off.
+  // (`>` is excluded so that `=>` is not read as `=` followed by a value.)
   if (
-    /['"]?(\b|is)[Ss]ecure['"]?\s*(=>|=|:)\s*(?!(False|false|FALSE|None|null|nil|0)\b|''|""|'0'|"0")[^\s,)}]/.test(
+    /['"]?(\b|is)[Ss]ecure['"]?\s*(=>|=|:)\s*(?!(False|false|FALSE|None|null|nil|0)\b|''|""|'0'|"0")[^\s,)}>]/.test(
       args,
     )
   )
@@ -80,7 +81,9 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
                 ((call_expression function: (identifier) @fn arguments: (arguments . (object) @args .)) @finding
                  (#match? @fn "^(session|expressSession|cookieSession)$"))`),
       // Laravel's config/session.php (Semgrep laravel-cookie-secure-set): the session cookie without `'secure' => true`.
-      php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie)$"))
+      php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie|session_set_cookie_params)$"))
+            ((function_call_expression function: (name) @fn arguments: (arguments . (argument (string) @opt) . (argument) @v .)) @finding
+              (#eq? @fn "ini_set") (#match? @opt "session\\.cookie_secure") (#match? @v "^(0|false|FALSE|'0'|\\"0\\"|'[Oo]ff'|\\"[Oo]ff\\")$"))
             ((return_statement (array_creation_expression (array_element_initializer (string) @k (function_call_expression function: (name) @env)) @finding)) @laravel
               (#match? @k "^.cookie.$") (#eq? @env "env"))`,
       go: `((composite_literal type: (qualified_type) @t body: (literal_value) @args) @finding (#eq? @t "http.Cookie"))`,

@@ -78,7 +78,11 @@ export const SECURITY_RULES: RuleDefinition[] = [
            ((assignment_statement left: (expression_list (selector_expression field: (field_identifier) @k)) right: (expression_list (true))) @finding
              (#eq? @k "InsecureSkipVerify"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (name) @opt) . (argument [(boolean) (integer)] @v))) @finding
-        (#eq? @fn "curl_setopt") (#match? @opt "^CURLOPT_SSL_VERIFY(PEER|HOST)$") (#match? @v "^(false|FALSE|0)$"))`,
+        (#eq? @fn "curl_setopt") (#match? @opt "^CURLOPT_SSL_VERIFY(PEER|HOST)$") (#match? @v "^(false|FALSE|0)$"))
+        ((array_element_initializer (string) @opt (boolean) @v) @finding
+          (#match? @opt "^.(verify_peer|verify_peer_name|verify).$") (#match? @v "^(false|FALSE)$"))
+        ((member_call_expression name: (name) @fn) @finding (#eq? @fn "withoutVerifying"))
+        ((scoped_call_expression name: (name) @fn) @finding (#eq? @fn "withoutVerifying"))`,
       ruby: `((scope_resolution name: (constant) @c) @finding (#eq? @c "VERIFY_NONE"))`,
       java: `((method_declaration name: (identifier) @n body: (block . "{" . "}")) @finding (#match? @n "^(checkServerTrusted|checkClientTrusted)$"))
              ((identifier) @finding (#eq? @finding "ALLOW_ALL_HOSTNAME_VERIFIER"))
