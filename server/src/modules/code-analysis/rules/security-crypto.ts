@@ -103,7 +103,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         ((member_access_expression) @finding (#eq? @finding "CipherMode.ECB"))`,
       ruby: callText(
         'call',
-        '^OpenSSL::Cipher(::\\w+)?\\.new\\(\\s*[\'"](des|DES|rc4|RC4|bf|BF|rc2|RC2|[\\w-]*-(ecb|ECB)[\'"])',
+        '^OpenSSL::Cipher(::\\w+)?\\.new\\(\\s*([\'"](des|DES|rc4|RC4|bf|BF|rc2|RC2|[\\w-]*-(ecb|ECB)[\'"])|\\d+\\s*,\\s*(:ECB|[\'"]ECB[\'"]))',
       ),
       c: `${callText('call_expression', NATIVE_CIPHER)} ${callText('call_expression', NATIVE_CIPHER_BY_NAME)}`,
       cpp: `${callText('call_expression', NATIVE_CIPHER)} ${callText('call_expression', NATIVE_CIPHER_BY_NAME)}`,

@@ -83,7 +83,9 @@ export const SECURITY_RULES: RuleDefinition[] = [
           (#match? @opt "^.(verify_peer|verify_peer_name|verify).$") (#match? @v "^(false|FALSE)$"))
         ((member_call_expression name: (name) @fn) @finding (#eq? @fn "withoutVerifying"))
         ((scoped_call_expression name: (name) @fn) @finding (#eq? @fn "withoutVerifying"))`,
-      ruby: `((scope_resolution name: (constant) @c) @finding (#eq? @c "VERIFY_NONE"))`,
+      // Faraday `ssl: { verify: false }`, HTTParty `verify: false`, RestClient `verify_ssl: false`.
+      ruby: `((scope_resolution name: (constant) @c) @finding (#eq? @c "VERIFY_NONE"))
+             ((pair key: [(hash_key_symbol) (simple_symbol)] @k value: (false)) @finding (#match? @k "^:?(verify|verify_ssl|ssl_verify|verify_peer)$"))`,
       java: `((method_declaration name: (identifier) @n body: (block . "{" . "}")) @finding (#match? @n "^(checkServerTrusted|checkClientTrusted)$"))
              ((identifier) @finding (#eq? @finding "ALLOW_ALL_HOSTNAME_VERIFIER"))
              ((object_creation_expression type: (type_identifier) @t) @finding (#eq? @t "NoopHostnameVerifier"))
