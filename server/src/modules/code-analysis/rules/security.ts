@@ -42,6 +42,8 @@ export const SECURITY_RULES: RuleDefinition[] = [
       'verify',
       'ssl',
       'rejectUnauthorized',
+      'strictSSL',
+      'checkServerIdentity',
       'NODE_TLS_REJECT_UNAUTHORIZED',
       'InsecureSkipVerify',
       'CURLOPT_SSL',
@@ -72,7 +74,10 @@ export const SECURITY_RULES: RuleDefinition[] = [
       python: `((call function: (_) @fn arguments: (argument_list (keyword_argument name: (identifier) @k value: (false)) @finding)) (#eq? @k "verify") (#not-match? @fn "(^|[.])(jwt|jws)[.]decode(_complete)?$"))
                 ((attribute object: (identifier) @m attribute: (identifier) @a) @finding (#eq? @m "ssl") (#eq? @a "_create_unverified_context"))
                 ((attribute object: (identifier) @m attribute: (identifier) @a) @finding (#eq? @m "ssl") (#eq? @a "CERT_NONE"))`,
-      ...forJs(`((pair key: (property_identifier) @k value: (false)) @finding (#eq? @k "rejectUnauthorized"))
+      // `rejectUnauthorized: false` (https, tls, ws, got), request's `strictSSL: false`, a `checkServerIdentity` that
+      // accepts any host.
+      ...forJs(`((pair key: (property_identifier) @k value: (false)) @finding (#match? @k "^(rejectUnauthorized|strictSSL)$"))
+                 ((pair key: (property_identifier) @k value: (arrow_function body: [(undefined) (null) (true)])) @finding (#eq? @k "checkServerIdentity"))
                  ((assignment_expression left: (_) @l right: (string)) @finding (#match? @l "NODE_TLS_REJECT_UNAUTHORIZED"))`),
       go: `((keyed_element (literal_element (identifier) @k) (literal_element [(true) (unary_expression operand: (false))])) @finding (#eq? @k "InsecureSkipVerify"))
            ((assignment_statement left: (expression_list (selector_expression field: (field_identifier) @k)) right: (expression_list (true))) @finding
