@@ -54,6 +54,16 @@ export const php: TaintLanguage = {
   kindSanitizers: [
     { callee: /^ldap_escape$/, kinds: ['ldap-injection'] },
     { callee: /^e$/, kinds: ['xss'] },
+    // WordPress escaping: each for its output context.
+    { callee: /^(esc_html|esc_attr|esc_textarea|esc_js|wp_kses|wp_kses_post|wp_kses_data)$/, kinds: ['xss'] },
+    { callee: /^esc_url(_raw)?$/, kinds: ['xss', 'open-redirect'] },
+    { callee: /^esc_sql$/, kinds: ['sql-injection'] },
+    { callee: /^sanitize_file_name$/, kinds: ['path-traversal'] },
+    // Strips tags and line breaks.
+    {
+      callee: /^sanitize_text_field$/,
+      kinds: ['xss', 'log-injection', 'header-injection', 'smtp-injection'],
+    },
     // Line breaks replaced away cannot start a new log line or header.
     {
       callee: /^(str_replace|str_ireplace|preg_replace)$/,
@@ -62,7 +72,7 @@ export const php: TaintLanguage = {
     },
   ],
   sanitizers: [
-    /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
+    /^(intval|floatval|boolval|absint|sanitize_key|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
   ],
   sinks: [
     { kind: 'format-string', callee: /^(printf|sprintf|vsprintf|vprintf)$/, arg: 0 },
@@ -129,6 +139,11 @@ export const php: TaintLanguage = {
     },
     { kind: 'ssrf', callee: /^curl_setopt$/, arg: 2, when: /CURLOPT_URL/ },
     { kind: 'open-redirect', callee: /^header$/, arg: 0, when: /Location/i },
+    // WordPress: `$wpdb` reads of SQL text, redirects and HTTP requests to a URL from input, `maybe_unserialize`.
+    { kind: 'sql-injection', callee: /^\$wpdb->(get_results|get_row|get_var|get_col)$/, arg: 0 },
+    { kind: 'open-redirect', callee: /^wp_redirect$/, arg: 0 },
+    { kind: 'ssrf', callee: /^wp_remote_(get|post|head|request)$/, arg: 0 },
+    { kind: 'unsafe-deserialization', callee: /^maybe_unserialize$/, arg: 0 },
     // Symfony: controller redirects, Doctrine DBAL/ORM queries built as text, HTML and file responses.
     { kind: 'open-redirect', callee: /^\$this->redirect$/, arg: 0 },
     {
