@@ -52,6 +52,8 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
     needles: [
       'chmod',
       'mkdir',
+      'umask',
+      'install',
       'makedirs',
       'open',
       'Mkdir',
@@ -94,8 +96,14 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
       ),
       kotlin: callText('call_expression', '^PosixFilePermissions\\.fromString\\('),
       scala: callText('call_expression', '^PosixFilePermissions\\.fromString\\('),
-      bash: `((command name: (command_name) @n argument: (_) @octal) @finding (#eq? @n "chmod"))`,
+      // `chmod 777`, `mkdir -m 777`/`install -m 777`, and a umask that leaves files writable by others.
+      bash: `((command name: (command_name) @n argument: (_) @octal) @finding (#eq? @n "chmod"))
+             ((command name: (command_name) @n (word) @flag . [(word) (number)] @octal) @finding (#match? @n "^(mkdir|install)$") (#eq? @flag "-m"))
+             ((command name: (command_name) @n argument: [(word) (number)] @umask) @finding (#eq? @n "umask") (#match? @umask "^0*[0-7]?[0-7]?[0145]$"))`,
     },
-    check: (c) => (c.octal ? permissiveChmodWord(c.octal.text) : permissiveModeCall(c.finding?.text ?? '')),
+    check: (c) => {
+      if (c.umask) return true;
+      return c.octal ? permissiveChmodWord(c.octal.text) : permissiveModeCall(c.finding?.text ?? '');
+    },
   },
 ];

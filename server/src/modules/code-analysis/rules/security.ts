@@ -123,8 +123,16 @@ export const SECURITY_RULES: RuleDefinition[] = [
                (#eq? @n "withAcceptAnyCertificate") (#eq? @v "true"))`,
       swift: callText('call_expression', '^URLCredential\\(\\s*trust:'),
       bash: `((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "curl") (#match? @a "^(--insecure|-[a-zA-Z]*k[a-zA-Z]*)$"))
-             ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "wget") (#eq? @a "--no-check-certificate"))`,
+             ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "wget") (#eq? @a "--no-check-certificate"))
+             ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "git") (#match? @a "^http\\.sslVerify=(false|0)$"))
+             ((command name: (command_name) @n argument: (word) @a . argument: (word) @v) @finding (#match? @n "^(npm|yarn|pnpm)$") (#match? @a "^strict-ssl$") (#eq? @v "false"))
+             ((command name: (command_name) @n argument: (word) @a) @finding (#match? @n "^pip3?$") (#eq? @a "--trusted-host"))
+             ((variable_assignment name: (variable_name) @v value: (_) @val) @finding
+               (#match? @v "^(GIT_SSL_NO_VERIFY|NODE_TLS_REJECT_UNAUTHORIZED|PYTHONHTTPSVERIFY|CURL_INSECURE)$") (#match? @val "^[\\"']?(true|1|0)[\\"']?$"))`,
     },
+    // GIT_SSL_NO_VERIFY and CURL_INSECURE turn verification off when set; the other two when set to 0.
+    check: (c) =>
+      !c.val || /^(GIT_SSL_NO_VERIFY|CURL_INSECURE)$/.test(c.v?.text ?? '') !== /0/.test(c.val.text),
   },
   {
     id: 'security/xxe',
