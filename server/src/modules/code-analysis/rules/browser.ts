@@ -96,4 +96,20 @@ export const BROWSER_RULES: RuleDefinition[] = [
                       ((call_expression function: (call_expression function: (identifier) @req arguments: (arguments (string (string_fragment) @m)))) @finding
                         (#eq? @req "require") (#eq? @m "serve-index"))`),
   },
+  {
+    // Angular's DomSanitizer bypass (Semgrep angular-domsanitizer): the value is inserted as trusted HTML, script,
+    // style or URL. A literal the code fixes is the developer's own markup.
+    id: 'security/angular-sanitizer-bypass',
+    needles: ['bypassSecurityTrust'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-79',
+    message:
+      '`{finding}` marks a value as trusted, so Angular inserts it without sanitising; let Angular sanitise it (bind it normally) or sanitise it yourself first (DOMPurify).',
+    languages:
+      forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (_) @v)) @finding
+                       (#match? @m "^bypassSecurityTrust(Html|Script|Style|Url|ResourceUrl)$"))`),
+    check: (c) => !/^(string|template_string)$/.test(c.v?.type ?? '') || /\$\{/.test(c.v?.text ?? ''),
+  },
 ];
