@@ -65,7 +65,7 @@ export const ruby: TaintLanguage = {
     { kind: 'command-injection', callee: /^`$/, arg: 'any' },
     { kind: 'code-injection', callee: /^(eval|instance_eval|class_eval|module_eval)$/, arg: 0 },
     // Calling a method or naming a class chosen by the request.
-    { kind: 'code-injection', callee: /\.(send|__send__|public_send)$/, arg: 0 },
+    { kind: 'code-injection', callee: /(^|\.)(send|__send__|public_send|method)$/, arg: 0 },
     // Brakeman's unsafe reflection: a class named by the request.
     { kind: 'reflection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
     { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html|text):/ },
