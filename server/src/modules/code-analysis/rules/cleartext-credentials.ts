@@ -52,7 +52,19 @@ export const CLEARTEXT_CREDENTIAL_RULES: RuleDefinition[] = [
                  (#eq? @k "auth") (#match? @url "^[A-Za-z]{0,2}[\\"']+[Hh][Tt][Tt][Pp]://"))`,
       ...forJs(`((call_expression function: (_) @fn arguments: (arguments (_) @url (object (pair key: (property_identifier) @k)))) @finding
                    (#eq? @k "auth") (#match? @url "^[\\"'\`][Hh][Tt][Tt][Pp]://"))`),
+      // HTTParty/RestClient options (`basic_auth: {…}`, `password: …`) beside an http:// URL.
+      ruby: `((call method: (_) @fn arguments: (argument_list (_) @url (pair key: (hash_key_symbol) @k))) @finding
+               (#match? @k "^(basic_auth|digest_auth|password)$") (#match? @url "^[\\"'][Hh][Tt][Tt][Pp]://"))`,
+      // Guzzle's `['auth' => [$user, $password]]` and Laravel's `Http::withBasicAuth(…)->get('http://…')`.
+      php: `((member_call_expression name: (name) @fn arguments: (arguments (argument (_) @url) (argument (array_creation_expression (array_element_initializer (string) @k))))) @finding
+              (#match? @k "^.auth.$") (#match? @url "^[\\"'][Hh][Tt][Tt][Pp]://"))
+            ((member_call_expression object: (_) @auth name: (name) @fn arguments: (arguments . (argument (_) @url))) @finding
+              (#match? @auth "with(Basic|Digest)Auth") (#match? @url "^[\\"'][Hh][Tt][Tt][Pp]://"))`,
+      // `curl -u user:pw http://…`, `wget --password=… http://…`.
+      bash: `((command name: (command_name) @fn argument: [(word) (string)] @flag argument: [(word) (string) (raw_string)] @url) @finding
+               (#match? @fn "^(curl|wget)$") (#match? @flag "^(-u|--user|--password=.*|--http-password=.*|--user=.*)$")
+               (#match? @url "^[\\"']?[Hh][Tt][Tt][Pp]://"))`,
     },
-    check: (c) => cleartextRequest(c.fn?.text ?? '', c.url?.text ?? ''),
+    check: (c) => c.fn?.type === 'command_name' || cleartextRequest(c.fn?.text ?? '', c.url?.text ?? ''),
   },
 ];

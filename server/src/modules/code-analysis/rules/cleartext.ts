@@ -78,6 +78,7 @@ export const CLEARTEXT_RULES: RuleDefinition[] = [
       'EnableSsl',
       'telnet',
       'ftp',
+      'createServer',
     ],
     // An SMTP client that upgrades the connection, or a file that turns TLS on, is not in clear.
     unlessByLanguage: { python: ['starttls', 'SMTP_SSL'], ruby: ['enable_starttls', 'enable_tls'] },
@@ -105,7 +106,23 @@ export const CLEARTEXT_RULES: RuleDefinition[] = [
       php: callText('function_call_expression', '^ftp_connect\\('),
       ruby: callText('call', '^(Net::FTP\\.(new|open)|Net::Telnet(::|\\.)new|Net::SMTP\\.(new|start))\\b'),
       csharp: `((assignment_expression left: (_) @l right: (boolean_literal) @v) @finding (#match? @l "EnableSsl$") (#eq? @v "false"))`,
-      ...forJs(callText('call_expression', '^require\\(\\s*[\'"](ftp|telnet-client|telnet)[\'"]\\s*\\)$')),
+      // Semgrep's using-http-server: Node's plain `http.createServer` serves the application without TLS.
+      ...forJs(`${callText('call_expression', '^require\\(\\s*[\'"](ftp|telnet-client|telnet)[\'"]\\s*\\)$')}
+                ${callText('call_expression', '^http\\.createServer\\(')}`),
+    },
+  },
+  {
+    // Semgrep's force-ssl-false (CWE-311): Rails told not to redirect to HTTPS nor mark cookies secure.
+    id: 'security/https-not-enforced',
+    needles: ['force_ssl'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-311',
+    message:
+      '`{finding}` lets the application serve pages and send its session cookie over plain HTTP; set `config.force_ssl = true` in production.',
+    languages: {
+      ruby: `((assignment left: (call method: (identifier) @m) right: (false)) @finding (#eq? @m "force_ssl"))`,
     },
   },
 ];

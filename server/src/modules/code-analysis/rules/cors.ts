@@ -10,6 +10,9 @@ const ALLOW_ORIGIN = JSON.stringify(`^['"]Access-Control-Allow-Origin['"]$`);
 const REQUEST_ORIGIN = JSON.stringify(
   String.raw`^(req|request|ctx)\.(headers\.origin|headers\[['"]origin['"]\]|get\(['"]origin['"]\)|header\(['"]origin['"]\))$`,
 );
+const RUBY_REQUEST_ORIGIN = JSON.stringify(
+  String.raw`^request\.(origin|headers\[['"](Origin|HTTP_ORIGIN)['"]\]|env\[['"]HTTP_ORIGIN['"]\])$`,
+);
 
 /** A Go CORS options entry that admits every origin, in options that also allow credentials. */
 function goAnyOriginWithCredentials(entry: string, options: string): boolean {
@@ -69,6 +72,10 @@ export const CORS_RULES: RuleDefinition[] = [
           (#match? @m "^(Set|Add)$") (#match? @h "Access-Control-Allow-Origin") (#eq? @g "Get") (#match? @o "^.[Oo]rigin.$"))
         ((composite_literal type: (qualified_type) @t body: (literal_value (keyed_element key: (literal_element (identifier) @k)) @finding) @body)
           (#match? @t "^cors\\.(Options|Config)$") (#match? @k "^(AllowedOrigins|AllowOrigins|AllowAllOrigins|AllowOriginFunc)$"))`,
+      // Rails and Sinatra: the request's `Origin` echoed into the response header.
+      ruby: `((assignment left: (element_reference object: (_) @o (string) @h) right: (_) @v) @finding
+          (#match? @o "^(response\\\\.)?headers$") (#match? @h "Access-Control-Allow-Origin")
+          (#match? @v ${RUBY_REQUEST_ORIGIN}))`,
     },
     // `SetIsOriginAllowed(origin => allowed.Contains(origin))` checks; only a predicate that is always true is open.
     check: (c) => {

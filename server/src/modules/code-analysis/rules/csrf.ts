@@ -1,5 +1,5 @@
 import { callText } from './security-crypto';
-import type { RuleDefinition } from './types';
+import { forJs, type RuleDefinition } from './types';
 
 /**
  * Cross-site request forgery protection turned off (CWE-352), as Semgrep, Brakeman, CodeQL and the Roslyn security
@@ -56,7 +56,12 @@ export const CSRF_RULES: RuleDefinition[] = [
       csharp: `((attribute name: (identifier) @a) @finding (#match? @a "^IgnoreAntiforgeryToken(Attribute)?$"))
                ((method_declaration (attribute_list (attribute name: (identifier) @a))) @finding (#match? @a "^Http(Post|Put|Delete|Patch)$"))`,
       php: `((property_element name: (variable_name (name) @n) default_value: (array_creation_expression (array_element_initializer (string) @v))) @finding
-              (#eq? @n "except") (#match? @v "^[\\"']\\\\*[\\"']$"))`,
+              (#eq? @n "except") (#match? @v "^[\\"']\\\\*[\\"']$"))
+            ((array_element_initializer (string) @k (boolean) @v) @finding (#match? @k "^.csrf_protection.$") (#match? @v "^(false|FALSE)$"))`,
+      // Express: csurf told to skip a state-changing method, lusca or another middleware given `csrf: false`.
+      ...forJs(`((pair key: (property_identifier) @k value: (array (string) @v)) @finding
+                   (#eq? @k "ignoreMethods") (#match? @v "^[\\"'](POST|PUT|PATCH|DELETE|post|put|patch|delete)[\\"']$"))
+                 ((pair key: (property_identifier) @k value: (false)) @finding (#eq? @k "csrf"))`),
     },
     check: (c) => {
       if (c.args)

@@ -26,4 +26,30 @@ export const DOWNLOAD_EXEC_RULES: RuleDefinition[] = [
         ((command name: (command_name) @sh argument: (command_substitution (command name: (command_name) @dl))) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))`,
     },
   },
+  {
+    // Semgrep's curl-eval (CWE-95): text fetched with curl/wget, kept in a variable or not, given to `eval`.
+    id: 'security/eval-of-download',
+    needles: ['curl', 'wget'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'high',
+    cwe: 'CWE-95',
+    message:
+      '`{finding}` evaluates text downloaded from the network as shell code: whoever controls or intercepts the server runs commands here; download data, not code, and parse it.',
+    languages: {
+      bash: `${['program', 'compound_statement']
+        .map(
+          (scope) => `(${scope}
+            (variable_assignment name: (variable_name) @v value: [(command_substitution (command name: (command_name) @dl))
+                                                                  (string (command_substitution (command name: (command_name) @dl)))])
+            (command name: (command_name) @ev argument: (_) @arg) @finding
+            (#match? @dl "${FETCH}") (#eq? @ev "eval"))`,
+        )
+        .join('\n')}
+        ((command name: (command_name) @ev argument: [(command_substitution (command name: (command_name) @dl))
+                                                     (string (command_substitution (command name: (command_name) @dl)))]) @finding
+          (#match? @dl "${FETCH}") (#eq? @ev "eval"))`,
+    },
+    check: (c) => !c.v || new RegExp(`\\$\\{?${c.v.text}\\b`).test(c.arg?.text ?? ''),
+  },
 ];

@@ -17,6 +17,7 @@ import { ANDROID_RULES } from './android-webview';
 import { API_MISUSE_RULES } from './api-misuse';
 import { archiveExtraction } from './archive-extraction';
 import { BLOCK_RULES } from './blocks';
+import { BROWSER_RULES } from './browser';
 import { BUG_RULES } from './bugs';
 import { CLEARTEXT_RULES } from './cleartext';
 import { CLEARTEXT_CREDENTIAL_RULES } from './cleartext-credentials';
@@ -32,6 +33,7 @@ import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
+import { INCOMPLETE_ESCAPING_RULES } from './incomplete-escaping';
 import { IOS_STORAGE_RULES } from './ios-storage';
 import { JACKSON_TYPING_RULES } from './jackson-typing';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
@@ -45,6 +47,7 @@ import { PASSWORD_HASH_RULES } from './password-hash';
 import { PHP_DYNAMIC_RULES } from './php-dynamic';
 import { PROTOTYPE_POLLUTION_RULES } from './prototype-pollution';
 import { PYTHON_CALL_RULES, pythonCallFindings } from './python-call-rules';
+import { RAILS_CONFIG_RULES } from './rails-config';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
 import { runScopedRules } from './scoped';
@@ -79,9 +82,12 @@ export const RULES: RuleDefinition[] = [
   ...SESSION_RULES,
   ...API_MISUSE_RULES,
   ...CLEARTEXT_RULES,
+  ...BROWSER_RULES,
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,
+  ...RAILS_CONFIG_RULES,
+  ...INCOMPLETE_ESCAPING_RULES,
   ...AIRFLOW_RULES,
   ...CLEARTEXT_CREDENTIAL_RULES,
   ...ESCAPE_BYPASS_RULES,

@@ -55,6 +55,8 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
     needles: [
       'chmod',
       'mkdir',
+      'umask',
+      'install',
       'makedirs',
       'open',
       'Mkdir',
@@ -100,16 +102,18 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
       ),
       kotlin: callText('call_expression', '^PosixFilePermissions\\.fromString\\('),
       scala: callText('call_expression', '^PosixFilePermissions\\.fromString\\('),
-      bash: `((command name: (command_name) @n argument: (_) @octal) @finding (#eq? @n "chmod"))`,
+      // `chmod 777`, `mkdir -m 777`/`install -m 777`, and a umask that leaves files writable by others.
+      bash: `((command name: (command_name) @n argument: (_) @octal) @finding (#eq? @n "chmod"))
+             ((command name: (command_name) @n (word) @flag . [(word) (number)] @octal) @finding (#match? @n "^(mkdir|install)$") (#eq? @flag "-m"))
+             ((command name: (command_name) @n argument: [(word) (number)] @umask) @finding (#eq? @n "umask") (#match? @umask "^0*[0-7]?[0-7]?[0145]$"))`,
       // Foundation: `createFile(atPath:contents:attributes: [.posixPermissions: 0o777])`, `setAttributes`.
       swift: `((value_argument name: (value_argument_label) value: (dictionary_literal key: (_) @key value: [(oct_literal) (integer_literal) (hex_literal)] @octal)) @finding
         (#match? @key "posixPermissions$"))`,
     },
-    check: (c) =>
-      c.key
-        ? permissive(numericMode(c.octal?.text ?? '', false))
-        : c.octal
-          ? permissiveChmodWord(c.octal.text)
-          : permissiveModeCall(c.finding?.text ?? ''),
+    check: (c) => {
+      if (c.umask) return true;
+      if (c.key) return permissive(numericMode(c.octal?.text ?? '', false));
+      return c.octal ? permissiveChmodWord(c.octal.text) : permissiveModeCall(c.finding?.text ?? '');
+    },
   },
 ];

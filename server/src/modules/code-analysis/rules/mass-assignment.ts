@@ -12,7 +12,7 @@ import { forJs, type RuleDefinition } from './types';
  * the body (`@RequestBody User u` … `repo.save(u)`) are.
  */
 const RUBY_MODEL_CALL =
-  '^(new|create|create!|update|update!|update_attributes|update_attributes!|assign_attributes|attributes=|insert|upsert|build|first_or_create|find_or_create_by|where)$';
+  '^(new|create|create!|create_with|update|update!|update_attributes|update_attributes!|assign_attributes|attributes=|insert|upsert|build|first_or_create|find_or_create_by|where)$';
 const JS_MODEL_CALL =
   '^(assign|create|update|updateOne|updateMany|findByIdAndUpdate|findOneAndUpdate|insertMany|insert|set|merge|build|upsert|save)$';
 const JS_BODY = '^(req|request|ctx\\.request)\\.body$';
@@ -54,7 +54,7 @@ export const MASS_ASSIGNMENT_RULES: RuleDefinition[] = [
     message:
       '`{finding}` lets the request set any attribute of the model (mass assignment): a client can change fields such as role or owner; list the fields it may set (strong parameters, `fields = [...]`, `$fillable`, a DTO).',
     languages: {
-      ruby: `((call receiver: (identifier) @r method: (identifier) @m) @finding (#eq? @r "params") (#eq? @m "permit!"))
+      ruby: `((call receiver: (_) @r method: (identifier) @m) @finding (#match? @r "^params([.[]|$)") (#eq? @m "permit!"))
              ((call method: (identifier) @m arguments: (argument_list . [(element_reference object: (identifier) @p) (identifier) @p])) @finding
                (#match? @m "${RUBY_MODEL_CALL}") (#eq? @p "params"))`,
       python: `((class_definition name: (identifier) @meta body: (block (expression_statement (assignment left: (identifier) @k right: (string) @v) @finding)))

@@ -99,6 +99,8 @@ export const RISKY_API_RULES: RuleDefinition[] = [
       cpp: callText('call_expression', `^(fopen|open|creat)\\(\\s*"${TMP}`),
       php: callText('function_call_expression', `^(fopen|file_put_contents|touch)\\(\\s*["']${TMP}`),
       ruby: callText('call', `^File\\.(open|write|new)\\(\\s*["']${TMP}`),
+      // `cmd > /tmp/name`: a fixed name another user can create first, as a symlink to a file of this user's.
+      bash: `((file_redirect destination: [(word) (string)] @p) @finding (#match? @p ${JSON.stringify(`^["']?${TMP}[\\w.-]+["']?$`)}))`,
     },
   },
   {

@@ -44,8 +44,11 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))`,
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(md5|sha1|md4|ripemd160)$") (#match? @fn "^(New|Sum)$"))`,
-      php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))`,
-      ruby: `((scope_resolution scope: (constant) @m name: (constant) @alg) @finding (#eq? @m "Digest") (#match? @alg "^(MD5|SHA1)$"))`,
+      php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))
+            ((function_call_expression function: (name) @fn arguments: (arguments . (argument (string) @alg))) @finding
+              (#eq? @fn "hash") (#match? @alg "^.(md5|sha1|md4|md2).$"))`,
+      ruby: `((scope_resolution scope: (_) @m name: (constant) @alg) @finding (#match? @m "^(OpenSSL::)?Digest$") (#match? @alg "^(MD5|SHA1|MD4|RMD160)$"))
+             ${callText('call', '^OpenSSL::Digest\\.(new|digest|hexdigest)\\(\\s*[\'"](md5|sha1|md4|MD5|SHA1|MD4)[\'"]')}`,
       csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding
         (#match? @cls "^(MD5|SHA1)$") (#match? @fn "^(Create|HashData)$"))
         ${callText('object_creation_expression', '^new\\s+(MD5CryptoServiceProvider|SHA1CryptoServiceProvider|SHA1Managed|MD5Cng|SHA1Cng)\\(')}`,
@@ -75,6 +78,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       'rc2',
       'BF_',
       'BF-',
+      'mcrypt_',
     ],
     category: 'security',
     severity: 'high',
@@ -90,7 +94,8 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(des|rc4)$") (#match? @fn "^New(Cipher|TripleDESCipher)$"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument (string) @alg))) @finding
-        (#match? @fn "^openssl_(en|de)crypt$") (#match? @alg "(?:des|rc4|bf-|-ecb)"))`,
+        (#match? @fn "^openssl_(en|de)crypt$") (#match? @alg "(?:des|rc4|bf-|-ecb)"))
+        ${callText('function_call_expression', '^mcrypt_(encrypt|decrypt|generic|module_open|cbc|ecb|cfb|ofb)\\(')}`,
       kotlin: callText('call_expression', `^${JCA_CIPHER}`),
       scala: callText('call_expression', `^${JCA_CIPHER}`),
       csharp: `${callText('invocation_expression', '^(DES|TripleDES|RC2)\\.Create\\(')}
@@ -98,7 +103,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         ((member_access_expression) @finding (#eq? @finding "CipherMode.ECB"))`,
       ruby: callText(
         'call',
-        '^OpenSSL::Cipher(::\\w+)?\\.new\\(\\s*[\'"](des|DES|rc4|RC4|bf|BF|rc2|RC2|[\\w-]*-(ecb|ECB)[\'"])',
+        '^OpenSSL::Cipher(::\\w+)?\\.new\\(\\s*([\'"](des|DES|rc4|RC4|bf|BF|rc2|RC2|[\\w-]*-(ecb|ECB)[\'"])|\\d+\\s*,\\s*(:ECB|[\'"]ECB[\'"]))',
       ),
       c: `${callText('call_expression', NATIVE_CIPHER)} ${callText('call_expression', NATIVE_CIPHER_BY_NAME)}`,
       cpp: `${callText('call_expression', NATIVE_CIPHER)} ${callText('call_expression', NATIVE_CIPHER_BY_NAME)}`,
@@ -124,8 +129,11 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       python: `((call function: (attribute object: (identifier) @m attribute: (identifier) @fn)) @finding
                (#eq? @m "random")
                (#match? @fn "^(random|randint|randrange|choice|choices|getrandbits|sample|shuffle|uniform|triangular|betavariate|expovariate|gammavariate|gauss|lognormvariate|normalvariate|vonmisesvariate|paretovariate|weibullvariate|randbytes)$"))`,
+      // eslint-plugin-security's detect-pseudoRandomBytes: Node's non-cryptographic byte source.
       ...forJs(`((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)) @finding
-                 (#eq? @o "Math") (#eq? @p "random"))`),
+                 (#eq? @o "Math") (#eq? @p "random"))
+                ((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)) @finding
+                 (#eq? @o "crypto") (#eq? @p "pseudoRandomBytes"))`),
       php: callText(
         'function_call_expression',
         '^(rand|mt_rand|lcg_value|mt_srand|srand|array_rand|str_shuffle)\\(',

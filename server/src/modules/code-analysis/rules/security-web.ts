@@ -5,8 +5,9 @@ import { forJs, type RuleDefinition } from './types';
 /** Whether a cookie's options set the Secure flag: `secure=True`, `Secure: true`, `'secure' => true`, PHP's sixth argument. */
 function securedCookie(args: string, fn: string | undefined): boolean {
   // A value read from settings (`secure=settings.SESSION_COOKIE_SECURE`) is the deployment's choice, not a literal off.
+  // (`>` is excluded so that `=>` is not read as `=` followed by a value.)
   if (
-    /['"]?(\b|is)[Ss]ecure['"]?\s*(=>|=|:)\s*(?!(False|false|FALSE|None|null|nil|0)\b|''|""|'0'|"0")[^\s,)}]/.test(
+    /['"]?(\b|is)[Ss]ecure['"]?\s*(=>|=|:)\s*(?!(False|false|FALSE|None|null|nil|0)\b|''|""|'0'|"0")[^\s,)}>]/.test(
       args,
     )
   )
@@ -64,7 +65,7 @@ export function cleartextUrl(literal: string, harmless: RegExp = HARMLESS_HOST):
 export const WEB_SECURITY_RULES: RuleDefinition[] = [
   {
     id: 'security/insecure-cookie',
-    needles: ['set_cookie', 'cookie', 'Cookie', 'COOKIE_SECURE'],
+    needles: ['set_cookie', 'cookie', 'Cookie', 'COOKIE_SECURE', 'session', 'Session'],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
@@ -80,10 +81,18 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
                ((keyword_argument name: (identifier) @k value: (false)) @finding (#match? @k "^(SESSION|CSRF|REMEMBER)_COOKIE_SECURE$"))`,
       ...forJs(`((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @p)
                   arguments: (arguments) @args) @finding
-                 (#match? @o "^(res|response|ctx)$") (#eq? @p "cookie"))`),
-      php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie)$"))`,
+                 (#match? @o "^(res|response|ctx)$") (#eq? @p "cookie"))
+                ((call_expression function: (identifier) @fn arguments: (arguments . (object) @args .)) @finding
+                 (#match? @fn "^(session|expressSession|cookieSession)$"))`),
+      // Laravel's config/session.php (Semgrep laravel-cookie-secure-set): the session cookie without `'secure' => true`.
+      php: `((function_call_expression function: (name) @fn arguments: (arguments) @args) @finding (#match? @fn "^(setcookie|setrawcookie|session_set_cookie_params)$"))
+            ((function_call_expression function: (name) @fn arguments: (arguments . (argument (string) @opt) . (argument) @v .)) @finding
+              (#eq? @fn "ini_set") (#match? @opt "session\\.cookie_secure") (#match? @v "^(0|false|FALSE|'0'|\\"0\\"|'[Oo]ff'|\\"[Oo]ff\\")$"))
+            ((return_statement (array_creation_expression (array_element_initializer (string) @k (function_call_expression function: (name) @env)) @finding)) @laravel
+              (#match? @k "^.cookie.$") (#eq? @env "env"))`,
       go: `((composite_literal type: (qualified_type) @t body: (literal_value) @args) @finding (#eq? @t "http.Cookie"))`,
-      ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))`,
+      ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))
+             ((call method: (identifier) @store arguments: (argument_list) @args) @finding (#eq? @store "session_store"))`,
       csharp: `((object_creation_expression type: (identifier) @t initializer: (initializer_expression) @args) @finding (#match? @t "^(CookieOptions|HttpCookie)$"))`,
       // Play's Cookie and Akka HTTP's HttpCookie default to secure = false; Akka's request header
       // `Cookie("name" -> value)` (pairs) is what a client sends, not a cookie set.
@@ -108,7 +117,12 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
               ((assignment target: (directly_assignable_expression) @t result: (call_expression) @finding @args)
                 (#match? @t "cookies\\\\[") (#match? @finding "^\\\\.init\\\\(\\\\s*string:"))`,
     },
-    check: (c) => !securedCookie(c.args?.text ?? '', c.fn?.text),
+    // Rails' session store is secure behind force_ssl; only an explicit `secure: false` turns that off.
+    check: (c) => {
+      if (c.store) return /\bsecure:\s*false\b/.test(c.args?.text ?? '');
+      if (c.laravel) return !/['"]secure['"]\s*=>\s*(true|env\()/i.test(c.laravel.text);
+      return !securedCookie(c.args?.text ?? '', c.fn?.text);
+    },
   },
   {
     id: 'security/cleartext-transport',

@@ -42,6 +42,13 @@ export const SECURITY_RULES: RuleDefinition[] = [
       'verify',
       'ssl',
       'rejectUnauthorized',
+      'strictSSL',
+      'checkServerIdentity',
+      'NO_VERIFY',
+      'HTTPSVERIFY',
+      'CURL_INSECURE',
+      'sslVerify',
+      'trusted-host',
       'NODE_TLS_REJECT_UNAUTHORIZED',
       'InsecureSkipVerify',
       'CURLOPT_SSL',
@@ -72,14 +79,23 @@ export const SECURITY_RULES: RuleDefinition[] = [
       python: `((call function: (_) @fn arguments: (argument_list (keyword_argument name: (identifier) @k value: (false)) @finding)) (#eq? @k "verify") (#not-match? @fn "(^|[.])(jwt|jws)[.]decode(_complete)?$"))
                 ((attribute object: (identifier) @m attribute: (identifier) @a) @finding (#eq? @m "ssl") (#eq? @a "_create_unverified_context"))
                 ((attribute object: (identifier) @m attribute: (identifier) @a) @finding (#eq? @m "ssl") (#eq? @a "CERT_NONE"))`,
-      ...forJs(`((pair key: (property_identifier) @k value: (false)) @finding (#eq? @k "rejectUnauthorized"))
+      // `rejectUnauthorized: false` (https, tls, ws, got), request's `strictSSL: false`, a `checkServerIdentity` that
+      // accepts any host.
+      ...forJs(`((pair key: (property_identifier) @k value: (false)) @finding (#match? @k "^(rejectUnauthorized|strictSSL)$"))
+                 ((pair key: (property_identifier) @k value: (arrow_function body: [(undefined) (null) (true)])) @finding (#eq? @k "checkServerIdentity"))
                  ((assignment_expression left: (_) @l right: (string)) @finding (#match? @l "NODE_TLS_REJECT_UNAUTHORIZED"))`),
       go: `((keyed_element (literal_element (identifier) @k) (literal_element [(true) (unary_expression operand: (false))])) @finding (#eq? @k "InsecureSkipVerify"))
            ((assignment_statement left: (expression_list (selector_expression field: (field_identifier) @k)) right: (expression_list (true))) @finding
              (#eq? @k "InsecureSkipVerify"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments (argument (name) @opt) . (argument [(boolean) (integer)] @v))) @finding
-        (#eq? @fn "curl_setopt") (#match? @opt "^CURLOPT_SSL_VERIFY(PEER|HOST)$") (#match? @v "^(false|FALSE|0)$"))`,
-      ruby: `((scope_resolution name: (constant) @c) @finding (#eq? @c "VERIFY_NONE"))`,
+        (#eq? @fn "curl_setopt") (#match? @opt "^CURLOPT_SSL_VERIFY(PEER|HOST)$") (#match? @v "^(false|FALSE|0)$"))
+        ((array_element_initializer (string) @opt (boolean) @v) @finding
+          (#match? @opt "^.(verify_peer|verify_peer_name|verify).$") (#match? @v "^(false|FALSE)$"))
+        ((member_call_expression name: (name) @fn) @finding (#eq? @fn "withoutVerifying"))
+        ((scoped_call_expression name: (name) @fn) @finding (#eq? @fn "withoutVerifying"))`,
+      // Faraday `ssl: { verify: false }`, HTTParty `verify: false`, RestClient `verify_ssl: false`.
+      ruby: `((scope_resolution name: (constant) @c) @finding (#eq? @c "VERIFY_NONE"))
+             ((pair key: [(hash_key_symbol) (simple_symbol)] @k value: (false)) @finding (#match? @k "^:?(verify|verify_ssl|ssl_verify|verify_peer)$"))`,
       java: `((method_declaration name: (identifier) @n body: (block . "{" . "}")) @finding (#match? @n "^(checkServerTrusted|checkClientTrusted)$"))
              ((identifier) @finding (#eq? @finding "ALLOW_ALL_HOSTNAME_VERIFIER"))
              ((object_creation_expression type: (type_identifier) @t) @finding (#eq? @t "NoopHostnameVerifier"))
@@ -112,8 +128,16 @@ export const SECURITY_RULES: RuleDefinition[] = [
                (#eq? @n "withAcceptAnyCertificate") (#eq? @v "true"))`,
       swift: callText('call_expression', '^URLCredential\\(\\s*trust:'),
       bash: `((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "curl") (#match? @a "^(--insecure|-[a-zA-Z]*k[a-zA-Z]*)$"))
-             ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "wget") (#eq? @a "--no-check-certificate"))`,
+             ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "wget") (#eq? @a "--no-check-certificate"))
+             ((command name: (command_name) @n argument: (word) @a) @finding (#eq? @n "git") (#match? @a "^http\\.sslVerify=(false|0)$"))
+             ((command name: (command_name) @n argument: (word) @a . argument: (word) @v) @finding (#match? @n "^(npm|yarn|pnpm)$") (#match? @a "^strict-ssl$") (#eq? @v "false"))
+             ((command name: (command_name) @n argument: (word) @a) @finding (#match? @n "^pip3?$") (#eq? @a "--trusted-host"))
+             ((variable_assignment name: (variable_name) @v value: (_) @val) @finding
+               (#match? @v "^(GIT_SSL_NO_VERIFY|NODE_TLS_REJECT_UNAUTHORIZED|PYTHONHTTPSVERIFY|CURL_INSECURE)$") (#match? @val "^[\\"']?(true|1|0)[\\"']?$"))`,
     },
+    // GIT_SSL_NO_VERIFY and CURL_INSECURE turn verification off when set; the other two when set to 0.
+    check: (c) =>
+      !c.val || /^(GIT_SSL_NO_VERIFY|CURL_INSECURE)$/.test(c.v?.text ?? '') !== /0/.test(c.val.text),
   },
   {
     id: 'security/xxe',
@@ -215,7 +239,11 @@ export const SECURITY_RULES: RuleDefinition[] = [
                   (#eq? @fn "run") (#eq? @k "debug"))
                 ((assignment left: (identifier) @k right: (true)) @finding (#eq? @k "DEBUG"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments . (argument (string) @opt) . (argument) @v)) @finding
-        (#eq? @fn "ini_set") (#match? @opt "display_errors") (#match? @v "^(1|true|'1'|\\"1\\"|'On'|\\"On\\"|'on')$"))`,
+        (#eq? @fn "ini_set") (#match? @opt "display_errors") (#match? @v "^(1|true|'1'|\\"1\\"|'On'|\\"On\\"|'on')$"))
+        ((function_call_expression function: (name) @fn arguments: (arguments . (argument [(string) (encapsed_string)] @opt) .)) @finding
+          (#eq? @fn "putenv") (#match? @opt "^.APP_DEBUG=(true|1).$"))
+        ((array_element_initializer (string) @opt [(boolean) (string)] @v) @finding
+          (#match? @opt "^.(app\\.debug|APP_DEBUG).$") (#match? @v "^.?(true|TRUE|1).?$"))`,
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @opt) . (true))) @finding
         (#eq? @fn "set") (#match? @opt "^(debug|showStackError)$"))`),
       ruby: `((assignment left: (call method: (identifier) @m) right: (true)) @finding (#eq? @m "consider_all_requests_local"))`,

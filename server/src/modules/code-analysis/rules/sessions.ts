@@ -1,4 +1,4 @@
-import type { RuleDefinition } from './types';
+import { forJs, type RuleDefinition } from './types';
 
 /** The value of a product of integer literals (`60 * 60 * 24 * 365`), or undefined for anything else. */
 function product(text: string | undefined): number | undefined {
@@ -49,7 +49,7 @@ export const SESSION_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/stack-trace-exposure',
-    needles: ['printStackTrace'],
+    needles: ['printStackTrace', '.stack'],
     category: 'security',
     severity: 'low',
     confidence: 'medium',
@@ -59,6 +59,13 @@ export const SESSION_RULES: RuleDefinition[] = [
     languages: {
       java: `(method_invocation name: (identifier) @n (#eq? @n "printStackTrace")) @finding`,
       kotlin: `(call_expression (navigation_expression (navigation_suffix (simple_identifier) @n)) (#eq? @n "printStackTrace")) @finding`,
+      // Express/Koa (CodeQL js/stack-trace-exposure): `res.send(err.stack)`, `res.json({ error: err.stack })`.
+      ...forJs(`((call_expression function: (member_expression property: (property_identifier) @n)
+                   arguments: (arguments [(member_expression property: (property_identifier) @p)
+                                          (object (pair value: (member_expression property: (property_identifier) @p)))])) @finding
+                 (#match? @n "^(send|json|end|write|jsonp)$") (#eq? @p "stack"))
+                ((assignment_expression left: (member_expression) @n right: (member_expression property: (property_identifier) @p)) @finding
+                 (#match? @n "^ctx\\\\.(body|response\\\\.body)$") (#eq? @p "stack"))`),
     },
   },
 ];

@@ -60,7 +60,12 @@ const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/com
  * the characters it holds; an allow-list (`name in ALLOWED`), a full regex match or a character-class test
  * (`isalnum`) rules out everything.
  */
-export function applyGuard(walker: WalkerBase, condition: SyntaxNode): void {
+export function applyGuard(walker: WalkerBase, condition: SyntaxNode, held = false): void {
+  // Past an `unless` the condition held: only a membership in a list the code holds says anything then.
+  if (held) {
+    allowListHeld(walker, condition);
+    return;
+  }
   const visit = (node: SyntaxNode): void => {
     const parts = named(node);
     if (node.type === 'comparison_operator' && parts.length === 2) {
@@ -174,4 +179,16 @@ export function applySafeRedirectCheck(walker: WalkerBase, condition: SyntaxNode
   let first = named(field(node, 'arguments') ?? node).find((c) => c !== fn);
   if (first?.type === 'argument') first = named(first)[0];
   if (first && walker.taintOfName(first)) walker.markValidated(first, ['open-redirect']);
+}
+
+/** `ALLOWED.include?(x)`, `in_array($x, [...])` known to hold: `x` is one of the listed values. */
+function allowListHeld(walker: WalkerBase, node: SyntaxNode): void {
+  if (!/call|method_invocation/.test(node.type)) return;
+  const object = field(node, 'object') ?? field(node, 'receiver');
+  const nameNode = field(node, 'name') ?? field(node, 'method');
+  const method = nameNode ? walker.nodeText(nameNode) : '';
+  const args = named(field(node, 'arguments') ?? node).filter((c) => c !== object && c !== nameNode);
+  const member = object && MEMBER_OF.test(method) ? args[0] : undefined;
+  if (object && member && walker.taintOfName(member) && !walker.taintOfName(object))
+    walker.markValidated(member, ALL_KINDS);
 }

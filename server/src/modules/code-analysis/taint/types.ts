@@ -170,8 +170,11 @@ export interface TaintLanguage {
   flow?: FlowSyntax;
   /** Callees are compared without their package prefix (`java.io.File` reads `File`). */
   qualifiedNames?: boolean;
-  /** Sanitisers that make a value safe for some sinks only (an HTML encoder for XSS, not for SQL). */
-  kindSanitizers?: { callee: RegExp; kinds: TaintKind[] }[];
+  /**
+   * Sanitisers that make a value safe for some sinks only (an HTML encoder for XSS, not for SQL); `when` must match
+   * the call's text (`str_replace(["\r", "\n"], …)` removes line breaks, not any `str_replace`).
+   */
+  kindSanitizers?: { callee: RegExp; kinds: TaintKind[]; when?: RegExp }[];
   valueChecks?: ValueCheck[];
   /**
    * What a route handler returns is the response body: a sink unless the returned call is one of `unless`; with

@@ -24,13 +24,15 @@ export const javascript: TaintLanguage = {
   keySinks: [{ type: 'pair', key: /^__html$/, kind: 'xss' }],
   sources: [
     /^req(uest)?\.(query|body|params|headers|cookies|url|originalUrl)\b/,
-    /^process\.(argv|env)\b/,
+    /^process\.argv\b/,
     /^(window\.)?location\.(search|hash|href)\b/,
     /^document\.(cookie|URL|referrer)\b/,
     /^ctx\.(query|querystring|params|headers|cookies|request\.(body|query|querystring|params|headers|files))\b/,
   ],
   localInput: {
-    sources: [/^process\.stdin\b/],
+    // The environment is the deployment's configuration (a service's base URL, a key), input only when the
+    // threat model counts local input.
+    sources: [/^process\.stdin\b/, /^process\.env\b/],
     sourceCalls: [
       /^(fs\.)?(promises\.)?readFile$|^(fs\/promises\.)?readFile$|^fsPromises\.readFile$/,
       /^(fetch|axios|axios\.(get|post|request)|got|got\.(get|post)|http\.get|https\.get)$/,
@@ -44,6 +46,8 @@ export const javascript: TaintLanguage = {
     /^readline\.question$/,
     /^(fs\.)?readFileSync$/,
     /^URLSearchParams\.get$|searchParams\.get$/,
+    // Route handlers of Next.js, Remix and other Fetch-API servers read the body of the incoming `request`.
+    /^(req|request)\.(json|formData|text)$/,
   ],
   parameterTypes: [
     'identifier',
@@ -62,6 +66,8 @@ export const javascript: TaintLanguage = {
     // A string or number cannot carry query operators.
     { callee: /^(String|mongoSanitize|sanitizeFilter|mongo\.sanitize)$/, kinds: ['nosql-injection'] },
     { callee: /^(_\.)?(pick|pickBy)$/, kinds: ['prototype-pollution'] },
+    // JSON text escapes line breaks: a serialised value cannot start a new log line.
+    { callee: /^JSON\.stringify$/, kinds: ['log-injection'] },
     // ldapjs filter objects and ldap-escape build the filter from escaped values.
     {
       callee: /^new(Equality|Substring|Presence|And|Or|Not)Filter$|^ldapEscape\.filter$/,
@@ -95,6 +101,8 @@ export const javascript: TaintLanguage = {
       callee: /^(eval|vm\.runIn\w+|vm\.compileFunction|(new)?vm\.Script|setTimeout|setInterval)$/,
       arg: 0,
     },
+    // A module path from the request loads and runs any file (eslint-plugin-security detect-non-literal-require).
+    { kind: 'code-injection', callee: /^require$/, arg: 0 },
     // `new Function('a', body)`: every argument is code.
     { kind: 'code-injection', callee: /^(Function|newFunction)$/, arg: 'any' },
     { kind: 'xss', callee: /^(res|response)\.(send|write|end)$|^document\.(write|writeln)$/, arg: 0 },
@@ -156,7 +164,39 @@ export const javascript: TaintLanguage = {
         /^(fetch|axios|axios\.(get|post|put|delete|patch|head|request)|got|request|https?\.(get|request)|needle)$|^(got|superagent|needle|request)\.(get|post|put|delete)$/,
       arg: 0,
     },
+    // Headless browsers (Puppeteer, Playwright) load the page the request names from the server's network.
+    { kind: 'ssrf', callee: /^(page|browserPage|tab)\.goto$/, arg: 0 },
     // `res.redirect(302, url)`: the status comes first.
     { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 'any' },
+    // Fastify: `reply.redirect([code,] url)`, and a reply typed as HTML.
+    { kind: 'open-redirect', callee: /^reply\.redirect$/, arg: 'any' },
+    { kind: 'xss', callee: /^reply\.type\(["']text\/html[^)]*\)\.send$/, arg: 0 },
+    // Next.js (`redirect` of next/navigation, `NextResponse.redirect`), Remix and the Fetch API's `Response.redirect`.
+    {
+      kind: 'open-redirect',
+      callee: /^(redirect|permanentRedirect|NextResponse\.redirect|Response\.redirect)$/,
+      arg: 0,
+    },
+    // Template engines compiling the template text itself (CodeQL js/template-object-injection, Semgrep's
+    // ejs/pug/handlebars template-injection rules): the input then runs as template code on the server.
+    {
+      kind: 'template-injection',
+      callee:
+        /^((ejs|pug|jade|Sqrl|eta|Eta)\.(render|compile)|nunjucks\.(renderString|compile)|(Handlebars|handlebars|hbs)\.(compile|precompile)|(Mustache|mustache)\.render|(_|lodash)\.template|doT\.template|(liquid|engine)\.parseAndRender)$/,
+      arg: 0,
+    },
+    // Log injection (CodeQL js/log-injection): a request value written into a log line can forge entries. An
+    // object argument is printed as an inspected or JSON structure (winston/pino metadata), which escapes line breaks.
+    {
+      kind: 'log-injection',
+      callee: /^console\.(log|info|warn|error|debug)$/,
+      arg: 'any',
+      argTypes: /^(?!object$)/,
+    },
+    {
+      kind: 'log-injection',
+      callee: /^(this\.)?(logger|log|winston|pino|bunyan)\.(info|warn|error|debug|trace|fatal|log)$/,
+      arg: 0,
+    },
   ],
 };

@@ -18,23 +18,34 @@ export const php: TaintLanguage = {
     'include_once_expression',
     'require_once_expression',
     'print_intrinsic',
+    'shell_command_expression',
+    // `new $class(...)`: the callee is `new$class`, its class name the input when that variable is tainted.
+    'object_creation_expression',
   ],
   flow: phpFlow,
-  sources: [/^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/],
+  // Laravel's request exposes each input as a property (`$request->email`).
+  sources: [
+    /^\$_(GET|POST|REQUEST|COOKIE|FILES|SERVER)\b/,
+    /^\$request->(?!(user|session|has|hasFile|filled|isMethod|ajax|expectsJson|wantsJson|isSecure|secure|is)$)[a-z_]\w*$/,
+  ],
   // `(int) $_GET['id']`: a numeric cast.
   cleanMembers: [{ types: ['cast_expression'], pattern: /^\((int|integer|float|double|bool|boolean)\)/ }],
   parameterTypes: ['simple_parameter'],
   parameterSources: [{ name: INPUT_NAMES }],
   safeParameter: /^\s*\??(int|float|bool)\s/,
   sourceCalls: [
-    /^(file_get_contents\('php:\/\/input'\)|getenv|fgets|readline)$/,
+    /^(file_get_contents\('php:\/\/input'\)|fgets|readline)$/,
     // Laravel and PSR-7 requests.
     /^\$request->(input|query|get|post|cookie|header|all|route|string|getQueryParams|getParsedBody|getContent)$/,
     /^(request|request\(\)->(input|query|get|post|all|cookie|header)|(Input|Request)::(get|input|all|query))$/,
+    // Symfony's Request bags (`getInt`, `getDigits`, `getBoolean` return filtered values and are not listed).
+    /^\$request->(query|request|cookies|headers|files|attributes|server)->(get|all|getString|getAlpha)$|^\$request->(toArray|getPayload)$/,
   ],
   localInput: {
     sources: [/^\$argv\b/],
     sourceCalls: [
+      // The environment is the deployment's configuration, input only when the threat model counts local input.
+      /^getenv$/,
       /^(file_get_contents|file|fread|fgetcsv|stream_get_contents|socket_read|socket_recv|parse_ini_file|curl_exec)$/,
       /^(mysqli_fetch_(assoc|array|row|object)|pg_fetch_(assoc|array|row|result))$|->(fetch|fetchAll|fetchColumn|fetch_assoc|fetch_array|fetch_row)$/,
     ],
@@ -43,9 +54,25 @@ export const php: TaintLanguage = {
   kindSanitizers: [
     { callee: /^ldap_escape$/, kinds: ['ldap-injection'] },
     { callee: /^e$/, kinds: ['xss'] },
+    // WordPress escaping: each for its output context.
+    { callee: /^(esc_html|esc_attr|esc_textarea|esc_js|wp_kses|wp_kses_post|wp_kses_data)$/, kinds: ['xss'] },
+    { callee: /^esc_url(_raw)?$/, kinds: ['xss', 'open-redirect'] },
+    { callee: /^esc_sql$/, kinds: ['sql-injection'] },
+    { callee: /^sanitize_file_name$/, kinds: ['path-traversal'] },
+    // Strips tags and line breaks.
+    {
+      callee: /^sanitize_text_field$/,
+      kinds: ['xss', 'log-injection', 'header-injection', 'smtp-injection'],
+    },
+    // Line breaks replaced away cannot start a new log line or header.
+    {
+      callee: /^(str_replace|str_ireplace|preg_replace)$/,
+      when: /\\r|\\n|PHP_EOL/,
+      kinds: ['log-injection', 'header-injection', 'smtp-injection'],
+    },
   ],
   sanitizers: [
-    /^(intval|floatval|boolval|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
+    /^(intval|floatval|boolval|absint|sanitize_key|htmlspecialchars|htmlentities|strip_tags|escapeshellarg|escapeshellcmd|basename|filter_var|filter_input|mysqli_real_escape_string|addslashes|urlencode|rawurlencode|realpath|\$\w+->quote)$/,
   ],
   sinks: [
     { kind: 'format-string', callee: /^(printf|sprintf|vsprintf|vprintf)$/, arg: 0 },
@@ -70,6 +97,15 @@ export const php: TaintLanguage = {
       arg: 0,
     },
     { kind: 'code-injection', callee: /^(eval|assert|create_function)$/, arg: 0 },
+    // Backticks run the text in a shell, as shell_exec does.
+    { kind: 'command-injection', callee: /^`$/, arg: 'any' },
+    // mbstring's `e` option evaluates the replacement as PHP code.
+    {
+      kind: 'code-injection',
+      callee: /^mb_(ereg|eregi)_replace$/,
+      arg: 1,
+      when: /,\s*['"][a-z]*e[a-z]*['"]\s*\)$/,
+    },
     // A callable named by the request calls any function (`system`, `phpinfo`).
     { kind: 'code-injection', callee: /^(call_user_func|call_user_func_array|forward_static_call)$/, arg: 0 },
     // Laravel: a string response is sent as HTML.
@@ -103,6 +139,57 @@ export const php: TaintLanguage = {
     },
     { kind: 'ssrf', callee: /^curl_setopt$/, arg: 2, when: /CURLOPT_URL/ },
     { kind: 'open-redirect', callee: /^header$/, arg: 0, when: /Location/i },
+    // WordPress: `$wpdb` reads of SQL text, redirects and HTTP requests to a URL from input, `maybe_unserialize`.
+    { kind: 'sql-injection', callee: /^\$wpdb->(get_results|get_row|get_var|get_col)$/, arg: 0 },
+    { kind: 'open-redirect', callee: /^wp_redirect$/, arg: 0 },
+    { kind: 'ssrf', callee: /^wp_remote_(get|post|head|request)$/, arg: 0 },
+    { kind: 'unsafe-deserialization', callee: /^maybe_unserialize$/, arg: 0 },
+    // Symfony: controller redirects, Doctrine DBAL/ORM queries built as text, HTML and file responses.
+    { kind: 'open-redirect', callee: /^\$this->redirect$/, arg: 0 },
+    {
+      kind: 'sql-injection',
+      callee:
+        /->(executeQuery|executeStatement|executeUpdate|fetchAllAssociative|fetchAssociative|fetchOne|fetchAllNumeric|fetchFirstColumn|fetchAllKeyValue|createQuery|createNativeQuery)$/,
+      arg: 0,
+    },
+    {
+      kind: 'xss',
+      callee: /^newResponse$/,
+      arg: 0,
+      argTypes: /^(binary_expression|encapsed_string|heredoc)$/,
+    },
+    { kind: 'path-traversal', callee: /^newBinaryFileResponse$|^\$this->file$/, arg: 0 },
+    // An uploaded file stored under a name from the request (Laravel `storeAs`, Symfony `move`).
+    { kind: 'path-traversal', callee: /->(storeAs|storePubliclyAs|move)$/, arg: 1 },
+    // psalm's TaintedHeader: a header line built from input (a redirect's `Location:` is the open-redirect sink).
+    { kind: 'header-injection', callee: /^header$/, arg: 0, unless: /Location\s*:/i },
+    // `mail($to, $subject, $body, $headers)`: line breaks in the recipient or the extra headers add headers (Bcc:).
+    { kind: 'smtp-injection', callee: /^mail$/, arg: 0 },
+    { kind: 'smtp-injection', callee: /^mail$/, arg: 3 },
+    // Log injection: a request value written into a log line can forge entries; PSR-3 context arrays are escaped.
+    { kind: 'log-injection', callee: /^error_log$/, arg: 0 },
+    { kind: 'log-injection', callee: /^syslog$/, arg: 1 },
+    {
+      kind: 'log-injection',
+      callee:
+        /^(Log::|\$(this->)?logger->|\$log->)(debug|info|notice|warning|error|critical|alert|emergency)$/,
+      arg: 0,
+    },
+    // Template text compiled from input runs as template code (Twig's createTemplate, Blade::render, Smarty's
+    // `string:`/`eval:` resources, Mustache).
+    {
+      kind: 'template-injection',
+      callee: /->createTemplate$|^Blade::render$|^\$mustache\w*->render$/i,
+      arg: 0,
+    },
+    {
+      kind: 'template-injection',
+      callee: /^\$(smarty|tpl|view)\w*->(fetch|display)$/i,
+      arg: 0,
+      when: /['"](string|eval):/,
+    },
+    // A class named by the request: any autoloaded class's constructor runs (psalm's TaintedCallable).
+    { kind: 'reflection', callee: /^new\$\w+$|^newReflectionClass$/, arg: 'receiver' },
     {
       kind: 'open-redirect',
       callee: /^(redirect|redirect\(\)->(to|away)|Redirect::(to|away)|newRedirectResponse)$/,

@@ -14,18 +14,24 @@ export const ruby: TaintLanguage = {
     /^params\b/,
     /^request\.(params|query_string|body|headers|cookies|env)\b/,
     /^cookies\b/,
-    /^ENV\b/,
     /^ARGV\b/,
   ],
   sourceCalls: [/^gets$/, /^STDIN\.(read|gets)$|^\$stdin\.(read|gets)$/],
   localInput: {
-    sources: [/^\$stdin\b/, /^STDIN\b/],
+    // The environment is the deployment's configuration, input only when the threat model counts local input.
+    sources: [/^\$stdin\b/, /^STDIN\b/, /^ENV\b/],
     sourceCalls: [
       /^(File|IO)\.(read|readlines|foreach)$|\.(read|readlines|gets|recv)$/,
       /^(Net::HTTP\.get|URI\.open|open-uri|HTTParty\.get|Faraday\.get)$/,
     ],
   },
   kindSanitizers: [
+    // Line breaks replaced away cannot start a new log line.
+    { callee: /\.(gsub|tr|delete|squish)$/, when: /\\r|\\n/, kinds: ['log-injection', 'header-injection'] },
+    // `inspect` and `to_json` quote the string, escaping line breaks.
+    { callee: /\.(inspect|to_json|dump)$/, kinds: ['log-injection'] },
+    // Rails route helpers (`report_path(id)`) build a path of this application.
+    { callee: /^\w+_path$/, kinds: ['open-redirect'] },
     {
       callee:
         /^Net::LDAP::Filter\.(eq|equals|begins|ends|contains|ge|le|present)$|^Net::LDAP::Filter\.escape$/,
@@ -59,12 +65,30 @@ export const ruby: TaintLanguage = {
     { kind: 'command-injection', callee: /^`$/, arg: 'any' },
     { kind: 'code-injection', callee: /^(eval|instance_eval|class_eval|module_eval)$/, arg: 0 },
     // Calling a method or naming a class chosen by the request.
-    { kind: 'code-injection', callee: /\.(send|__send__|public_send)$/, arg: 0 },
+    { kind: 'code-injection', callee: /(^|\.)(send|__send__|public_send|method)$/, arg: 0 },
     // Brakeman's unsafe reflection: a class named by the request.
     { kind: 'reflection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
-    { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html):/ },
+    { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html|text):/ },
     { kind: 'path-traversal', callee: /^render$/, arg: 'any', when: /\b(file|template|partial|action):/ },
     { kind: 'xss', callee: /^raw$/, arg: 0 },
+    // Brakeman's LinkToHref: a `javascript:` URL from the request runs script when the link is followed.
+    { kind: 'xss', callee: /(^|\.)link_to$/, arg: 1 },
+    // Brakeman's template injection: ERB, Erubi, Haml or Slim compiling template text from input (Liquid is built
+    // for untrusted templates and is not listed).
+    {
+      kind: 'template-injection',
+      callee:
+        /^(ERB|Erubi::Engine|Erubis::Eruby|Haml::Template|Haml::Engine|Slim::Template|Tilt::\w*Template)\.new$/,
+      arg: 0,
+    },
+    // Sinatra renders a String given to `erb`/`haml`/`slim` as the template itself (a Symbol names a file).
+    { kind: 'template-injection', callee: /^(erb|haml|slim|erubi)$/, arg: 0, argTypes: /^string$/ },
+    // Log injection: a request value written into a log line can forge entries.
+    {
+      kind: 'log-injection',
+      callee: /^(Rails\.logger|logger|@logger|LOGGER|\$logger)\.(debug|info|warn|error|fatal|unknown)$/,
+      arg: 0,
+    },
     { kind: 'xss', callee: /\.html_safe$/, arg: 'receiver' },
     { kind: 'ldap-injection', callee: /^Net::LDAP::Filter\.construct$/, arg: 0 },
     { kind: 'ldap-injection', callee: /\.search$/, arg: 'any', when: /filter:\s*["']/ },
@@ -90,7 +114,8 @@ export const ruby: TaintLanguage = {
     // `only_path: true` keeps only the path of the URL: the redirect stays on this site.
     {
       kind: 'open-redirect',
-      callee: /^redirect_to$/,
+      // Rails `redirect_to`, Sinatra `redirect`.
+      callee: /^(redirect_to|redirect)$/,
       arg: 0,
       unless: /\bonly_path:\s*true\b|:only_path\s*=>\s*true\b/,
     },

@@ -141,7 +141,7 @@ export abstract class CallWalker extends CollectionWalker {
     if (number) return number;
     if (this.lang.sanitizers.some(matches)) return CLEAN;
     for (const s of this.lang.kindSanitizers ?? []) {
-      if (!matches(s.callee)) continue;
+      if (!matches(s.callee) || (s.when && !s.when.test(this.text(call)))) continue;
       const t = markSafe(unionTaint(argTaint, calleeTaint), s.kinds);
       return t ? { taint: withStep(t, this.step(call, `sanitised by ${callee}`)) } : CLEAN;
     }
@@ -416,7 +416,10 @@ export abstract class CallWalker extends CollectionWalker {
  * protocol-relative (`"/home/" + id`, not `"/" + id`). The input then chooses a path on that host, not the host.
  */
 export function fixedDestination(argument: string): boolean {
-  const m = /^[A-Za-z@$]{0,2}("""|'''|["'`])([^"'`]*)/.exec(argument.replace(/^\(+/, ''));
+  // `new URL('/login', request.url)`: a rooted path resolved against a base stays on the base's host.
+  const m = /^[A-Za-z@$]{0,2}("""|'''|["'`])([^"'`]*)/.exec(
+    argument.replace(/^\(+/, '').replace(/^new\s*URL\(\s*/, ''),
+  );
   const head = m?.[2] ?? '';
   return /^(https?|wss?|ftp):\/\/[^/?#\s{}$%+@\\]+[/?#]/i.test(head) || /^\/[^/\\{$%]/.test(head);
 }

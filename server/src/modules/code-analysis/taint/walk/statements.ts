@@ -235,9 +235,10 @@ export abstract class StatementWalker extends ExpressionWalker {
     if (!decided) {
       // `if ('../' in name) return …`, `if not is_safe(url): url = "/"`: on the path where the check's condition
       // did not hold, the value passed it; the join keeps it safe only where the other path made it so too.
-      if (guard && !guard.negate && outcomes.length === 1) {
+      // Ruby's `return … unless ALLOWED.include?(x)`: past it the condition held.
+      if (guard && outcomes.length === 1) {
         const condition = select(node, guard.condition);
-        if (condition) applyGuard(this, condition);
+        if (condition) applyGuard(this, condition, guard.negate === true);
       }
       outcomes.push(this.env.clone());
       values.push(CLEAN);
