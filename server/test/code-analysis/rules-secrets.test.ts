@@ -236,4 +236,25 @@ describe('hard-coded credentials: names and values that are not secrets stay qui
     const rules = (await findings(code, 'python')).map((f) => `${f.rule_id}:${f.line}`);
     expect(rules.filter((r) => r.startsWith('security/hardcoded'))).toEqual([]);
   });
+
+  it("reads `token` as a lexer's or parser's token unless the value looks generated", async () => {
+    const lexer = [
+      'const rules = [',
+      '  { regex: /#.*/, token: "comment" },',
+      '  { regex: /<<</, token: "string-2", next: "heredoc" },',
+      '];',
+      'let token = "variable.language";',
+      '',
+    ].join('\n');
+    expect((await findings(lexer, 'javascript')).map((f) => f.rule_id)).not.toContain(
+      'security/hardcoded-credential',
+    );
+    const real =
+      'const client = new Api({ token: "9f8e7d6c5b4a3f2e1d0c" });\nlet authToken = "Zt81kqP0aX93mLw2";\n';
+    expect(
+      (await findings(real, 'javascript'))
+        .filter((f) => f.rule_id === 'security/hardcoded-credential')
+        .map((f) => f.line),
+    ).toEqual([1, 2]);
+  });
 });

@@ -3,16 +3,21 @@
  * that can wrap, a divisor that can be zero, an index, a narrowing cast, a loop bound, a capacity or delay. Each case
  * is a vulnerable form and the same code with the range check that makes it safe.
  */
-import type { CodeLanguage } from '@tessera/shared';
+import type { CodeLanguage, ThreatModel } from '@tessera/shared';
 import { describe, expect, it } from 'vitest';
+import { analyzeSource } from '../../src/modules/code-analysis/analyze';
+import { DEFAULT_THRESHOLDS } from '../../src/modules/code-analysis/types';
 import { findings } from '../helpers/code-analysis';
 import { cmain, cs, go, java } from '../helpers/taint-handlers';
 
 const N = 'int n = Integer.parseInt(request.getParameter("n"));\n';
 const R = 'int n = new java.security.SecureRandom().nextInt();\n';
 
-/** [rule, language, vulnerable, safe, the vulnerable finding's line]. */
-const CASES: [string, CodeLanguage, string, string, number][] = [
+/**
+ * [rule, language, vulnerable, safe, the vulnerable finding's line, threat model]. A value nobody chose (a random
+ * draw, a type's extreme) is suspect under `all`; under `web` it is an audit finding (below).
+ */
+const CASES: [string, CodeLanguage, string, string, number, ThreatModel?][] = [
   // Java: input parsed into a number.
   [
     'security/integer-overflow',
@@ -77,6 +82,7 @@ const CASES: [string, CodeLanguage, string, string, number][] = [
     java(`${R}int r = 100 % n;`),
     java(`${R}if (n == 0) return;\nint r = 100 % n;`),
     4,
+    'all',
   ],
   [
     'security/integer-overflow',
@@ -84,6 +90,7 @@ const CASES: [string, CodeLanguage, string, string, number][] = [
     java('int m = Integer.MAX_VALUE;\nint r = m + 1;'),
     java('int m = Integer.MAX_VALUE - 1;\nint r = m + 1;'),
     4,
+    'all',
   ],
   // C: atoi of the environment.
   [
@@ -153,13 +160,13 @@ const CASES: [string, CodeLanguage, string, string, number][] = [
 ];
 
 describe('numbers from input at numeric sinks', () => {
-  it.each(CASES)('%s (%s)', async (rule, language, vulnerable, safe, line) => {
-    const bad = (await findings(vulnerable, language)).filter((f) => f.rule_id === rule);
+  it.each(CASES)('%s (%s)', async (rule, language, vulnerable, safe, line, threat = 'web') => {
+    const bad = (await findings(vulnerable, language, 'security', threat)).filter((f) => f.rule_id === rule);
     expect(
       bad.map((f) => f.line),
       vulnerable,
     ).toEqual([line]);
-    const good = (await findings(safe, language)).filter((f) => f.rule_id === rule);
+    const good = (await findings(safe, language, 'security', threat)).filter((f) => f.rule_id === rule);
     expect(good, safe).toEqual([]);
   });
 
@@ -168,10 +175,23 @@ describe('numbers from input at numeric sinks', () => {
     expect(f?.confidence).toBe('high');
     expect(f?.message).toContain('request.getParameter("n")');
     expect(f?.message).toContain('without a range check');
-    const [random] = (await findings(java(`${R}int r = 100 / n;`), 'java')).filter(
+    const [random] = (await findings(java(`${R}int r = 100 / n;`), 'java', 'security', 'all')).filter(
       (x) => x.cwe === 'CWE-369',
     );
     expect(random?.confidence).toBe('medium');
+    // Under the default threat model, a value nobody chose is mostly a sentinel (`min = Integer.MAX_VALUE`
+    // before a loop): reported only to those who ask for audit findings.
+    const sentinel = java('int m = Integer.MAX_VALUE;\nint r = m + 1;');
+    expect((await findings(sentinel, 'java')).filter((x) => x.cwe === 'CWE-190')).toEqual([]);
+    const audit = await analyzeSource({
+      code: sentinel,
+      language: 'java',
+      filename: undefined,
+      analysisType: 'security',
+      thresholds: DEFAULT_THRESHOLDS,
+      minConfidence: 'low',
+    });
+    expect(audit.issues.filter((x) => x.cwe === 'CWE-190').map((x) => x.confidence)).toEqual(['low']);
   });
 
   it('leaves text alone: a number joined into a string is no SQL injection, and text is not arithmetic', async () => {

@@ -1,5 +1,5 @@
 /** Runs the analyser on a test fixture that must parse cleanly, and the case shape the rule tables share. */
-import type { CodeLanguage } from '@tessera/shared';
+import type { CodeLanguage, ThreatModel } from '@tessera/shared';
 import { expect } from 'vitest';
 import { analyzeSource } from '../../src/modules/code-analysis/analyze';
 import { type AnalysisResult, DEFAULT_THRESHOLDS } from '../../src/modules/code-analysis/types';
@@ -13,8 +13,16 @@ function analyzeFixture(
   code: string,
   language: CodeLanguage,
   analysisType: FixtureAnalysis,
+  threatModel: ThreatModel = 'web',
 ): Promise<AnalysisResult> {
-  return analyzeSource({ code, language, filename: undefined, analysisType, thresholds: DEFAULT_THRESHOLDS });
+  return analyzeSource({
+    code,
+    language,
+    filename: undefined,
+    analysisType,
+    thresholds: DEFAULT_THRESHOLDS,
+    threatModel,
+  });
 }
 
 /** The issues found in `code`. */
@@ -22,8 +30,9 @@ export async function findings(
   code: string,
   language: CodeLanguage,
   type: FixtureAnalysis = 'security',
+  threatModel: ThreatModel = 'web',
 ): Promise<AnalysisResult['issues']> {
-  const r = await analyzeFixture(code, language, type);
+  const r = await analyzeFixture(code, language, type, threatModel);
   expect(r.parse_errors, `fixture should parse:\n${code}`).toEqual([]);
   return r.issues;
 }

@@ -210,3 +210,16 @@ export function secretLiteral(literal: string): boolean {
   if (new Set(v).size < 4) return false;
   return shannon(v) >= 1.9;
 }
+
+/**
+ * A name whose only credential word is `token` also names the tokens of lexers, parsers and highlighters
+ * (`{ token: "comment" }`, `token = "string-2"`): such a literal is a credential only when it looks
+ * generated (mixed letters and digits, long enough), as an API or session token does.
+ */
+export function credentialValue(name: string, literal: string): boolean {
+  if (!secretLiteral(literal)) return false;
+  const words = nameWords(name).filter((w) => CREDENTIAL_WORDS.has(w));
+  if (words.some((w) => w !== 'token')) return true;
+  const v = literalText(literal);
+  return v.length >= 12 && /[0-9]/.test(v) && /[A-Za-z]/.test(v) && !/^[a-z][a-z0-9.-]*$/.test(v);
+}

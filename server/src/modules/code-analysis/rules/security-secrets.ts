@@ -1,5 +1,5 @@
 import { FORMAT_NEEDLES, privateKeyBlock, secretFormat } from './secret-formats';
-import { credentialName, secretLiteral } from './secret-values';
+import { credentialName, credentialValue } from './secret-values';
 import type { RuleDefinition } from './types';
 
 /**
@@ -145,7 +145,7 @@ export const SECRET_RULES: RuleDefinition[] = [
         '(binary_expression left: (variable_name) @name operator: ["==" "==="] right: (string) @finding)',
       ]),
     },
-    check: (c) => credentialName(c.name?.text ?? '') && secretLiteral(c.finding?.text ?? ''),
+    check: (c) => credentialName(c.name?.text ?? '') && credentialValue(c.name?.text ?? '', c.finding?.text ?? ''),
   },
   {
     id: 'security/hardcoded-token',

@@ -44,16 +44,17 @@ const widened = new Map<TaintLanguage, TaintLanguage>();
 
 /**
  * A language's catalogue under a threat model: `web` is the catalogue as written; `all` adds its `localInput`
- * (files, sockets, databases, …) to its sources. Built once per catalogue.
+ * (files, sockets, databases, …) to its sources and says so (`everyInput`). Built once per catalogue.
  */
 export function taintCatalogue(language: CodeLanguage, threatModel: ThreatModel): TaintLanguage | undefined {
   const lang = TAINT_LANGUAGES[language];
-  if (!lang || threatModel === 'web' || !lang.localInput) return lang;
+  if (!lang || threatModel === 'web') return lang;
   let out = widened.get(lang);
   if (!out) {
-    const local = lang.localInput;
+    const local = lang.localInput ?? {};
     out = {
       ...lang,
+      everyInput: true,
       sources: [...lang.sources, ...(local.sources ?? [])],
       sourceCalls: [...lang.sourceCalls, ...(local.sourceCalls ?? [])],
       sourceArguments: [...(lang.sourceArguments ?? []), ...(local.sourceArguments ?? [])],
