@@ -13,7 +13,7 @@ export const ANDROID_STORAGE_RULES: RuleDefinition[] = [
     id: 'security/sensitive-data-in-preferences',
     needles: ['putString'],
     needlesByLanguage: { java: ['SharedPreferences', 'PreferenceManager', 'getPreferences'] },
-    unlessByLanguage: { java: ['EncryptedSharedPreferences'] },
+    unlessByLanguage: { java: ['EncryptedSharedPreferences'], kotlin: ['EncryptedSharedPreferences'] },
     category: 'security',
     severity: 'medium',
     confidence: 'medium',
@@ -22,6 +22,8 @@ export const ANDROID_STORAGE_RULES: RuleDefinition[] = [
       '`{finding}` stores a secret in SharedPreferences, a plain XML file in the app data and its backups; use EncryptedSharedPreferences or the Android Keystore.',
     languages: {
       java: `((method_invocation name: (identifier) @m arguments: (argument_list . (_) @key . (_) @value .)) @finding (#eq? @m "putString"))`,
+      kotlin: `((call_expression (navigation_expression (navigation_suffix (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument) @key . (value_argument) @value .))) @finding
+        (#eq? @m "putString"))`,
     },
     // The key or the value names a secret.
     check: (c) => SECRET_NAME.test(c.key?.text ?? '') || SECRET_NAME.test(c.value?.text ?? ''),

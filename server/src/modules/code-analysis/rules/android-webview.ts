@@ -9,10 +9,6 @@ import type { RuleDefinition } from './types';
 const FILE_ACCESS = '^(allowUniversalAccessFromFileURLs|allowFileAccessFromFileURLs)$';
 const FILE_ACCESS_SETTER = '^set(AllowUniversalAccessFromFileURLs|AllowFileAccessFromFileURLs)$';
 const WORLD_MODE = '^MODE_WORLD_(READABLE|WRITEABLE)$';
-/** A preference key naming a secret: `"password"`, `"auth_token"`, `"apiKey"`, `"pin"` (not `"username"`, `"token_type"`). */
-const PREFERENCE_SECRET =
-  '^\\"([a-zA-Z_]*[_.-]|[a-z]+)?([pP]ass(word|wd|code)?|[pP]wd|PASSWORD|[sS]ecret|SECRET|[tT]oken|TOKEN|[aA]pi_?[kK]ey|API_?KEY|[pP]rivate_?[kK]ey|[cC]redentials?|[pP]in)\\"$';
-
 export const ANDROID_RULES: RuleDefinition[] = [
   {
     id: 'security/webview-javascript-interface',
@@ -79,25 +75,6 @@ export const ANDROID_RULES: RuleDefinition[] = [
     languages: {
       kotlin: `((call_expression (navigation_expression (navigation_suffix (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument (boolean_literal) @v) .))) @finding (#eq? @m "setWebContentsDebuggingEnabled") (#eq? @v "true"))`,
       java: `((method_invocation name: (identifier) @m arguments: (argument_list . (true) .)) @finding (#eq? @m "setWebContentsDebuggingEnabled"))`,
-    },
-  },
-  {
-    // MobSF, the Semgrep registry's Android rules: SharedPreferences are a plain XML file in the app's data (and its
-    // backups); EncryptedSharedPreferences in the same file encrypts keys and values.
-    id: 'security/sensitive-data-in-preferences',
-    needles: ['putString'],
-    unlessByLanguage: { kotlin: ['EncryptedSharedPreferences'], java: ['EncryptedSharedPreferences'] },
-    category: 'security',
-    severity: 'medium',
-    confidence: 'medium',
-    cwe: 'CWE-312',
-    message:
-      '`{finding}` stores a secret in SharedPreferences, a plain file in the app data and its backups; keep it in the Android Keystore or EncryptedSharedPreferences.',
-    languages: {
-      kotlin: `((call_expression (navigation_expression (navigation_suffix (simple_identifier) @m)) (call_suffix (value_arguments . (value_argument (string_literal) @key) . (value_argument) @value .))) @finding
-        (#eq? @m "putString") (#match? @key "${PREFERENCE_SECRET}"))`,
-      java: `((method_invocation name: (identifier) @m arguments: (argument_list . (string_literal) @key . (_) @value .)) @finding
-        (#eq? @m "putString") (#match? @key "${PREFERENCE_SECRET}"))`,
     },
   },
 ];

@@ -139,7 +139,7 @@ export const RISKY_API_RULES: RuleDefinition[] = [
   },
   {
     // Semgrep's go import-text-template: text/template writes values as they are; only html/template escapes them.
-    id: 'security/template-autoescape-off',
+    id: 'security/text-template-response',
     needles: ['"text/template"'],
     category: 'security',
     severity: 'high',

@@ -145,7 +145,8 @@ export const SECRET_RULES: RuleDefinition[] = [
         '(binary_expression left: (variable_name) @name operator: ["==" "==="] right: (string) @finding)',
       ]),
     },
-    check: (c) => credentialName(c.name?.text ?? '') && credentialValue(c.name?.text ?? '', c.finding?.text ?? ''),
+    check: (c) =>
+      credentialName(c.name?.text ?? '') && credentialValue(c.name?.text ?? '', c.finding?.text ?? ''),
   },
   {
     id: 'security/hardcoded-token',

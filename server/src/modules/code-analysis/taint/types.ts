@@ -26,6 +26,8 @@ export interface SinkSpec {
   argTypes?: RegExp;
   /** Only this entry of a dict or map argument carries the danger (MongoDB's `{"$where": code}`). */
   entry?: string;
+  /** Only calls with at least this many arguments (a format string matters when values follow it). */
+  minArgs?: number;
 }
 
 export type TaintKind =

@@ -68,6 +68,13 @@ export const javascript: TaintLanguage = {
     { callee: /^(_\.)?(pick|pickBy)$/, kinds: ['prototype-pollution'] },
     // JSON text escapes line breaks: a serialised value cannot start a new log line.
     { callee: /^JSON\.stringify$/, kinds: ['log-injection'] },
+    // `.replace(/[\r\n]/g, '')`, `.replaceAll('\n', ' ')`: line breaks replaced away cannot start a forged log line
+    // (a string pattern without replaceAll replaces the first only).
+    {
+      callee: /\.replace(All)?$/,
+      when: /(\\r|\\n)[^)]*\/[a-z]*g[a-z]*\s*,|\.replaceAll\([^)]*(\\r|\\n)/,
+      kinds: ['log-injection'],
+    },
     // ldapjs filter objects and ldap-escape build the filter from escaped values.
     {
       callee: /^new(Equality|Substring|Presence|And|Or|Not)Filter$|^ldapEscape\.filter$/,
@@ -76,7 +83,7 @@ export const javascript: TaintLanguage = {
   ],
   sinks: [
     // A format string with more arguments after it: `%o`, `%j` in the input shift what is printed.
-    { kind: 'format-string', callee: /^(util\.format|console\.(log|error|warn|info))$/, arg: 0, when: /,/ },
+    { kind: 'format-string', callee: /^(util\.format|console\.(log|error|warn|info))$/, arg: 0, minArgs: 2 },
     {
       kind: 'sql-injection',
       callee:

@@ -223,6 +223,7 @@ export abstract class CallWalker extends CollectionWalker {
     // of a quoted context. Removing a longer sequence (`<script>`) is not that: `<scr<script>ipt>` collapses into it.
     // Escapes some grammars keep as written (Kotlin's `"\n"`, a regex's `[\r\n]`) are read as the characters.
     const [from, to] = vals.map((v) => v.constant?.value);
+    if (process.env.DBG) console.error('REPLACE', method, JSON.stringify(from), JSON.stringify(to));
     const removed =
       typeof from !== 'string'
         ? undefined
@@ -395,6 +396,7 @@ export abstract class CallWalker extends CollectionWalker {
       return false;
     if (sink.unlessInFile?.test(this.source)) return false;
     if (sink.unlessParent && call.parent && sink.unlessParent.test(this.text(call.parent))) return false;
+    if (sink.minArgs !== undefined && this.shape(call).args.length < sink.minArgs) return false;
     if (!sink.when && !sink.unless) return true;
     const text = this.source.slice(call.startIndex, call.endIndex);
     return (!sink.when || sink.when.test(text)) && !sink.unless?.test(text);
