@@ -21,6 +21,12 @@ async function analyze(body: Record<string, unknown>): Promise<{ status: number;
 /** Local input reaching a sink: a finding only when the threat model counts it as untrusted. */
 const LOCAL_INPUT: { language: string; rule: string; code: string }[] = [
   {
+    // A command-line tool's arguments are its operator's (a bin script reading the file it is told to).
+    language: 'javascript',
+    rule: 'security/path-traversal',
+    code: "const fs = require('fs');\nconst file = process.argv[2];\nconst text = fs.readFileSync(file, 'utf8');\nconsole.log(text.length);\n",
+  },
+  {
     language: 'java',
     rule: 'security/sql-injection',
     code: `class Report {

@@ -24,16 +24,16 @@ export const javascript: TaintLanguage = {
   keySinks: [{ type: 'pair', key: /^__html$/, kind: 'xss' }],
   sources: [
     /^req(uest)?\.(query|body|params|headers|cookies|url|originalUrl)\b/,
-    /^process\.argv\b/,
     /^(window\.)?location\.(search|hash|href)\b/,
     /^document\.(cookie|URL|referrer)\b/,
     /^ctx\.(query|querystring|params|headers|cookies|request\.(body|query|querystring|params|headers|files))\b/,
   ],
   localInput: {
-    // The environment is the deployment's configuration (a service's base URL, a key), input only when the
-    // threat model counts local input.
-    sources: [/^process\.stdin\b/, /^process\.env\b/],
+    // The environment is the deployment's configuration (a service's base URL, a key), the command line and local
+    // files the operator's: input only when the threat model counts local input.
+    sources: [/^process\.stdin\b/, /^process\.env\b/, /^process\.argv\b/],
     sourceCalls: [
+      /^(fs\.)?readFileSync$/,
       /^(fs\.)?(promises\.)?readFile$|^(fs\/promises\.)?readFile$|^fsPromises\.readFile$/,
       /^(fetch|axios|axios\.(get|post|request)|got|got\.(get|post)|http\.get|https\.get)$/,
       /\.(readLine|readline)$/,
@@ -44,7 +44,6 @@ export const javascript: TaintLanguage = {
     /^ctx\.(get|cookies\.get)$/,
     /^prompt$/,
     /^readline\.question$/,
-    /^(fs\.)?readFileSync$/,
     /^URLSearchParams\.get$|searchParams\.get$/,
     // Route handlers of Next.js, Remix and other Fetch-API servers read the body of the incoming `request`.
     /^(req|request)\.(json|formData|text)$/,
