@@ -112,7 +112,10 @@ describe.skipIf(!REDIS_URL || !POSTGRES)('WORKERS=2: one port served by two proc
       await until('the port answering', async () =>
         (await refusedCalls(url, 1))[0] === 401 ? true : undefined,
       );
-      expect(server.output()).toContain('a server process stopped; starting another');
+      // The primary's log lines are written in batches: polled, not read at once.
+      await until('the replacement logged', () =>
+        server?.output().includes('a server process stopped; starting another') ? true : undefined,
+      );
 
       // SIGTERM to the primary: every process drains and exits, then the primary, with 0.
       child.kill('SIGTERM');
