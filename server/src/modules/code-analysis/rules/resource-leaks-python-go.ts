@@ -1,4 +1,5 @@
 import type { SyntaxNode } from '../parsing/tree';
+import { RESOURCE_LEAK } from './resource-leaks';
 import { descendants, field, type Scope, type ScopedRule } from './scoped';
 
 /**
@@ -112,12 +113,7 @@ function escapes(name: string, body: SyntaxNode, lang: LeakLanguage, scope: Scop
 
 export const PYTHON_GO_RESOURCE_LEAK_RULES: ScopedRule[] = [
   {
-    id: 'bug/resource-leak',
-    category: 'bug',
-    severity: 'medium',
-    confidence: 'medium',
-    cwe: 'CWE-772',
-    message: '{detail}',
+    ...RESOURCE_LEAK,
     nodes: { python: ['call'], go: ['call_expression'] },
     needles: ['open', 'Open', 'Create', 'Dial', 'Listen', 'connect', 'socket', 'urlopen', 'ZipFile'],
     test: (call, scope) => {

@@ -110,14 +110,22 @@ const inFinally = (node: SyntaxNode, block: SyntaxNode): boolean => {
  * `finally`, closing a wrapper or the connection a statement came from release it; a resource returned, stored in
  * a field or handed to another method is the receiver's to close and is not reported.
  */
+/** What every language's resource-leak rule reports as (the CWE is 775 for file handles, set per finding). */
+export const RESOURCE_LEAK: Pick<
+  ScopedRule,
+  'id' | 'category' | 'severity' | 'confidence' | 'cwe' | 'message'
+> = {
+  id: 'bug/resource-leak',
+  category: 'bug',
+  severity: 'medium',
+  confidence: 'medium',
+  cwe: 'CWE-772',
+  message: '{detail}',
+};
+
 export const RESOURCE_LEAK_RULES: ScopedRule[] = [
   {
-    id: 'bug/resource-leak',
-    category: 'bug',
-    severity: 'medium',
-    confidence: 'medium',
-    cwe: 'CWE-772',
-    message: '{detail}',
+    ...RESOURCE_LEAK,
     nodes: { java: ['object_creation_expression', 'method_invocation'] },
     test: (node, scope) => {
       const kind = opens(node, scope);

@@ -502,8 +502,7 @@ export class FileContext {
     const sinkFile = sinkStep.path !== undefined && sinkStep.path !== this.path ? ` (${sinkStep.path})` : '';
     // A parameter of unknown origin built into a query or command (medium): the caller may pass anything. Text
     // built from values of unknown origin (low): an audit finding, worth a look, not proven.
-    const sure = confidenceAt(taint, kind);
-    const confidence = sure && taint.uncontrolled && !this.lang.everyInput ? 'low' : (sure ?? 'low');
+    const confidence = confidenceAt(taint, kind, this.lang.everyInput === true) ?? 'low';
     const what = !taint.weak
       ? taint.uncontrolled
         ? 'an uncontrolled value'

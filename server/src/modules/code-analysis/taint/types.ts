@@ -110,11 +110,7 @@ export interface HandlerSpec {
 }
 
 export interface TaintLanguage {
-  /**
-   * Set under the `all` threat model (taintCatalogue): every value the program did not choose is suspect, so a
-   * type's extreme or a random draw at a numeric sink is reported at medium; under `web` at low (an audit finding),
-   * since in ordinary code such a value is mostly a sentinel (`min = Integer.MAX_VALUE` before a loop).
-   */
+  /** Set under the `all` threat model (taintCatalogue): every value the program did not choose is suspect. */
   everyInput?: boolean;
   /** Assignment-like nodes; `keeps`: compound assignments (`+=`) that never clear the target's taint. */
   assignments: { type: string; target: ChildSelector; value: ChildSelector; keeps?: boolean }[];

@@ -37,7 +37,7 @@ export interface Taint {
    * for every other sink it is as harmless as the parse makes it.
    */
   numeric?: Range;
-  /** Not input but a value nobody chose (a random draw, `Integer.MAX_VALUE`): reported at medium confidence. */
+  /** Not input but a value nobody chose (a random draw, `Integer.MAX_VALUE`): see confidenceAt. */
   uncontrolled?: boolean;
 }
 
@@ -77,15 +77,24 @@ export const AUDIT_KINDS: readonly TaintKind[] = [
  */
 export const AUDIT_ANY_VALUE_KINDS: readonly TaintKind[] = ['command-injection'];
 
-/** How sure a finding of this taint at a sink of this kind is, or undefined when it is not reported at all. */
-export function confidenceAt(taint: Taint, kind: TaintKind): FindingConfidence | undefined {
+/**
+ * How sure a finding of this taint at a sink of this kind is, or undefined when it is not reported at all.
+ * `everyInput`: the `all` threat model (taintCatalogue), under which a value nobody chose is suspect (medium); under
+ * `web` it is mostly a sentinel (`min = Integer.MAX_VALUE` before a loop), an audit finding (low).
+ */
+export function confidenceAt(
+  taint: Taint,
+  kind: TaintKind,
+  everyInput: boolean,
+): FindingConfidence | undefined {
   if (taint.safe?.includes(kind)) return undefined;
   // Numbers reach only numeric sinks, and only numbers do: a string from input is not an overflowing operand.
   const numericKind = NUMERIC_KINDS.includes(kind);
   if (taint.numeric || numericKind) {
     if (!taint.numeric || !numericKind || taint.weak) return undefined;
     if (SIZE_KINDS.includes(kind) && !unboundedAbove(taint.numeric)) return undefined;
-    return taint.uncontrolled ? 'medium' : 'high';
+    if (taint.uncontrolled) return everyInput ? 'medium' : 'low';
+    return 'high';
   }
   if (!taint.weak) return 'high';
   if (!taint.audit && taint.built && WEAK_KINDS.includes(kind)) return 'medium';

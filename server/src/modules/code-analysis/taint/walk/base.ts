@@ -106,7 +106,7 @@ export abstract class WalkerBase {
   }
 
   flag(kind: TaintKind, at: SyntaxNode, sink: string, taint: Taint, sinkStep?: TraceStep): void {
-    if (!confidenceAt(taint, kind)) return;
+    if (!confidenceAt(taint, kind, this.lang.everyInput === true)) return;
     const step = sinkStep ?? this.step(at, `sink: ${sink}`);
     if (this.reporting) this.ctx.report(kind, at, sink, taint, step, this.unit);
     else if (this.sinkHits.length < MAX_SINK_HITS) this.sinkHits.push({ kind, sink, taint, sinkStep: step });
