@@ -5,6 +5,7 @@ import { type AuthThrottleConfig, DEFAULT_AUTH_THROTTLE } from './modules/auth-t
 import type { PlanDefaults } from './modules/plans';
 import { type ChatConfig, chatConfigFromEnv } from './modules/providers/config';
 import type { SearchLimits } from './modules/search/limits';
+import type { TracingConfig } from './telemetry/tracing';
 
 /** Configuration handed to modules; derived from the environment once. */
 export interface AppConfig {
@@ -61,6 +62,8 @@ export interface AppConfig {
   redisCommandTimeoutMs: number;
   /** Origins allowed to call the public API from a browser (CORS); none by default. */
   corsOrigins: NonNullable<Env['CORS_ORIGINS']>;
+  /** OpenTelemetry span export; undefined (off) unless an OTLP endpoint is set. */
+  tracing: TracingConfig | undefined;
 }
 
 /** Prometheus exporters' customary port (OpenTelemetry's Prometheus exporter uses it too). */
@@ -139,5 +142,19 @@ export function configFromEnv(env: Env): AppConfig {
     redisUrl: env.REDIS_URL,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     corsOrigins: env.CORS_ORIGINS ?? [],
+    tracing: tracingConfigFromEnv(env),
+  };
+}
+
+/** OTLP's rule: the traces endpoint as given, else the general endpoint with `/v1/traces` appended. */
+function tracingConfigFromEnv(env: Env): TracingConfig | undefined {
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base && `${base.replace(/\/+$/, '')}/v1/traces`);
+  if (!url) return undefined;
+  return {
+    url,
+    headers: env.OTEL_EXPORTER_OTLP_HEADERS ?? {},
+    serviceName: env.OTEL_SERVICE_NAME,
+    scheduleDelayMs: env.OTEL_BSP_SCHEDULE_DELAY,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { configFromEnv } from './config';
 import { parseEnv } from './env';
 
 describe('parseEnv', () => {
@@ -37,5 +38,37 @@ describe('parseEnv', () => {
 
   it('treats empty values as unset', () => {
     expect(parseEnv({ REDIS_URL: '' }).REDIS_URL).toBeUndefined();
+  });
+
+  it('turns OpenTelemetry export on only with an http(s) collector, and keeps header values out of its messages', () => {
+    expect(configFromEnv(parseEnv({})).tracing).toBeUndefined();
+    const on = configFromEnv(
+      parseEnv({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example:4318/',
+        OTEL_EXPORTER_OTLP_HEADERS: 'api-key=s%3Dcret, X-Team = core',
+      }),
+    ).tracing;
+    expect(on).toEqual({
+      url: 'https://collector.example:4318/v1/traces',
+      headers: { 'api-key': 's=cret', 'x-team': 'core' },
+      serviceName: 'tessera',
+      scheduleDelayMs: 5000,
+    });
+    const traces = parseEnv({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom/traces',
+    });
+    expect(configFromEnv(traces).tracing?.url).toBe('http://b:4318/custom/traces');
+    expect(() => parseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'ftp://collector:21' })).toThrowError(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http:\/\/ or https:\/\/ URL/,
+    );
+    let message = '';
+    try {
+      parseEnv({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key=%E0%A4%A-secret-value' });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/OTEL_EXPORTER_OTLP_HEADERS: must be a comma-separated list of name=value/);
+    expect(message).not.toContain('secret-value');
   });
 });

@@ -14,6 +14,37 @@ function parseOrigin(entry: string): string | null {
   return /^https?:$/.test(url.protocol) && !url.hostname.includes('*') ? url.origin : null;
 }
 
+/** An http:// or https:// URL (a collector's, for OpenTelemetry). */
+const httpUrl = z.string().refine((v) => /^https?:$/.test(URL.parse(v)?.protocol ?? ''), {
+  error: 'must be an http:// or https:// URL',
+});
+
+/** OTLP's `key=value,key2=value2`, values percent-encoded. */
+const otlpHeaders = z.string().transform((value, ctx): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  for (const entry of value.split(',')) {
+    if (entry.trim() === '') continue;
+    const at = entry.indexOf('=');
+    const name = entry.slice(0, at).trim();
+    let decoded: string | undefined;
+    try {
+      decoded = at > 0 ? decodeURIComponent(entry.slice(at + 1).trim()) : undefined;
+    } catch {
+      decoded = undefined;
+    }
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || decoded === undefined) {
+      // The value may hold a secret (a collector's API key): the message never repeats it.
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a comma-separated list of name=value (values percent-encoded)',
+      });
+      return z.NEVER;
+    }
+    headers[name.toLowerCase()] = decoded;
+  }
+  return headers;
+});
+
 /** `*`, or a comma-separated list of origins. */
 const corsOrigins = z.string().transform((value, ctx): '*' | string[] => {
   if (value.trim() === '*') return '*';
@@ -209,6 +240,17 @@ export const EnvSchema = z
      * Unset, no origin may: keys belong in backend servers, and a key in a page is anyone's who loads it.
      */
     CORS_ORIGINS: corsOrigins.optional(),
+    /**
+     * OpenTelemetry export (telemetry/tracing.ts): a span per metered request, GenAI attributes on model calls,
+     * sent over OTLP/HTTP (JSON) to `<endpoint>/v1/traces`, or to the traces endpoint given whole. Off when unset.
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional(),
+    /** Headers for the collector (`api-key=…,x-tenant=…`, values percent-encoded as the OpenTelemetry spec says). */
+    OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders.optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default('tessera'),
+    /** How long finished spans wait to be sent together (the batch span processor's delay). */
+    OTEL_BSP_SCHEDULE_DELAY: positiveInt.default(5_000),
   })
   .superRefine((env, ctx) => {
     if (typeof env.WORKERS === 'number' && env.WORKERS > 1 && !(env.DATABASE_URL && env.REDIS_URL))

@@ -19,6 +19,7 @@ import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
 import { createSearchGate, SearchMaintenance, type SearchMaintenanceHooks } from './modules/search';
 import { PgUsageStore, ThreadedUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
+import { Tracing } from './telemetry/tracing';
 
 /** Everything the transports need, built once per process. */
 export interface Services {
@@ -43,6 +44,8 @@ export interface Services {
   metrics: Metrics;
   /** Usage metering: a bounded buffer written in batches (events and rollups). */
   usage: UsageRecorder;
+  /** OpenTelemetry span export (OTEL_EXPORTER_OTLP_ENDPOINT); absent, and costing nothing, when off. */
+  tracing: Tracing | undefined;
   /** Searches and indexing batches at once, each account held to its share (modules/search/gate.ts). */
   searchGate: AccountGate;
   /** Usage analytics reads (GraphQL): an account's share of the database connections they hold. */
@@ -145,6 +148,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     () => rateLimiter.metrics.redisErrors,
   );
   const codeAnalyzer = new CodeAnalyzer(config.codeAnalysis, logger);
+  const tracing = config.tracing && new Tracing(config.tracing);
   const searchMaintenance = new SearchMaintenance({
     db: database.backgroundDb ?? database.db,
     logger,
@@ -168,6 +172,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     rateLimiter,
     metrics,
     usage,
+    tracing,
     start() {
       usage.start();
       keys.start();
@@ -189,6 +194,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       // After the HTTP server has drained: every request's event is in the buffer by now.
       await usage.stop();
       await usageThread?.close();
+      // After the last request was metered: its span is in the batch being sent.
+      await tracing?.shutdown();
       await database.close();
     },
   };

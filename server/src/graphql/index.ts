@@ -73,6 +73,7 @@ export function mountGraphql(app: Express, services: Services): void {
       metrics: services.metrics,
       clock: services.ctx.clock,
       anonymous: 'ignore',
+      tracing: services.tracing,
     }),
     requireJsonPost,
     express.json({ limit: services.ctx.config.bodyLimitBytes }),

@@ -10,6 +10,8 @@ export interface RequestLocals {
   principal?: Principal;
   /** Filled by handlers for logs and metering. */
   model?: string;
+  /** The provider that answered (or last failed) a model call, as `x-tessera-provider` says. */
+  provider?: string;
   promptTokens?: number;
   completionTokens?: number;
   errorType?: string;

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock';
 import type { Metrics } from '../metrics/registry';
 import { hashKey, parseKey } from '../modules/keys';
 import { ABORTED_STATUS, type UsageEvent, type UsageRecorder } from '../modules/usage';
+import type { Tracing } from '../telemetry/tracing';
 import { locals } from './locals';
 
 const HANDLER_WAIT_MS = 120_000;
@@ -16,6 +17,8 @@ export interface MeteringDeps {
    * usage (GraphQL, where the dashboard's session calls are not API usage).
    */
   anonymous?: 'unattributed' | 'ignore';
+  /** OpenTelemetry export: a span from each recorded request, when configured. */
+  tracing?: Tracing;
 }
 
 /**
@@ -91,6 +94,7 @@ function recordRequest(
     errorCode: l.errorCode ?? null,
     errorMessage: l.errorMessage ?? (status === ABORTED_STATUS ? 'The client closed the connection.' : null),
   };
+  deps.tracing?.requestEnded({ headers: req.headers, event, provider: l.provider });
   if (principal) {
     deps.usage.record(event);
     return;

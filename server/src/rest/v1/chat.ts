@@ -1,5 +1,5 @@
 import { ServiceError } from '../../errors';
-import { recordUsage } from '../../http/locals';
+import { locals, recordUsage } from '../../http/locals';
 import { CallAbortController } from '../../lib/call-abort';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
@@ -49,6 +49,7 @@ export function chatRoutes(services: Services): RestRoute[] {
           // Set before each attempt: a stream's headers leave once its provider accepted the call, and an
           // error names the provider that failed. Clients that show headers see who answered.
           onProvider(name: string) {
+            locals(res).provider = name;
             if (!res.headersSent) res.setHeader(PROVIDER_HEADER, name);
           },
         };
