@@ -43,6 +43,7 @@ for (let round = 0; round < rounds; round++) {
     model: 'tessera-fast-4k',
     promptTokens: 12,
     completionTokens: 16,
+    costMicros: null,
     errorType: null,
     errorCode: null,
     errorMessage: null,

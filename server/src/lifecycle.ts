@@ -63,6 +63,7 @@ export async function seedDemoIfEmpty(services: Services): Promise<DemoAccount |
   const sampleEvents = await seedSampleTraffic({
     ctx: services.ctx,
     usage: services.usage,
+    prices: services.catalogue.prices,
     accountId: account.id,
   });
   return { email, password, key: key.key, sampleEvents };

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../lib/clock';
 import type { Metrics } from '../metrics/registry';
 import { hashKey, parseKey } from '../modules/keys';
+import type { PriceTable } from '../modules/models';
 import { ABORTED_STATUS, type UsageEvent, type UsageRecorder } from '../modules/usage';
 import type { Tracing } from '../telemetry/tracing';
 import { locals } from './locals';
@@ -19,6 +20,8 @@ export interface MeteringDeps {
   anonymous?: 'unattributed' | 'ignore';
   /** OpenTelemetry export: a span from each recorded request, when configured. */
   tracing?: Tracing;
+  /** Model prices: each request that used a priced model gets its cost. */
+  prices?: PriceTable;
 }
 
 /**
@@ -76,9 +79,10 @@ function recordRequest(
   const route = l.route ?? req.path;
   deps.metrics.observeRequest(req.method, route, status, latencyMs);
   const principal = l.principal;
+  const occurredAt = ended.wall - latencyMs;
   // One object of one shape per request: it is what the buffer keeps.
   const event: UsageEvent = {
-    occurredAt: ended.wall - latencyMs,
+    occurredAt,
     requestId: l.requestId,
     accountId: principal?.accountId ?? '',
     keyId: principal?.keyId ?? '',
@@ -90,6 +94,10 @@ function recordRequest(
     model: l.model ?? null,
     promptTokens: l.promptTokens ?? null,
     completionTokens: l.completionTokens ?? null,
+    costMicros:
+      l.model !== undefined && deps.prices
+        ? deps.prices.costMicros(l.model, l.promptTokens ?? 0, l.completionTokens ?? 0, occurredAt)
+        : null,
     errorType: l.errorType ?? null,
     errorCode: l.errorCode ?? null,
     errorMessage: l.errorMessage ?? (status === ABORTED_STATUS ? 'The client closed the connection.' : null),

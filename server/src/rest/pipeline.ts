@@ -12,7 +12,13 @@ import type { Pipeline } from './routes';
 export function meteredPipeline(services: Services, authenticate: RequestHandler): Pipeline {
   const { config, clock, logger } = services.ctx;
   return {
-    meter: meter({ usage: services.usage, metrics: services.metrics, clock, tracing: services.tracing }),
+    meter: meter({
+      usage: services.usage,
+      metrics: services.metrics,
+      clock,
+      tracing: services.tracing,
+      prices: services.catalogue.prices,
+    }),
     authenticate,
     afterAuth: [rateLimit({ limiter: services.rateLimiter, allowance: services.allowance, clock, logger })],
     jsonBody: jsonBody(config.bodyLimitBytes, config.bodyTimeoutMs, config.bodyBounds),

@@ -18,7 +18,7 @@ const QUERY = /* GraphQL */ `
   query Demo($period: UsagePeriod!) {
     viewer { sampleData account { id } }
     usage(period: $period) {
-      summary { totalRequests previous { totalRequests } change { totalRequests } }
+      summary { totalRequests totalCostMicros previous { totalRequests } change { totalRequests } }
       endpoints { path requests }
       errorGroups(first: 5) { groups { status count } }
     }
@@ -30,6 +30,7 @@ interface DemoData {
   usage: {
     summary: {
       totalRequests: number;
+      totalCostMicros: number;
       previous: { totalRequests: number };
       change: { totalRequests: number | null };
     };
@@ -53,6 +54,8 @@ describe('demo sample data', () => {
     expect(month.errors).toBeUndefined();
     expect(month.data?.viewer.sampleData).toBe(true);
     expect(month.data?.usage.summary.totalRequests).toBe(demo.sampleEvents);
+    // Its chat calls are priced as the catalogue prices their model: the spend card has something to show.
+    expect(month.data?.usage.summary.totalCostMicros).toBeGreaterThan(0);
     expect(month.data?.usage.endpoints.map((e) => e.path).sort()).toEqual([
       '/api/code/analyze',
       '/api/search',
@@ -76,6 +79,7 @@ describe('demo sample data', () => {
     const after = await gql<DemoData>(server, { cookie }, QUERY, { period: 'LAST_30D' });
     expect(after.data?.viewer.sampleData).toBe(false);
     expect(after.data?.usage.summary.totalRequests).toBe(1);
+    expect(after.data?.usage.summary.totalCostMicros).toBe(0);
     expect(after.data?.usage.endpoints).toEqual([{ path: '/v1/models', requests: 1 }]);
     const again = await client.mutation<{ removedEvents: number }>('demo.removeSampleData');
     expect(again.data?.removedEvents).toBe(0);

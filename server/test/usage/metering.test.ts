@@ -136,6 +136,7 @@ describe('metering of REST requests', () => {
       model: null,
       promptTokens: null,
       completionTokens: null,
+      costMicros: null,
       errorType: null,
       errorCode: null,
       errorMessage: null,

@@ -59,6 +59,7 @@ describe('p95 latency', () => {
         model: null,
         promptTokens: null,
         completionTokens: null,
+        costMicros: null,
         errorType: null,
         errorCode: null,
         errorMessage: null,

@@ -31,6 +31,7 @@ describe('the usage store', () => {
       model: 'tessera-fast-4k',
       promptTokens: 17,
       completionTokens: 0,
+      costMicros: null,
       errorType: 'rate_limit_error',
       errorCode: 'rate_limit_exceeded',
       errorMessage: 'Said "hi" \\ then \u0000 and ünïcödé 🙂',

@@ -32,6 +32,7 @@ function event(accountId: string, keyId: string, i: number): UsageEvent {
     model: 'tessera-fast-4k',
     promptTokens: 10 + i,
     completionTokens: 2 * i,
+    costMicros: null,
     errorType: null,
     errorCode: null,
     errorMessage: null,

@@ -9,6 +9,8 @@ interface Totals {
   averageLatencyMs: number | null;
   p95LatencyMs: number | null;
   totalTokens: number;
+  /** Cost in micro-units of `currency`. */
+  totalCostMicros: number;
 }
 
 export interface UsagePointData {
@@ -30,6 +32,7 @@ export interface OverviewData {
     bucketSeconds: number;
     summary: Totals & {
       tokensRemaining: number;
+      currency: string;
       previous: Totals;
       change: {
         totalRequests: number | null;
@@ -37,6 +40,7 @@ export interface OverviewData {
         averageLatencyMs: number | null;
         p95LatencyMs: number | null;
         totalTokens: number | null;
+        totalCostMicros: number | null;
       };
     };
     timeseries: UsagePointData[];
@@ -47,6 +51,7 @@ export interface OverviewData {
       averageLatencyMs: number;
       successRate: number;
       tokens: number | null;
+      costMicros: number | null;
     }[];
   };
 }
@@ -64,7 +69,7 @@ export interface UsageVariables {
 const USAGE_ARGS = '$period: UsagePeriod!, $mode: KeyMode, $keyId: ID, $method: String, $path: String';
 const USAGE_VARS = 'period: $period, mode: $mode, keyId: $keyId, method: $method, path: $path';
 
-const TOTALS = 'totalRequests successRate averageLatencyMs p95LatencyMs totalTokens';
+const TOTALS = 'totalRequests successRate averageLatencyMs p95LatencyMs totalTokens totalCostMicros';
 
 export const OverviewQuery = gql<OverviewData, UsageVariables>(
   'Overview',
@@ -76,13 +81,14 @@ export const OverviewQuery = gql<OverviewData, UsageVariables>(
     summary {
       ${TOTALS}
       tokensRemaining
+      currency
       previous { ${TOTALS} }
-      change { totalRequests successRate averageLatencyMs p95LatencyMs totalTokens }
+      change { totalRequests successRate averageLatencyMs p95LatencyMs totalTokens totalCostMicros }
     }
     timeseries {
       start requests status2xx status4xx status429 status5xx aborted averageLatencyMs p95LatencyMs
     }
-    endpoints { method path requests averageLatencyMs successRate tokens }
+    endpoints { method path requests averageLatencyMs successRate tokens costMicros }
   }
 }`,
 );

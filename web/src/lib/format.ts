@@ -1,3 +1,18 @@
+/**
+ * An amount given in micro-units (millionths) of `currency`, as money: cents where they matter, more digits for
+ * amounts under one unit (model calls cost fractions of a cent).
+ */
+export function money(micros: number, currency: string): string {
+  const amount = micros / 1_000_000;
+  const digits = amount !== 0 && Math.abs(amount) < 1 ? 4 : 2;
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(amount);
+}
+
 /** 1234 → "1.2K", 2_500_000 → "2.5M": compact counts for cards. */
 export function abbreviate(n: number): string {
   const abs = Math.abs(n);

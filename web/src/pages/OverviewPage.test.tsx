@@ -18,6 +18,8 @@ const figures = (n: number) => ({
   averageLatencyMs: n ? 120 : null,
   p95LatencyMs: n ? 300 : null,
   totalTokens: n * 100,
+  // 100 tokens a request at $2.50 a million: $0.00025 a request.
+  totalCostMicros: n * 250,
 });
 
 function overview(requests: number, previous: number): OverviewData {
@@ -40,6 +42,7 @@ function overview(requests: number, previous: number): OverviewData {
       summary: {
         ...figures(requests),
         tokensRemaining: 99_000,
+        currency: 'USD',
         previous: figures(previous),
         change: {
           totalRequests: previous ? (requests - previous) / previous : null,
@@ -47,6 +50,7 @@ function overview(requests: number, previous: number): OverviewData {
           averageLatencyMs: previous ? 0 : null,
           p95LatencyMs: previous ? 0 : null,
           totalTokens: previous ? (requests - previous) / previous : null,
+          totalCostMicros: previous ? (requests - previous) / previous : null,
         },
       },
       timeseries: [point('2026-01-09T12:00:00.000Z', 0), point('2026-01-10T00:00:00.000Z', requests)],
@@ -59,6 +63,7 @@ function overview(requests: number, previous: number): OverviewData {
               averageLatencyMs: 120,
               successRate: 0.9,
               tokens: 100 * requests,
+              costMicros: 250 * requests,
             },
           ]
         : [],
@@ -133,6 +138,13 @@ describe('overview page', () => {
         description: 'Tokens billed by models; refused calls count 0.',
       }),
     ).toBeTruthy();
+    // 150 requests at 250 micro-dollars: $0.0375, with its change and what it counts.
+    const spend = screen.getByRole('article', {
+      name: 'Spend',
+      description: "Tokens at each model's price on the day of the call; models without a price count 0.",
+    });
+    expect(within(spend).getByText('$0.0375')).toBeTruthy();
+    expect(within(spend).getByText(/50% vs previous period/)).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Requests: 150 in total' })).toBeTruthy();
     expect(screen.getByRole('table', { name: 'Requests per endpoint' }).textContent).toContain(
       '/v1/chat/completions',
@@ -234,7 +246,7 @@ describe('overview page', () => {
       'tessera-errors-last_24h.csv',
     ]);
     expect(await files[0]?.text).toBe(
-      'method,path,requests,average_latency_ms,success_rate,tokens\r\nPOST,/v1/chat/completions,150,120,0.9,15000\r\n',
+      'method,path,requests,average_latency_ms,success_rate,tokens,cost_USD\r\nPOST,/v1/chat/completions,150,120,0.9,15000,0.0375\r\n',
     );
     const errors = (await files[1]?.text)?.split('\r\n') ?? [];
     expect(errors[0]).toBe('occurred_at,status,code,method,path,message,key,request_id');

@@ -17,7 +17,7 @@ import {
   type UsageVariables,
 } from '../graphql/documents';
 import { downloadCsv, toCsv } from '../lib/csv';
-import { abbreviate, duration, percent } from '../lib/format';
+import { abbreviate, duration, money, percent } from '../lib/format';
 import { updateSearch, useSearch } from '../lib/router';
 
 /** How often the open overview refreshes itself (usage is written in batches about every second). */
@@ -152,6 +152,13 @@ function OverviewBody({
           hint="Tokens billed by models; refused calls count 0."
         />
         <StatCard
+          label="Spend"
+          value={money(s.totalCostMicros, s.currency)}
+          change={s.change.totalCostMicros}
+          better="neither"
+          hint="Tokens at each model's price on the day of the call; models without a price count 0."
+        />
+        <StatCard
           label="Tokens remaining"
           value={abbreviate(s.tokensRemaining)}
           change={undefined}
@@ -193,8 +200,27 @@ function OverviewBody({
 function exportEndpoints(data: Usage, variables: UsageVariables): void {
   const rows = [...data.endpoints]
     .sort((a, b) => b.requests - a.requests)
-    .map((e) => [e.method, e.path, e.requests, e.averageLatencyMs, e.successRate, e.tokens]);
-  const csv = toCsv(['method', 'path', 'requests', 'average_latency_ms', 'success_rate', 'tokens'], rows);
+    .map((e) => [
+      e.method,
+      e.path,
+      e.requests,
+      e.averageLatencyMs,
+      e.successRate,
+      e.tokens,
+      e.costMicros === null ? null : e.costMicros / 1_000_000,
+    ]);
+  const csv = toCsv(
+    [
+      'method',
+      'path',
+      'requests',
+      'average_latency_ms',
+      'success_rate',
+      'tokens',
+      `cost_${data.summary.currency}`,
+    ],
+    rows,
+  );
   downloadCsv(
     `tessera-endpoints-${variables.period.toLowerCase()}-${(variables.mode ?? 'all').toLowerCase()}.csv`,
     csv,

@@ -23,6 +23,8 @@ export const usageEvents = pgTable(
     model: text('model'),
     promptTokens: integer('prompt_tokens'),
     completionTokens: integer('completion_tokens'),
+    /** The tokens' cost at the model's price that day, in micro-units of the catalogue's currency; null unpriced. */
+    costMicros: bigint('cost_micros', { mode: 'number' }),
     errorType: text('error_type'),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),

@@ -37,6 +37,8 @@ export const usageRollups = pgTable(
     tokenRequests: integer('token_requests').notNull(),
     promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull(),
     completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull(),
+    /** Summed cost of the priced requests, in micro-units of the catalogue's currency (modules/models/pricing.ts). */
+    costMicros: bigint('cost_micros', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     primaryKey({

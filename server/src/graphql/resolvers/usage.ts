@@ -127,7 +127,11 @@ export const usageResolvers = {
             planDefaults: p.ctx.services.ctx.config.planDefaults,
           }),
         ]);
-        return { ...summary, tokensRemaining: allowance.remaining };
+        return {
+          ...summary,
+          tokensRemaining: allowance.remaining,
+          currency: p.ctx.services.catalogue.prices.currency,
+        };
       }),
     timeseries: (p: UsageParent) =>
       aggregate(

@@ -11,6 +11,8 @@ export interface EndpointUsage {
   successRate: number;
   /** Null where the endpoint reports no token usage (e.g. /v1/models). */
   tokens: number | null;
+  /** Cost in micro-units of the catalogue's currency; null like `tokens`. */
+  costMicros: number | null;
 }
 
 /** One row per method and route template, busiest first. */
@@ -18,7 +20,8 @@ export async function usageByEndpoint({ ctx, scope, period }: UsageQuery): Promi
   const rows = rowsOf<Record<string, unknown>>(
     await ctx.db.execute(sql`
       select method, route, sum(requests) as requests, sum(errors) as errors, sum(latency_sum_ms) as latency,
-             sum(token_requests) as token_requests, sum(prompt_tokens + completion_tokens) as tokens
+             sum(token_requests) as token_requests, sum(prompt_tokens + completion_tokens) as tokens,
+             sum(cost_micros) as cost
       from usage_rollups where ${rollupWhere(scope, period.granularity, period.from, period.to)}
       group by method, route
       order by sum(requests) desc, route asc, method asc`),
@@ -32,6 +35,7 @@ export async function usageByEndpoint({ ctx, scope, period }: UsageQuery): Promi
       averageLatencyMs: num(r.latency) / requests,
       successRate: (requests - num(r.errors)) / requests,
       tokens: num(r.token_requests) > 0 ? num(r.tokens) : null,
+      costMicros: num(r.token_requests) > 0 ? num(r.cost) : null,
     };
   });
 }

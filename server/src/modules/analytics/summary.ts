@@ -19,6 +19,8 @@ export interface UsageFigures {
   averageLatencyMs: number | null;
   p95LatencyMs: number | null;
   totalTokens: number;
+  /** Cost of the priced requests, in micro-units of the catalogue's currency. */
+  totalCostMicros: number;
 }
 
 export interface UsageChange {
@@ -27,6 +29,7 @@ export interface UsageChange {
   averageLatencyMs: number | null;
   p95LatencyMs: number | null;
   totalTokens: number | null;
+  totalCostMicros: number | null;
   /** Difference in percentage points of the success rate (0.02 = +2 points). */
   successRate: number | null;
 }
@@ -49,7 +52,8 @@ export async function figuresFor(
     await ctx.db.execute(sql`
       select coalesce(sum(requests), 0) as requests, coalesce(sum(errors), 0) as errors,
              coalesce(sum(latency_sum_ms), 0) as latency,
-             coalesce(sum(prompt_tokens + completion_tokens), 0) as tokens, ${HISTOGRAM_SUMS}
+             coalesce(sum(prompt_tokens + completion_tokens), 0) as tokens,
+             coalesce(sum(cost_micros), 0) as cost, ${HISTOGRAM_SUMS}
       from usage_rollups where ${where}`),
   );
   const histogram = histogramOf(totals);
@@ -60,6 +64,7 @@ export async function figuresFor(
     averageLatencyMs: requests === 0 ? null : num(totals?.latency) / requests,
     p95LatencyMs: quantile(histogram, 0.95, latencyMaxOf(totals)),
     totalTokens: num(totals?.tokens),
+    totalCostMicros: num(totals?.cost),
   };
 }
 
@@ -81,6 +86,7 @@ export async function usageSummary({ ctx, scope, period }: UsageQuery): Promise<
       averageLatencyMs: relative(current.averageLatencyMs, previous.averageLatencyMs),
       p95LatencyMs: relative(current.p95LatencyMs, previous.p95LatencyMs),
       totalTokens: relative(current.totalTokens, previous.totalTokens),
+      totalCostMicros: relative(current.totalCostMicros, previous.totalCostMicros),
       successRate:
         current.successRate === null || previous.successRate === null
           ? null

@@ -15,6 +15,8 @@ export interface UsagePoint {
   /** The client went away before the response ended. */
   aborted: number;
   tokens: number;
+  /** Cost in micro-units of the catalogue's currency. */
+  costMicros: number;
   averageLatencyMs: number | null;
   p95LatencyMs: number | null;
 }
@@ -36,6 +38,7 @@ function emptyPoint(
     status5xx: 0,
     aborted: 0,
     tokens: 0,
+    costMicros: 0,
     averageLatencyMs: null,
     p95LatencyMs: null,
     histogram: new Array<number>(HISTOGRAM_SIZE).fill(0),
@@ -51,7 +54,7 @@ export async function usageTimeseries({ ctx, scope, period }: UsageQuery): Promi
   const bucket = sql`floor(extract(epoch from bucket_start) * 1000 / ${step})::bigint`;
   const byClass = await ctx.db.execute(sql`
     select ${bucket} as b, status_class as c, sum(requests) as n, sum(latency_sum_ms) as latency,
-           sum(prompt_tokens + completion_tokens) as tokens, ${HISTOGRAM_SUMS}
+           sum(prompt_tokens + completion_tokens) as tokens, sum(cost_micros) as cost, ${HISTOGRAM_SUMS}
     from usage_rollups where ${where} group by 1, 2`);
   const first = Math.floor(period.from.getTime() / step) * step;
   const points = new Map<number, ReturnType<typeof emptyPoint>>();
@@ -63,6 +66,7 @@ export async function usageTimeseries({ ctx, scope, period }: UsageQuery): Promi
     p.requests += n;
     p.latency += num(r.latency);
     p.tokens += num(r.tokens);
+    p.costMicros += num(r.cost);
     const h = histogramOf(r);
     for (let i = 0; i < h.length; i++) p.histogram[i] = (p.histogram[i] ?? 0) + (h[i] ?? 0);
     p.latencyMax = Math.max(p.latencyMax, latencyMaxOf(r) ?? 0);

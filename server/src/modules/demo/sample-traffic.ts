@@ -3,6 +3,7 @@ import type { Ctx } from '../../context';
 import { apiKeys } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import { generateKey } from '../keys';
+import type { PriceTable } from '../models';
 import type { UsageEvent, UsageRecorder } from '../usage';
 
 /**
@@ -21,6 +22,9 @@ interface RouteShape {
   latencyMs: number;
   tokens: boolean;
 }
+
+/** The model the sample's chat calls use: the default catalogue's small one. */
+const SAMPLE_MODEL = 'tessera-fast-4k';
 
 const ROUTES: readonly RouteShape[] = [
   { method: 'POST', route: '/v1/chat/completions', share: 0.62, latencyMs: 650, tokens: true },
@@ -90,7 +94,12 @@ function hourlyRate(at: Date, dayIndex: number): number {
 }
 
 /** The sample events, oldest first, for an account's sample key; `now` ends the two weeks. */
-export function sampleEvents(accountId: string, keyId: string, now: number): UsageEvent[] {
+export function sampleEvents(
+  accountId: string,
+  keyId: string,
+  now: number,
+  prices?: PriceTable,
+): UsageEvent[] {
   const random = generator(`tessera-sample\u0000${accountId}`);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   const events: UsageEvent[] = [];
@@ -105,6 +114,8 @@ export function sampleEvents(accountId: string, keyId: string, now: number): Usa
       const failure = byShare(FAILURES, random());
       const latencyMs = Math.max(1, shape.latencyMs * Math.exp(0.45 * normal())) * (failure ? 0.2 : 1);
       const tokens = shape.tokens && (!failure || failure.status === 500);
+      const promptTokens = tokens ? 40 + Math.floor(random() * 700) : null;
+      const completionTokens = tokens ? (failure ? 0 : 20 + Math.floor(random() * 380)) : null;
       events.push({
         occurredAt,
         requestId: `req_sample_${events.length.toString(36)}`,
@@ -115,9 +126,14 @@ export function sampleEvents(accountId: string, keyId: string, now: number): Usa
         route: shape.route,
         status: failure?.status ?? 200,
         latencyMs: Math.round(latencyMs * 10) / 10,
-        model: shape.tokens ? 'tessera-fast-4k' : null,
-        promptTokens: tokens ? 40 + Math.floor(random() * 700) : null,
-        completionTokens: tokens ? (failure ? 0 : 20 + Math.floor(random() * 380)) : null,
+        model: shape.tokens ? SAMPLE_MODEL : null,
+        promptTokens,
+        completionTokens,
+        // Priced as the catalogue prices the model, as metering would.
+        costMicros:
+          promptTokens === null
+            ? null
+            : (prices?.costMicros(SAMPLE_MODEL, promptTokens, completionTokens ?? 0, occurredAt) ?? null),
         errorType: failure?.type ?? null,
         errorCode: failure?.code ?? null,
         errorMessage: failure?.message ?? null,
@@ -131,10 +147,13 @@ export function sampleEvents(accountId: string, keyId: string, now: number): Usa
 export async function seedSampleTraffic({
   ctx,
   usage,
+  prices,
   accountId,
 }: {
   ctx: Pick<Ctx, 'db' | 'clock'>;
   usage: UsageRecorder;
+  /** The catalogue's prices, so that the sample's spend is what its calls would have cost. */
+  prices?: PriceTable;
   accountId: string;
 }): Promise<number> {
   const now = ctx.clock.now();
@@ -150,7 +169,7 @@ export async function seedSampleTraffic({
     revokedAt: new Date(now),
     sample: true,
   });
-  const events = sampleEvents(accountId, keyId, now);
+  const events = sampleEvents(accountId, keyId, now, prices);
   for (const event of events) usage.record(event);
   // A write under way when these were queued may not hold them: flush until they are all written.
   for (let i = 0; i < 100 && usage.depth > 0; i++) await usage.flush();

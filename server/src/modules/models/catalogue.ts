@@ -3,6 +3,7 @@ import type { ModelObject } from '@tessera/shared';
 import { z } from 'zod';
 import { ServiceError } from '../../errors';
 import { serverPath } from '../../lib/paths';
+import { Currency, PriceHistory, PriceTable } from './pricing';
 
 export const DEFAULT_MODELS_FILE = serverPath('config/models.json');
 
@@ -23,16 +24,27 @@ export const ModelEntry = z.object({
    * models refuse `max_tokens`).
    */
   max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+  /** Prices per million tokens by day (pricing.ts); a model without them is metered without a cost. */
+  pricing: PriceHistory.optional(),
 });
 export type ModelEntry = z.infer<typeof ModelEntry>;
 
-const CatalogueFile = z.object({ models: z.array(ModelEntry).min(1) });
+const CatalogueFile = z.object({ currency: Currency.default('USD'), models: z.array(ModelEntry).min(1) });
 
 export class ModelCatalogue {
   private readonly byId: Map<string, ModelEntry>;
+  /** Each priced model's prices, what a request's cost is computed from. */
+  readonly prices: PriceTable;
 
-  constructor(readonly entries: ModelEntry[]) {
+  constructor(
+    readonly entries: ModelEntry[],
+    currency = 'USD',
+  ) {
     this.byId = new Map(entries.map((m) => [m.id, m]));
+    this.prices = new PriceTable(
+      currency,
+      entries.flatMap((m) => (m.pricing ? [[m.id, m.pricing] as const] : [])),
+    );
   }
 
   static fromFile(path: string = DEFAULT_MODELS_FILE): ModelCatalogue {
@@ -41,7 +53,7 @@ export class ModelCatalogue {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
       throw new Error(`Invalid model catalogue ${path}: ${issues}`);
     }
-    return new ModelCatalogue(parsed.data.models);
+    return new ModelCatalogue(parsed.data.models, parsed.data.currency);
   }
 
   find(id: string): ModelEntry | undefined {

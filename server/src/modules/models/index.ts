@@ -1,2 +1,3 @@
 export { DEFAULT_MODELS_FILE, ModelCatalogue, ModelEntry, toModelObject } from './catalogue';
 export { getModel, listModels } from './list';
+export { MICROS_PER_UNIT, PriceTable } from './pricing';

@@ -18,6 +18,7 @@ function event(n: number): UsageEvent {
     model: null,
     promptTokens: null,
     completionTokens: null,
+    costMicros: null,
     errorType: null,
     errorCode: null,
     errorMessage: null,

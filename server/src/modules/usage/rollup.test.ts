@@ -17,6 +17,7 @@ function event(overrides: Partial<UsageEvent>): UsageEvent {
     model: null,
     promptTokens: null,
     completionTokens: null,
+    costMicros: null,
     errorType: null,
     errorCode: null,
     errorMessage: null,
@@ -48,6 +49,7 @@ describe('rollupDeltas', () => {
         latencyMs: 3,
         promptTokens: 10,
         completionTokens: 5,
+        costMicros: 75,
         route: '/v1/chat/completions',
         method: 'POST',
       }),
@@ -74,7 +76,7 @@ describe('rollupDeltas', () => {
     expect(models?.latencyHistogram[bucketOf(40)]).toBe(1);
     expect(models?.latencyHistogram.at(-1)).toBe(1);
     const chatOk = day.find((d) => d.statusClass === '2xx' && d.method === 'POST');
-    expect(chatOk).toMatchObject({ tokenRequests: 1, promptTokens: 10, completionTokens: 5 });
+    expect(chatOk).toMatchObject({ tokenRequests: 1, promptTokens: 10, completionTokens: 5, costMicros: 75 });
     expect(chatOk?.bucketStart.toISOString()).toBe('2026-03-15T00:00:00.000Z');
     expect(day.find((d) => d.statusClass === '5xx')).toMatchObject({ requests: 1, errors: 1 });
   });
@@ -157,6 +159,7 @@ function referenceDeltas(events: readonly UsageEvent[]): RollupDelta[] {
           tokenRequests: 0,
           promptTokens: 0,
           completionTokens: 0,
+          costMicros: 0,
         };
         byKey.set(key, d);
       }
@@ -171,6 +174,7 @@ function referenceDeltas(events: readonly UsageEvent[]): RollupDelta[] {
         d.promptTokens += e.promptTokens ?? 0;
         d.completionTokens += e.completionTokens ?? 0;
       }
+      d.costMicros += e.costMicros ?? 0;
     }
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
@@ -199,6 +203,7 @@ describe('rollupDeltas against the plain fold', () => {
           latencyMs: random() * 3_000,
           promptTokens: random() < 0.5 ? null : Math.floor(random() * 100),
           completionTokens: random() < 0.5 ? null : Math.floor(random() * 100),
+          costMicros: random() < 0.5 ? null : Math.floor(random() * 5_000),
         }),
       );
       expect(rollupDeltas(events)).toEqual(referenceDeltas(events));

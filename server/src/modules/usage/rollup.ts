@@ -37,6 +37,7 @@ export interface RollupDelta {
   tokenRequests: number;
   promptTokens: number;
   completionTokens: number;
+  costMicros: number;
 }
 
 /**
@@ -68,6 +69,7 @@ export function rollupDeltas(events: readonly UsageEvent[]): RollupDelta[] {
       d.promptTokens += e.promptTokens ?? 0;
       d.completionTokens += e.completionTokens ?? 0;
     }
+    d.costMicros += e.costMicros ?? 0;
   }
   const byKey = new Map<string, RollupDelta>();
   for (const minute of minutes.values()) {
@@ -90,6 +92,7 @@ export function rollupDeltas(events: readonly UsageEvent[]): RollupDelta[] {
       d.tokenRequests += minute.tokenRequests;
       d.promptTokens += minute.promptTokens;
       d.completionTokens += minute.completionTokens;
+      d.costMicros += minute.costMicros;
     }
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
@@ -132,5 +135,6 @@ function emptyDelta(
     tokenRequests: 0,
     promptTokens: 0,
     completionTokens: 0,
+    costMicros: 0,
   };
 }

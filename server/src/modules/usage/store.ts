@@ -57,6 +57,7 @@ export class PgUsageStore implements UsageStore {
               tokenRequests: sql`usage_rollups.token_requests + excluded.token_requests`,
               promptTokens: sql`usage_rollups.prompt_tokens + excluded.prompt_tokens`,
               completionTokens: sql`usage_rollups.completion_tokens + excluded.completion_tokens`,
+              costMicros: sql`usage_rollups.cost_micros + excluded.cost_micros`,
             },
           });
       }
@@ -201,15 +202,16 @@ async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent
     d: e.model ?? undefined,
     p: e.promptTokens ?? undefined,
     c: e.completionTokens ?? undefined,
+    u: e.costMicros ?? undefined,
     y: e.errorType ?? undefined,
     x: e.errorCode ?? undefined,
     e: e.errorMessage ?? undefined,
   }));
   await db.execute(sql`
     insert into ${usageEvents} (occurred_at, request_id, account_id, key_id, mode, method, route, status,
-      latency_ms, model, prompt_tokens, completion_tokens, error_type, error_code, error_message)
-    select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, p, c, y, x, e
+      latency_ms, model, prompt_tokens, completion_tokens, cost_micros, error_type, error_code, error_message)
+    select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, p, c, u, y, x, e
     from json_to_recordset(${JSON.stringify(rows)}::json) as b(
       t bigint, q text, a text, k text, o text, m text, r text, s smallint, l real, d text, p integer,
-      c integer, y text, x text, e text)`);
+      c integer, u bigint, y text, x text, e text)`);
 }

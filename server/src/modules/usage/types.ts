@@ -16,6 +16,8 @@ export interface UsageEvent {
   model: string | null;
   promptTokens: number | null;
   completionTokens: number | null;
+  /** What the tokens cost at the model's price that day, in micro-units of the catalogue's currency; null unpriced. */
+  costMicros: number | null;
   errorType: string | null;
   errorCode: string | null;
   errorMessage: string | null;
