@@ -116,7 +116,10 @@ export class FlowWalker extends CallWalker {
       const sub = this.flow?.subscripts[target.type];
       const index = sub ? field(target, sub.index) : undefined;
       const taint = v.taint ?? (index ? this.evaluate(index).taint : undefined);
-      if (taint) this.flag(sink.kind, node, this.text(target), taint);
+      // `location.href = "https://example.com/" + input`: the host is the code's, as for a call's URL.
+      const fixed =
+        (sink.kind === 'open-redirect' || sink.kind === 'ssrf') && this.fixedDestinationOf(valueNode);
+      if (taint && !fixed) this.flag(sink.kind, node, this.text(target), taint);
     }
     this.assignTo(target, v, node);
     this.rememberConstructedType(target, valueNode);

@@ -361,7 +361,7 @@ export abstract class CallWalker extends CollectionWalker {
    * A fixed scheme and host (or a relative path) heads the URL: written in the call, or in what was last assigned to
    * the local passed (`url := "https://api.example.com/v1?q=" + q` … `http.Get(url)`).
    */
-  private fixedDestinationOf(arg: SyntaxNode): boolean {
+  protected fixedDestinationOf(arg: SyntaxNode): boolean {
     if (fixedDestination(this.text(arg))) return true;
     if (!NAME_LIKE.test(arg.type)) return false;
     const name = this.text(arg);
