@@ -1,229 +1,396 @@
 /**
- * Added latency of Tessera over calling the same fake upstream directly, in the same run: p50/p99 of whole
- * non-streamed responses and of time to first token for streams, at fixed offered loads.
- *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--modes=plain,stream] [--no-allowance] [--with-floor] [--pin]
- * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database; --no-allowance replaces the live
- * allowance's reserve/settle, two database writes per call, by a no-op to show the gateway's own cost.)
+ * Added latency and CPU a call of Tessera over calling the same fake upstream directly, set against a bare Node.js
+ * relay (floor.ts) in the same run: p50/p99 of whole non-streamed responses and of time to first token for
+ * streams, at fixed offered loads, in alternating slices so that the machine's noise falls on every path alike.
+ *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--rounds=1]
+ *     [--modes=plain,stream] [--with-floor] [--workers=<n>] [--against=<checkout>] [--ladder] [--goal-p99=5]
+ *     [--no-allowance] [--pin]
+ * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database, named TEST_DATABASE_PREFIX_… when
+ * that is set; --no-allowance replaces the live allowance's reserve/settle, two database writes per call, by a
+ * no-op to show the gateway's own cost.)
+ * --with-floor: the floor relay is a path too; each row then gives Tessera's added p50, added p99 and CPU a call as
+ * ratios to the relay's (issue 42's goals: CPU ≤ 1.5×, added p99 ≤ 2×).
+ * --rounds=<n>: the whole measurement n times; after the rounds, the median of each figure and ratio over them.
+ * --ladder: the loads are a rising ladder; the summary gives, for each mode and path, the highest load whose
+ * median added p99 is ≤ --goal-p99 (ms, default 5), and a mode stops climbing once every path has missed it.
+ * --workers=<n>: Tessera as `pnpm start` runs it with WORKERS=<n> (tessera-cluster.ts: the built server, a primary
+ * and n processes on one port, on PostgreSQL and Redis; needs TEST_DATABASE_URL, REDIS_URL defaults to the local
+ * one); its CPU is that of all its processes.
+ * --against=<checkout>: another checkout's Tessera (a git worktree of an earlier commit, its dependencies
+ * installed) as one more path in the same slices, "before" beside "after".
  * Diagnostics: --pin (see below), --diagnose (Tessera's GC pauses and event-loop delays at exit; after each row, how long each
  * process's main thread waited for a core a call in each path's slices), --cpu-prof=<dir> (a V8 CPU
  * profile), --alloc-prof=<file> (a sampled allocation profile), --node-arg=<flag> (a Node.js/V8 option for
  * Tessera), --alloc-survivors (with --alloc-prof: only what survives the young generation's scavenges),
+ * --log-level=<level> (Tessera's; default info, the production default: one line per request),
  * --env=NAME=value (any other Tessera setting), GATEWAY_BENCH_DUMP=<file> (every call's latency in order, one
  * JSON line per phase), GATEWAY_BENCH_LOG=<file> (Tessera's warnings, errors and non-2xx request lines, and
  * Node.js's own non-JSON output, e.g. of --node-arg=--trace-gc-nvp) and GATEWAY_BENCH_STALLS=<file> (Tessera's GC
  * pauses and event-loop gaps, for clusters.ts to set against a dump's slow calls).
- * Tessera runs in its own process as in production (auth, rate limits, usage metering, live-key allowance);
+ * Tessera runs in its own process(es) as in production (auth, rate limits, usage metering, live-key allowance);
  * the fake upstream in another; this process only generates load.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { coreWait, pin, processCpu, residentMb, SERVER_NODE_ARGS, start } from './children';
 import { failures, type PhaseResult, percentile, runPhase, type Target } from './load';
 
 const args = process.argv.slice(2);
-const seconds = Number(args.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 5);
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const seconds = Number(option('seconds') ?? 5);
 const noAllowance = args.includes('--no-allowance');
-/** --cpu-prof=<dir>: writes a V8 CPU profile of the Tessera process into <dir> when it exits. */
-/** --floor: measures the minimal relay of floor.ts in Tessera's place (what Node.js itself costs here). */
-const floor = args.includes('--floor');
-/**
- * --with-floor: measures the floor relay as a third path in the same slices (direct, floor, Tessera, …), so that
- * Tessera's added latency can be set against what the minimal relay adds under the very same noise.
- */
-const withFloor = !floor && args.includes('--with-floor');
-/** --log-level=<level>: Tessera's log level (default info, the production default: one line per request). */
-const logLevel = args.find((a) => a.startsWith('--log-level='))?.split('=')[1];
-const profileDir = args.find((a) => a.startsWith('--cpu-prof='))?.split('=')[1];
+const withFloor = args.includes('--with-floor');
+const logLevel = option('log-level');
+/** --cpu-prof=<dir>: writes a V8 CPU profile of each Tessera process into <dir> when it exits. */
+const profileDir = option('cpu-prof');
 /** --warmup=<s>: seconds of load on each path before measuring (the JIT keeps optimising for a few seconds). */
-const warmup = Number(args.find((a) => a.startsWith('--warmup='))?.split('=')[1] ?? 3);
-/**
- * --slice=<s>: the length of each alternating slice of the measurement (default 1 s; --slice=<seconds> measures
- * each path in one go, as before).
- */
+const warmup = Number(option('warmup') ?? 3);
+/** --slice=<s>: the length of each alternating slice of the measurement (default 1 s). */
+const slice = Number(option('slice') ?? 1);
+const rounds = Number(option('rounds') ?? 1);
+const ladder = args.includes('--ladder');
+const goalP99 = Number(option('goal-p99') ?? 5);
+const workers = option('workers');
+const against = option('against');
 const diagnose = args.includes('--diagnose');
-const slice = Number(args.find((a) => a.startsWith('--slice='))?.split('=')[1] ?? 1);
 /** --modes=plain|stream|plain,stream: which calls to measure (default both). */
-const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'plain,stream')
-  .split(',')
-  .map((m) => m === 'stream');
+const modes = (option('modes') ?? 'plain,stream').split(',').map((m) => m === 'stream');
 const loads = args.filter((a) => !a.startsWith('--')).map(Number);
 if (loads.length === 0) loads.push(500);
+if (ladder) loads.sort((a, b) => a - b);
 
+type Child = Awaited<ReturnType<typeof start>>;
 const upstream = await start('./upstream.ts');
+const upstreamUrl = upstream.info.url ?? '';
+const children: Child[] = [upstream];
 // A child that fails to start must not leave the others running (they would keep this process alive).
 process.on('unhandledRejection', (err) => {
   console.error(err);
-  upstream.child.kill('SIGTERM');
+  for (const c of children) c.child.kill('SIGTERM');
   process.exit(1);
 });
-const tessera = await start(
-  floor ? './floor.ts' : './tessera.ts',
-  [
-    upstream.info.url ?? '',
-    ...(noAllowance ? ['--no-allowance'] : []),
-    ...(logLevel ? [`--log-level=${logLevel}`] : []),
-    ...(diagnose ? ['--diagnose'] : []),
-    ...args.filter(
-      (a) => a.startsWith('--alloc-prof=') || a.startsWith('--env=') || a === '--alloc-survivors',
-    ),
-  ],
-  [
-    // As `pnpm start` runs the server (server/package.json): a young generation of up to 64 MB a semi-space.
-    ...(floor ? [] : SERVER_NODE_ARGS),
-    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-    // --node-arg=<flag>: a Node.js/V8 option for Tessera's process (repeatable), e.g. --node-arg=--max-semi-space-size=32
-    ...args.filter((a) => a.startsWith('--node-arg=')).map((a) => a.slice('--node-arg='.length)),
-  ],
-);
-const relay = withFloor ? await start('./floor.ts', [upstream.info.url ?? '']) : undefined;
-const direct: Target = {
-  url: `${upstream.info.url}/v1/chat/completions`,
-  headers: {},
-  model: 'ok',
-};
-const gateway: Target = {
-  url: `${tessera.info.url}/v1/chat/completions`,
-  headers: { authorization: `Bearer ${tessera.info.key}` },
-  model: 'bench-model',
-};
-const floorTarget: Target | undefined = relay && {
-  url: `${relay.info.url}/v1/chat/completions`,
-  headers: { authorization: `Bearer ${relay.info.key}` },
-  model: 'bench-model',
-};
+const tesseraArgs = [
+  upstreamUrl,
+  ...(noAllowance ? ['--no-allowance'] : []),
+  ...(logLevel ? [`--log-level=${logLevel}`] : []),
+  ...(diagnose ? ['--diagnose'] : []),
+  ...args.filter((a) => a.startsWith('--alloc-prof=') || a.startsWith('--env=') || a === '--alloc-survivors'),
+];
+const tesseraNodeArgs = [
+  // As `pnpm start` runs the server (server/package.json).
+  ...SERVER_NODE_ARGS,
+  ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+  // --node-arg=<flag>: a Node.js/V8 option for Tessera's process (repeatable), e.g. --node-arg=--max-semi-space-size=32
+  ...args.filter((a) => a.startsWith('--node-arg=')).map((a) => a.slice('--node-arg='.length)),
+];
+async function startTessera(starter: typeof start): Promise<Child> {
+  const started = workers
+    ? // The options go to the cluster's primary, and cluster.fork passes them on to its processes.
+      await starter(
+        './tessera-cluster.ts',
+        [...tesseraArgs, `--workers=${workers}`, ...tesseraNodeArgs.map((a) => `--node-arg=${a}`)],
+        [],
+      )
+    : await starter('./tessera.ts', tesseraArgs, tesseraNodeArgs);
+  children.push(started);
+  return started;
+}
+
+interface Path {
+  name: string;
+  target: Target;
+  /** The process whose CPU (with its descendants') and memory count as the path's; none for the direct calls. */
+  pid?: number;
+}
+const key = (x: Child) => ({ authorization: `Bearer ${x.info.key}` });
+const relayPath = async (name: string, x: Child): Promise<Path> => ({
+  name,
+  target: { url: `${x.info.url}/v1/chat/completions`, headers: key(x), model: 'bench-model' },
+  // tessera-cluster.ts names the cluster's primary; its processes are its children.
+  pid: Number(x.info.pid ?? x.child.pid),
+});
+const paths: Path[] = [
+  { name: 'direct', target: { url: `${upstreamUrl}/v1/chat/completions`, headers: {}, model: 'ok' } },
+  await relayPath('Tessera', await startTessera(start)),
+];
+if (withFloor) {
+  const relay = await start('./floor.ts', [upstreamUrl]);
+  children.push(relay);
+  paths.push(await relayPath('relay', relay));
+}
+if (against) {
+  // The other checkout's own starter, so that its bench/gateway/tessera.ts (and its server code) runs.
+  const other = (await import(pathToFileURL(`${against}/bench/gateway/children.ts`).href)) as {
+    start: typeof start;
+  };
+  paths.push(await relayPath('before', await startTessera(other.start)));
+}
+
+/** A process and its descendants (a cluster's primary and its server processes), from /proc. */
+function processTree(pid: number): number[] {
+  let found = [pid];
+  try {
+    const out = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' });
+    for (const child of out.split('\n').filter(Boolean)) found = found.concat(processTree(Number(child)));
+  } catch {
+    // pgrep exits 1 when there is no child.
+  }
+  return found;
+}
+const trees = new Map(paths.map((p) => [p.name, p.pid ? processTree(p.pid) : []]));
+/** CPU time (user + system, ms) a path's processes have used. */
+function cpuMs(path: Path): number {
+  let ms = 0;
+  for (const pid of trees.get(path.name) ?? []) {
+    const { user, system } = processCpu(pid);
+    ms += user + system;
+  }
+  return ms;
+}
+/** Resident memory (MB) of a path's processes together. */
+function resident(path: Path): number {
+  return (trees.get(path.name) ?? []).reduce((sum, pid) => sum + residentMb(pid), 0);
+}
 
 /**
- * --pin: the relays' event-loop threads (Tessera's, the floor's) get CPU 1 to themselves; everything else (this
- * load generator, the fake upstream, the relays' helper threads) shares CPU 0. Postgres is left where the
- * kernel puts it.
+ * --pin: the relays' event-loop threads get CPU 1 to themselves; everything else (this load generator, the fake
+ * upstream, the relays' helper threads) shares CPU 0. Postgres is left where the kernel puts it.
  */
 const pinned = args.includes('--pin');
 function pinAll(): void {
   if (!pinned) return;
   pin(process.pid, 0, 0);
   pin(upstream.child.pid, 0, 0);
-  pin(tessera.child.pid, 1, 0);
-  pin(relay?.child.pid, 1, 0);
+  for (const p of paths) for (const pid of trees.get(p.name) ?? []) pin(pid, 1, 0);
 }
 
-const fmt = (n: number) => n.toFixed(2);
-function add(into: PhaseResult, part: PhaseResult): void {
-  for (const latency of part.latencies) into.latencies.push(latency);
-  into.errors += part.errors;
-}
-
-/** CPU time (user + system, ms) a child has used. */
-function cpuMs(child: ChildProcess): number {
-  const { user, system } = processCpu(child.pid);
-  return user + system;
-}
 /**
- * Resident memory (MB) of Tessera's process, every thread included, sampled every 100 ms while its slices run:
- * the median and the peak of the row. The floor relay's, sampled alike, is what a bare Node.js relay holds.
+ * Resident memory (MB) of a path's processes, every thread included, sampled every 100 ms while its slices run:
+ * the median and the peak of the row.
  */
-function sampleResident(pid: number | undefined, into: number[]): () => void {
-  const timer = setInterval(() => into.push(residentMb(pid)), 100);
-  into.push(residentMb(pid));
+function sampleResident(path: Path, into: number[]): () => void {
+  const timer = setInterval(() => into.push(resident(path)), 100);
+  into.push(resident(path));
   return () => {
     clearInterval(timer);
-    into.push(residentMb(pid));
+    into.push(resident(path));
   };
 }
-const mb = (samples: number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return `${Math.round(percentile(sorted, 50))} / ${Math.round(sorted.at(-1) ?? 0)}`;
+
+/** One path's figures in one row (a load and a mode, one round). */
+interface Figures {
+  p50: number;
+  p99: number;
+  /** Added over the direct calls' percentiles in the same row. */
+  added50: number;
+  added99: number;
+  /** CPU a call (ms). */
+  cpu: number;
+  rssMedian: number;
+  rssPeak: number;
+  errors: number;
+}
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+const median = (values: number[]) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : (sorted[(sorted.length - 1) >> 1] ?? Number.NaN);
 };
-console.log(
-  `| load (rps) | mode | direct p50 / p99 (ms) | Tessera p50 / p99 (ms) | added p50 / p99 (ms) | Tessera CPU per request (ms) | Tessera RSS median / peak (MB) | errors |${floorTarget ? ' floor added p50 / p99 (ms) | floor RSS median / peak (MB) | floor errors |' : ''}`,
-);
-console.log(`|---|---|---|---|---|---|---|---|${floorTarget ? '---|---|---|' : ''}`);
-try {
-  for (const rps of loads) {
-    for (const stream of modes) {
-      pinAll();
-      // Warm both paths (connections, JIT, key cache) before measuring.
-      await runPhase(direct, stream, rps, warmup);
-      await runPhase(gateway, stream, rps, warmup);
-      if (floorTarget) await runPhase(floorTarget, stream, rps, warmup);
-      pinAll();
-      // Measured in alternating slices (direct, Tessera, direct, …) so that the machine's noise, which comes
-      // in bursts of a second or more here, falls on both paths alike.
-      const d: PhaseResult = { latencies: [], errors: 0 };
-      const t: PhaseResult = { latencies: [], errors: 0 };
-      const f: PhaseResult = { latencies: [], errors: 0 };
-      let cpu = 0;
-      const rss: number[] = [];
-      const floorRss: number[] = [];
-      // --diagnose: how long the main threads waited for a core (runnable, not running) in each path's slices.
-      const waits = { direct: [0, 0, 0], floor: [0, 0, 0], tessera: [0, 0, 0] };
-      const waited = async (
-        into: number[],
-        relayPid: number | undefined,
-        run: () => Promise<PhaseResult>,
-      ) => {
-        if (!diagnose) return run();
-        const pids = [process.pid, upstream.child.pid, relayPid];
-        const before = pids.map((p) => (p ? coreWait(p) : 0));
-        const result = await run();
-        pids.forEach((p, i) => {
-          if (p) into[i] = (into[i] ?? 0) + coreWait(p) - (before[i] ?? 0);
-        });
-        return result;
-      };
-      const slices = Math.max(1, Math.round(seconds / slice));
-      for (let i = 0; i < slices; i++) {
-        add(d, await waited(waits.direct, undefined, () => runPhase(direct, stream, rps, seconds / slices)));
-        if (floorTarget) {
-          const stopFloor = sampleResident(relay?.child.pid, floorRss);
-          add(
-            f,
-            await waited(waits.floor, relay?.child.pid, () =>
-              runPhase(floorTarget, stream, rps, seconds / slices),
-            ),
-          );
-          stopFloor();
-        }
-        const cpuBefore = cpuMs(tessera.child);
-        const stopSampling = sampleResident(tessera.child.pid, rss);
-        add(
-          t,
-          await waited(waits.tessera, tessera.child.pid, () =>
-            runPhase(gateway, stream, rps, seconds / slices),
-          ),
-        );
-        stopSampling();
-        cpu += cpuMs(tessera.child) - cpuBefore;
-      }
-      d.latencies.sort((a, b) => a - b);
-      t.latencies.sort((a, b) => a - b);
-      f.latencies.sort((a, b) => a - b);
-      const cpuPerRequest = cpu / Math.round(rps * seconds);
-      const [d50, d99, t50, t99] = [
-        percentile(d.latencies, 50),
-        percentile(d.latencies, 99),
-        percentile(t.latencies, 50),
-        percentile(t.latencies, 99),
-      ];
-      console.log(
-        `| ${rps} | ${stream ? 'stream, TTFT' : 'non-streamed'} | ${fmt(d50)} / ${fmt(d99)} | ${fmt(t50)} / ${fmt(t99)} | ${fmt(t50 - d50)} / ${fmt(t99 - d99)} | ${fmt(cpuPerRequest)} | ${mb(rss)} | ${d.errors} direct, ${t.errors} Tessera of ${Math.round(rps * seconds)} |${
-          floorTarget
-            ? ` ${fmt(percentile(f.latencies, 50) - d50)} / ${fmt(percentile(f.latencies, 99) - d99)} | ${mb(floorRss)} | ${f.errors} |`
-            : ''
-        }`,
-      );
+const gateways = paths.filter((p) => p.name !== 'direct' && p.name !== 'relay');
+const relay = paths.find((p) => p.name === 'relay');
+
+/** Measures every path at one load and mode; returns each path's figures. */
+async function row(rps: number, stream: boolean): Promise<Map<string, Figures>> {
+  pinAll();
+  // Warm every path (connections, JIT, key cache) before measuring.
+  for (const p of paths) await runPhase(p.target, stream, rps, warmup);
+  pinAll();
+  const results = new Map(paths.map((p) => [p.name, { latencies: [] as number[], errors: 0 }]));
+  const cpu = new Map(paths.map((p) => [p.name, 0]));
+  const rss = new Map(paths.map((p) => [p.name, [] as number[]]));
+  // --diagnose: how long the main threads waited for a core (runnable, not running) in each path's slices:
+  // the load generator's, the upstream's, the path's own.
+  const waits = new Map(paths.map((p) => [p.name, [0, 0, 0]]));
+  const slices = Math.max(1, Math.round(seconds / slice));
+  for (let i = 0; i < slices; i++) {
+    // Measured in alternating slices (direct, Tessera, relay, …) so that the machine's noise, which comes
+    // in bursts of a second or more here, falls on every path alike.
+    for (const p of paths) {
+      const pids = [process.pid, upstream.child.pid, p.pid];
+      const waitedBefore = diagnose ? pids.map((x) => (x ? coreWait(x) : 0)) : [];
+      const cpuBefore = cpuMs(p);
+      const stopSampling = p.pid ? sampleResident(p, rss.get(p.name) ?? []) : () => {};
+      const part: PhaseResult = await runPhase(p.target, stream, rps, seconds / slices);
+      stopSampling();
+      cpu.set(p.name, (cpu.get(p.name) ?? 0) + cpuMs(p) - cpuBefore);
       if (diagnose) {
-        const us = (ms: number) => ((ms * 1000) / Math.round(rps * seconds)).toFixed(0);
-        const line = (w: number[]) => `load generator ${us(w[0] ?? 0)}, upstream ${us(w[1] ?? 0)}`;
-        console.log(
-          `  waits for a core a call (µs, main threads): direct slices: ${line(waits.direct)}; Tessera slices: ${line(waits.tessera)}, Tessera ${us(waits.tessera[2] ?? 0)}${
-            floorTarget ? `; floor slices: ${line(waits.floor)}, floor ${us(waits.floor[2] ?? 0)}` : ''
-          }`,
-        );
+        const w = waits.get(p.name) ?? [];
+        pids.forEach((x, j) => {
+          if (x) w[j] = (w[j] ?? 0) + coreWait(x) - (waitedBefore[j] ?? 0);
+        });
       }
+      const into = results.get(p.name);
+      if (!into) continue;
+      for (const latency of part.latencies) into.latencies.push(latency);
+      into.errors += part.errors;
+    }
+  }
+  const calls = Math.round(rps * seconds);
+  const figures = new Map<string, Figures>();
+  const direct = results.get('direct');
+  direct?.latencies.sort((a, b) => a - b);
+  const d50 = percentile(direct?.latencies ?? [], 50);
+  const d99 = percentile(direct?.latencies ?? [], 99);
+  for (const p of paths) {
+    const r = results.get(p.name) ?? { latencies: [], errors: 0 };
+    r.latencies.sort((a, b) => a - b);
+    const samples = [...(rss.get(p.name) ?? [])].sort((a, b) => a - b);
+    const p50 = percentile(r.latencies, 50);
+    const p99 = percentile(r.latencies, 99);
+    figures.set(p.name, {
+      p50,
+      p99,
+      added50: p50 - d50,
+      added99: p99 - d99,
+      cpu: (cpu.get(p.name) ?? 0) / calls,
+      rssMedian: percentile(samples, 50),
+      rssPeak: samples.at(-1) ?? 0,
+      errors: r.errors,
+    });
+  }
+  if (diagnose) {
+    const us = (ms: number) => ((ms * 1000) / calls).toFixed(0);
+    console.log(
+      `  waits for a core a call (µs, main threads; load generator, upstream, the path): ${paths
+        .map((p) => {
+          const [g = 0, u = 0, own = 0] = waits.get(p.name) ?? [];
+          return `${p.name} slices ${us(g)}, ${us(u)}${p.pid ? `, ${us(own)}` : ''}`;
+        })
+        .join('; ')}`,
+    );
+  }
+  return figures;
+}
+
+const header = [
+  'load (rps)',
+  'mode',
+  'direct p50 / p99 (ms)',
+  ...paths
+    .filter((p) => p.pid)
+    .flatMap((p) => [
+      `${p.name} added p50 / p99 (ms)`,
+      `${p.name} CPU a call (ms)`,
+      `${p.name} RSS median / peak (MB)`,
+    ]),
+  ...(relay ? gateways.map((g) => `${g.name} ÷ relay: added p50, added p99, CPU a call`) : []),
+  'errors',
+];
+const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+function printRow(rps: number, stream: boolean, f: Map<string, Figures>): void {
+  const get = (name: string) => f.get(name) as Figures;
+  const d = get('direct');
+  const r = relay && get('relay');
+  console.log(
+    line([
+      String(rps),
+      stream ? 'stream, TTFT' : 'non-streamed',
+      `${fmt(d.p50)} / ${fmt(d.p99)}`,
+      ...paths
+        .filter((p) => p.pid)
+        .flatMap((p) => {
+          const x = get(p.name);
+          return [
+            `${fmt(x.added50)} / ${fmt(x.added99)}`,
+            fmt(x.cpu),
+            `${Math.round(x.rssMedian)} / ${Math.round(x.rssPeak)}`,
+          ];
+        }),
+      ...(r
+        ? gateways.map((g) => {
+            const x = get(g.name);
+            return `${ratio(x.added50, r.added50)}, ${ratio(x.added99, r.added99)}, ${ratio(x.cpu, r.cpu)}`;
+          })
+        : []),
+      paths.map((p) => `${get(p.name).errors} ${p.name}`).join(', '),
+    ]),
+  );
+}
+
+/** Every round's figures, by load and mode. */
+const measured = new Map<string, Map<string, Figures>[]>();
+const cell = (rps: number, stream: boolean) => `${rps} ${stream}`;
+try {
+  for (let round = 1; round <= rounds; round++) {
+    console.log(
+      `\nround ${round} of ${rounds} (load average ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).trim()})`,
+    );
+    console.log(line(header));
+    console.log(line(header.map(() => '---')));
+    for (const stream of modes) {
+      for (const rps of loads) {
+        // --ladder: a load above one that every path missed in the previous round's medians is not measured.
+        const below = loads.filter((l) => l < rps);
+        if (ladder && below.length > 0) {
+          const previous = measured.get(cell(below.at(-1) as number, stream)) ?? [];
+          const anyHeld = paths
+            .filter((p) => p.pid)
+            .some((p) => median(previous.map((f) => f.get(p.name)?.added99 ?? Number.NaN)) <= goalP99);
+          if (!anyHeld) continue;
+        }
+        const figures = await row(rps, stream);
+        printRow(rps, stream, figures);
+        const all = measured.get(cell(rps, stream)) ?? [];
+        all.push(figures);
+        measured.set(cell(rps, stream), all);
+      }
+    }
+  }
+  if (rounds > 1) {
+    console.log(`\nmedians of ${rounds} rounds`);
+    console.log(line(header));
+    console.log(line(header.map(() => '---')));
+    for (const stream of modes) {
+      for (const rps of loads) {
+        const all = measured.get(cell(rps, stream));
+        if (!all) continue;
+        const medians = new Map<string, Figures>();
+        for (const p of paths) {
+          const of = (k: keyof Figures) => median(all.map((f) => f.get(p.name)?.[k] ?? Number.NaN));
+          medians.set(p.name, {
+            p50: of('p50'),
+            p99: of('p99'),
+            added50: of('added50'),
+            added99: of('added99'),
+            cpu: of('cpu'),
+            rssMedian: of('rssMedian'),
+            rssPeak: Math.max(...all.map((f) => f.get(p.name)?.rssPeak ?? 0)),
+            errors: all.reduce((sum, f) => sum + (f.get(p.name)?.errors ?? 0), 0),
+          });
+        }
+        printRow(rps, stream, medians);
+      }
+    }
+  }
+  if (ladder) {
+    for (const stream of modes) {
+      const held = paths
+        .filter((p) => p.pid)
+        .map((p) => {
+          const ok = loads.filter(
+            (rps) =>
+              median(
+                (measured.get(cell(rps, stream)) ?? []).map((f) => f.get(p.name)?.added99 ?? Number.NaN),
+              ) <= goalP99,
+          );
+          return `${p.name} ${ok.at(-1) ?? 'none'} rps`;
+        });
+      console.log(
+        `highest load with added p99 ≤ ${goalP99} ms (${stream ? 'stream, TTFT' : 'non-streamed'}, of ${loads.join(', ')}): ${held.join(', ')}`,
+      );
     }
   }
   if (failures.size > 0) console.log(`failures: ${JSON.stringify(Object.fromEntries(failures))}`);
 } finally {
-  tessera.child.kill('SIGTERM');
-  relay?.child.kill('SIGTERM');
-  upstream.child.kill('SIGTERM');
+  for (const c of children) c.child.kill('SIGTERM');
 }

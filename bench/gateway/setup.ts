@@ -13,11 +13,15 @@ import { createKey } from '../../server/src/modules/keys';
 import { createServices, type ServiceOverrides, type Services } from '../../server/src/services';
 import { openTestDatabase } from '../../server/test/helpers/database';
 
-export async function benchServices(
+/**
+ * The settings (environment variables) Tessera runs with in the gateway benchmarks: the models file (written into
+ * a temporary folder) routed to the fake upstream, an enterprise plan with room for any load, `NODE_ENV=production`;
+ * `settings` adds or overrides. Also what tessera-cluster.ts hands the built server's processes.
+ */
+export function benchSettings(
   upstreamUrl: string,
   settings: Record<string, string | undefined>,
-  overrides: Omit<ServiceOverrides, 'database'> = {},
-): Promise<{ services: Services; accountId: string }> {
+): Record<string, string | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-'));
   const models = join(dir, 'models.json');
   writeFileSync(
@@ -46,7 +50,7 @@ export async function benchServices(
       ],
     }),
   );
-  const env = parseEnv({
+  return {
     NODE_ENV: 'production',
     METRICS_PORT: '0',
     DATA_DIR: join(dir, 'data'),
@@ -56,7 +60,15 @@ export async function benchServices(
     PLAN_ENTERPRISE_RPM: '10000000',
     PLAN_ENTERPRISE_MONTHLY_TOKENS: '1000000000',
     ...settings,
-  });
+  };
+}
+
+export async function benchServices(
+  upstreamUrl: string,
+  settings: Record<string, string | undefined>,
+  overrides: Omit<ServiceOverrides, 'database'> = {},
+): Promise<{ services: Services; accountId: string; databaseUrl: string | undefined }> {
+  const env = parseEnv(benchSettings(upstreamUrl, settings));
   const database = await openTestDatabase();
   const services = createServices(env, { ...overrides, database });
   await database.migrate();
@@ -65,7 +77,7 @@ export async function benchServices(
     input: { email: 'bench@tessera.local', password: 'gateway timing passphrase 7', name: 'Bench' },
   });
   await setPlan({ ctx: services.ctx, accountId: account.id, input: { plan: 'enterprise' } });
-  return { services, accountId: account.id };
+  return { services, accountId: account.id, databaseUrl: database.url };
 }
 
 /** A new key of the bench account: `live` goes through the allowance and the upstream, `test` to the simulator. */

@@ -39,7 +39,11 @@ export async function openTestDatabase(
   const keep = process.env.TEST_DATABASE_KEEP;
   if (keep !== undefined && !/^[a-z_][a-z0-9_]*$/.test(keep))
     throw new Error('TEST_DATABASE_KEEP: a lower-case name');
-  const name = keep ?? `tessera_t_${randomBase62(12).toLowerCase()}`;
+  // TEST_DATABASE_PREFIX: the new database's name starts with it instead of tessera_t (a shared server's
+  // users tell their databases apart by name).
+  const prefix = process.env.TEST_DATABASE_PREFIX ?? 'tessera_t';
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error('TEST_DATABASE_PREFIX: a lower-case name');
+  const name = keep ?? `${prefix}_${randomBase62(12).toLowerCase()}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   const exists =
     keep !== undefined && (await admin`select 1 from pg_database where datname = ${keep}`).length > 0;
