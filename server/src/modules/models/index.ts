@@ -1,2 +1,8 @@
-export { DEFAULT_MODELS_FILE, ModelCatalogue, ModelEntry, toModelObject } from './catalogue';
+export {
+  DEFAULT_MODELS_FILE,
+  EmbeddingModelEntry,
+  ModelCatalogue,
+  ModelEntry,
+  toModelObject,
+} from './catalogue';
 export { getModel, listModels } from './list';
