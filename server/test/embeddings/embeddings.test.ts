@@ -456,4 +456,51 @@ describe('allowance, rate limits and metering, as for chat', () => {
       statuses.push((await post({ model: 'embed-sim', input: 'x' }, key.key)).status);
     expect(statuses).toEqual([200, 200, 429]);
   });
+
+  it('a client that leaves aborts the upstream call at once; metered 499 with its prompt', async () => {
+    const { account, key } = await createAccountWithKey(server, { plan: 'pro', kind: 'live' });
+    const aborts = upstream.aborts.length;
+    const input = 'patience wears thin';
+    const controller = new AbortController();
+    const pending = fetch(`${server.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'embed-slow', input }),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await eventually(() => upstream.requests.some((r) => r.body.input === input));
+    controller.abort();
+    await pending;
+    await eventually(() => upstream.aborts.length > aborts);
+    const rows = () =>
+      server.services.ctx.db.select().from(usageEvents).where(eq(usageEvents.accountId, account.id));
+    await settleUsage(server, async () => (await rows()).length, 1);
+    expect((await rows())[0]).toMatchObject({
+      status: 499,
+      route: '/v1/embeddings',
+      promptTokens: libraryEncoder().encode(input).length,
+    });
+  });
+});
+
+describe('GraphQL', () => {
+  it('lists embedding models with their type and dimensions', async () => {
+    const r = await gql<{ models: Record<string, unknown>[] }>(
+      server,
+      { key: testKey },
+      '{ models { id type dimensions maxOutputTokens } }',
+    );
+    expect(r.data?.models).toContainEqual({
+      id: 'embed-sim',
+      type: 'EMBEDDING',
+      dimensions: 256,
+      maxOutputTokens: null,
+    });
+    expect(r.data?.models).toContainEqual({
+      id: 'up-ok',
+      type: 'CHAT',
+      dimensions: null,
+      maxOutputTokens: 2048,
+    });
+  });
 });
