@@ -190,6 +190,29 @@ describe('POST /v1/embeddings with the simulator (test key, openai SDK)', () => 
     expect(flat.data[0]?.embedding).toEqual(tokens.data[0]?.embedding);
   });
 
+  it('sends a long answer in pieces that make the same JSON', async () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `document number ${i} about tides`);
+    const res = await post({ model: 'tessera-embed-small', input: texts, encoding_format: 'float' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBeNull();
+    const all = (await res.json()) as {
+      object: string;
+      model: string;
+      data: { index: number; embedding: number[] }[];
+    };
+    expect(all.object).toBe('list');
+    expect(all.model).toBe('tessera-embed-small');
+    expect(all.data.map((d) => d.index)).toEqual(texts.map((_, i) => i));
+    const last = await client.embeddings.create({
+      model: 'tessera-embed-small',
+      input: texts[299] as string,
+      encoding_format: 'float',
+    });
+    expect(all.data[299]?.embedding).toEqual(last.data[0]?.embedding);
+    const viaSdk = await client.embeddings.create({ model: 'tessera-embed-small', input: texts });
+    expect(viaSdk.data[150]?.embedding).toEqual(all.data[150]?.embedding);
+  });
+
   it('places texts that share words closer than unrelated ones', async () => {
     const { data } = await client.embeddings.create({
       model: 'tessera-embed-small',

@@ -2,8 +2,11 @@ import { recordUsage } from '../../http/locals';
 import { CallAbortController } from '../../lib/call-abort';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
-import { sendJson } from '../send-json';
+import { sendJson, sendJsonList } from '../send-json';
 import { clientClosed, PROVIDER_HEADER } from './chat';
+
+/** Answers of more vector components than this (about 1 MB of JSON) are written a piece at a time. */
+const LARGE_ANSWER_COMPONENTS = 65_536;
 
 export function embeddingRoutes(services: Services): RestRoute[] {
   return [
@@ -34,7 +37,11 @@ export function embeddingRoutes(services: Services): RestRoute[] {
         });
         recordUsage(res, ended.usage);
         if (!ended.ok) throw ended.error;
-        sendJson(res, 200, ended.value);
+        const { data, ...rest } = ended.value;
+        // Small answers in one write with their length; long lists of vectors a piece a turn.
+        if (prepared.inputs.length * prepared.dimensions <= LARGE_ANSWER_COMPONENTS)
+          sendJson(res, 200, ended.value);
+        else await sendJsonList(res, 200, 'data', data, rest);
       },
     },
   ];
