@@ -23,15 +23,18 @@ export type EmbeddingInput = z.infer<typeof EmbeddingInput>;
 export const EncodingFormat = z.enum(['float', 'base64']);
 export type EncodingFormat = z.infer<typeof EncodingFormat>;
 
-/** `POST /v1/embeddings`: OpenAI's CreateEmbeddingRequest. Unknown fields are kept and relayed upstream. */
+/**
+ * `POST /v1/embeddings`: OpenAI's CreateEmbeddingRequest. Unknown fields are kept and relayed upstream; an
+ * optional field sent as null means it was left out (and is not relayed).
+ */
 export const EmbeddingRequest = z.looseObject({
   model: z.string().min(1),
   input: EmbeddingInput,
   /** `base64`: each vector as the base64 of its little-endian float32s (what the openai SDKs ask for). */
-  encoding_format: EncodingFormat.optional(),
+  encoding_format: EncodingFormat.nullish(),
   /** Fewer dimensions than the model's own, for models that allow it (the catalogue's `accepts_dimensions`). */
-  dimensions: z.number().int().positive().optional(),
-  user: z.string().optional(),
+  dimensions: z.number().int().positive().nullish(),
+  user: z.string().nullish(),
 });
 export type EmbeddingRequest = z.infer<typeof EmbeddingRequest>;
 

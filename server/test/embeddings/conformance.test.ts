@@ -84,6 +84,9 @@ const REQUESTS = [
   { input: [[1212, 318], [257]], user: 'user-1234' },
 ];
 
+/** Fields sent as null, as clients that fill every field send them: not relayed (CreateEmbeddingRequest refuses null). */
+const NULLS = { input: 'nulls', dimensions: null, encoding_format: null, user: null };
+
 /**
  * OpenAI's schema describes `embedding` as floats only; with `encoding_format: "base64"` OpenAI sends a string
  * (its SDKs decode it). The base64 answers are checked with their vectors decoded.
@@ -130,14 +133,15 @@ describe("embeddings' conformance with OpenAI's OpenAPI document", () => {
 
   it('what the upstream receives is a valid CreateEmbeddingRequest, with its own model name', async () => {
     upstream.requests.length = 0;
-    for (const body of REQUESTS)
+    for (const body of [...REQUESTS, NULLS]) {
       expect((await post({ ...body, model: 'embed-up' }, liveKey)).status).toBe(200);
-    const sent = upstream.requests.filter((r) => r.path === '/v1/embeddings');
-    expect(sent).toHaveLength(REQUESTS.length);
-    for (const [i, request] of sent.entries()) {
-      expectConforms('CreateEmbeddingRequest', request.body);
-      expect(request.body).toEqual({ ...REQUESTS[i], model: 'ok' });
     }
+    const sent = upstream.requests.filter((r) => r.path === '/v1/embeddings');
+    for (const request of sent) expectConforms('CreateEmbeddingRequest', request.body);
+    expect(sent.map((r) => r.body)).toEqual([
+      ...REQUESTS.map((body) => ({ ...body, model: 'ok' })),
+      { input: 'nulls', model: 'ok' },
+    ]);
   });
 
   it('the model list and one embedding model', async () => {

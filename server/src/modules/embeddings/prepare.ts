@@ -54,7 +54,7 @@ function requestTooLarge(tokens: number, complete = true): ServiceError {
 /** `dimensions` is for models that shorten their vectors, and never beyond the model's own. */
 function dimensionsOf(request: EmbeddingRequest, entry: EmbeddingModelEntry): number {
   const asked = request.dimensions;
-  if (asked === undefined) return entry.dimensions;
+  if (asked === undefined || asked === null) return entry.dimensions;
   if (!entry.accepts_dimensions) {
     throw new ServiceError(
       'invalid_request',

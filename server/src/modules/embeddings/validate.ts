@@ -59,6 +59,7 @@ function shapeOf(input: unknown): (typeof SHAPES)[keyof typeof SHAPES] | undefin
 }
 
 const PARSE_CONTEXT = { reportInput: true };
+const NULL_MEANS_ABSENT = ['encoding_format', 'dimensions', 'user'] as const;
 
 /** Parses an embeddings request as OpenAI does; unknown fields are kept (an upstream may know them). */
 export function parseEmbeddingRequest(body: unknown): ParsedEmbeddings {
@@ -78,6 +79,8 @@ export function parseEmbeddingRequest(body: unknown): ParsedEmbeddings {
   if (issue) throw invalidParameter(issue, { expected: shape?.expected ?? COMMON });
   if (!result.success) throw new ServiceError('invalid_request', 'The request is invalid.');
   const request = result.data as EmbeddingRequest;
+  // null is "not given" (as clients that fill every field send it), and upstreams refuse null for these.
+  for (const field of NULL_MEANS_ABSENT) if (request[field] === null) delete request[field];
   const parsed = request.input;
   const inputs: (string | number[])[] =
     typeof parsed === 'string' || typeof parsed[0] === 'number'
