@@ -16,6 +16,8 @@ export interface AppConfig {
   bodyTimeoutMs: number;
   /** The limit for chat completion requests, whose inline images are large. */
   chatBodyLimitBytes: number;
+  /** The limit for embeddings requests: up to 2,048 inputs and 300,000 tokens. */
+  embeddingsBodyLimitBytes: number;
   /** What a JSON body may hold once parsed: values and nesting (lib/json-shape.ts). */
   bodyBounds: JsonBounds;
   modelTimeoutMs: number;
@@ -76,6 +78,7 @@ export function configFromEnv(env: Env): AppConfig {
     headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
     bodyTimeoutMs: env.BODY_TIMEOUT_MS,
     chatBodyLimitBytes: env.CHAT_BODY_LIMIT_BYTES,
+    embeddingsBodyLimitBytes: env.EMBEDDINGS_BODY_LIMIT_BYTES,
     bodyBounds: { maxValues: env.BODY_MAX_JSON_VALUES, maxDepth: env.BODY_MAX_JSON_DEPTH },
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,
     sessionTtlMs: env.SESSION_TTL_HOURS * 3_600_000,

@@ -134,6 +134,8 @@ export const EnvSchema = z
     BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
     /** Chat requests carry inline images (base64 data: URLs): their own, larger limit. */
     CHAT_BODY_LIMIT_BYTES: positiveInt.default(20 * 1024 * 1024),
+    /** Embeddings requests carry up to 300,000 tokens of text (a few MB in scripts of several bytes a letter). */
+    EMBEDDINGS_BODY_LIMIT_BYTES: positiveInt.default(8 * 1024 * 1024),
     /**
      * How many JSON values (objects, arrays, strings, numbers, booleans, nulls) a request body may hold, and how
      * deeply nested: what is done with a body after parsing costs time in proportion to them (lib/json-shape.ts).

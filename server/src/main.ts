@@ -41,7 +41,10 @@ async function main(): Promise<void> {
     },
     inCluster() ? 'server process listening' : 'tessera listening',
   );
-  const notice = simulatorNotice(services.providers, services.catalogue.entries);
+  const notice = simulatorNotice(services.providers, [
+    ...services.catalogue.entries,
+    ...services.catalogue.embeddingEntries,
+  ]);
   if (notice) logger.warn({ upstreams: services.providers.names() }, 'live keys are served by the simulator');
   // In a cluster the primary says where the server runs, once (cluster.ts).
   if (!inCluster()) {

@@ -31,7 +31,7 @@ export async function startServer(
   const server = createServer({ ...serverOptions, connectionsCheckingInterval: 1_000 });
   const shutdown = new GracefulShutdown(server, {
     logger: services.ctx.logger,
-    endCalls: () => services.chat.endAll(),
+    endCalls: () => services.chat.endAll() + services.embeddings.endAll(),
   });
   server.on('request', shutdown.listener(listener));
   server.listen(port, host);

@@ -12,6 +12,7 @@ import { createAnalyticsGate } from './modules/analytics';
 import { AuthThrottle, PgAttemptStore, RedisAttemptStore } from './modules/auth-throttle';
 import { ChatService } from './modules/chat';
 import { CodeAnalyzer } from './modules/code-analysis';
+import { EmbeddingService } from './modules/embeddings';
 import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
 import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
@@ -38,6 +39,8 @@ export interface Services {
   providers: ProviderRegistry;
   /** Chat completions: validation, token counting, provider calls, streaming. */
   chat: ChatService;
+  /** Embeddings: validation, token counting, provider calls. */
+  embeddings: EmbeddingService;
   /** Per-minute request limits; `rateLimiter.metrics` counts Redis failures and fallback decisions. */
   rateLimiter: RateLimiter;
   /** Prometheus metrics served at /metrics. */
@@ -116,6 +119,13 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     keepAliveMs: config.chat.keepAliveMs,
     retry: { retries: config.chat.retries, backoffMs: config.chat.retryBackoffMs },
   });
+  const embeddings = new EmbeddingService({
+    catalogue,
+    providers,
+    logger,
+    timeoutMs: config.modelTimeoutMs,
+    retry: { retries: config.chat.retries, backoffMs: config.chat.retryBackoffMs },
+  });
   const metrics = new Metrics();
   countTenantDenials(logger, metrics);
   // On Postgres, written by a thread of its own with its own two connections (one for a long prune beside the
@@ -168,6 +178,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     ownership,
     providers,
     chat,
+    embeddings,
     allowance,
     rateLimiter,
     metrics,

@@ -3,6 +3,7 @@ export * from './audit';
 export * from './chat';
 export * from './code-analysis';
 export * from './csv';
+export * from './embeddings';
 export * from './errors';
 export * from './keys';
 export * from './models';

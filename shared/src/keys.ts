@@ -4,12 +4,20 @@ export const KeyKind = z.enum(['live', 'test']);
 export type KeyKind = z.infer<typeof KeyKind>;
 
 /** The endpoints a key may be limited to (a key without scopes may call every endpoint). */
-export const KEY_SCOPES = ['chat', 'models', 'code_analysis', 'search_read', 'search_write'] as const;
+export const KEY_SCOPES = [
+  'chat',
+  'embeddings',
+  'models',
+  'code_analysis',
+  'search_read',
+  'search_write',
+] as const;
 export const KeyScope = z.enum(KEY_SCOPES);
 export type KeyScope = z.infer<typeof KeyScope>;
 
 export const KEY_SCOPE_LABELS: Record<KeyScope, string> = {
   chat: 'Chat completions',
+  embeddings: 'Embeddings',
   models: 'Model catalogue',
   code_analysis: 'Code analysis',
   search_read: 'Search (read)',

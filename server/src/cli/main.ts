@@ -161,7 +161,7 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
         ctx,
         accountId: account.id,
         input: { name: required(flags, 'name'), kind, ...settings },
-        modelExists: (id) => services.catalogue.find(id) !== undefined,
+        modelExists: (id) => services.catalogue.findAny(id) !== undefined,
         audit: OPERATOR_AUDIT,
       });
     }
@@ -177,7 +177,7 @@ async function run(services: Services, [noun, verb]: string[], flags: Flags): Pr
           ...(flags.name !== undefined && { name: flags.name }),
           ...settings,
         },
-        modelExists: (id) => services.catalogue.find(id) !== undefined,
+        modelExists: (id) => services.catalogue.findAny(id) !== undefined,
         audit: OPERATOR_AUDIT,
       });
     }

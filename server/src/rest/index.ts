@@ -8,6 +8,7 @@ import { authenticate } from './middleware/authenticate';
 import { meteredPipeline } from './pipeline';
 import { type RestRoute, registerRoutes } from './routes';
 import { chatRoutes } from './v1/chat';
+import { embeddingRoutes } from './v1/embeddings';
 import { modelRoutes } from './v1/models';
 
 /** Every authenticated REST route of the public API, under /v1 and /api. */
@@ -15,6 +16,7 @@ export function restRoutes(services: Services): RestRoute[] {
   return [
     ...modelRoutes(services),
     ...chatRoutes(services),
+    ...embeddingRoutes(services),
     ...documentRoutes(services),
     ...searchRoutes(services),
     ...codeAnalyzeRoutes(services),

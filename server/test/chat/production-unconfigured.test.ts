@@ -27,6 +27,12 @@ describe('NODE_ENV=production: live keys on a model without its upstream', () =>
           catalogueEntry('gpt-nowhere', 'openai', 'ok'),
           catalogueEntry('gpt-with-fallback', 'openai', 'ok', { fallback: 'claude-ok' }),
           catalogueEntry('claude-ok', 'anthropic', 'ok'),
+          {
+            ...catalogueEntry('embed-nowhere', 'openai', 'text-embedding-3-small'),
+            type: 'embedding',
+            dimensions: 32,
+            max_output_tokens: undefined,
+          },
         ]),
         ANTHROPIC_BASE_URL: anthropic.url,
         ANTHROPIC_API_KEY: 'ant-upstream',
@@ -81,5 +87,19 @@ describe('NODE_ENV=production: live keys on a model without its upstream', () =>
     const done = await test.chat.completions.create({ model: 'gpt-nowhere', messages });
     expect(done.choices[0]?.message.content).toBeTruthy();
     expect(done.system_fingerprint).toMatch(/^tessera-sim/);
+  });
+
+  it('embeddings likewise: 503 for a live key, the simulator for a test key', async () => {
+    const res = await fetch(`${server.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'embed-nowhere', input: 'Name three rivers' }),
+    });
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('provider_not_configured');
+    expect(body.error.message).toMatch(/'embed-nowhere' is served by the 'openai' provider/);
+    const simulated = await test.embeddings.create({ model: 'embed-nowhere', input: 'Name three rivers' });
+    expect(simulated.data[0]?.embedding).toHaveLength(32);
   });
 });

@@ -33,4 +33,19 @@ describe('the README’s first call', () => {
     const body = (await res.json()) as { choices: { message: { content: string } }[] };
     expect(body.choices[0]?.message.content).toBe(quoted?.replace(/\s+/g, ' '));
   });
+
+  it('answers the embeddings example with the default catalogue', async () => {
+    const curl = /embeddings -H[^\n]*\n\s*-d '(\{"model":[^']+\})'/.exec(README)?.[1];
+    expect(curl).toBeTruthy();
+    const res = await fetch(`${server.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: curl,
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: { embedding: number[] }[] };
+    const sent = JSON.parse(curl ?? '{}') as { input: string[]; dimensions: number };
+    expect(body.data).toHaveLength(sent.input.length);
+    expect(body.data[0]?.embedding).toHaveLength(sent.dimensions);
+  });
 });

@@ -58,7 +58,7 @@ export function json(
 }
 
 function promptKey(body: Record<string, unknown>): string {
-  return JSON.stringify(body.messages);
+  return JSON.stringify(body.messages ?? body.input);
 }
 
 /** Behaviours common to both formats: failures before any answer. Returns true when it answered. */

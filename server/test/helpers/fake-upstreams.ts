@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import {
   FAKE_TEXT,
   FAKE_WORDS,
@@ -50,6 +51,12 @@ export {
  *   nousage, longnousage, toolsnousage
  *             (OpenAI, streamed) never report usage, as servers that ignore stream_options: the words,
  *             LONG_WORDS, or a tool call (TOOL_CALL_PIECES)
+ * On `/embeddings` (OpenAI), `ok`, `slow`, `flaky` and the failures as above, and:
+ *   ok        one vector an input (fakeEmbedding), `dimensions` long (else FAKE_EMBEDDING_DIMENSIONS), in the
+ *             `encoding_format` asked for, in reverse order with their indices; usage FAKE_EMBEDDING_TOKENS
+ *   floats    floats whatever `encoding_format` says, without usage (as some local servers answer)
+ *   wrongdims vectors one component longer than asked
+ *   fewer     one vector fewer than the inputs
  */
 /** What the `fingerprint` behaviour says as its `system_fingerprint`. */
 export const FAKE_FINGERPRINT = 'fp_fake0123ab';
@@ -86,7 +93,45 @@ function usageOf(behaviour: string): Record<string, unknown> {
     : { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 }
 
-const openAiHandler: Handler = async ({ res, body, behaviour, stream, options }) => {
+/** The length of the fake's vectors when the request names no `dimensions`. */
+export const FAKE_EMBEDDING_DIMENSIONS = 16;
+/** The prompt tokens the fake's `ok` embeddings report (not Tessera's count: the upstream's wins). */
+export const FAKE_EMBEDDING_TOKENS = 23;
+
+/** The fake's vector for the input at `index`: distinct per index, so that order is checkable. */
+export function fakeEmbedding(index: number, length: number): number[] {
+  return Array.from({ length }, (_, j) => (j === index % length ? 0.5 : 0.25) * (index + 1));
+}
+
+function embeddingsAnswer(res: ServerResponse, body: Record<string, unknown>, behaviour: string): void {
+  const inputs =
+    typeof body.input === 'string' || typeof (body.input as unknown[])[0] === 'number'
+      ? 1
+      : (body.input as unknown[]).length;
+  const length =
+    (typeof body.dimensions === 'number' ? body.dimensions : FAKE_EMBEDDING_DIMENSIONS) +
+    (behaviour === 'wrongdims' ? 1 : 0);
+  const base64 = body.encoding_format === 'base64' && behaviour !== 'floats';
+  const data = Array.from({ length: behaviour === 'fewer' ? inputs - 1 : inputs }, (_, index) => {
+    const vector = fakeEmbedding(index, length);
+    return {
+      object: 'embedding',
+      index,
+      embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector,
+    };
+  }).reverse();
+  const answer: Record<string, unknown> = { object: 'list', data, model: body.model };
+  if (behaviour !== 'floats')
+    answer.usage = { prompt_tokens: FAKE_EMBEDDING_TOKENS, total_tokens: FAKE_EMBEDDING_TOKENS };
+  json(res, 200, answer);
+}
+
+const openAiHandler: Handler = async ({ req, res, body, behaviour, stream, options }) => {
+  if (req.url?.endsWith('/embeddings')) {
+    if (behaviour === 'slow') await sleep(options.slowMs);
+    embeddingsAnswer(res, body, behaviour);
+    return;
+  }
   // Written out in each answer rather than spread into it: on Node.js 20 properties added after a leading
   // spread make new hidden classes on every call, which would load this fake (and so the benchmarks) needlessly.
   const id = 'chatcmpl-upstream';

@@ -40,7 +40,7 @@ export async function createKey(
     ctx: server.services.ctx,
     accountId,
     input: { name, kind, ...settings },
-    modelExists: (id) => server.services.catalogue.find(id) !== undefined,
+    modelExists: (id) => server.services.catalogue.findAny(id) !== undefined,
   });
 }
 

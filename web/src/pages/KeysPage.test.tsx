@@ -49,6 +49,7 @@ function keyStore() {
             created: 0,
             owned_by: 'tessera',
             context_window: 4096,
+            type: 'chat',
             max_output_tokens: 1024,
             description: '',
           },

@@ -9,8 +9,8 @@ export function ModelsPage() {
     <section aria-labelledby="models-title">
       <h1 id="models-title">Models</h1>
       <p className="lede">
-        Pass a model's id as <code>model</code> in a chat completion. Test keys answer every model from the
-        simulator.
+        Pass a model's id as <code>model</code> in a chat completion, or an embedding model's in a call to{' '}
+        <code>/v1/embeddings</code>. Test keys answer every model from the simulator.
       </p>
       {models.isPending ? (
         <Loading label="Loading models" />
@@ -27,14 +27,32 @@ export function ModelsPage() {
               </h2>
               <p>{m.description}</p>
               <dl className="facts">
-                <div>
-                  <dt>Context window</dt>
-                  <dd>{m.context_window.toLocaleString()} tokens</dd>
-                </div>
-                <div>
-                  <dt>Max output</dt>
-                  <dd>{m.max_output_tokens.toLocaleString()} tokens</dd>
-                </div>
+                {m.type === 'chat' ? (
+                  <>
+                    <div>
+                      <dt>Context window</dt>
+                      <dd>{m.context_window.toLocaleString()} tokens</dd>
+                    </div>
+                    <div>
+                      <dt>Max output</dt>
+                      <dd>{m.max_output_tokens.toLocaleString()} tokens</dd>
+                    </div>
+                  </>
+                ) : (
+                  <>
+                    <div>
+                      <dt>Embedding</dt>
+                      <dd>
+                        {m.dimensions.toLocaleString()} dimensions
+                        {m.accepts_dimensions ? ' (or fewer)' : ''}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>Longest input</dt>
+                      <dd>{m.context_window.toLocaleString()} tokens</dd>
+                    </div>
+                  </>
+                )}
                 <div className="wide">
                   <dt>Served by</dt>
                   <dd>{m.owned_by}</dd>

@@ -1,6 +1,6 @@
 import type { Usage } from '@tessera/shared';
 import type { Logger } from '../../logger';
-import type { TokenAllowance } from '../allowance';
+import { type ReservedOutcome, type TokenAllowance, withReservation } from '../allowance';
 import type { Principal } from '../keys';
 import { countTokens, countTokensAside } from '../tokenizer';
 import { LONG_PROMPT_CHARS, type PreparedChat } from './prepare';
@@ -81,15 +81,14 @@ export class UsageMeter {
  * How a call ended and what it consumed, however it ended: the transport records the usage, then sends the value
  * or the error (the service never reaches back into the transport).
  */
-export type ChatOutcome<T> =
-  | { ok: true; value: T; usage: MeteredUsage }
-  | { ok: false; error: unknown; usage: MeteredUsage };
+export type ChatOutcome<T> = ReservedOutcome<T, MeteredUsage>;
 
 /**
- * Reserves the worst case for live keys before the call and settles to the real usage after it, on every path.
- * Test keys never touch the allowance. A refusal before the call (the allowance) is thrown: nothing was used.
+ * Reserves the worst case for live keys before the call (the prompt as many times as the upstream may bill it,
+ * and the cap for every choice) and settles to the real usage after it, on every path (allowance's
+ * withReservation).
  */
-export async function withAllowance<T>(
+export function withAllowance<T>(
   deps: { logger: Logger },
   call: {
     principal: Principal;
@@ -98,22 +97,17 @@ export async function withAllowance<T>(
   },
   run: (meter: UsageMeter) => Promise<T>,
 ): Promise<ChatOutcome<T>> {
-  const { principal, prepared } = call;
+  const { prepared } = call;
   const cap = prepared.maxTokens * (prepared.request.n ?? 1);
-  const reservation =
-    principal.mode === 'live'
-      ? await call.allowance.reserve(principal, prepared.promptTokens * prepared.promptCopies + cap)
-      : undefined;
   const meter = new UsageMeter(prepared);
-  let ended: { ok: true; value: T } | { ok: false; error: unknown };
-  try {
-    ended = { ok: true, value: await run(meter) };
-  } catch (error) {
-    ended = { ok: false, error };
-  }
-  const usage = await meter.usage();
-  await reservation?.settle(usage.promptTokens + usage.completionTokens).catch((err: unknown) => {
-    deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
-  });
-  return { ...ended, usage };
+  return withReservation(
+    deps,
+    call,
+    prepared.promptTokens * prepared.promptCopies + cap,
+    () => run(meter),
+    async () => {
+      const usage = await meter.usage();
+      return { usage, tokens: usage.promptTokens + usage.completionTokens };
+    },
+  );
 }

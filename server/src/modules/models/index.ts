@@ -1,3 +1,9 @@
-export { DEFAULT_MODELS_FILE, ModelCatalogue, ModelEntry, toModelObject } from './catalogue';
+export {
+  DEFAULT_MODELS_FILE,
+  EmbeddingModelEntry,
+  ModelCatalogue,
+  ModelEntry,
+  toModelObject,
+} from './catalogue';
 export { getModel, listModels } from './list';
 export { MICROS_PER_UNIT, PriceTable } from './pricing';

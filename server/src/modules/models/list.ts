@@ -1,10 +1,10 @@
 import type { ModelList, ModelObject } from '@tessera/shared';
-import type { ModelCatalogue, ModelEntry } from './catalogue';
+import type { EmbeddingModelEntry, ModelCatalogue, ModelEntry } from './catalogue';
 import { toModelObject } from './catalogue';
 
 export interface ModelOwnership {
   /** Who answers a model: the provider's public name, or the simulator. */
-  ownerOf(entry: ModelEntry): string;
+  ownerOf(entry: ModelEntry | EmbeddingModelEntry): string;
 }
 
 export function listModels({
@@ -17,7 +17,8 @@ export function listModels({
   /** Only the models a key limited to some may use; absent: every model. */
   allowed?: ReadonlySet<string> | null;
 }): ModelList {
-  const entries = allowed ? catalogue.entries.filter((m) => allowed.has(m.id)) : catalogue.entries;
+  const all = [...catalogue.entries, ...catalogue.embeddingEntries];
+  const entries = allowed ? all.filter((m) => allowed.has(m.id)) : all;
   return { object: 'list', data: entries.map((m) => toModelObject(m, ownership.ownerOf(m))) };
 }
 
@@ -30,6 +31,6 @@ export function getModel({
   ownership: ModelOwnership;
   id: string;
 }): ModelObject {
-  const entry = catalogue.require(id, 'model');
+  const entry = catalogue.findAny(id) ?? catalogue.require(id, 'model');
   return toModelObject(entry, ownership.ownerOf(entry));
 }

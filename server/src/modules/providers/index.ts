@@ -7,4 +7,12 @@ export {
   SIMULATOR_FALLBACK_OWNER,
   SIMULATOR_OWNER,
 } from './registry';
-export type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
+export type {
+  ChatProvider,
+  EmbeddingCall,
+  EmbeddingProvider,
+  ProviderCall,
+  ProviderChunk,
+  ProviderCompletion,
+  ProviderEmbeddings,
+} from './types';

@@ -1,11 +1,14 @@
-import type { ModelEntry } from '../models';
+import type { EmbeddingModelEntry, ModelEntry } from '../models';
 import type { ProviderRegistry } from './registry';
 
 /**
  * The start-up notice when live keys would get simulated answers: an operator must never mistake the simulator
  * for a real model. Undefined when every model has its upstream.
  */
-export function simulatorNotice(providers: ProviderRegistry, entries: ModelEntry[]): string | undefined {
+export function simulatorNotice(
+  providers: ProviderRegistry,
+  entries: (ModelEntry | EmbeddingModelEntry)[],
+): string | undefined {
   const simulated = providers.simulated(entries);
   if (simulated.length === 0) return undefined;
   const configured = providers.names();

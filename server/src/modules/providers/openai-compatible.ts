@@ -1,9 +1,19 @@
 import type { ChoiceLogprobs, FinishReason, Usage } from '@tessera/shared';
 import type { Dispatcher } from 'undici';
+import { ServiceError } from '../../errors';
+import { inFormat, lengthOf } from './embedding-format';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
 import { parseEventJson } from './sse-json';
-import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
+import type {
+  ChatProvider,
+  EmbeddingCall,
+  EmbeddingProvider,
+  ProviderCall,
+  ProviderChunk,
+  ProviderCompletion,
+  ProviderEmbeddings,
+} from './types';
 
 interface UpstreamCompletion {
   choices?: {
@@ -76,8 +86,13 @@ function usageOf(usage: Partial<Usage> | null | undefined, promptTokens: number)
   };
 }
 
+interface UpstreamEmbeddings {
+  data?: { index?: number; embedding?: unknown }[];
+  usage?: { prompt_tokens?: number; total_tokens?: number } | null;
+}
+
 /** Any server speaking OpenAI's chat API: OpenAI, vLLM, Ollama, llama.cpp, LM Studio, Groq, Together… */
-export class OpenAiCompatibleProvider implements ChatProvider {
+export class OpenAiCompatibleProvider implements ChatProvider, EmbeddingProvider {
   private readonly client: UpstreamClient;
 
   constructor(readonly target: UpstreamTarget) {
@@ -92,6 +107,48 @@ export class OpenAiCompatibleProvider implements ChatProvider {
   async complete(call: ProviderCall): Promise<ProviderCompletion> {
     const res = await this.client.post('/chat/completions', upstreamBody(call, false), call.signal);
     return this.completionOf(await this.client.json<UpstreamCompletion>(res), call);
+  }
+
+  /**
+   * The client's request with the upstream's model name (its other fields, `user` and any the upstream knows,
+   * as they came). The answer must hold one vector per input, each of the length asked for: vectors of another
+   * length mean the catalogue's `dimensions` is wrong, which no retry fixes.
+   */
+  async embed(call: EmbeddingCall): Promise<ProviderEmbeddings> {
+    const body = { ...call.request, model: call.upstreamModel };
+    const res = await this.client.post('/embeddings', body, call.signal);
+    const answer = await this.client.json<UpstreamEmbeddings>(res);
+    const data = Array.isArray(answer.data) ? answer.data : [];
+    if (data.length !== call.inputs.length) {
+      throw upstreamStreamError(
+        this.name,
+        `the answer held ${data.length} embeddings for ${call.inputs.length} inputs`,
+      );
+    }
+    const embeddings: (number[] | string)[] = new Array(data.length);
+    for (const [i, item] of data.entries()) {
+      const index = item.index ?? i;
+      const vector = item.embedding;
+      const valid =
+        typeof vector === 'string' || (Array.isArray(vector) && vector.every((v) => typeof v === 'number'));
+      if (!valid || index < 0 || index >= data.length || embeddings[index] !== undefined) {
+        throw upstreamStreamError(this.name, `embedding ${i} is not a vector at an index of its own`);
+      }
+      const length = lengthOf(vector as number[] | string);
+      if (length !== call.dimensions) {
+        throw new ServiceError(
+          'upstream',
+          `The upstream provider '${this.name}' answered vectors of ${length} dimensions where ${call.dimensions} were expected: the model catalogue's dimensions for '${call.upstreamModel}' do not match the upstream model.`,
+          { code: 'upstream_error', retryable: false },
+        );
+      }
+      embeddings[index] = inFormat(vector as number[] | string, call.encodingFormat);
+    }
+    const prompt = answer.usage?.prompt_tokens ?? call.promptTokens;
+    return {
+      embeddings,
+      usage: { prompt_tokens: prompt, total_tokens: answer.usage?.total_tokens ?? prompt },
+    };
   }
 
   /** An upstream's whole answer in our terms; one without choices (an error body sent with a 200) is a failure. */

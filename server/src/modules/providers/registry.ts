@@ -1,11 +1,11 @@
 import { ServiceError } from '../../errors';
-import type { ModelEntry } from '../models';
+import type { EmbeddingModelEntry, ModelEntry } from '../models';
 import type { ModelOwnership } from '../models/list';
 import { AnthropicProvider } from './anthropic';
 import type { UpstreamTarget } from './http';
 import { OpenAiCompatibleProvider } from './openai-compatible';
 import { SimulatorProvider } from './simulator';
-import type { ChatProvider } from './types';
+import type { ChatProvider, EmbeddingProvider } from './types';
 
 export interface ProviderConfig extends UpstreamTarget {
   kind: 'openai' | 'anthropic';
@@ -54,8 +54,19 @@ export class ProviderRegistry implements ModelOwnership {
     return this.upstreams.get(entry.provider) ?? (this.simulatesUnconfigured ? this.simulator : undefined);
   }
 
+  /**
+   * As `forModel`, for an embedding model. Anthropic, which has no embeddings endpoint, never serves one (the
+   * catalogue refuses such an entry at start-up).
+   */
+  forEmbeddingModel(entry: EmbeddingModelEntry, mode: 'live' | 'test'): EmbeddingProvider | undefined {
+    if (mode === 'test' || entry.provider === 'simulator') return this.simulator;
+    const upstream = this.upstreams.get(entry.provider);
+    if (upstream instanceof OpenAiCompatibleProvider) return upstream;
+    return upstream || !this.simulatesUnconfigured ? undefined : this.simulator;
+  }
+
   /** The 503 for a live key on a model whose provider this server has no configuration for (production). */
-  unconfiguredError(entry: ModelEntry): ServiceError {
+  unconfiguredError(entry: ModelEntry | EmbeddingModelEntry): ServiceError {
     const variables = PROVIDER_VARIABLES[entry.provider];
     return new ServiceError(
       'unavailable',
@@ -66,14 +77,14 @@ export class ProviderRegistry implements ModelOwnership {
   }
 
   /** What `owned_by` says: the provider serving live keys, stated plainly when it is the simulator. */
-  ownerOf(entry: ModelEntry): string {
+  ownerOf(entry: ModelEntry | EmbeddingModelEntry): string {
     if (entry.provider === 'simulator') return SIMULATOR_OWNER;
     if (this.upstreams.has(entry.provider)) return entry.provider;
     return this.simulatesUnconfigured ? SIMULATOR_FALLBACK_OWNER : `${entry.provider} (not configured)`;
   }
 
   /** Catalogue models whose provider is not configured, served by the simulator for live keys (for the banner). */
-  simulated(entries: ModelEntry[]): string[] {
+  simulated(entries: (ModelEntry | EmbeddingModelEntry)[]): string[] {
     return entries.filter((e) => !this.upstreams.has(e.provider)).map((e) => e.id);
   }
 

@@ -1,6 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { AssistantMessage, ChatCompletionRequest, ChunkDelta, FinishReason } from '@tessera/shared';
 import { contentText, encodeText } from '../tokenizer';
+import { inFormat } from './embedding-format';
+import { simulatedEmbedding } from './simulator-embeddings';
 import { jsonValueFor, valueSourceFrom } from './simulator-json';
 import { SchemaBudget } from './simulator-json-budget';
 import { seedOf, simulatedReply } from './simulator-text';
@@ -12,7 +14,18 @@ import {
   trailingToolResults,
 } from './simulator-tools';
 import { tokenPieces } from './token-pieces';
-import type { ChatProvider, ProviderCall, ProviderChunk, ProviderCompletion } from './types';
+import type {
+  ChatProvider,
+  EmbeddingCall,
+  EmbeddingProvider,
+  ProviderCall,
+  ProviderChunk,
+  ProviderCompletion,
+  ProviderEmbeddings,
+} from './types';
+
+/** About 10 ms of simulated embedding on a slow machine: see `embed`. */
+const EMBED_TURN_COMPONENTS = 65_536;
 
 interface SimulatedChoice {
   /** The content's pieces (a text choice). */
@@ -182,11 +195,32 @@ export const SIMULATOR_FINGERPRINT = 'tessera-sim-2';
  * The built-in simulator: offline, deterministic, no weights. Answers from the prompt's own words, streams one token
  * at a time every `tokenDelayMs`, honours `n`, `stop` and the completion cap, and reports true BPE counts. Calls
  * tools (simulator-tools.ts) and answers JSON schemas (simulator-json.ts) with values valid against their schemas.
+ * Embeds as simulator-embeddings.ts says, the prompt tokens being Tessera's own count.
  */
-export class SimulatorProvider implements ChatProvider {
+export class SimulatorProvider implements ChatProvider, EmbeddingProvider {
   readonly name = 'simulator';
 
   constructor(private readonly tokenDelayMs: number) {}
+
+  /**
+   * A turn of the event loop computes at most EMBED_TURN_COMPONENTS components (and reads as many characters):
+   * a request's 2,048 vectors of 3,072 took over a second of CPU at once, which every other request would wait for.
+   */
+  async embed(call: EmbeddingCall): Promise<ProviderEmbeddings> {
+    const embeddings: (number[] | string)[] = [];
+    let work = 0;
+    for (const input of call.inputs) {
+      if (work >= EMBED_TURN_COMPONENTS) {
+        await nextTurn();
+        if (call.signal.aborted) throw call.signal.reason;
+        work = 0;
+      }
+      const vector = simulatedEmbedding(input, call.upstreamModel, call.modelDimensions, call.dimensions);
+      embeddings.push(inFormat(vector, call.encodingFormat));
+      work += call.modelDimensions + input.length;
+    }
+    return { embeddings, usage: { prompt_tokens: call.promptTokens, total_tokens: call.promptTokens } };
+  }
 
   async complete(call: ProviderCall): Promise<ProviderCompletion> {
     const choices = simulate(call);

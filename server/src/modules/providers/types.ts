@@ -3,6 +3,9 @@ import type {
   ChatCompletionRequest,
   ChoiceLogprobs,
   ChunkDelta,
+  EmbeddingRequest,
+  EmbeddingUsage,
+  EncodingFormat,
   FinishReason,
   Usage,
 } from '@tessera/shared';
@@ -65,4 +68,35 @@ export interface ChatProvider {
    * every new generator function its own prototype and hidden classes (four new maps per streamed call).
    */
   stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>>;
+}
+
+/** One embeddings call, as a provider sees it. */
+export interface EmbeddingCall {
+  /** The model's name at the provider (`upstream_model` in the catalogue). */
+  upstreamModel: string;
+  /** The client's request as validated (its `model` is Tessera's id; unknown fields kept for the relay). */
+  request: EmbeddingRequest;
+  /** The inputs, one an item, as the client sent them (text, or token ids). */
+  inputs: (string | number[])[];
+  /** The vectors' length: the request's `dimensions`, else the model's. */
+  dimensions: number;
+  /** The model's own vectors' length (the catalogue's `dimensions`). */
+  modelDimensions: number;
+  /** How the client wants the vectors: the provider answers in this format whatever its upstream sent. */
+  encodingFormat: EncodingFormat;
+  /** Counted by Tessera before the call; providers without usage report it back. */
+  promptTokens: number;
+  signal: AbortSignal;
+}
+
+/** The vectors in input order, as floats or (`encoding_format: "base64"`) as base64 strings. */
+export interface ProviderEmbeddings {
+  embeddings: (number[] | string)[];
+  usage: EmbeddingUsage;
+}
+
+/** A provider with an embeddings endpoint (Anthropic has none). */
+export interface EmbeddingProvider {
+  readonly name: string;
+  embed(call: EmbeddingCall): Promise<ProviderEmbeddings>;
 }

@@ -10,7 +10,7 @@ import { SseSink } from './sse-sink';
  * Why a call was aborted when its client left: a known error, so that it is neither logged as a failure nor
  * mapped to a 500 (the response can no longer be sent; the request is metered as 499).
  */
-function clientClosed(): ServiceError {
+export function clientClosed(): ServiceError {
   return new ServiceError(
     'invalid_request',
     'The client closed the connection before the response was complete.',

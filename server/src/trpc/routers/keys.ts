@@ -24,7 +24,7 @@ export const keysRouter = router({
       accountId: ctx.account.id,
       ownerUserId: ctx.member.userId,
       input,
-      modelExists: (id) => ctx.services.catalogue.find(id) !== undefined,
+      modelExists: (id) => ctx.services.catalogue.findAny(id) !== undefined,
       audit: sessionAudit(ctx.req, ctx.caller.user),
     });
   }),
@@ -57,7 +57,7 @@ export const keysRouter = router({
       ctx: ctx.services.ctx,
       accountId: ctx.account.id,
       input,
-      modelExists: (id) => ctx.services.catalogue.find(id) !== undefined,
+      modelExists: (id) => ctx.services.catalogue.findAny(id) !== undefined,
       onChanged: (row) => ctx.services.keys.applyKey(row),
       audit: sessionAudit(ctx.req, ctx.caller.user),
     });

@@ -31,7 +31,8 @@ export function ChatPanel({ caller }: { caller: Caller | null }) {
   const [streaming, setStreaming] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const list = models.data?.data;
+  // The playground chats: embedding models are listed on the models page, not offered here.
+  const list = models.data?.data.filter((m) => m.type === 'chat');
   const chosen = list?.find((m) => m.id === draft.model) ?? list?.[0];
   const { value: settings, errors } = checkSettings(draft, chosen);
   const settingsValid = Object.keys(errors).length === 0;

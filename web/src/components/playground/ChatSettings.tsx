@@ -1,4 +1,4 @@
-import type { ModelObject } from '@tessera/shared';
+import type { ChatModelObject } from '@tessera/shared';
 
 /** The chat's settings as typed: numbers stay text until sent, so that a field can be emptied and retyped. */
 export interface ChatSettingsDraft {
@@ -22,7 +22,7 @@ export type ChatSettingsErrors = Partial<Record<'temperature' | 'maxTokens', str
 /** Checks the typed settings against what the API accepts, with the limits in the messages. */
 export function checkSettings(
   draft: ChatSettingsDraft,
-  model: ModelObject | undefined,
+  model: ChatModelObject | undefined,
 ): { value: ChatSettingsValue; errors: ChatSettingsErrors } {
   const value: ChatSettingsValue = { system: draft.system.trim() };
   const errors: ChatSettingsErrors = {};
@@ -54,8 +54,8 @@ export function ChatSettings({
 }: {
   draft: ChatSettingsDraft;
   onChange: (draft: ChatSettingsDraft) => void;
-  models: ModelObject[] | undefined;
-  chosen: ModelObject | undefined;
+  models: ChatModelObject[] | undefined;
+  chosen: ChatModelObject | undefined;
   errors: ChatSettingsErrors;
 }) {
   const set = (patch: Partial<ChatSettingsDraft>) => onChange({ ...draft, ...patch });

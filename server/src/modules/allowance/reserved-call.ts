@@ -1,0 +1,37 @@
+import type { Logger } from '../../logger';
+import type { Principal } from '../../principal';
+import type { TokenAllowance } from './types';
+
+/** How a reserved call ended, and what it consumed however it ended. */
+export type ReservedOutcome<T, U> =
+  | { ok: true; value: T; usage: U }
+  | { ok: false; error: unknown; usage: U };
+
+/**
+ * Runs a model call between a reservation and its settlement, the way every metered endpoint does it (chat,
+ * embeddings): a live key reserves the worst case (`tokens`) before the call, and settles to what `measure`
+ * says it consumed after it, whether it finished, failed, timed out or was aborted. Test keys never touch the
+ * allowance. A refusal before the call (429 `insufficient_quota`, 503 in an outage) is thrown: nothing was used.
+ * A failed settlement is logged, not thrown: the answer is already the client's.
+ */
+export async function withReservation<T, U>(
+  deps: { logger: Logger },
+  call: { principal: Principal; allowance: TokenAllowance },
+  tokens: number,
+  run: () => Promise<T>,
+  measure: () => Promise<{ usage: U; tokens: number }>,
+): Promise<ReservedOutcome<T, U>> {
+  const { principal } = call;
+  const reservation = principal.mode === 'live' ? await call.allowance.reserve(principal, tokens) : undefined;
+  let ended: { ok: true; value: T } | { ok: false; error: unknown };
+  try {
+    ended = { ok: true, value: await run() };
+  } catch (error) {
+    ended = { ok: false, error };
+  }
+  const measured = await measure();
+  await reservation?.settle(measured.tokens).catch((err: unknown) => {
+    deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
+  });
+  return { ...ended, usage: measured.usage };
+}
