@@ -29,8 +29,9 @@ export const snippetSourceSql = (): SQL => sql`left(d.body, ${HIGHLIGHT_MAX_CHAR
 const analysed = new TtlCache<string, string[]>({ max: 50_000, ttlMs: 3_600_000, clock: systemClock });
 
 const WORD = /[\p{L}\p{N}]+/gu;
-/** Lowercase without diacritics, for the cheap test below only. */
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+/** Lowercase without diacritics, for the cheap test below only (an ASCII word has none to strip). */
+const fold = (text: string) =>
+  /^\w*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) =>
@@ -65,22 +66,24 @@ async function markedWords(
   words: Set<string>,
 ): Promise<Set<string>> {
   const wanted = new Set(lexemes);
-  const prefixes = lexemes.map((l) => {
+  // By first letter: a page has thousands of distinct words, and a query up to 32 lexemes.
+  const prefixes = new Map<string, string[]>();
+  for (const l of lexemes) {
     const f = fold(l);
-    return f.length > 1 ? f.slice(0, -1) : f;
-  });
+    const p = f.length > 1 ? f.slice(0, -1) : f;
+    prefixes.set(p.charAt(0), [...(prefixes.get(p.charAt(0)) ?? []), p]);
+  }
   const marked = new Set<string>();
   const unknown: string[] = [];
   const decide = (word: string, of: string[]) => {
     if (of.some((l) => wanted.has(l))) marked.add(word);
   };
   for (const word of words) {
+    const folded = fold(word);
+    if (!prefixes.get(folded.charAt(0))?.some((p) => folded.startsWith(p))) continue;
     const known = analysed.fresh(`${language}\u0000${word}`);
     if (known) decide(word, known);
-    else {
-      const folded = fold(word);
-      if (prefixes.some((p) => folded.startsWith(p))) unknown.push(word);
-    }
+    else unknown.push(word);
   }
   if (unknown.length > 0) {
     const rows = await queryRows<{ w: string; lexemes: string[] }>(
