@@ -140,6 +140,30 @@ describe('snippets', () => {
     expect(hit.snippet).not.toContain('\u0002');
     expect(hit.title).toBe('<b>Title</b>');
   });
+
+  it('shows the passages holding the matches, every analysed form of a query word marked', async () => {
+    const filler = (word: string) => Array.from({ length: 80 }, (_, i) => `${word}${i}`).join(' ');
+    await index('passages', [
+      {
+        id: 'p1',
+        text: `${filler('lorem')} The Rivers were flowing. ${filler('ipsum')} A river flows; riverside caféS. ${filler('dolor')}`,
+      },
+    ]);
+    const hit = (await search({ collection: 'passages', query: 'river flowed' })).body.data[0] as {
+      snippet: string;
+    };
+    // Two fragments around the matches, not the document's first words; stems marked, not mere prefixes.
+    expect(hit.snippet).not.toContain('lorem0 ');
+    expect(hit.snippet).toContain('<mark>Rivers</mark> were <mark>flowing</mark>');
+    expect(hit.snippet).toContain(' … ');
+    expect(hit.snippet).toContain('<mark>river</mark> <mark>flows</mark>; riverside');
+    // Nothing to mark (an exclusion alone): the first words.
+    const first = (await search({ collection: 'passages', query: '-nothing' })).body.data[0] as {
+      snippet: string;
+    };
+    expect(first.snippet.startsWith('lorem0 lorem1')).toBe(true);
+    expect(first.snippet).not.toContain('<mark>');
+  });
 });
 
 describe('fuzzy mode', () => {

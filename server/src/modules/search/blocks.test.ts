@@ -10,7 +10,6 @@ import {
   impactOf,
   type Postings,
   runBlocks,
-  tsvectorPositions,
 } from './codec';
 
 function postings(n: number, seed = 1): Postings {
@@ -69,17 +68,6 @@ describe('search blocks', () => {
     expect(() => decodePositions(data.slice(0, data.length - 1), all.length)).toThrow(/truncated/);
     expect(() => decodePositions(data, all.length - 1)).toThrow(/longer/);
     expect(encodePositions({ ...p, pos: null }, all)).toBeNull();
-  });
-
-  it("reads positions from a tsvector's text", () => {
-    expect(tsvectorPositions("'river':1A,4 'o''neil':2B 'a\\\\b':3,16383")).toEqual({
-      river: [1, 4],
-      "o'neil": [2],
-      'a\\b': [3, 16383],
-    });
-    expect(tsvectorPositions('')).toEqual({});
-    expect(() => tsvectorPositions("'river':x")).toThrow(/tsvector/);
-    expect(() => tsvectorPositions('river:1')).toThrow(/tsvector/);
   });
 
   it('refuses truncated or overlong data', () => {

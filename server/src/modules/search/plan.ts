@@ -27,11 +27,6 @@ function statistics(docCount: number, titleLenSum: number, bodyLenSum: number) {
   return { n, avgTitle: Math.max(titleLenSum / n, 1), avgBody: Math.max(bodyLenSum / n, 1) };
 }
 
-/** The scored terms' OR, for ts_headline; null without any (an exclusion alone: nothing to mark). */
-export function highlightQuery(terms: ScoredTerm[]): string | null {
-  return terms.length > 0 ? terms.map((t) => quoteLexeme(t.term)).join(' | ') : null;
-}
-
 /** A unit that analyses to at most one lexeme (a word, or a quoted single word): a plain word's match. */
 const singleLexeme = (u: AnalysedUnit) =>
   u.lexemes.length <= 1 && !/[<&|!:]/.test(u.q.replace(/'(?:[^']|'')*'/g, ''));
@@ -197,7 +192,7 @@ export async function planKeyword(
     language: row.language,
     ...stats,
     tsquery,
-    highlight: highlightQuery(terms),
+    highlight: terms.map((t) => t.term),
     terms,
     truncated: fixedTerms.length > maxTerms,
     refs: row.rt === null || row.rb === null ? undefined : { title: row.rt, body: row.rb },
@@ -268,7 +263,7 @@ export async function planFuzzy(
     language: stats.language,
     ...statistic,
     tsquery,
-    highlight: highlightQuery(terms),
+    highlight: terms.map((t) => t.term),
     terms,
     truncated: operator === 'and' && ranked.length > maxTerms,
     refs: await readReferences(db, scope),

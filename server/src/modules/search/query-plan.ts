@@ -20,8 +20,8 @@ export interface QueryPlan {
   avgBody: number;
   /** tsquery text that decides what matches; null when nothing can match. */
   tsquery: string | null;
-  /** tsquery text for snippets: the scored terms only, so highlighting work is bounded. */
-  highlight: string | null;
+  /** The lexemes snippets mark: the scored terms only, so highlighting work is bounded (none: nothing to mark). */
+  highlight: string[];
   terms: ScoredTerm[];
   /** True when more terms must be scored than MAX_SCORED_TERMS (top-k then does not apply). */
   truncated: boolean;

@@ -6,7 +6,7 @@ import type { CursorPosition } from './cursor';
 import { filterSql } from './filter';
 import type { QueryPlan } from './query-plan';
 import { scoreExpression, scoringSource } from './rank';
-import { headlineSql } from './snippet';
+import { snippetSourceSql } from './snippet';
 import { queryRows, type Scope, textArrayLiteral } from './sql';
 
 export interface RankedRow {
@@ -14,7 +14,8 @@ export interface RankedRow {
   score: number;
   title: string;
   metadata: Record<string, unknown>;
-  headline: string;
+  /** What the hit's snippet is made from (snippet.ts), once the page is known. */
+  text: string;
 }
 
 export interface RankQuery {
@@ -33,7 +34,7 @@ export interface RankQuery {
 
 /**
  * One statement: matching through the GIN index, BM25F over every match (rank.ts), the keyset or
- * offset page ordered by (score desc, id), and a snippet for each hit of the page only.
+ * offset page ordered by (score desc, id), and the text of each hit of the page only (for its snippet).
  */
 export async function rankDocuments(db: Db, rq: RankQuery): Promise<RankedRow[]> {
   const { accountId: a, collection: c } = rq.scope;
@@ -67,7 +68,7 @@ export async function rankDocuments(db: Db, rq: RankQuery): Promise<RankedRow[]>
       order by s.score desc, s.id
       limit ${rq.limit + 1} offset ${rq.offset}
     )
-    select p.id, p.score, d.title, d.metadata, ${headlineSql(plan.language, plan.highlight)} as headline
+    select p.id, p.score, d.title, d.metadata, ${snippetSourceSql()} as text
     from page p
     cross join lateral (
       select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = p.id
@@ -90,7 +91,7 @@ export async function pageRows(
   const rows = await queryRows<Omit<RankedRow, 'score'>>(
     db,
     sql`
-    select d.id, d.title, d.metadata, ${headlineSql(rq.plan.language, rq.plan.highlight)} as headline
+    select d.id, d.title, d.metadata, ${snippetSourceSql()} as text
     from unnest(${textArrayLiteral(hits.map((h) => h.id))}::text[]) x(id)
     cross join lateral (
       select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = x.id
@@ -104,7 +105,7 @@ export async function pageRows(
       score: h.score,
       title: row?.title ?? '',
       metadata: row?.metadata ?? {},
-      headline: row?.headline ?? '',
+      text: row?.text ?? '',
     };
   });
 }

@@ -21,7 +21,7 @@ import {
 import { rankPhraseCandidates } from './phrase-rank';
 import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
-import { markSnippet } from './snippet';
+import { makeSnippets } from './snippet';
 import type { Scope } from './sql';
 import { type ParsedQuery, parseQuery } from './syntax';
 import { rankTopK, type TopKStart } from './topk';
@@ -161,6 +161,7 @@ export async function searchDocuments({
   const parsed = input.mode === 'fuzzy' ? undefined : parseBounded(input.query);
   const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
   let leftOut = false;
+  let marks = { language: 'simple', lexemes: [] as string[] };
   const { rows, approximate } = await withTimeLimit(ctx.db, timeoutMs, async (db): Promise<Ranked> => {
     const maxTerms = options.maxScoredTerms ?? MAX_SCORED_TERMS;
     const plan = parsed
@@ -168,6 +169,7 @@ export async function searchDocuments({
       : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
     if (!plan || plan.tsquery === null) return { rows: [], approximate: false };
     leftOut = plan.leftOut === true;
+    marks = { language: plan.language, lexemes: plan.highlight };
     const planned = { ...plan, tsquery: plan.tsquery };
     const feedback = options.feedback ?? false;
     // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
@@ -187,13 +189,19 @@ export async function searchDocuments({
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   const hasMore = rows.length > input.limit;
+  const snippets = await makeSnippets(
+    ctx.db,
+    marks.language,
+    marks.lexemes,
+    page.map((r) => r.text),
+  );
   return {
     object: 'list',
-    data: page.map((r) => ({
+    data: page.map((r, i) => ({
       id: r.id,
       collection: input.collection,
       title: r.title,
-      snippet: markSnippet(r.headline),
+      snippet: snippets[i] ?? '',
       score: r.score,
       metadata: r.metadata,
     })),

@@ -1,38 +1,183 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { systemClock } from '../../lib/clock';
+import { TtlCache } from '../../lib/ttl-cache';
+import { queryRows, textArrayLiteral } from './sql';
 
-const START = '\u0002';
-const STOP = '\u0003';
 /**
- * Snippets are taken from the first this many characters of the body: ts_headline parses all it is
- * given, so this bounds highlighting work per hit (Lucene's highlighters have the same kind of
- * limit). A match only further on still ranks the document; its snippet is then the beginning.
+ * Snippets are taken from the first this many characters of the body, which bounds highlighting work
+ * per hit (Lucene's highlighters have the same kind of limit). A match only further on still ranks the
+ * document; its snippet is then the beginning.
  */
 export const HIGHLIGHT_MAX_CHARS = 10_000;
 
-/** The snippet when nothing is marked: the first LEAD_WORDS words (ts_headline's MaxWords) of LEAD_CHARS. */
-const LEAD_WORDS = 40;
-const LEAD_CHARS = 600;
+/** Words a fragment holds, fragments a snippet holds (joined by FRAGMENT_DELIMITER). */
+const FRAGMENT_WORDS = 40;
+const MAX_FRAGMENTS = 2;
+const FRAGMENT_DELIMITER = ' … ';
+/** Words shown before a fragment's first match, so that it reads in context. */
+const LEAD_IN = 5;
+
+/** SQL: the part of a hit's body its snippet is made from (`d`, a search_documents row). */
+export const snippetSourceSql = (): SQL => sql`left(d.body, ${HIGHLIGHT_MAX_CHARS})`;
 
 /**
- * ts_headline does not escape what it returns, so the body is HTML-escaped in SQL first (after
- * removing the two sentinel characters), ts_headline marks matches with the sentinels, and
- * `markSnippet` turns them into <mark>. The result can only hold escaped text and our tags.
+ * The lexemes a word analyses to, per language (text search configuration): a word's analysis does
+ * not change, and a page's words mostly recur from one search to the next, so most pages need no
+ * statement. The TTL picks up a dictionary changed under a configuration.
  */
-export function headlineSql(language: string, highlight: string | null): SQL {
-  const escapeHtml = (text: SQL) => sql`replace(replace(replace(replace(replace(
-      translate(${text}, chr(2) || chr(3), ''),
-      '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
-  // Nothing to mark (an exclusion alone): the body's first words, as ts_headline gives when nothing
-  // matches, without parsing the body (with a query of negations only ts_headline took ~2 ms a hit).
-  if (highlight === null) {
-    return escapeHtml(
-      sql`array_to_string((regexp_split_to_array(left(d.body, ${LEAD_CHARS}), '[[:space:]]+'))[1:${sql.raw(String(LEAD_WORDS))}], ' ')`,
-    );
-  }
-  const options = `StartSel="${START}", StopSel="${STOP}", MaxWords=40, MinWords=15, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "`;
-  return sql`ts_headline(${language}::regconfig, ${escapeHtml(sql`left(d.body, ${HIGHLIGHT_MAX_CHARS})`)}, ${highlight}::tsquery, ${options})`;
+const analysed = new TtlCache<string, string[]>({ max: 50_000, ttlMs: 3_600_000, clock: systemClock });
+
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Lowercase without diacritics, for the cheap test below only (an ASCII word has none to strip). */
+const fold = (text: string) =>
+  /^\w*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;',
+  );
+
+interface Token {
+  start: number;
+  end: number;
+  word: string;
 }
 
-export function markSnippet(headline: string): string {
-  return headline.replace(/\s+/g, ' ').trim().replaceAll(START, '<mark>').replaceAll(STOP, '</mark>');
+function tokens(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(WORD))
+    out.push({ start: m.index, end: m.index + m[0].length, word: m[0].toLowerCase() });
+  return out;
+}
+
+/**
+ * Which of the page's words analyse to a lexeme to mark. Postgres's own analysis decides (so a word is
+ * marked when, and only when, it is what the query's lexeme matched), asked in one statement for the
+ * words not cached; only words that can stem to a marked lexeme are asked about: a stemmer (snowball,
+ * or `simple`'s lowercasing) keeps a word's beginning, up to the lexeme's last letter (`happy` → `happi`)
+ * and accents (German `häuser` → `haus`), so a word not starting with a lexeme but its last letter,
+ * both folded, cannot be one of its forms.
+ */
+async function markedWords(
+  db: Db,
+  language: string,
+  lexemes: string[],
+  words: Set<string>,
+): Promise<Set<string>> {
+  const wanted = new Set(lexemes);
+  // By first letter: a page has thousands of distinct words, and a query up to 32 lexemes.
+  const prefixes = new Map<string, string[]>();
+  for (const l of lexemes) {
+    const f = fold(l);
+    const p = f.length > 1 ? f.slice(0, -1) : f;
+    prefixes.set(p.charAt(0), [...(prefixes.get(p.charAt(0)) ?? []), p]);
+  }
+  const marked = new Set<string>();
+  const unknown: string[] = [];
+  const decide = (word: string, of: string[]) => {
+    if (of.some((l) => wanted.has(l))) marked.add(word);
+  };
+  for (const word of words) {
+    const folded = fold(word);
+    if (!prefixes.get(folded.charAt(0))?.some((p) => folded.startsWith(p))) continue;
+    const known = analysed.fresh(`${language}\u0000${word}`);
+    if (known) decide(word, known);
+    else unknown.push(word);
+  }
+  if (unknown.length > 0) {
+    const rows = await queryRows<{ w: string; lexemes: string[] }>(
+      db,
+      sql`select w, tsvector_to_array(to_tsvector(${language}::regconfig, w)) as lexemes
+          from unnest(${textArrayLiteral(unknown)}::text[]) w`,
+    );
+    for (const r of rows) {
+      analysed.set(`${language}\u0000${r.w}`, r.lexemes);
+      decide(r.w, r.lexemes);
+    }
+  }
+  return marked;
+}
+
+/** The text of tokens [from, to) with what lies between them, escaped, marked words in <mark>. */
+function fragment(text: string, toks: Token[], from: number, to: number, marked: Set<string>): string {
+  let out = '';
+  for (let i = from; i < to; i++) {
+    const t = toks[i] as Token;
+    if (i > from) out += escapeHtml(text.slice((toks[i - 1] as Token).end, t.start));
+    const word = escapeHtml(text.slice(t.start, t.end));
+    out += marked.has(t.word) ? `<mark>${word}</mark>` : word;
+  }
+  return out;
+}
+
+/**
+ * The best free window of each hit's (FRAGMENT_WORDS from LEAD_IN words before it): the most distinct
+ * marked words, then the most marks. Windows move forward with the hits, so one pass counts them all
+ * (a body where a query word is every other word has thousands of hits).
+ */
+function bestWindow(toks: Token[], hits: number[], free: (from: number, to: number) => boolean) {
+  let best: { from: number; to: number; value: number } | undefined;
+  const counts = new Map<string, number>();
+  let lo = 0;
+  let hi = 0;
+  for (const h of hits) {
+    const from = Math.max(0, Math.min(h - LEAD_IN, toks.length - FRAGMENT_WORDS));
+    const to = Math.min(toks.length, from + FRAGMENT_WORDS);
+    for (; hi < hits.length && (hits[hi] as number) < to; hi++) {
+      const w = (toks[hits[hi] as number] as Token).word;
+      counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+    for (; lo < hi && (hits[lo] as number) < from; lo++) {
+      const w = (toks[hits[lo] as number] as Token).word;
+      const n = (counts.get(w) ?? 1) - 1;
+      if (n === 0) counts.delete(w);
+      else counts.set(w, n);
+    }
+    const value = counts.size * 10_000 + (hi - lo);
+    if (free(from, to) && (!best || value > best.value)) best = { from, to, value };
+  }
+  return best;
+}
+
+/**
+ * The fragments of FRAGMENT_WORDS words holding the most distinct marked words (then the most
+ * marks), at most MAX_FRAGMENTS, not overlapping, in the text's order; the first words when nothing
+ * is marked. As ts_headline's MaxFragments, without parsing the body in SQL (1-2.5 ms a hit, most of a
+ * page of 100's time).
+ */
+function snippetOf(text: string, toks: Token[], marked: Set<string>): string {
+  const hits = toks.flatMap((t, i) => (marked.has(t.word) ? [i] : []));
+  const chosen: [number, number][] = [];
+  if (hits.length === 0) chosen.push([0, Math.min(FRAGMENT_WORDS, toks.length)]);
+  const free = (from: number, to: number) => chosen.every(([a, b]) => to <= a || from >= b);
+  while (hits.length > 0 && chosen.length < MAX_FRAGMENTS) {
+    const best = bestWindow(toks, hits, free);
+    if (!best) break;
+    chosen.push([best.from, best.to]);
+  }
+  chosen.sort((x, y) => x[0] - y[0]);
+  return chosen
+    .map(([from, to]) => fragment(text, toks, from, to, marked))
+    .join(FRAGMENT_DELIMITER)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Snippets of a page's hits (each from `snippetSourceSql`), HTML-escaped, the words of `lexemes` in
+ * <mark>: the snippet can hold nothing but escaped text and our tags. No lexemes (an exclusion
+ * alone): the first words.
+ */
+export async function makeSnippets(
+  db: Db,
+  language: string,
+  lexemes: string[],
+  texts: string[],
+): Promise<string[]> {
+  const toks = texts.map(tokens);
+  const words = new Set<string>();
+  if (lexemes.length > 0) for (const list of toks) for (const t of list) words.add(t.word);
+  const marked = words.size > 0 ? await markedWords(db, language, lexemes, words) : new Set<string>();
+  return texts.map((text, i) => snippetOf(text, toks[i] as Token[], marked));
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { filterSql } from './filter';
 import type { RankedRow, RankQuery } from './query';
-import { headlineSql } from './snippet';
+import { snippetSourceSql } from './snippet';
 import { queryRows } from './sql';
 
 /**
@@ -45,7 +45,7 @@ export async function rankUnscored(db: Db, rq: RankQuery): Promise<{ rows: Ranke
       limit ${need}
     )
     select p.id, 0::float8 as score, d.title, d.metadata,
-      ${headlineSql(plan.language, plan.highlight)} as headline
+      ${snippetSourceSql()} as text
     from (select id from page order by id offset ${rq.offset}) p
     cross join lateral (
       select * from search_documents d where d.account_id = ${a} and d.collection = ${c} and d.id = p.id
