@@ -60,6 +60,22 @@ const CASES: PlacedCase[] = [
     java('String a = read();\n    String b = read();\n    if (a.equals(b) || a == null) { log(); }'),
   ],
   [
+    'bug/c-string-pointer-comparison',
+    'CWE-597',
+    'c',
+    'int is_admin(const char *role) {\n    if (role == "admin") return 1;\n    return 0;\n}\n',
+    2,
+    'int is_admin(const char *role) {\n    if (role != NULL && strcmp(role, "admin") == 0) return 1;\n    return 0;\n}\n',
+  ],
+  [
+    'security/non-reentrant-function',
+    'CWE-676',
+    'c',
+    'void fields(char *line) {\n    for (char *f = strtok(line, ","); f; f = strtok(NULL, ",")) emit(f);\n}\n',
+    2,
+    'void fields(char *line) {\n    char *save;\n    for (char *f = strtok_r(line, ",", &save); f; f = strtok_r(NULL, ",", &save)) emit(f);\n}\n',
+  ],
+  [
     'bug/comparison-instead-of-assignment',
     'CWE-482',
     'java',

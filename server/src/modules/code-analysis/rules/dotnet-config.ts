@@ -48,6 +48,28 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
     },
   },
   {
+    // Roslyn CA2300/CA2305/CA2310/CA2315 and SYSLIB0011, Semgrep's insecure-*-deserialization: these formatters
+    // create whatever type the stream names, so no use of them is safe with data an attacker can touch.
+    id: 'security/insecure-deserializer',
+    needles: [
+      'BinaryFormatter',
+      'SoapFormatter',
+      'NetDataContractSerializer',
+      'LosFormatter',
+      'ObjectStateFormatter',
+    ],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-502',
+    message:
+      '`{finding}` deserializes any type the data names, which runs gadget code; use System.Text.Json or DataContractSerializer with known types.',
+    languages: {
+      csharp: `((object_creation_expression type: [(identifier) (qualified_name)] @t) @finding
+          (#match? @t "(^|\\.)(BinaryFormatter|SoapFormatter|NetDataContractSerializer|LosFormatter|ObjectStateFormatter)$"))`,
+    },
+  },
+  {
     id: 'security/request-validation-disabled',
     needles: ['ValidateInput'],
     category: 'security',

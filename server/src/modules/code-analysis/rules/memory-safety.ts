@@ -89,6 +89,21 @@ export const MEMORY_SAFETY_RULES: RuleDefinition[] = [
     yieldsTo: 'security/format-string',
   },
   {
+    // Semgrep's insecure-use-strtok-fn, flawfinder: strtok keeps its position in hidden static state (two threads or
+    // nested loops tokenising at once corrupt each other) and writes into the string it is given.
+    id: 'security/non-reentrant-function',
+    needles: ['strtok'],
+    category: 'security',
+    severity: 'low',
+    confidence: 'medium',
+    cwe: 'CWE-676',
+    message:
+      '`{finding}` keeps its position in static state shared by every caller and thread, and modifies its input; use strtok_r (strtok_s on Windows).',
+    languages: forC(
+      (fn) => `((call_expression function: ${fn} @fn) @finding (#match? @fn "^(std::)?strtok$"))`,
+    ),
+  },
+  {
     // gosec G103, CodeQL's go/unsafe-pointer family: `unsafe` steps outside Go's type and bounds checks, so a wrong
     // offset or length reads or writes memory the program does not own. An audit: most uses are deliberate.
     id: 'security/unsafe-memory-access',

@@ -47,6 +47,27 @@ export const OPERATOR_MISTAKE_RULES: ScopedRule[] = [
     },
   },
   {
+    // Semgrep's c-string-equality, CERT STR-C: in C, `name == "admin"` compares the pointer with the literal's
+    // address, never the characters. (C++ is left out: there `==` on a std::string compares the text.)
+    id: 'bug/c-string-pointer-comparison',
+    category: 'bug',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-597',
+    message:
+      '`{detail}` compares a pointer with the address of a string literal, not the characters; use `strcmp(a, b) == 0`.',
+    needles: ['=="', '!="', '== "', '!= "'],
+    nodes: { c: ['binary_expression'] },
+    test: (node, scope) => {
+      const op = scope.text(field(node, 'operator') ?? node);
+      if (op !== '==' && op !== '!=') return;
+      const operands = [field(node, 'left'), field(node, 'right')];
+      const literals = operands.filter((o) => o?.type === 'string_literal');
+      if (literals.length !== 1 || operands.some((o) => !o || o.type === 'null')) return;
+      return { detail: scope.text(node) };
+    },
+  },
+  {
     id: 'bug/comparison-instead-of-assignment',
     category: 'bug',
     severity: 'medium',

@@ -12,6 +12,7 @@ import { OPERATOR_MISTAKE_RULES } from './operator-mistakes';
 import { PYTHON_ERROR_EXPOSURE_RULES } from './python-error-exposure';
 import { REDIRECT_RULES } from './redirects';
 import { RESOURCE_LEAK_RULES } from './resource-leaks';
+import { CSHARP_RESOURCE_LEAK_RULES } from './resource-leaks-csharp';
 import { PYTHON_GO_RESOURCE_LEAK_RULES } from './resource-leaks-python-go';
 import { RETURN_CHECK_RULES } from './return-checks';
 import type { ScopedRule } from './scoped';
@@ -39,6 +40,7 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...SENSITIVE_MEMORY_RULES,
   ...RESOURCE_LEAK_RULES,
   ...PYTHON_GO_RESOURCE_LEAK_RULES,
+  ...CSHARP_RESOURCE_LEAK_RULES,
   ...PYTHON_ERROR_EXPOSURE_RULES,
   ...CLASS_USAGE_RULES,
   ...LITERAL_CONDITION_RULES,

@@ -46,12 +46,17 @@ export function isRouteHandler(parsed: ParsedSource, lang: TaintLanguage, unit: 
   return decorator.test(`${decorators} ${annotations(source, unit)}`);
 }
 
-/** The annotations and attributes written on the function itself (Java's modifiers, C#'s attribute lists). */
+/**
+ * The annotations and attributes written on the function itself (Java's modifiers, C#'s attribute lists), and Rust's
+ * outer attributes, which the grammar keeps as the siblings just before the function (`#[get("/<name>")]`).
+ */
 function annotations(source: string, unit: SyntaxNode): string {
-  return unit.children
-    .filter((c) => /modifiers|annotation|attribute_list/.test(c.type))
-    .map((c) => norm(source, c))
-    .join(' ');
+  const own = unit.children.filter((c) => /modifiers|annotation|attribute_list/.test(c.type));
+  const siblings = unit.parent?.children ?? [];
+  const outer: SyntaxNode[] = [];
+  for (let i = siblings.indexOf(unit) - 1; siblings[i]?.type === 'attribute_item'; i -= 1)
+    outer.unshift(siblings[i] as SyntaxNode);
+  return [...outer, ...own].map((c) => norm(source, c)).join(' ');
 }
 
 /**

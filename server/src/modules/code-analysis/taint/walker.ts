@@ -36,6 +36,7 @@ export class FlowWalker extends CallWalker {
     }
     if (this.lang.calls.includes(type)) return this.evaluateCall(node);
     if (type === 'token_tree' && this.lang.tokenTrees) return this.tokenTree(node);
+    if (type === 'macro_invocation' && this.lang.tokenTrees) return this.macro(node);
     if (this.lang.constructorDeclarations?.includes(type)) this.constructorDeclaration(node);
     for (const k of this.lang.keySinks ?? []) if (k.type === type) this.checkKey(node, k);
     const assignment = this.lang.assignments.find((a) => a.type === type);
@@ -64,6 +65,19 @@ export class FlowWalker extends CallWalker {
         this.ctx.reportNullDereference(node, object, this.unit, this.probe);
     }
     return this.evaluateChildren(node);
+  }
+
+  /**
+   * A macro (`info!("user {}", name)`): its tokens' taint, and a sink when the catalogue names the macro with its
+   * `!` (the callee is the macro's path and `!`, its one argument the token tree).
+   */
+  private macro(node: SyntaxNode): Val {
+    const tree = node.children.find((c) => c.type === 'token_tree');
+    const name = node.children[0];
+    if (!tree || !name) return this.evaluateChildren(node);
+    const v = this.evaluateChildren(node);
+    this.checkSinks(node, `${this.text(name).replace(/\s+/g, '')}!`, undefined, [tree], [v], undefined);
+    return v;
   }
 
   protected assign(node: SyntaxNode, spec: TaintLanguage['assignments'][number]): Val {

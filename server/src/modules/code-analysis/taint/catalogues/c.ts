@@ -32,7 +32,10 @@ export const c: TaintLanguage = {
   },
   constructorDeclarations: ['declaration'],
   extractions: [{ type: 'binary_expression', source: /^(std::)?(cin|wcin)\b/ }],
-  sanitizers: [/^(std::)?(atoi|atol|atoll|strtol|strtoul|strtoll|strtod|stoi|stol|stoul|stod)$/],
+  // Conversions to numbers, and lengths: a count carries none of the text.
+  sanitizers: [
+    /^(std::)?(atoi|atol|atoll|strtol|strtoul|strtoll|strtod|stoi|stol|stoul|stod|strlen|strnlen|wcslen)$/,
+  ],
   kindSanitizers: [{ callee: /^(basename|PathFindFileName)$|\.filename$/, kinds: ['path-traversal'] }],
   propagators: [
     { callee: /^(sprintf|snprintf|strcpy|strncpy|strcat|strncat|memcpy|fgets|read|recv)$/, into: 0 },
@@ -46,6 +49,14 @@ export const c: TaintLanguage = {
     },
     { kind: 'format-string', callee: /^(snprintf|vsnprintf)$/, arg: 2 },
     { kind: 'config-setting', callee: /^(putenv|setenv)$/, arg: 'any' },
+    // Log forging: a value with a line break written into syslog or an spdlog line forges the entries after it.
+    ...[2, 3, 4, 5].map((arg) => ({ kind: 'log-injection' as const, callee: /^syslog$/, arg })),
+    {
+      kind: 'log-injection',
+      callee:
+        /^spdlog::(trace|debug|info|warn|error|critical)$|^_?\w*[lL]og(ger)?\w*->(trace|debug|info|warn|error|critical)$/,
+      arg: 'any',
+    },
     // OpenLDAP: the filter is the fourth argument; libxml2's XPath expression the first.
     { kind: 'ldap-injection', callee: /^ldap_search(_ext)?(_s|_st)?$/, arg: 3 },
     { kind: 'xpath-injection', callee: /^xmlXPath(EvalExpression|Eval|Compile|CtxtCompile)$/, arg: 0 },

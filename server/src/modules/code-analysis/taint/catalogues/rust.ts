@@ -69,10 +69,21 @@ export const rust: TaintLanguage = {
     },
     { kind: 'ssrf', callee: /^(reqwest::(blocking::)?get|ureq::get)$/, arg: 0 },
     { kind: 'open-redirect', callee: /^Redirect::(to|temporary|permanent|see_other)$/, arg: 0 },
+    // Log forging (CodeQL rust/log-injection): the log and tracing macros write a line break in a value as it is.
+    // Only a Display placeholder (`{}`, `{name}`, `{:>8}`) writes it raw; Debug (`{:?}`) escapes it.
+    {
+      kind: 'log-injection',
+      callee: /^((log|tracing)::)?(info|warn|error|debug|trace|event|log)!$/,
+      arg: 0,
+      when: /\{[\w.]*(:[^?}]*)?\}/,
+    },
   ],
   parameterTypes: ['parameter'],
   // actix-web and axum extractors: the handler's typed parameters are the request's query, path, body, form.
   parameterSources: [namedInput, { text: /:\s*(web::)?(Query|Path|Json|Form)\s*</ }],
+  // Rocket binds a route's `<captures>`, query and form fields to the handler's parameters by name.
+  handler: { decorator: /#\[(rocket::)?(get|post|put|delete|patch|head|route)\(/ },
+  // Application state and the request object (whose members are sources of their own) are not input themselves.
   safeParameter:
-    /<\s*(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|bool|f32|f64|Uuid)\s*>|:\s*&?(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|bool|f32|f64)\s*$/,
+    /:\s*&?\s*((web|actix_web|rocket|axum::extract)::)?(Data|State|HttpRequest|Extension)\b|<\s*(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|bool|f32|f64|Uuid)\s*>|:\s*&?(i8|i16|i32|i64|i128|isize|u8|u16|u32|u64|u128|usize|bool|f32|f64)\s*$/,
 };

@@ -96,7 +96,7 @@ export const scala: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^new(File|FileInputStream|FileReader|FileWriter|PrintWriter)$|^((scala\.io\.)?Source\.fromFile|Paths\.get|Path\.of|Files\.(readAllBytes|readString|readAllLines|newInputStream|delete))$/,
+        /^new(java\.io\.)?(File|FileInputStream|FileReader|FileWriter|PrintWriter)$|^((scala\.io\.)?Source\.fromFile|(java\.nio\.file\.)?(Paths\.get|Path\.of|Files\.(readAllBytes|readString|readAllLines|newInputStream|delete)))$/,
       arg: 0,
     },
     { kind: 'ssrf', callee: /^newURL$|^((scala\.io\.)?Source\.fromURL|URI\.create)$/, arg: 0 },

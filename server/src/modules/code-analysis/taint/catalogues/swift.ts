@@ -66,6 +66,10 @@ export const swift: TaintLanguage = {
     },
     { kind: 'path-traversal', callee: /^(String|Data|NSString|NSData)$/, arg: 0, when: /contentsOf(File)?:/ },
     { kind: 'path-traversal', callee: /^(URL|FileHandle)$/, arg: 0, when: /fileURLWithPath:|AtPath:/ },
+    // Vapor's file helpers: `req.fileio.streamFile(at: path)`, `collectFile(at:)`, `readFile(at:)`.
+    { kind: 'path-traversal', callee: /\.fileio\.(streamFile|collectFile|readFile)$/, arg: 0 },
+    // A Vapor `Response` in a handler that sets an HTML content type: its body is rendered by the browser.
+    { kind: 'xss', callee: /^Response$/, arg: 'any', whenInFunction: /text\/html|contentType: \.html\b/ },
     { kind: 'ssrf', callee: /^URL$/, arg: 0, when: /^URL\(\s*string:/ },
     { kind: 'open-redirect', callee: /^(req|request)\.redirect$/, arg: 0 },
     // Log forging: Vapor's and swift-log's loggers, NSLog.

@@ -32,6 +32,9 @@ import {
   select,
 } from './shared';
 
+/** A string builder's methods that add text to it (Java, Kotlin, C#). */
+const BUILDER_APPENDS = /^(append|insert|Append|AppendFormat|AppendLine|Insert)$/;
+
 /** Calls: sources, sanitisers, sinks, the file's and the project's function summaries, builder models. */
 export abstract class CallWalker extends CollectionWalker {
   /** `std::ifstream in(path);`: the declared type's constructor runs on the arguments, which may reach a sink. */
@@ -244,6 +247,17 @@ export abstract class CallWalker extends CollectionWalker {
     // `props.getProperty(key, "default")` of Properties never loaded here can only be the default.
     if (method === 'getProperty' && vals[1]?.constant && receiverName && !this.loads(receiverName))
       return { constant: vals[1].constant };
+    // A string builder's `append`/`AppendFormat`: the argument becomes part of text being assembled, as with `+`.
+    if (
+      receiverName &&
+      argTaint &&
+      BUILDER_APPENDS.test(method) &&
+      /^(StringBuilder|StringBuffer)$/.test(this.env.types.get(receiverName) ?? '')
+    ) {
+      const text = built(unionTaint(this.env.vars.get(receiverName), argTaint)) as Taint;
+      this.env.vars.set(receiverName, text);
+      return { taint: unionTaint(receiver.taint, text) };
+    }
     if (receiverName && MUTATORS.has(method) && argTaint && !this.isClassName(receiverName)) {
       this.env.vars.set(receiverName, unionTaint(this.env.vars.get(receiverName), argTaint) as Taint);
       return { taint: unionTaint(receiver.taint, argTaint) };
@@ -265,13 +279,14 @@ export abstract class CallWalker extends CollectionWalker {
    */
   protected rememberConstructedType(target: SyntaxNode, value: SyntaxNode): void {
     const project = this.ctx.project;
-    if (
-      !project ||
-      !NAME_LIKE.test(target.type) ||
-      !/call|invocation|new_expression|object_creation/.test(value.type)
-    )
+    if (!NAME_LIKE.test(target.type) || !/call|invocation|new_expression|object_creation/.test(value.type))
       return;
-    const type = project.constructedType(this.shape(value).callee);
+    const callee = this.shape(value).callee;
+    // `var sb = new StringBuilder(…)`: what is appended to it is text being built (see `evaluateCall`).
+    const builder = /^(new)?(StringBuilder|StringBuffer)$/.exec(callee)?.[2];
+    if (builder) this.env.types.set(this.text(target), builder);
+    if (!project) return;
+    const type = project.constructedType(callee);
     if (type) this.env.types.set(this.text(target), type);
   }
 
@@ -381,6 +396,8 @@ export abstract class CallWalker extends CollectionWalker {
   private isSinkCall(node: SyntaxNode, kind: TaintKind): boolean {
     if (!this.lang.calls.includes(node.type)) return false;
     const { callee } = this.shape(node);
+    // Gin's `c.Query("sort")` reads the request: a source whose name a sink shares is not a sink reported there.
+    if (this.lang.sourceCalls.some((re) => re.test(callee))) return false;
     return this.lang.sinks.some(
       (s) => s.kind === kind && s.callee.test(callee) && this.conditionsHold(s, node),
     );

@@ -4,7 +4,7 @@ import type { TaintKind } from '../types';
 import { CLEAN, type Const, type Taint, type TraceStep, unionTaint, type Val } from '../values';
 
 export const PATH_LIKE =
-  /identifier|member|attribute|subscript|field_access|selector|variable_name|element_reference|scoped|call|invocation|index|^name$/;
+  /identifier|member|attribute|subscript|field_access|field_expression|selector|variable_name|element_reference|scoped|call|invocation|index|^name$/;
 export const ARGUMENT_LISTS = /^(arguments|argument_list|value_arguments)$/;
 export const IS_CALL = /call|invocation/;
 /** Nodes that build a string from their parts: concatenation, interpolation, templates, format macros. */
