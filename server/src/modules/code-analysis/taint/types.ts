@@ -7,8 +7,11 @@ export interface SinkSpec {
   kind: TaintKind;
   /** Normalised callee text (whitespace removed), e.g. `cursor.execute` or `os.system`. */
   callee: RegExp;
-  /** Which argument carries the dangerous value: an index, any argument, or the receiver (`s.html_safe`). */
-  arg: number | 'any' | 'receiver';
+  /**
+   * Which argument carries the dangerous value: an index, any argument, the receiver (`s.html_safe`), or the key
+   * that picks the function called (`handlers[name](…)`, `new globalThis[name]()`: the input chooses what runs).
+   */
+  arg: number | 'any' | 'receiver' | 'key';
   /** Only when the whole call's text also matches (`shell=True`, no SafeLoader). */
   when?: RegExp;
   unless?: RegExp;

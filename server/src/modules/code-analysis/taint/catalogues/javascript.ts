@@ -74,6 +74,12 @@ export const javascript: TaintLanguage = {
       when: /(\\r|\\n)[^)]*\/[a-z]*g[a-z]*\s*,|\.replaceAll\([^)]*(\\r|\\n)/,
       kinds: ['log-injection'],
     },
+    // `.replace(/\.\.\//g, '')`, `.replaceAll('..', '')`: the parent-directory steps are removed from the path.
+    {
+      callee: /\.replace(All)?$/,
+      when: /\.replace(All)?\(\s*(\/[^/\n]*\\\.\\\.|["']\.\.)/,
+      kinds: ['path-traversal'],
+    },
     // ldapjs filter objects and ldap-escape build the filter from escaped values.
     {
       callee: /^new(Equality|Substring|Presence|And|Or|Not)Filter$|^ldapEscape\.filter$/,
@@ -107,6 +113,9 @@ export const javascript: TaintLanguage = {
       callee: /^(eval|vm\.runIn\w+|vm\.compileFunction|(new)?vm\.Script|setTimeout|setInterval)$/,
       arg: 0,
     },
+    // `handlers[req.query.action](…)`, `new globalThis[name]()`: the input picks which function or class runs, any the
+    // object holds (its prototype's `constructor` too), not one the code chose (CodeQL js/unsafe-dynamic-method-access).
+    { kind: 'reflection', callee: /\](\.(call|apply))?$/, arg: 'key' },
     // A module path from the request loads and runs any file (eslint-plugin-security detect-non-literal-require).
     { kind: 'code-injection', callee: /^require$/, arg: 0 },
     // `new Function('a', body)`: every argument is code.
@@ -163,6 +172,15 @@ export const javascript: TaintLanguage = {
       callee:
         /^(fs\.)?(readFile|readFileSync|createReadStream|writeFile|writeFileSync|unlink|unlinkSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.readFile$/,
       arg: 0,
+    },
+    // `path.join(root, req.query.file)`: `../` in the input climbs out of root, whatever later opens the path (Semgrep
+    // express-path-join-resolve-traversal). A function that checks where the result lands (`startsWith(root)`,
+    // `path.relative`) is left to the sink it guards.
+    {
+      kind: 'path-traversal',
+      callee: /^path\.(join|resolve)$/,
+      arg: 'any',
+      unlessInFunction: /\.(startsWith|indexOf)\(|\bpath\.relative\(/,
     },
     {
       kind: 'ssrf',
