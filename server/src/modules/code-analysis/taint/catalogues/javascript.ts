@@ -20,6 +20,8 @@ export const javascript: TaintLanguage = {
       valueTypes: /^(template_string|string|binary_expression)$/,
     },
     { target: /^(window\.|document\.)?location(\.href)?$/, kind: 'open-redirect' },
+    // An iframe's inline document, a script's source: the input becomes the page's markup or code.
+    { target: /\.srcdoc$|^\w*script\w*\.src$/i, kind: 'xss' },
   ],
   keySinks: [{ type: 'pair', key: /^__html$/, kind: 'xss' }],
   sources: [
@@ -122,6 +124,20 @@ export const javascript: TaintLanguage = {
     { kind: 'code-injection', callee: /^(Function|newFunction)$/, arg: 'any' },
     { kind: 'xss', callee: /^(res|response)\.(send|write|end)$|^document\.(write|writeln)$/, arg: 0 },
     { kind: 'xss', callee: /\.insertAdjacentHTML$/, arg: 1 },
+    { kind: 'xss', callee: /\.createContextualFragment$/, arg: 0 },
+    // `a.setAttribute('href', x)`: a `javascript:` URL runs when followed; `on…` attributes and `srcdoc` are code.
+    {
+      kind: 'xss',
+      callee: /\.setAttribute$/,
+      arg: 1,
+      when: /setAttribute\(\s*["'](href|src|srcdoc|action|formaction|on\w+)["']/,
+    },
+    // Client-side redirects: `location.assign(x)`, `location.replace(x)`, `window.open(x)`.
+    {
+      kind: 'open-redirect',
+      callee: /^(window\.|document\.)?location\.(assign|replace)$|^window\.open$/,
+      arg: 0,
+    },
     { kind: 'xss', callee: /^\$\(.*\)\.(html|append|prepend|after|before|replaceWith)$/, arg: 0 },
     // MongoDB/Mongoose filters: a request value may be an object (`?name[$ne]=x`, a JSON body) that adds operators.
     {
