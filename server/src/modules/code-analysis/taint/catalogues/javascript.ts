@@ -168,6 +168,14 @@ export const javascript: TaintLanguage = {
       arg: 0,
       argTypes: /^(template_string|binary_expression)$/,
     },
+    // TypeORM puts an `orderBy`/`groupBy` column into the SQL as written (knex quotes its identifiers; not matched).
+    {
+      kind: 'sql-injection',
+      callee:
+        /createQueryBuilder\(.*\)(\.\w+\(.*\))*\.(orderBy|addOrderBy|groupBy|addGroupBy)$|^(qb|queryBuilder|query)\.(orderBy|addOrderBy|groupBy|addGroupBy)$/,
+      arg: 0,
+      argTypes: /^(identifier|member_expression|subscript_expression)$/,
+    },
     { kind: 'ldap-injection', callee: /^\w*(client|ldap)\w*\.search$/i, arg: 'any', when: /filter/ },
     // ldapjs `search(base, options, cb)`: the options object holding the filter is often built before the call.
     // Only its second argument, so a search client's single query object (Elasticsearch) is not taken for one.
