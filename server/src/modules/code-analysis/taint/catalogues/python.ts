@@ -129,13 +129,14 @@ export const python: TaintLanguage = {
     { kind: 'command-injection', callee: /^asyncio\.create_subprocess_shell$/, arg: 0 },
     // `os.execl(path, …)`, `os.spawnlp(mode, file, …)`: the input names the program run; with a shell and `-c` in the
     // arguments (`os.execv("/bin/sh", ["sh", "-c", cmd])`) any argument is a command line.
-    { kind: 'command-injection', callee: /^os\.exec(l|le|lp|lpe|v|ve|vp|vpe)$/, arg: 0 },
-    { kind: 'command-injection', callee: /^os\.spawn(l|le|lp|lpe|v|ve|vp|vpe)$/, arg: 1 },
+    { kind: 'command-injection', callee: /^os\.exec(l|le|lp|lpe|v|ve|vp|vpe)$/, arg: 0, audit: false },
+    { kind: 'command-injection', callee: /^os\.spawn(l|le|lp|lpe|v|ve|vp|vpe)$/, arg: 1, audit: false },
     {
       kind: 'command-injection',
       callee: /^os\.(exec|spawn)(l|le|lp|lpe|v|ve|vp|vpe)$|^asyncio\.create_subprocess_exec$/,
       arg: 'any',
       when: /["']-c["']/,
+      audit: false,
     },
     // paramiko's SSHClient.exec_command runs its argument as a command line on the remote host.
     { kind: 'command-injection', callee: /\.exec_command$/, arg: 0 },

@@ -338,7 +338,7 @@ export abstract class CallWalker extends CollectionWalker {
         const taint =
           sink.entry !== undefined
             ? v.collection?.keys.get(sink.entry)
-            : (v.taint ?? this.unknownValue(arg, v, sink.kind));
+            : (v.taint ?? (sink.audit === false ? undefined : this.unknownValue(arg, v, sink.kind)));
         const confidence = taint && confidenceAt(taint, sink.kind, this.lang.everyInput === true);
         if (!taint || !confidence) continue;
         // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
