@@ -118,6 +118,36 @@ export const javascript: TaintLanguage = {
     // `handlers[req.query.action](…)`, `new globalThis[name]()`: the input picks which function or class runs, any the
     // object holds (its prototype's `constructor` too), not one the code chose (CodeQL js/unsafe-dynamic-method-access).
     { kind: 'reflection', callee: /\](\.(call|apply))?$/, arg: 'key' },
+    // `spawn('sh', ['-c', cmd])`: a shell given `-c` runs its next argument as a command line.
+    {
+      kind: 'command-injection',
+      callee: /^((child_process|childProcess|cp)\.)?(spawn|spawnSync|execFile|execFileSync)$/,
+      arg: 'any',
+      when: /\(\s*["'](\/usr)?(\/bin\/)?(sh|bash|zsh|dash|ksh|cmd|cmd\.exe)["']\s*,\s*\[\s*["'](-c|\/c)["']/,
+    },
+    // The program itself named by the request.
+    {
+      kind: 'command-injection',
+      callee: /^((child_process|childProcess|cp)\.)?(spawn|spawnSync|execFile|execFileSync)$/,
+      arg: 0,
+      audit: false,
+    },
+    // A worker thread runs the script file or code the request names.
+    { kind: 'code-injection', callee: /^new(Worker|worker_threads\.Worker)$/, arg: 0 },
+    // Puppeteer/Playwright: `page.evaluate(code)` runs it in the page; `page.setContent(html)` renders markup that
+    // loads what it links from the server's network.
+    {
+      kind: 'code-injection',
+      callee: /^(page|browserPage|tab)\.(evaluate|evaluateHandle|addScriptTag)$/,
+      arg: 0,
+    },
+    { kind: 'ssrf', callee: /^(page|browserPage|tab)\.setContent$/, arg: 0 },
+    // Sequelize's `literal` is SQL text placed in the query as written.
+    { kind: 'sql-injection', callee: /^(sequelize|Sequelize|db\.sequelize)\.literal$/, arg: 0 },
+    // `res.render(req.query.view)`: the request picks which template file renders (Semgrep res-render-injection).
+    { kind: 'path-traversal', callee: /^(res|response)\.render$/, arg: 0 },
+    // `res.writeHead(302, { Location: url })`
+    { kind: 'open-redirect', callee: /^(res|response)\.writeHead$/, arg: 1, entry: 'Location' },
     // A module path from the request loads and runs any file (eslint-plugin-security detect-non-literal-require).
     { kind: 'code-injection', callee: /^require$/, arg: 0 },
     // `new Function('a', body)`: every argument is code.
@@ -194,7 +224,7 @@ export const javascript: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^(fs\.)?(readFile|readFileSync|createReadStream|writeFile|writeFileSync|unlink|unlinkSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.readFile$/,
+        /^(fs\.)?(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|readdir|readdirSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.(readFile|writeFile|unlink|rm|readdir)$/,
       arg: 0,
     },
     // `path.join(root, req.query.file)`: `../` in the input climbs out of root, whatever later opens the path (Semgrep
