@@ -340,6 +340,14 @@ const OTHER_CASES: RuleCase[] = [
     "res.cookie('sid', id, { httpOnly: true });\n",
     "res.cookie('sid', id, { httpOnly: true, secure: true });\n",
   ],
+  // A module's top-level `raise` leaves the statements after it in the file, and they are still read; inside a
+  // function the path past a `raise` is dead.
+  [
+    'security/command-injection',
+    'python',
+    'import os, sys\nraise SystemExit("run through the CLI")\nos.system("grep " + sys.argv[1])\n',
+    'import os, sys\ndef run():\n    raise SystemExit("run through the CLI")\n    os.system("grep " + sys.argv[1])\n',
+  ],
 ];
 
 describe('dataflow: vulnerable and safe variants', () => {

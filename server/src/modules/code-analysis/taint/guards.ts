@@ -49,7 +49,9 @@ const SAFE_REDIRECT_CHECK = /(^|\.)(url_has_allowed_host_and_scheme|is_safe_url|
 /** Python's URL parsers: `urlparse(target).netloc` reads the host of `target`. */
 const URL_PARSE = /(^|\.)(urlparse|urlsplit)$/;
 /** Membership of the checked value in a collection the code holds: `ALLOWED.includes(x)`, `in_array($x, [...])`. */
-const MEMBER_OF = /^(includes|contains|has|containsKey|include\?|member\?)$/;
+const MEMBER_OF = /^(includes|contains|has|containsKey|hasOwnProperty|include\?|member\?|key\?|has_key\?)$/;
+/** Own-key checks taking the object first: `Object.hasOwn(HANDLERS, x)`, `Object.prototype.hasOwnProperty.call(HANDLERS, x)`. */
+const HAS_OWN = /^(Object\.hasOwn|(Object\.prototype|\{\}|\w+)\.hasOwnProperty\.call)$/;
 
 const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
 const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/comment/.test(c.type));
@@ -139,8 +141,15 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode, held = fal
         if (new RegExp(`\\b${name}\\s*=\\s*(System\\.IO\\.)?Path\\.GetFullPath\\(`).test(walker.unitText()))
           walker.markValidated(object, ['path-traversal']);
       }
-      const member = object && MEMBER_OF.test(method) ? args[0] : method === 'in_array' ? args[0] : undefined;
-      const list = method === 'in_array' ? args[1] : object;
+      const ownKey = fn !== undefined && HAS_OWN.test(walker.nodeText(fn).replace(/\s+/g, ''));
+      const member = ownKey
+        ? args[1]
+        : object && MEMBER_OF.test(method)
+          ? args[0]
+          : method === 'in_array'
+            ? args[0]
+            : undefined;
+      const list = ownKey ? args[0] : method === 'in_array' ? args[1] : object;
       if (negated && member && list && walker.taintOfName(member) && !walker.taintOfName(list))
         walker.markValidated(member, ALL_KINDS);
       const callee = fn ? walker.nodeText(fn) : object ? `${walker.nodeText(object)}.${method}` : method;
@@ -181,13 +190,28 @@ export function applySafeRedirectCheck(walker: WalkerBase, condition: SyntaxNode
   if (first && walker.taintOfName(first)) walker.markValidated(first, ['open-redirect']);
 }
 
-/** `ALLOWED.include?(x)`, `in_array($x, [...])` known to hold: `x` is one of the listed values. */
-function allowListHeld(walker: WalkerBase, node: SyntaxNode): void {
-  if (!/call|method_invocation/.test(node.type)) return;
-  const object = field(node, 'object') ?? field(node, 'receiver');
-  const nameNode = field(node, 'name') ?? field(node, 'method');
+/**
+ * `ALLOWED.include?(x)`, `HANDLERS.has(x)`, `Object.hasOwn(HANDLERS, x)` known to hold (past an `unless`, inside
+ * the branch an `if` takes): `x` is one of the listed values or keys.
+ */
+export function allowListHeld(walker: WalkerBase, condition: SyntaxNode): void {
+  let node: SyntaxNode | undefined = condition;
+  while (node && /parenthesized/.test(node.type)) node = named(node)[0];
+  if (!node || !/call|method_invocation/.test(node.type)) return;
+  const fn = field(node, 'function');
+  const access = fn?.type === 'member_expression' ? fn : undefined;
+  const object = field(node, 'object') ?? field(node, 'receiver') ?? (access && field(access, 'object'));
+  const nameNode = field(node, 'name') ?? field(node, 'method') ?? (access && field(access, 'property'));
   const method = nameNode ? walker.nodeText(nameNode) : '';
-  const args = named(field(node, 'arguments') ?? node).filter((c) => c !== object && c !== nameNode);
+  const args = named(field(node, 'arguments') ?? node).filter(
+    (c) => c !== object && c !== nameNode && c !== fn,
+  );
+  if (fn && HAS_OWN.test(walker.nodeText(fn).replace(/\s+/g, ''))) {
+    const [list, key] = args;
+    if (list && key && walker.taintOfName(key) && !walker.taintOfName(list))
+      walker.markValidated(key, ALL_KINDS);
+    return;
+  }
   const member = object && MEMBER_OF.test(method) ? args[0] : undefined;
   if (object && member && walker.taintOfName(member) && !walker.taintOfName(object))
     walker.markValidated(member, ALL_KINDS);

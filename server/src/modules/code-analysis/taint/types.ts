@@ -7,8 +7,11 @@ export interface SinkSpec {
   kind: TaintKind;
   /** Normalised callee text (whitespace removed), e.g. `cursor.execute` or `os.system`. */
   callee: RegExp;
-  /** Which argument carries the dangerous value: an index, any argument, or the receiver (`s.html_safe`). */
-  arg: number | 'any' | 'receiver';
+  /**
+   * Which argument carries the dangerous value: an index, any argument, the receiver (`s.html_safe`), or the key
+   * that picks the function called (`handlers[name](…)`, `new globalThis[name]()`: the input chooses what runs).
+   */
+  arg: number | 'any' | 'receiver' | 'key';
   /** Only when the whole call's text also matches (`shell=True`, no SafeLoader). */
   when?: RegExp;
   unless?: RegExp;
@@ -26,6 +29,11 @@ export interface SinkSpec {
   argTypes?: RegExp;
   /** Only this entry of a dict or map argument carries the danger (MongoDB's `{"$where": code}`). */
   entry?: string;
+  /**
+   * `false`: a value of unknown origin here is no audit finding, only input is (a program path in a variable,
+   * `os.execv(path, args)`, is how such calls are written; Bandit rates it low, B606).
+   */
+  audit?: false;
   /** Only calls with at least this many arguments (a format string matters when values follow it). */
   minArgs?: number;
 }

@@ -160,7 +160,10 @@ export function unionTaint(a: Taint | undefined, b: Taint | undefined): Taint | 
   if (!a.safe && !b.safe) return a;
   const safe = (a.safe ?? []).filter((k) => b.safe?.includes(k));
   const base = (a.safe?.length ?? 0) <= (b.safe?.length ?? 0) ? a : b;
-  return safe.length > 0 ? { ...base, safe } : { origin: base.origin, steps: base.steps };
+  if (safe.length > 0) return { ...base, safe };
+  // Safe for nothing on both paths: the taint as it is, still weak or an audit where it was one.
+  const { safe: _dropped, ...rest } = base;
+  return rest;
 }
 
 export function markSafe(taint: Taint | undefined, kinds: readonly TaintKind[]): Taint | undefined {

@@ -20,6 +20,8 @@ export const javascript: TaintLanguage = {
       valueTypes: /^(template_string|string|binary_expression)$/,
     },
     { target: /^(window\.|document\.)?location(\.href)?$/, kind: 'open-redirect' },
+    // An iframe's inline document, a script's source: the input becomes the page's markup or code.
+    { target: /\.srcdoc$|^\w*script\w*\.src$/i, kind: 'xss' },
   ],
   keySinks: [{ type: 'pair', key: /^__html$/, kind: 'xss' }],
   sources: [
@@ -74,6 +76,12 @@ export const javascript: TaintLanguage = {
       when: /(\\r|\\n)[^)]*\/[a-z]*g[a-z]*\s*,|\.replaceAll\([^)]*(\\r|\\n)/,
       kinds: ['log-injection'],
     },
+    // `.replace(/\.\.\//g, '')`, `.replaceAll('..', '')`: the parent-directory steps are removed from the path.
+    {
+      callee: /\.replace(All)?$/,
+      when: /\.replace(All)?\(\s*(\/[^/\n]*\\\.\\\.|["']\.\.)/,
+      kinds: ['path-traversal'],
+    },
     // ldapjs filter objects and ldap-escape build the filter from escaped values.
     {
       callee: /^new(Equality|Substring|Presence|And|Or|Not)Filter$|^ldapEscape\.filter$/,
@@ -107,12 +115,59 @@ export const javascript: TaintLanguage = {
       callee: /^(eval|vm\.runIn\w+|vm\.compileFunction|(new)?vm\.Script|setTimeout|setInterval)$/,
       arg: 0,
     },
+    // `handlers[req.query.action](…)`, `new globalThis[name]()`: the input picks which function or class runs, any the
+    // object holds (its prototype's `constructor` too), not one the code chose (CodeQL js/unsafe-dynamic-method-access).
+    { kind: 'reflection', callee: /\](\.(call|apply))?$/, arg: 'key' },
+    // `spawn('sh', ['-c', cmd])`: a shell given `-c` runs its next argument as a command line.
+    {
+      kind: 'command-injection',
+      callee: /^((child_process|childProcess|cp)\.)?(spawn|spawnSync|execFile|execFileSync)$/,
+      arg: 'any',
+      when: /\(\s*["'](\/usr)?(\/bin\/)?(sh|bash|zsh|dash|ksh|cmd|cmd\.exe)["']\s*,\s*\[\s*["'](-c|\/c)["']/,
+    },
+    // The program itself named by the request.
+    {
+      kind: 'command-injection',
+      callee: /^((child_process|childProcess|cp)\.)?(spawn|spawnSync|execFile|execFileSync)$/,
+      arg: 0,
+      audit: false,
+    },
+    // A worker thread runs the script file or code the request names.
+    { kind: 'code-injection', callee: /^new(Worker|worker_threads\.Worker)$/, arg: 0 },
+    // Puppeteer/Playwright: `page.evaluate(code)` runs it in the page; `page.setContent(html)` renders markup that
+    // loads what it links from the server's network.
+    {
+      kind: 'code-injection',
+      callee: /^(page|browserPage|tab)\.(evaluate|evaluateHandle|addScriptTag)$/,
+      arg: 0,
+    },
+    { kind: 'ssrf', callee: /^(page|browserPage|tab)\.setContent$/, arg: 0 },
+    // Sequelize's `literal` is SQL text placed in the query as written.
+    { kind: 'sql-injection', callee: /^(sequelize|Sequelize|db\.sequelize)\.literal$/, arg: 0 },
+    // `res.render(req.query.view)`: the request picks which template file renders (Semgrep res-render-injection).
+    { kind: 'path-traversal', callee: /^(res|response)\.render$/, arg: 0 },
+    // `res.writeHead(302, { Location: url })`
+    { kind: 'open-redirect', callee: /^(res|response)\.writeHead$/, arg: 1, entry: 'Location' },
     // A module path from the request loads and runs any file (eslint-plugin-security detect-non-literal-require).
     { kind: 'code-injection', callee: /^require$/, arg: 0 },
     // `new Function('a', body)`: every argument is code.
     { kind: 'code-injection', callee: /^(Function|newFunction)$/, arg: 'any' },
     { kind: 'xss', callee: /^(res|response)\.(send|write|end)$|^document\.(write|writeln)$/, arg: 0 },
     { kind: 'xss', callee: /\.insertAdjacentHTML$/, arg: 1 },
+    { kind: 'xss', callee: /\.createContextualFragment$/, arg: 0 },
+    // `a.setAttribute('href', x)`: a `javascript:` URL runs when followed; `on…` attributes and `srcdoc` are code.
+    {
+      kind: 'xss',
+      callee: /\.setAttribute$/,
+      arg: 1,
+      when: /setAttribute\(\s*["'](href|src|srcdoc|action|formaction|on\w+)["']/,
+    },
+    // Client-side redirects: `location.assign(x)`, `location.replace(x)`, `window.open(x)`.
+    {
+      kind: 'open-redirect',
+      callee: /^(window\.|document\.)?location\.(assign|replace)$|^window\.open$/,
+      arg: 0,
+    },
     { kind: 'xss', callee: /^\$\(.*\)\.(html|append|prepend|after|before|replaceWith)$/, arg: 0 },
     // MongoDB/Mongoose filters: a request value may be an object (`?name[$ne]=x`, a JSON body) that adds operators.
     {
@@ -143,6 +198,14 @@ export const javascript: TaintLanguage = {
       arg: 0,
       argTypes: /^(template_string|binary_expression)$/,
     },
+    // TypeORM puts an `orderBy`/`groupBy` column into the SQL as written (knex quotes its identifiers; not matched).
+    {
+      kind: 'sql-injection',
+      callee:
+        /createQueryBuilder\(.*\)(\.\w+\(.*\))*\.(orderBy|addOrderBy|groupBy|addGroupBy)$|^(qb|queryBuilder|query)\.(orderBy|addOrderBy|groupBy|addGroupBy)$/,
+      arg: 0,
+      argTypes: /^(identifier|member_expression|subscript_expression)$/,
+    },
     { kind: 'ldap-injection', callee: /^\w*(client|ldap)\w*\.search$/i, arg: 'any', when: /filter/ },
     // ldapjs `search(base, options, cb)`: the options object holding the filter is often built before the call.
     // Only its second argument, so a search client's single query object (Elasticsearch) is not taken for one.
@@ -161,8 +224,17 @@ export const javascript: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^(fs\.)?(readFile|readFileSync|createReadStream|writeFile|writeFileSync|unlink|unlinkSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.readFile$/,
+        /^(fs\.)?(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|readdir|readdirSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.(readFile|writeFile|unlink|rm|readdir)$/,
       arg: 0,
+    },
+    // `path.join(root, req.query.file)`: `../` in the input climbs out of root, whatever later opens the path (Semgrep
+    // express-path-join-resolve-traversal). A function that checks where the result lands (`startsWith(root)`,
+    // `path.relative`) is left to the sink it guards.
+    {
+      kind: 'path-traversal',
+      callee: /^path\.(join|resolve)$/,
+      arg: 'any',
+      unlessInFunction: /\.(startsWith|indexOf)\(|\bpath\.relative\(/,
     },
     {
       kind: 'ssrf',

@@ -190,6 +190,10 @@ export const php: TaintLanguage = {
     },
     // A class named by the request: any autoloaded class's constructor runs (psalm's TaintedCallable).
     { kind: 'reflection', callee: /^new\$\w+$|^newReflectionClass$/, arg: 'receiver' },
+    // `$obj->$method()`, `Service::$method()`: the request picks which method runs; `$fn()` calls any function, as
+    // `call_user_func($fn)` does.
+    { kind: 'reflection', callee: /(->|::)\$\w+$/, arg: 'key' },
+    { kind: 'code-injection', callee: /^\$\w+$/, arg: 'key' },
     {
       kind: 'open-redirect',
       callee: /^(redirect|redirect\(\)->(to|away)|Redirect::(to|away)|newRedirectResponse)$/,

@@ -94,9 +94,18 @@ export const python: TaintLanguage = {
   safeParameter: /:\s*(int|float|bool|uuid\.UUID|UUID)\s*(=.*)?$/,
   sinks: [
     { kind: 'reflection', callee: /^(importlib\.import_module|import_module|__import__)$/, arg: 0 },
+    // `getattr(handler, request.args["op"])`: the request picks any attribute, private helpers and dunders included.
+    { kind: 'reflection', callee: /^getattr$/, arg: 1 },
     // `user_text.format(obj)` lets the text read the object's attributes (`{0.__class__…}`).
     { kind: 'format-string', callee: /\.format$/, arg: 'receiver', unless: /^["']/ },
     { kind: 'sql-injection', callee: /\.(execute|executemany|executescript|raw)$/, arg: 0 },
+    // asyncpg's connections and pools run the query text of `fetch`, `fetchrow`, `fetchval` and `cursor`.
+    {
+      kind: 'sql-injection',
+      callee:
+        /^(\w*conn\w*|con|pool|db|tx|transaction|self\.(\w*conn\w*|pool|db))\.(fetch|fetchrow|fetchval|cursor)$/i,
+      arg: 0,
+    },
     // Django's raw SQL fragments: RawSQL(sql, params) and QuerySet.extra(select=, where=, tables=, order_by=).
     { kind: 'sql-injection', callee: /(^|\.)RawSQL$/, arg: 0 },
     {
@@ -118,6 +127,17 @@ export const python: TaintLanguage = {
       when: /shell\s*=\s*True/,
     },
     { kind: 'command-injection', callee: /^asyncio\.create_subprocess_shell$/, arg: 0 },
+    // `os.execl(path, …)`, `os.spawnlp(mode, file, …)`: the input names the program run; with a shell and `-c` in the
+    // arguments (`os.execv("/bin/sh", ["sh", "-c", cmd])`) any argument is a command line.
+    { kind: 'command-injection', callee: /^os\.exec(l|le|lp|lpe|v|ve|vp|vpe)$/, arg: 0, audit: false },
+    { kind: 'command-injection', callee: /^os\.spawn(l|le|lp|lpe|v|ve|vp|vpe)$/, arg: 1, audit: false },
+    {
+      kind: 'command-injection',
+      callee: /^os\.(exec|spawn)(l|le|lp|lpe|v|ve|vp|vpe)$|^asyncio\.create_subprocess_exec$/,
+      arg: 'any',
+      when: /["']-c["']/,
+      audit: false,
+    },
     // paramiko's SSHClient.exec_command runs its argument as a command line on the remote host.
     { kind: 'command-injection', callee: /\.exec_command$/, arg: 0 },
     {

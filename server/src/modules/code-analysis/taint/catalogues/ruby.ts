@@ -48,10 +48,13 @@ export const ruby: TaintLanguage = {
     { kind: 'reflection', callee: /^(Object\.)?const_get$|\.const_get$/, arg: 0 },
     {
       kind: 'sql-injection',
-      callee: /\.(where|find_by_sql|execute|exec_query|select_all|order|joins|having|pluck)$/,
+      callee:
+        /\.(where|find_by_sql|count_by_sql|execute|exec_query|exec_update|exec_delete|select_all|select_value|select_values|select_rows|order|reorder|joins|having|pluck|group|from|lock|calculate|delete_all|update_all|destroy_by|delete_by)$/,
       arg: 0,
       argTypes: /^(string|binary|identifier|call|element_reference)$/,
     },
+    // `User.select("name, #{params[:col]}")`: a string is SQL text (a block or symbols select in Ruby or bind).
+    { kind: 'sql-injection', callee: /\.select$/, arg: 0, argTypes: /^string$/ },
     // With several arguments system/exec/spawn run the program without a shell: only the first argument matters.
     {
       kind: 'command-injection',
@@ -69,6 +72,8 @@ export const ruby: TaintLanguage = {
     // Brakeman's unsafe reflection: a class named by the request.
     { kind: 'reflection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
     { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html|text):/ },
+    // `render inline:` compiles its string as an ERB template: input there runs Ruby on the server (Brakeman).
+    { kind: 'template-injection', callee: /^render$/, arg: 'any', when: /\binline:/ },
     { kind: 'path-traversal', callee: /^render$/, arg: 'any', when: /\b(file|template|partial|action):/ },
     { kind: 'xss', callee: /^raw$/, arg: 0 },
     // Brakeman's LinkToHref: a `javascript:` URL from the request runs script when the link is followed.
@@ -100,6 +105,9 @@ export const ruby: TaintLanguage = {
       callee: /^(Marshal\.(load|restore)|YAML\.(load|unsafe_load)|Psych\.(load|unsafe_load)|Oj\.load)$/,
       arg: 0,
     },
+    // `JSON.parse(text, create_additions: true)`, `JSON.load`: a `json_class` key instantiates any class it names.
+    { kind: 'unsafe-deserialization', callee: /^JSON\.parse$/, arg: 0, when: /create_additions:\s*true/ },
+    { kind: 'unsafe-deserialization', callee: /^JSON\.(load|restore)$/, arg: 0 },
     {
       kind: 'path-traversal',
       callee: /^(File\.(read|open|write|delete|new|readlines)|IO\.read|send_file|FileUtils\.rm(_rf)?)$/,

@@ -114,6 +114,9 @@ export abstract class CallWalker extends CollectionWalker {
       }
     }
     const vals = args.map((a) => this.evaluate(a));
+    // Ruby's `items.each do |item| … end`: the block runs where the call is, seeing its names.
+    const block = field(call, 'block');
+    if (block && !args.includes(block)) this.evaluate(block);
     // Keyword arguments (`shell=True`) are evaluated as their value.
     const method = methodNode
       ? this.text(methodNode)
@@ -330,6 +333,12 @@ export abstract class CallWalker extends CollectionWalker {
         if (calleeTaint) this.flag(sink.kind, call, callee, calleeTaint);
         continue;
       }
+      if (sink.arg === 'key') {
+        const key = this.calleeKey(call);
+        const taint = key && this.evaluate(key).taint;
+        if (taint) this.flag(sink.kind, call, callee, taint);
+        continue;
+      }
       const positions = sink.arg === 'any' ? args.map((_, i) => i) : [sink.arg];
       // The argument the finding is surest of: known input over a parameter over an audit.
       let strongest: { taint: Taint; rank: number } | undefined;
@@ -344,7 +353,7 @@ export abstract class CallWalker extends CollectionWalker {
         const taint =
           sink.entry !== undefined
             ? v.collection?.keys.get(sink.entry)
-            : (v.taint ?? this.unknownValue(arg, v, sink.kind));
+            : (v.taint ?? (sink.audit === false ? undefined : this.unknownValue(arg, v, sink.kind)));
         const confidence = taint && confidenceAt(taint, sink.kind, this.lang.everyInput === true);
         if (!taint || !confidence) continue;
         // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
@@ -401,6 +410,27 @@ export abstract class CallWalker extends CollectionWalker {
     return this.lang.sinks.some(
       (s) => s.kind === kind && s.callee.test(callee) && this.conditionsHold(s, node),
     );
+  }
+
+  /**
+   * What picks the function a call runs: the key of a subscript (`name` in `handlers[name](…)`,
+   * `handlers[name].call(…)`, `new globalThis[name]()`) or a variable holding its name (PHP). A literal key is the
+   * code's own choice.
+   */
+  private calleeKey(call: SyntaxNode): SyntaxNode | undefined {
+    const flow = this.flow;
+    if (!flow) return undefined;
+    // PHP's variable functions and methods: `$fn()`, `$obj->$method()`, `$class::$method()`.
+    const name = field(call, 'name') ?? field(call, 'function');
+    if (name?.type === 'variable_name') return name;
+    let fn = field(call, 'function') ?? field(call, 'constructor');
+    while (fn && flow.parens.includes(fn.type)) fn = namedChildren(fn)[0];
+    // `handlers[name].call(thisArg, …)`: the function is still the one the key picks.
+    if (fn?.type === 'member_expression' && /^(call|apply)$/.test(this.text(field(fn, 'property') ?? fn)))
+      fn = field(fn, 'object');
+    const spec = fn && flow.subscripts[fn.type];
+    const key = spec && fn ? field(fn, spec.index) : undefined;
+    return key && !flow.literals?.strings.includes(key.type) ? key : undefined;
   }
 
   protected conditionsHold(sink: TaintLanguage['sinks'][number], call: SyntaxNode): boolean {

@@ -256,7 +256,13 @@ export abstract class ExpressionWalker extends NumberWalker {
       }
       const keyNode = field(pair, spec.key);
       const valueNode = field(pair, spec.value);
-      const key = keyNode ? this.evaluate(keyNode) : CLEAN;
+      // JavaScript's `{ Location: url }`: a bare property name is the key itself, not a variable read.
+      const key: Val =
+        keyNode?.type === 'property_identifier'
+          ? { constant: { value: this.text(keyNode) } }
+          : keyNode
+            ? this.evaluate(keyNode)
+            : CLEAN;
       const value = valueNode ? this.evaluate(valueNode) : CLEAN;
       const sink = this.lang.keySinks?.find((k) => k.type === pair.type);
       if (sink && keyNode && value.taint && sink.key.test(this.text(keyNode)))

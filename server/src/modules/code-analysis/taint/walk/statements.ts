@@ -1,11 +1,18 @@
 import type { SyntaxNode } from '../../parsing/tree';
 import { parseNumber, truthy, unescapeLiteral } from '../constants';
 import type { BranchSpec, FlowSyntax } from '../flow/types';
-import { applyGuard, applySafeRedirectCheck } from '../guards';
+import { allowListHeld, applyGuard, applySafeRedirectCheck } from '../guards';
 import { refineNumbers } from '../numeric/refine';
 import { CLEAN, type Const, Env, type Taint, type Val } from '../values';
 import { ExpressionWalker } from './expressions';
-import { field, joinVals, namedChildren, select, selectAll } from './shared';
+import { ARGUMENT_LISTS, field, joinVals, namedChildren, select, selectAll } from './shared';
+
+/** A receiver read without running anything (a name, a member path, a subscript): reading it again is harmless. */
+const COLLECTION_PATH =
+  /^(identifier|member_expression|attribute|subscript(_expression)?|field_access|element_reference|instance_variable|variable_name|selector_expression|navigation_expression)$/;
+/** Methods that call their block or callback with each item of the receiver. */
+const ITERATORS =
+  /^(forEach|map|flatMap|filter|find|findIndex|some|every|each|each_with_index|collect|select|reject|flat_map|foreach)$/;
 
 /** Only input or chance can be narrowed: a state holding parameters of unknown origin alone has nothing to do. */
 function hasInput(env: Env): boolean {
@@ -19,10 +26,27 @@ export abstract class StatementWalker extends ExpressionWalker {
    * A closure (lambda, arrow function, block) runs where it is written, seeing the enclosing function's names:
    * `db.withConnection { conn => conn.query(sql) }`. It is also walked as its own unit; findings are reported once.
    */
+  /** The taint of the collection a closure iterates over when it is the callback of `forEach`, `map`, `each`… */
+  private iterated(closure: SyntaxNode): Taint | undefined {
+    let call = closure.parent;
+    if (call && ARGUMENT_LISTS.test(call.type)) call = call.parent;
+    const flow = this.flow;
+    if (!call || !flow || !this.lang.calls.includes(call.type)) return undefined;
+    const method = flow.method(call);
+    const receiver = flow.receiver(call);
+    if (!method || !receiver || !ITERATORS.test(this.text(method)) || !COLLECTION_PATH.test(receiver.type))
+      return undefined;
+    return this.evaluate(receiver).taint;
+  }
+
   protected closure(node: SyntaxNode): Val {
     const returned = this.returned;
     const env = this.env.clone();
-    for (const name of this.ctx.parameters(node)) env.set(name, CLEAN);
+    const params = this.ctx.parameters(node);
+    for (const name of params) env.set(name, CLEAN);
+    // `ids.forEach((id) => …)`, `params[:ids].each do |id|`: the block's first parameter is an item of the receiver.
+    const items = this.iterated(node);
+    if (items && params[0]) env.vars.set(params[0], items);
     const containers = this.ctx.parameterContainers;
     const body = node.children.filter(
       (c) => c.named && c.field !== 'parameters' && c.field !== 'parameter' && !containers.includes(c.type),
@@ -63,7 +87,9 @@ export abstract class StatementWalker extends ExpressionWalker {
     }
     if (flow.exits.includes(type)) {
       this.evaluateChildren(node);
-      this.env.dead = true;
+      // A module's own top-level `raise` or `exit()` (a script that refuses to run, an example file) does not hide
+      // the statements written after it: they are code a reader edits and runs, and what they do is reported.
+      if (node.parent !== this.unit || this.ctx.isFunction(this.unit)) this.env.dead = true;
       return CLEAN;
     }
     const lit = flow.literals;
@@ -134,12 +160,18 @@ export abstract class StatementWalker extends ExpressionWalker {
     return env;
   }
 
-  /** The state inside a branch whose condition is a redirect check of a value (`Url.IsLocalUrl(returnUrl)`). */
+  /**
+   * The state inside a branch whose condition is a redirect check of a value (`Url.IsLocalUrl(returnUrl)`) or an
+   * allow-list membership (`if (HANDLERS.has(name))`, `Object.hasOwn(HANDLERS, name)`).
+   */
   private checkedRedirect(condition: SyntaxNode, from: Env): Env {
-    if (!/IsLocalUrl|url_has_allowed_host_and_scheme|is_safe_url/.test(this.text(condition))) return from;
+    const redirect = /IsLocalUrl|url_has_allowed_host_and_scheme|is_safe_url/.test(this.text(condition));
+    if (!redirect && !/\b(includes|has|hasOwn|hasOwnProperty|contains|include\?)/.test(this.text(condition)))
+      return from;
     const saved = this.env;
     this.env = from.clone();
-    applySafeRedirectCheck(this, condition);
+    if (redirect) applySafeRedirectCheck(this, condition);
+    else allowListHeld(this, condition);
     const out = this.env;
     this.env = saved;
     return out;
