@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
       // Item 2: labelled sample data, and every card with a previous period says how it changed.
       await page.getByRole('heading', { name: 'Sample data' }).waitFor();
       await page.getByRole('table', { name: 'Requests per endpoint' }).waitFor();
-      for (const label of ['Total requests', 'Success rate', 'Average latency', 'Total tokens']) {
+      for (const label of ['Total requests', 'Success rate', 'Average latency', 'Total tokens', 'Spend']) {
         await expect(card(page, label).textContent()).resolves.toMatch(/vs previous period/);
       }
       await screenshot(page, `overview-24h-${name}`);
@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
       ]);
       const usage = await readFile((await usageCsv.path()) as string, 'utf8');
       expect(usage.replace(/^\uFEFF/, '').split(/\r?\n/)[0]).toBe(
-        'method,path,requests,average_latency_ms,success_rate,tokens',
+        'method,path,requests,average_latency_ms,success_rate,tokens,cost_USD',
       );
       expect(usage).toContain('/v1/chat/completions');
       const [errorsCsv] = await Promise.all([
