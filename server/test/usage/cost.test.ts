@@ -30,6 +30,17 @@ beforeAll(async () => {
       ],
     }),
     catalogueEntry('unpriced', 'openai', 'ok'),
+    {
+      id: 'embed-priced',
+      type: 'embedding',
+      provider: 'openai',
+      upstream_model: 'ok',
+      context_window: 8192,
+      dimensions: 16,
+      description: 'fake embeddings',
+      created: 1767225600,
+      pricing: [{ from: '2021-01-01', input: 0.02, output: 0 }],
+    },
   ]);
   // The helper writes only models; the currency sits beside them.
   const { readFileSync, writeFileSync } = await import('node:fs');
@@ -63,6 +74,12 @@ describe('cost of usage', () => {
     let streamed: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) streamed = chunk.usage ?? streamed;
     calls.push({ id: response.headers.get('x-request-id'), usage: streamed, priced: true });
+    // An embedding bills its input at the model's input price.
+    const embedded = await client.embeddings
+      .create({ model: 'embed-priced', input: ['one text to embed', 'and another'] })
+      .withResponse();
+    const embedTokens = embedded.data.usage.prompt_tokens;
+    expect(embedTokens).toBeGreaterThan(0);
 
     const rows = async () =>
       Number(
@@ -73,7 +90,7 @@ describe('cost of usage', () => {
             .where(eq(usageEvents.accountId, accountId))
         )[0]?.n ?? 0,
       );
-    await settleUsage(server, rows, calls.length);
+    await settleUsage(server, rows, calls.length + 1);
     const events = await server.services.ctx.db
       .select()
       .from(usageEvents)
@@ -92,6 +109,9 @@ describe('cost of usage', () => {
       total += expected ?? 0;
     }
     expect(total).toBeGreaterThan(0);
+    const embedding = events.find((e) => e.requestId === embedded.response.headers.get('x-request-id'));
+    expect(embedding?.costMicros).toBe(Math.round(embedTokens * 0.02));
+    total += Math.round(embedTokens * 0.02);
 
     const cookie = await sessionCookie(server, accountId);
     const r = await gql<{
@@ -113,6 +133,11 @@ describe('cost of usage', () => {
     const usage = r.data?.usage;
     expect(usage?.summary).toEqual({ totalCostMicros: total, currency: 'EUR' });
     expect(usage?.timeseries.reduce((n, p) => n + p.costMicros, 0)).toBe(total);
-    expect(usage?.endpoints.find((e) => e.path === '/v1/chat/completions')?.costMicros).toBe(total);
+    expect(usage?.endpoints.find((e) => e.path === '/v1/embeddings')?.costMicros).toBe(
+      Math.round(embedTokens * 0.02),
+    );
+    expect(usage?.endpoints.find((e) => e.path === '/v1/chat/completions')?.costMicros).toBe(
+      total - Math.round(embedTokens * 0.02),
+    );
   });
 });
