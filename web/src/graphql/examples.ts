@@ -24,10 +24,12 @@ query UsageSummary($period: UsagePeriod!, $mode: KeyMode) {
       averageLatencyMs
       p95LatencyMs
       totalTokens
+      totalCostMicros
+      currency
       tokensRemaining
-      change { totalRequests successRate averageLatencyMs totalTokens }
+      change { totalRequests successRate averageLatencyMs totalTokens totalCostMicros }
     }
-    endpoints { method path requests averageLatencyMs successRate tokens }
+    endpoints { method path requests averageLatencyMs successRate tokens costMicros }
   }
 }
 `,
