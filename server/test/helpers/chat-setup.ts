@@ -23,10 +23,18 @@ export function catalogueEntry(
   };
 }
 
-/** Writes a model catalogue to a temporary file, for `MODELS_FILE`. */
-export function writeCatalogue(models: Record<string, unknown>[]): string {
+/** Writes a model catalogue to a temporary file, for `MODELS_FILE`; `file`: the file's other fields (`currency`). */
+export function writeCatalogue(
+  models: Record<string, unknown>[],
+  file: Record<string, unknown> = {},
+): string {
+  return writeCatalogueFile({ ...file, models });
+}
+
+/** Writes any content as a catalogue file, valid or not (tests of what start-up refuses). */
+export function writeCatalogueFile(content: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'tessera-models-')), 'models.json');
-  writeFileSync(file, JSON.stringify({ models }));
+  writeFileSync(file, JSON.stringify(content));
   return file;
 }
 

@@ -21,30 +21,30 @@ let accountId: string;
 
 beforeAll(async () => {
   upstream = await startFakeOpenAi({ slowMs: 400, dripMs: 30 });
-  const file = writeCatalogue([
-    catalogueEntry('priced', 'openai', 'ok', {
-      pricing: [
-        // A price that ended before today: usage now is priced at the newer one.
-        { from: '2020-01-01', input: 100, output: 100 },
-        { from: '2021-01-01', ...PRICE },
-      ],
-    }),
-    catalogueEntry('unpriced', 'openai', 'ok'),
-    {
-      id: 'embed-priced',
-      type: 'embedding',
-      provider: 'openai',
-      upstream_model: 'ok',
-      context_window: 8192,
-      dimensions: 16,
-      description: 'fake embeddings',
-      created: 1767225600,
-      pricing: [{ from: '2021-01-01', input: 0.02, output: 0 }],
-    },
-  ]);
-  // The helper writes only models; the currency sits beside them.
-  const { readFileSync, writeFileSync } = await import('node:fs');
-  writeFileSync(file, JSON.stringify({ currency: 'EUR', ...JSON.parse(readFileSync(file, 'utf8')) }));
+  const file = writeCatalogue(
+    [
+      catalogueEntry('priced', 'openai', 'ok', {
+        pricing: [
+          // A price that ended before today: usage now is priced at the newer one.
+          { from: '2020-01-01', input: 100, output: 100 },
+          { from: '2021-01-01', ...PRICE },
+        ],
+      }),
+      catalogueEntry('unpriced', 'openai', 'ok'),
+      {
+        id: 'embed-priced',
+        type: 'embedding',
+        provider: 'openai',
+        upstream_model: 'ok',
+        context_window: 8192,
+        dimensions: 16,
+        description: 'fake embeddings',
+        created: 1767225600,
+        pricing: [{ from: '2021-01-01', input: 0.02, output: 0 }],
+      },
+    ],
+    { currency: 'EUR' },
+  );
   server = await startTestServer({
     env: { MODELS_FILE: file, OPENAI_BASE_URL: `${upstream.url}/v1`, OPENAI_API_KEY: 'sk-upstream-cost' },
   });

@@ -1,7 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeCatalogueFile } from '../../../test/helpers/chat-setup';
 import { ModelCatalogue } from './catalogue';
 import { PriceTable } from './pricing';
 
@@ -86,9 +84,3 @@ describe('the catalogue’s prices', () => {
     expect(catalogue.prices.costMicros('free', 100, 100, DAY('2026-02-01'))).toBeNull();
   });
 });
-
-function writeCatalogueFile(content: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'tessera-prices-')), 'models.json');
-  writeFileSync(file, JSON.stringify(content));
-  return file;
-}
