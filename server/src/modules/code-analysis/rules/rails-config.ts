@@ -14,7 +14,8 @@ export const RAILS_CONFIG_RULES: RuleDefinition[] = [
     message:
       '`{finding}` anchors the validation with ^ or $, which match at any line break in Ruby: a value with a newline passes; use \\A and \\z.',
     languages: {
-      ruby: `((pair key: (hash_key_symbol) @k value: (regex) @re) @finding (#eq? @k "with") (#match? @re "^/\\\\^|[$]/[a-z]*$"))`,
+      // `validates :f, format: { with: /…/ }` and `validates_format_of :f, :with => /…/`.
+      ruby: `((pair key: [(hash_key_symbol) (simple_symbol)] @k value: (regex) @re) @finding (#match? @k "^:?with$") (#match? @re "^/\\\\^|[$]/[a-z]*$"))`,
     },
   },
   {

@@ -195,6 +195,15 @@ export function applySafeRedirectCheck(walker: WalkerBase, condition: SyntaxNode
  * the branch an `if` takes): `x` is one of the listed values or keys.
  */
 export function allowListHeld(walker: WalkerBase, condition: SyntaxNode): void {
+  const member = allowListedValue(walker, condition);
+  if (member && walker.taintOfName(member)) walker.markValidated(member, ALL_KINDS);
+}
+
+/**
+ * The value an allow-list membership test checks, when the list is the code's own: `x` in `ALLOWED.include?(x)`,
+ * `HANDLERS.has(x)`, `Object.hasOwn(HANDLERS, x)`, `in_array($x, ['a', 'b'], true)`.
+ */
+export function allowListedValue(walker: WalkerBase, condition: SyntaxNode): SyntaxNode | undefined {
   let node: SyntaxNode | undefined = condition;
   while (node && /parenthesized/.test(node.type)) node = named(node)[0];
   if (!node || !/call|method_invocation/.test(node.type)) return;
@@ -206,13 +215,21 @@ export function allowListHeld(walker: WalkerBase, condition: SyntaxNode): void {
   const args = named(field(node, 'arguments') ?? node).filter(
     (c) => c !== object && c !== nameNode && c !== fn,
   );
-  if (fn && HAS_OWN.test(walker.nodeText(fn).replace(/\s+/g, ''))) {
+  const fnText = fn ? walker.nodeText(fn).replace(/\s+/g, '') : '';
+  if (fn && HAS_OWN.test(fnText)) {
     const [list, key] = args;
-    if (list && key && walker.taintOfName(key) && !walker.taintOfName(list))
-      walker.markValidated(key, ALL_KINDS);
-    return;
+    return list && key && !walker.taintOfName(list) ? key : undefined;
+  }
+  // PHP's `in_array($x, ['a', 'b'], true)`: the list is the second argument (an array literal or a clean name).
+  if (fnText === 'in_array' || (method === 'in_array' && !object)) {
+    const values = args.map((a) => (a.type === 'argument' ? (named(a)[0] ?? a) : a));
+    const [member, list] = values;
+    const ownList =
+      list &&
+      (/array_creation|^(name|class_constant_access_expression)$/.test(list.type) ||
+        list.type === 'variable_name');
+    return member && list && ownList && !walker.taintOfName(list) ? member : undefined;
   }
   const member = object && MEMBER_OF.test(method) ? args[0] : undefined;
-  if (object && member && walker.taintOfName(member) && !walker.taintOfName(object))
-    walker.markValidated(member, ALL_KINDS);
+  return object && member && !walker.taintOfName(object) ? member : undefined;
 }

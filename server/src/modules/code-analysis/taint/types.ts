@@ -9,9 +9,10 @@ export interface SinkSpec {
   callee: RegExp;
   /**
    * Which argument carries the dangerous value: an index, any argument, the receiver (`s.html_safe`), or the key
-   * that picks the function called (`handlers[name](…)`, `new globalThis[name]()`: the input chooses what runs).
+   * that picks the function called (`handlers[name](…)`, `new globalThis[name]()`: the input chooses what runs),
+   * or only the keyword or hash-option arguments `keys` names (`options`).
    */
-  arg: number | 'any' | 'receiver' | 'key';
+  arg: number | 'any' | 'receiver' | 'key' | 'options';
   /** Only when the whole call's text also matches (`shell=True`, no SafeLoader). */
   when?: RegExp;
   unless?: RegExp;
@@ -29,6 +30,16 @@ export interface SinkSpec {
   argTypes?: RegExp;
   /** Only this entry of a dict or map argument carries the danger (MongoDB's `{"$where": code}`). */
   entry?: string;
+  /**
+   * Keyword or hash-option arguments whose key matches carry the danger too, whatever `arg` says (Rails 2 finders:
+   * `find(:all, :order => params[:sort])`, `calculate(:sum, :total, conditions: "…")`); other keys are bound values.
+   */
+  keys?: RegExp;
+  /**
+   * List arguments of these node types count by their first item only: the SQL template of `["name = ?", value]`,
+   * whose other items are bound (`where([…])`, `find_by_sql([…])`, `:conditions => […]`).
+   */
+  listHead?: RegExp;
   /**
    * `false`: a value of unknown origin here is no audit finding, only input is (a program path in a variable,
    * `os.execv(path, args)`, is how such calls are written; Bandit rates it low, B606).
@@ -188,6 +199,12 @@ export interface TaintLanguage {
    */
   kindSanitizers?: { callee: RegExp; kinds: TaintKind[]; when?: RegExp }[];
   valueChecks?: ValueCheck[];
+  /**
+   * Calls that bind values into a template (Rails `sanitize_sql_array(["name = ?", name])`): the result is safe for
+   * `kinds` except for what the template carries, the first argument or, when it is a list of `list` node types,
+   * that list's first item.
+   */
+  templateSanitizers?: { callee: RegExp; kinds: TaintKind[]; list: RegExp }[];
   /**
    * What a route handler returns is the response body: a sink unless the returned call is one of `unless`; with
    * `value`, only a returned expression whose text matches (Spring's `"redirect:" + url` view name).

@@ -79,14 +79,34 @@ export const php: TaintLanguage = {
     {
       kind: 'sql-injection',
       callee:
-        /^(mysql_query|pg_query|sqlite_query)$|^(?!\$xp(ath)?\w*->).*->(query|exec|prepare|whereRaw|orderByRaw|havingRaw|selectRaw)$|^DB::(select|statement|insert|update|delete|unprepared|raw)$/,
+        /^(mysql_query|pg_query|sqlite_query)$|^(?!\$xp(ath)?\w*->).*->(query|exec|prepare|whereRaw|orWhereRaw|orderByRaw|havingRaw|orHavingRaw|selectRaw|fromRaw|groupByRaw)$|^DB::(select|selectOne|scalar|cursor|statement|affectingStatement|insert|update|delete|unprepared|raw)$/,
       arg: 0,
     },
     // Eloquent's raw fragments on the model class (`User::whereRaw(...)`).
     {
       kind: 'sql-injection',
-      callee: /^\w+::(whereRaw|orWhereRaw|orderByRaw|havingRaw|selectRaw|fromRaw)$/,
+      callee: /^\w+::(whereRaw|orWhereRaw|orderByRaw|havingRaw|orHavingRaw|selectRaw|fromRaw|groupByRaw)$/,
       arg: 0,
+    },
+    // Laravel's query builder quotes values, not column names (PDO cannot bind them): a column, sort key or select
+    // list chosen by the request (`DB::table('users')->orderBy($sort)`, `User::where($col, $v)`). Only on a query
+    // rooted at `DB::table`/`DB::connection` or a model class, not a Collection, whose `where($key)` reads an array.
+    {
+      kind: 'sql-injection',
+      callee:
+        /^(DB::(table|connection)\(.*\)(->.*)?->|[A-Z]\w*::(\w+\(.*\)->(.*->)?)?)(where|orWhere|whereColumn|whereIn|whereNotIn|whereNull|whereBetween|pluck|orderBy|orderByDesc|latest|oldest|groupBy|having|select|addSelect|max|min|sum|avg|average|value)$/,
+      arg: 0,
+      argTypes:
+        /^(variable_name|member_call_expression|scoped_call_expression|function_call_expression|subscript_expression|binary_expression|encapsed_string)$/,
+    },
+    // Doctrine's QueryBuilder and other builders given DQL/SQL text built by concatenation or interpolation
+    // (`$qb->where("u.name = '" . $name . "'")`); placeholders with `setParameter` are the safe form.
+    {
+      kind: 'sql-injection',
+      callee:
+        /->(where|andWhere|orWhere|having|andHaving|orHaving|orderBy|addOrderBy|groupBy|addGroupBy|select|addSelect|join|leftJoin|innerJoin)$/,
+      arg: 0,
+      argTypes: /^(binary_expression|encapsed_string)$/,
     },
     { kind: 'xpath-injection', callee: /^\$xp(ath)?\w*->(query|evaluate)$/i, arg: 0 },
     { kind: 'ldap-injection', callee: /^ldap_(search|list|read)$/, arg: 2 },
@@ -117,7 +137,22 @@ export const php: TaintLanguage = {
       argTypes: /^(binary_expression|encapsed_string|string|heredoc)$/,
     },
     { kind: 'xss', callee: /^(echo|print|printf|vprintf)$/, arg: 'any' },
-    { kind: 'unsafe-deserialization', callee: /^unserialize$/, arg: 0 },
+    // `['allowed_classes' => false]` builds no objects: nothing with a magic method can run.
+    {
+      kind: 'unsafe-deserialization',
+      callee: /^unserialize$/,
+      arg: 0,
+      unless: /['"]allowed_classes['"]\s*=>\s*false/,
+    },
+    // Laravel's HtmlString is output as is by Blade's `{{ }}`.
+    { kind: 'xss', callee: /^newHtmlString$/, arg: 0 },
+    // Symfony Process: a command line run by a shell (an array of arguments is not).
+    {
+      kind: 'command-injection',
+      callee: /^(Process::fromShellCommandline|newProcess)$/,
+      arg: 0,
+      argTypes: /^(?!array_creation_expression$)/,
+    },
     {
       kind: 'path-traversal',
       callee:

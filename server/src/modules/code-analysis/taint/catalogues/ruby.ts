@@ -30,6 +30,8 @@ export const ruby: TaintLanguage = {
     { callee: /\.(gsub|tr|delete|squish)$/, when: /\\r|\\n/, kinds: ['log-injection', 'header-injection'] },
     // `inspect` and `to_json` quote the string, escaping line breaks.
     { callee: /\.(inspect|to_json|dump)$/, kinds: ['log-injection'] },
+    // `simple_format(text)` sanitises the HTML it returns unless told `sanitize: false`.
+    { callee: /(^|\.)simple_format$/, kinds: ['xss'], when: /^(?![\s\S]*\bsanitize:\s*false)/ },
     // Rails route helpers (`report_path(id)`) build a path of this application.
     { callee: /^\w+_path$/, kinds: ['open-redirect'] },
     {
@@ -41,40 +43,95 @@ export const ruby: TaintLanguage = {
   sanitizers: [
     /\.(to_i|to_f|to_sym)$/,
     /^(Integer|Float)$/,
-    /^(sanitize|h|html_escape|ERB::Util\.html_escape|CGI\.escapeHTML|Shellwords\.escape|File\.basename|ActiveRecord::Base\.sanitize_sql|\w+\.connection\.quote)$/,
+    /^(sanitize|h|html_escape|ERB::Util\.html_escape|CGI\.escapeHTML|Shellwords\.escape|File\.basename|([\w:]+\.)?connection\.quote(_string)?)$/,
     /\.shellescape$/,
+  ],
+  // ActiveRecord binds the list's values into its template (quoted); `sanitize_sql("… #{x}")` of text is that text.
+  templateSanitizers: [
+    {
+      callee: /(^|\.)sanitize_sql(_array|_for_conditions|_for_assignment|_for_order)?$/,
+      kinds: ['sql-injection'],
+      list: /^array$/,
+    },
   ],
   sinks: [
     { kind: 'reflection', callee: /^(Object\.)?const_get$|\.const_get$/, arg: 0 },
+    // ActiveRecord's query methods and the connection's: their first argument is SQL text (Brakeman check_sql). A
+    // list counts by its template (`where(["name = ?", name])` binds the rest); a hash of conditions binds its values.
     {
       kind: 'sql-injection',
       callee:
-        /\.(where|find_by_sql|count_by_sql|execute|exec_query|exec_update|exec_delete|select_all|select_value|select_values|select_rows|order|reorder|joins|having|pluck|group|from|lock|calculate|delete_all|update_all|destroy_by|delete_by)$/,
+        /\.(where|where\.not|rewhere|find_by!?|find_or_create_by!?|find_or_initialize_by|find_by_sql|count_by_sql|execute|exec_query|exec_update|exec_delete|exec_insert|select_all|select_one|select_value|select_values|select_rows|order|reorder|in_order_of|joins|left_joins|left_outer_joins|having|pluck|group|from|lock|calculate|delete_all|update_all|destroy_all|destroy_by|delete_by)$/,
       arg: 0,
       argTypes: /^(string|binary|identifier|call|element_reference)$/,
+      listHead: /^array$/,
     },
-    // `User.select("name, #{params[:col]}")`: a string is SQL text (a block or symbols select in Ruby or bind).
-    { kind: 'sql-injection', callee: /\.select$/, arg: 0, argTypes: /^string$/ },
+    // `User.select("name, #{params[:col]}")`, `User.select(params[:cols])`: SQL text (a block filters in Ruby, symbols
+    // name columns; Array#select takes no argument).
+    { kind: 'sql-injection', callee: /\.select$/, arg: 0, argTypes: /^(string|binary|element_reference)$/ },
+    // `Model.first("price > #{x}")`, `exists?("…")`: Rails 2 finders take a conditions string; on an Array a string
+    // argument is an error, so text there is SQL.
+    {
+      kind: 'sql-injection',
+      callee: /\.(first|last|all|exists\?|find_each|find_in_batches)$/,
+      arg: 0,
+      argTypes: /^(string|binary)$/,
+      listHead: /^array$/,
+    },
+    // `Model.sum(params[:column])`, `Model.count("DISTINCT #{c}")`: the column expression is SQL. On a constant
+    // (a model, or a query chained from one) only: `items.count(x)` of an Array counts elements equal to x.
+    {
+      kind: 'sql-injection',
+      callee: /^[A-Z][\w:]*(\..*)?\.(count|sum|average|minimum|maximum)$/,
+      arg: 0,
+      argTypes: /^(string|binary|element_reference)$/,
+    },
+    // The finders' option hashes (`find(:all, :order => params[:sort])`, `calculate(:sum, :total, conditions: "…")`):
+    // these keys take SQL fragments; `:limit`, `:include` and the like do not.
+    {
+      kind: 'sql-injection',
+      callee:
+        /(^|\.)(find|first|last|all|exists\?|calculate|count|sum|average|minimum|maximum|find_each|find_in_batches|paginate|scoped|with_scope|named_scope|scope)$/,
+      arg: 'options',
+      keys: /^(conditions|order|group|having|joins|select|from|lock)$/,
+      argTypes: /^(string|binary|identifier|call|element_reference)$/,
+      listHead: /^array$/,
+    },
     // With several arguments system/exec/spawn run the program without a shell: only the first argument matters.
+    // `IO.popen(['grep', q])`, `spawn([prog, argv0])`: an argument list runs no shell, only its program matters.
     {
       kind: 'command-injection',
-      callee: /^(system|exec|spawn|IO\.popen|Open3\.\w+|Kernel\.system)$/,
+      callee: /^((Kernel|Process)\.)?(system|exec|spawn)$|^(IO\.popen|Open3\.\w+|PTY\.spawn)$/,
       arg: 0,
-      // `IO.popen(['grep', q])`: an argument list runs no shell.
-      argTypes: /^(?!array$)/,
+      listHead: /^array$/,
     },
     // `open("| cmd")` runs a command (CodeQL rb/kernel-open, RuboCop Security/Open); File.open does not.
     { kind: 'command-injection', callee: /^(Kernel\.)?open$/, arg: 0 },
-    { kind: 'command-injection', callee: /^`$/, arg: 'any' },
-    { kind: 'code-injection', callee: /^(eval|instance_eval|class_eval|module_eval)$/, arg: 0 },
+    // Backticks and `%x(…)` run their text in a shell.
+    { kind: 'command-injection', callee: /^(`|%x.)$/, arg: 'any' },
+    // `eval`, `obj.instance_eval(s)`, `binding.eval(s)`, ExecJS/MiniRacer `context.eval(js)`, compiled bytecode.
+    {
+      kind: 'code-injection',
+      callee: /(^|\.)(eval|instance_eval|class_eval|module_eval)$|^RubyVM::InstructionSequence\.compile$/,
+      arg: 0,
+    },
     // Calling a method or naming a class chosen by the request.
-    { kind: 'code-injection', callee: /(^|\.)(send|__send__|public_send|method)$/, arg: 0 },
+    { kind: 'code-injection', callee: /(^|\.)(send|__send__|public_send|method|try!?)$/, arg: 0 },
     // Brakeman's unsafe reflection: a class named by the request.
     { kind: 'reflection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
     { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html|text):/ },
     // `render inline:` compiles its string as an ERB template: input there runs Ruby on the server (Brakeman).
     { kind: 'template-injection', callee: /^render$/, arg: 'any', when: /\binline:/ },
     { kind: 'path-traversal', callee: /^render$/, arg: 'any', when: /\b(file|template|partial|action):/ },
+    // `render params[:page]`: a template path chosen by the request (Brakeman's dynamic render path).
+    {
+      kind: 'path-traversal',
+      callee: /^render$/,
+      arg: 0,
+      argTypes: /^(string|binary|element_reference|call)$/,
+    },
+    // `simple_format(text, {}, sanitize: false)` puts the text into the page as HTML.
+    { kind: 'xss', callee: /(^|\.)simple_format$/, arg: 0, when: /\bsanitize:\s*false\b/ },
     { kind: 'xss', callee: /^raw$/, arg: 0 },
     // Brakeman's LinkToHref: a `javascript:` URL from the request runs script when the link is followed.
     { kind: 'xss', callee: /(^|\.)link_to$/, arg: 1 },
@@ -110,13 +167,14 @@ export const ruby: TaintLanguage = {
     { kind: 'unsafe-deserialization', callee: /^JSON\.(load|restore)$/, arg: 0 },
     {
       kind: 'path-traversal',
-      callee: /^(File\.(read|open|write|delete|new|readlines)|IO\.read|send_file|FileUtils\.rm(_rf)?)$/,
+      callee:
+        /^(File\.(read|open|write|delete|unlink|new|readlines|foreach|binread|binwrite|readlink|truncate|rename|symlink|chmod|chown)|IO\.(read|readlines|foreach|binread|binwrite|write|sysopen)|Dir\.(glob|entries|children|each_child|foreach|mkdir|rmdir|delete|unlink|open|new)|Pathname\.new|Pathname|PStore\.new|send_file|FileUtils\.(rm|rm_r|rm_f|rm_rf|remove|remove_file|remove_dir|remove_entry|cp|cp_r|copy|mv|move|ln|ln_s|mkdir|mkdir_p|touch|chmod|chown|install))$/,
       arg: 0,
     },
     {
       kind: 'ssrf',
       callee:
-        /^(Net::HTTP\.(get|get_response|post_form)|URI\.open|open|HTTParty\.(get|post)|RestClient\.(get|post)|Faraday\.(get|post))$/,
+        /^(Net::HTTP\.(get|get_response|get_print|post|post_form|start|new)|Net::FTP\.(open|new)|URI\.open|open|HTTParty\.(get|post|put|patch|delete|head)|RestClient\.(get|post|put|patch|delete|head)|RestClient::Resource\.new|Faraday\.(get|post|put|delete|new)|Excon\.(get|post|put|delete|new)|HTTP\.(get|post|put|delete)|HTTPClient\.(get|post)|Typhoeus\.(get|post|put|delete)|Typhoeus::Request\.new)$/,
       arg: 0,
     },
     // `only_path: true` keeps only the path of the URL: the redirect stays on this site.

@@ -44,6 +44,11 @@ export const phpFlow: FlowSyntax = {
       'member_access_expression',
       'subscript_expression',
       'dynamic_variable_name',
+      // `"{$request->input('c')}"`: complex syntax holds any expression starting with a variable.
+      'member_call_expression',
+      'scoped_call_expression',
+      'nullsafe_member_access_expression',
+      'nullsafe_member_call_expression',
     ],
     numbers: ['integer', 'float'],
     chars: [],

@@ -5,7 +5,7 @@ import { kindsRejecting } from '../guards';
 import { isLookupTable } from '../lookup-tables';
 import { CLEAN_METHODS, MUTATORS } from '../models';
 import { NAME_LIKE } from '../syntax';
-import type { TaintKind, TaintLanguage } from '../types';
+import type { SinkSpec, TaintKind, TaintLanguage } from '../types';
 import {
   AUDIT_ANY_VALUE_KINDS,
   auditTaint,
@@ -146,6 +146,8 @@ export abstract class CallWalker extends CollectionWalker {
     const number = this.numberFromCall(call, matches, vals, unionTaint(argTaint, calleeTaint));
     if (number) return number;
     if (this.lang.sanitizers.some(matches)) return CLEAN;
+    const template = this.templateTaint(matches, args, vals);
+    if (template) return template;
     for (const s of this.lang.kindSanitizers ?? []) {
       if (!matches(s.callee) || (s.when && !s.when.test(this.text(call)))) continue;
       const t = markSafe(unionTaint(argTaint, calleeTaint), s.kinds);
@@ -339,13 +341,17 @@ export abstract class CallWalker extends CollectionWalker {
         if (taint) this.flag(sink.kind, call, callee, taint);
         continue;
       }
-      const positions = sink.arg === 'any' ? args.map((_, i) => i) : [sink.arg];
-      // The argument the finding is surest of: known input over a parameter over an audit.
-      let strongest: { taint: Taint; rank: number } | undefined;
+      const positions = sink.arg === 'any' ? args.map((_, i) => i) : sink.arg === 'options' ? [] : [sink.arg];
+      const candidates: [SyntaxNode, Val][] = [];
       for (const i of positions) {
         const arg = args[i];
         const v = vals[i];
-        if (!arg || !v) continue;
+        if (arg && v) candidates.push(this.listHeadOf(sink, arg, v));
+      }
+      if (sink.keys) candidates.push(...this.keyedValues(sink, args));
+      // The argument the finding is surest of: known input over a parameter over an audit.
+      let strongest: { taint: Taint; rank: number } | undefined;
+      for (const [arg, v] of candidates) {
         if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
         // `exec(compile(code, …))`: the inner call is this flow's sink of the same kind, reported there once.
         if (this.isSinkCall(arg, sink.kind)) continue;
@@ -366,6 +372,45 @@ export abstract class CallWalker extends CollectionWalker {
         flagged.add(sink.kind);
       }
     }
+  }
+
+  /**
+   * `sanitize_sql_array(["name = ?", name])`: the bound values are made safe for the sanitiser's kinds; what the
+   * template itself carries (`["name = '#{name}'"]`) stays.
+   */
+  private templateTaint(matches: (re: RegExp) => boolean, args: SyntaxNode[], vals: Val[]): Val | undefined {
+    const spec = this.lang.templateSanitizers?.find((s) => matches(s.callee));
+    const first = args[0];
+    if (!spec || !first) return undefined;
+    const head = spec.list.test(first.type) ? namedChildren(first)[0] : first;
+    const template = head === first ? vals[0] : head ? this.evaluate(head) : CLEAN;
+    const bound = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
+    const taint = unionTaint(template?.taint, head === first ? undefined : markSafe(bound, spec.kinds));
+    return taint ? { taint } : CLEAN;
+  }
+
+  /** `["name = ? AND x = #{y}", value]` where the sink reads a list by its head: the template, without the bound values. */
+  private listHeadOf(sink: SinkSpec, arg: SyntaxNode, v: Val): [SyntaxNode, Val] {
+    if (!sink.listHead?.test(arg.type)) return [arg, v];
+    const head = namedChildren(arg)[0];
+    return head ? this.listHeadOf(sink, head, this.evaluate(head)) : [arg, CLEAN];
+  }
+
+  /**
+   * The values of keyword or hash-option arguments whose key the sink names (`:order => x`, `order: x`, and the
+   * pairs of a trailing hash literal `{ :order => x }`); each read as a list's head where the sink says so.
+   */
+  private keyedValues(sink: SinkSpec, args: SyntaxNode[]): [SyntaxNode, Val][] {
+    const out: [SyntaxNode, Val][] = [];
+    const pairs = args.flatMap((a) => (a.type === 'hash' ? namedChildren(a) : [a]));
+    for (const pair of pairs) {
+      const key = field(pair, 'key') ?? field(pair, 'name');
+      const value = field(pair, 'value');
+      if (!key || !value) continue;
+      const name = this.text(key).replace(/^:|:$|^["']|["']$/g, '');
+      if (sink.keys?.test(name)) out.push(this.listHeadOf(sink, value, this.evaluate(value)));
+    }
+    return out;
   }
 
   /**

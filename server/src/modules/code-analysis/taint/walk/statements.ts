@@ -1,7 +1,7 @@
 import type { SyntaxNode } from '../../parsing/tree';
 import { parseNumber, truthy, unescapeLiteral } from '../constants';
 import type { BranchSpec, FlowSyntax } from '../flow/types';
-import { allowListHeld, applyGuard, applySafeRedirectCheck } from '../guards';
+import { allowListedValue, allowListHeld, applyGuard, applySafeRedirectCheck } from '../guards';
 import { refineNumbers } from '../numeric/refine';
 import { CLEAN, type Const, Env, type Taint, type Val } from '../values';
 import { ExpressionWalker } from './expressions';
@@ -296,20 +296,23 @@ export abstract class StatementWalker extends ExpressionWalker {
     const truth = this.condition(cond);
     if (truth === true) return yes ? this.evaluate(yes) : CLEAN;
     if (truth === false) return no ? this.evaluate(no) : CLEAN;
+    // `in_array($c, ['price', 'tax'], true) ? $c : 'price'`: the arm taken when the list holds it is a listed value.
+    const listed = cond && yes ? allowListedValue(this, cond) : undefined;
+    const onList = (v: Val) => (listed && yes && this.text(listed) === this.text(yes) ? CLEAN : v);
     const before = this.env;
     const yesEnv = this.refined(cond, true);
     const noEnv = this.refined(cond, false);
     if (yesEnv !== before || noEnv !== before) {
       // `d != 0 ? n / d : 0`: each arm sees the condition's comparisons hold its way.
       this.env = yesEnv === before ? before.clone() : yesEnv;
-      const a = yes ? this.evaluate(yes) : CLEAN;
+      const a = onList(yes ? this.evaluate(yes) : CLEAN);
       const afterYes = this.env;
       this.env = noEnv;
       const b = no ? this.evaluate(no) : CLEAN;
       this.env = Env.join([afterYes, this.env]);
       return joinVals(a, b);
     }
-    const a = yes ? this.evaluate(yes) : CLEAN;
+    const a = onList(yes ? this.evaluate(yes) : CLEAN);
     const b = no ? this.evaluate(no) : CLEAN;
     return joinVals(a, b);
   }
