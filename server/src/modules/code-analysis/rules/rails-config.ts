@@ -50,7 +50,7 @@ export const RAILS_CONFIG_RULES: RuleDefinition[] = [
   {
     // Brakeman's ModelAttrAccessible: a role or ownership attribute open to mass assignment.
     id: 'security/mass-assignable-privilege',
-    needles: ['attr_accessible'],
+    needles: ['attr_accessible', 'permit'],
     category: 'security',
     severity: 'high',
     confidence: 'medium',
@@ -58,8 +58,9 @@ export const RAILS_CONFIG_RULES: RuleDefinition[] = [
     message:
       '`{finding}` lets a request set a privilege or ownership attribute through mass assignment; remove it from `attr_accessible` and set it explicitly.',
     languages: {
+      // Brakeman's PermitAttributes too: strong parameters that permit such an attribute.
       ruby: `((call method: (identifier) @m arguments: (argument_list (simple_symbol) @a)) @finding
-               (#eq? @m "attr_accessible") (#match? @a "^:(admin|is_admin|role|roles|banned|account_id|user_id|owner_id|permissions?|superuser|approved|verified)$"))`,
+               (#match? @m "^(attr_accessible|permit)$") (#match? @a "^:(admin|is_admin|role|roles|banned|account_id|user_id|owner_id|permissions?|superuser|approved|verified)$"))`,
     },
   },
 ];

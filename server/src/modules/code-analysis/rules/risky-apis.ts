@@ -107,16 +107,20 @@ export const RISKY_API_RULES: RuleDefinition[] = [
     id: 'security/template-autoescape-off',
     needles: ['Environment', 'noEscape', 'autoescape', 'escape_html', 'disable_escape', 'Mustache.escape'],
     // Other libraries have an `Environment` too (simulations, gym): only a file using jinja2 means its templates.
-    needlesByLanguage: { python: ['jinja2'] },
+    needlesByLanguage: { python: ['jinja2', 'autoescape'] },
     category: 'security',
     severity: 'high',
     confidence: 'high',
     cwe: 'CWE-79',
     message:
-      '`{finding}` renders templates without HTML escaping, so any value in them can inject script; turn autoescaping on (jinja2 `autoescape=True` or `select_autoescape()`, nunjucks/Twig `autoescape: true`, Haml `escape_html: true`).',
+      '`{finding}` renders templates without HTML escaping, so any value in them can inject script; turn autoescaping on (jinja2 `autoescape=True` or `select_autoescape()`, Django `Context(autoescape=True)` and the TEMPLATES option, nunjucks/Twig `autoescape: true`, Haml `escape_html: true`).',
     languages: {
       python: `((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)] arguments: (argument_list) @args) @finding
-                 (#eq? @fn "Environment"))`,
+                 (#eq? @fn "Environment"))
+               ((call function: [(identifier) @fn (attribute attribute: (identifier) @fn)]
+                  arguments: (argument_list (keyword_argument name: (identifier) @kw value: (false)))) @finding
+                 (#eq? @fn "Context") (#eq? @kw "autoescape"))
+               ((pair key: (string) @k value: (false)) @finding (#match? @k "^[\\"']autoescape[\\"']$"))`,
       // Handlebars `noEscape`, nunjucks/swig `autoescape: false`, Mustache.js's escape replaced.
       ...forJs(`((pair key: (property_identifier) @k value: (true)) @finding (#eq? @k "noEscape"))
         ((pair key: [(property_identifier) (string)] @k value: (false)) @finding (#match? @k "^[\\"']?autoescape[\\"']?$"))

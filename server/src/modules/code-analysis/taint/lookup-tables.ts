@@ -2,12 +2,13 @@ import type { ParsedSource } from '../parsing/parse';
 import { type SyntaxNode, walk } from '../parsing/tree';
 
 /**
- * Lookup tables of constants: a module-level Python dict or a final Java `Map.of(…)` field whose values are all
- * literals and that nothing writes to. `TABLE.get(key)` / `TABLE.getOrDefault(key, "x")` with a key from input yields
- * one of the table's values (or the default): an allow-list lookup, not input.
+ * Lookup tables of constants: a module-level Python dict, a final Java `Map.of(…)` field or a Ruby constant hash
+ * whose values are all literals and that nothing writes to. `TABLE.get(key)` / `TABLE.getOrDefault(key, "x")` /
+ * `TABLE.fetch(key, "x")` with a key from input yields one of the table's values (or the default): an allow-list
+ * lookup, not input.
  */
 const LITERAL =
-  /^(string|integer|float|true|false|none|string_literal|decimal_integer_literal|null_literal)$/;
+  /^(string|integer|float|true|false|none|nil|simple_symbol|string_literal|decimal_integer_literal|null_literal)$/;
 const JAVA_TABLE = /^(Map|ImmutableMap)\.of\(/;
 const PY_WRITES = /^(update|setdefault|pop|popitem|clear|__setitem__)$/;
 
@@ -27,6 +28,17 @@ function tables(parsed: ParsedSource): Set<string> {
       const left = fieldOf(n, 'left');
       const right = fieldOf(n, 'right');
       if (left?.type === 'subscript') written.add(text(fieldOf(left, 'value') ?? left));
+      if (left?.type === 'element_reference') written.add(text(fieldOf(left, 'object') ?? left));
+      // Ruby: `SORTS = { 'new' => 'created_at DESC' }.freeze`, a constant in a class or module body.
+      const hash =
+        right?.type === 'call' && /^\.?freeze$/.test(text(fieldOf(right, 'method') ?? right))
+          ? fieldOf(right, 'receiver')
+          : right;
+      if (left?.type === 'constant' && hash?.type === 'hash') {
+        const pairs = named(hash);
+        if (pairs.length > 0 && pairs.every((p) => p.type === 'pair' && literal(fieldOf(p, 'value'))))
+          found.add(text(left));
+      }
       if (
         left?.type === 'identifier' &&
         right?.type === 'dictionary' &&

@@ -167,8 +167,18 @@ export const python: TaintLanguage = {
     {
       kind: 'xss',
       callee:
-        /^((flask\.)?Markup|render_template_string|HttpResponse|(flask\.)?make_response|mark_safe|HTMLResponse|(markupsafe\.)?Markup)$/,
+        /^((flask\.)?Markup|render_template_string|HttpResponse(BadRequest|NotFound|Forbidden|NotAllowed|Gone|ServerError)?|(flask\.)?make_response|mark_safe|HTMLResponse|(markupsafe\.)?Markup)$/,
       arg: 0,
+    },
+    // `format_html(f"<b>{name}</b>")`: text formatted before format_html sees it is not escaped (the values belong in
+    // its own arguments: `format_html("<b>{}</b>", name)`).
+    { kind: 'xss', callee: /^(django\.utils\.html\.)?format_html$/, arg: 0 },
+    // Django mail: an HTML body built from input.
+    {
+      kind: 'xss',
+      callee: /^(django\.core\.mail\.)?(send_mail|mail_admins|mail_managers)$/,
+      arg: 'options',
+      keys: /^html_message$/,
     },
     {
       kind: 'unsafe-deserialization',

@@ -119,16 +119,18 @@ export const ruby: TaintLanguage = {
     { kind: 'code-injection', callee: /(^|\.)(send|__send__|public_send|method|try!?)$/, arg: 0 },
     // Brakeman's unsafe reflection: a class named by the request.
     { kind: 'reflection', callee: /\.(constantize|safe_constantize)$/, arg: 'receiver' },
-    { kind: 'xss', callee: /^render$/, arg: 'any', when: /\b(inline|html|text):/ },
+    // `render html: x`, `render :text => x` (either spelling of the option; `locals:` and `status:` are not output).
+    { kind: 'xss', callee: /^render$/, arg: 'options', keys: /^(inline|html|text)$/ },
     // `render inline:` compiles its string as an ERB template: input there runs Ruby on the server (Brakeman).
-    { kind: 'template-injection', callee: /^render$/, arg: 'any', when: /\binline:/ },
-    { kind: 'path-traversal', callee: /^render$/, arg: 'any', when: /\b(file|template|partial|action):/ },
-    // `render params[:page]`: a template path chosen by the request (Brakeman's dynamic render path).
+    { kind: 'template-injection', callee: /^render$/, arg: 'options', keys: /^inline$/ },
+    { kind: 'path-traversal', callee: /^render$/, arg: 'options', keys: /^(file|template|partial|action)$/ },
+    // `render params[:page]`, `render page, status: 403`: a template path chosen by the request (Brakeman's dynamic
+    // render path, local file inclusion); a Symbol names one of the controller's own templates.
     {
       kind: 'path-traversal',
       callee: /^render$/,
       arg: 0,
-      argTypes: /^(string|binary|element_reference|call)$/,
+      argTypes: /^(string|binary|element_reference|call|identifier)$/,
     },
     // `simple_format(text, {}, sanitize: false)` puts the text into the page as HTML.
     { kind: 'xss', callee: /(^|\.)simple_format$/, arg: 0, when: /\bsanitize:\s*false\b/ },

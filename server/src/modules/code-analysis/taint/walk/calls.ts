@@ -212,7 +212,9 @@ export abstract class CallWalker extends CollectionWalker {
         ? this.text(receiverNode)
         : undefined;
     // A value looked up in a table of constants is one of them, or the default given.
-    if (receiverName && /^(get|getOrDefault)$/.test(method) && isLookupTable(this.ctx.parsed, receiverName)) {
+    const tableName =
+      receiverName ?? (receiverNode?.type === 'constant' ? this.text(receiverNode) : undefined);
+    if (tableName && /^(get|getOrDefault|fetch)$/.test(method) && isLookupTable(this.ctx.parsed, tableName)) {
       const fallback = vals[1]?.taint;
       return fallback ? { taint: fallback } : CLEAN;
     }
