@@ -47,6 +47,24 @@ const CASES: RuleCase[] = [
     'class A { void f(HttpServletResponse r) { Cookie k = new Cookie("s", "v"); r.addCookie(k); } }',
     'class A { void f(HttpServletResponse r) { Cookie k = new Cookie("s", "v"); k.setSecure(props.isSecure()); r.addCookie(k); } }',
   ],
+  [
+    'security/sql-injection',
+    'ruby',
+    "class A < ApplicationController\n  SORTS = { 'new' => 'created_at DESC' }.freeze\n  def i\n    Report.order(SORTS.fetch(params[:s], params[:d]))\n  end\nend\n",
+    "class A < ApplicationController\n  SORTS = { 'new' => 'created_at DESC' }.freeze\n  def i\n    Report.order(SORTS.fetch(params[:s], 'id'))\n  end\nend\n",
+  ],
+  [
+    'security/path-traversal',
+    'ruby',
+    'class A < ApplicationController\n  def d\n    send_file cookies.permanent[:f]\n  end\nend\n',
+    'class A < ApplicationController\n  def d\n    send_file cookies.signed.permanent[:f]\n  end\nend\n',
+  ],
+  [
+    'security/open-redirect',
+    'ruby',
+    'class A < ApplicationController\n  def go\n    redirect_to params.permit(:domain, :page)\n  end\nend\n',
+    'class A < ApplicationController\n  def go\n    redirect_to [params.permit(:domain)]\n  end\nend\n',
+  ],
 ];
 
 describe('safe forms stay quiet, their unsafe counterparts do not', () => {

@@ -92,7 +92,8 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
               (#match? @k "^.cookie.$") (#eq? @env "env"))`,
       go: `((composite_literal type: (qualified_type) @t body: (literal_value) @args) @finding (#eq? @t "http.Cookie"))`,
       ruby: `((assignment left: (element_reference object: (_) @o) right: (hash) @args) @finding (#match? @o "^cookies(\\.(signed|encrypted|permanent))*$"))
-             ((call method: (identifier) @store arguments: (argument_list) @args) @finding (#eq? @store "session_store"))`,
+             ((call method: (identifier) @store arguments: (argument_list) @args) @finding (#eq? @store "session_store"))
+             ((pair key: [(simple_symbol) (hash_key_symbol)] @k value: (false)) @finding (#match? @k "^:?session_(http_only|secure)$"))`,
       csharp: `((object_creation_expression type: (identifier) @t initializer: (initializer_expression) @args) @finding (#match? @t "^(CookieOptions|HttpCookie)$"))`,
       // Play's Cookie and Akka HTTP's HttpCookie default to secure = false; Akka's request header
       // `Cookie("name" -> value)` (pairs) is what a client sends, not a cookie set.
@@ -119,7 +120,8 @@ export const WEB_SECURITY_RULES: RuleDefinition[] = [
     },
     // Rails' session store is secure behind force_ssl; only an explicit `secure: false` turns that off.
     check: (c) => {
-      if (c.store) return /\bsecure:\s*false\b/.test(c.args?.text ?? '');
+      // `:httponly => false` exposes the session cookie to script (Brakeman's SessionSettings reads both flags).
+      if (c.store) return /\b(secure|httponly)(:|\s*=>)\s*false\b/.test(c.args?.text ?? '');
       if (c.laravel) return !/['"]secure['"]\s*=>\s*(true|env\()/i.test(c.laravel.text);
       return !securedCookie(c.args?.text ?? '', c.fn?.text);
     },

@@ -99,6 +99,9 @@ export const php: TaintLanguage = {
       argTypes:
         /^(variable_name|member_call_expression|scoped_call_expression|function_call_expression|subscript_expression|binary_expression|encapsed_string)$/,
     },
+    // `Rule::unique('users')->ignore($request->id, 'id')`: the ignored id goes into the query unbound (Laravel's
+    // validation docs warn never to pass request input there).
+    { kind: 'sql-injection', callee: /^Rule::unique\(.*\)->ignore$/, arg: 0 },
     // Doctrine's QueryBuilder and other builders given DQL/SQL text built by concatenation or interpolation
     // (`$qb->where("u.name = '" . $name . "'")`); placeholders with `setParameter` are the safe form.
     {

@@ -13,7 +13,8 @@ export const ruby: TaintLanguage = {
   sources: [
     /^params\b/,
     /^request\.(params|query_string|body|headers|cookies|env)\b/,
-    /^cookies\b/,
+    // Signed and encrypted cookies carry the server's own values: a client cannot forge them.
+    /^cookies\b(?!(\.\w+)*\.(signed|encrypted)\b)/,
     /^ARGV\b/,
   ],
   sourceCalls: [/^gets$/, /^STDIN\.(read|gets)$|^\$stdin\.(read|gets)$/],
@@ -32,6 +33,12 @@ export const ruby: TaintLanguage = {
     { callee: /\.(inspect|to_json|dump)$/, kinds: ['log-injection'] },
     // `simple_format(text)` sanitises the HTML it returns unless told `sanitize: false`.
     { callee: /(^|\.)simple_format$/, kinds: ['xss'], when: /^(?![\s\S]*\bsanitize:\s*false)/ },
+    // `redirect_to params.permit(:page, :sort)`: a hash of options builds a URL on this host unless it names one.
+    {
+      callee: /^params(\.require\(\S+\))?\.permit$/,
+      kinds: ['open-redirect'],
+      when: /^(?![\s\S]*:(host|domain|subdomain|protocol)\b)/,
+    },
     // Rails route helpers (`report_path(id)`) build a path of this application.
     { callee: /^\w+_path$/, kinds: ['open-redirect'] },
     {
@@ -45,6 +52,7 @@ export const ruby: TaintLanguage = {
     /^(Integer|Float)$/,
     /^(sanitize|h|html_escape|ERB::Util\.html_escape|CGI\.escapeHTML|Shellwords\.escape|File\.basename|([\w:]+\.)?connection\.quote(_string)?)$/,
     /\.shellescape$/,
+    /^cookies(\.\w+)*\.(signed|encrypted)(\.\w+)*$/,
   ],
   // ActiveRecord binds the list's values into its template (quoted); `sanitize_sql("… #{x}")` of text is that text.
   templateSanitizers: [
@@ -170,7 +178,7 @@ export const ruby: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^(File\.(read|open|write|delete|unlink|new|readlines|foreach|binread|binwrite|readlink|truncate|rename|symlink|chmod|chown)|IO\.(read|readlines|foreach|binread|binwrite|write|sysopen)|Dir\.(glob|entries|children|each_child|foreach|mkdir|rmdir|delete|unlink|open|new)|Pathname\.new|Pathname|PStore\.new|send_file|FileUtils\.(rm|rm_r|rm_f|rm_rf|remove|remove_file|remove_dir|remove_entry|cp|cp_r|copy|mv|move|ln|ln_s|mkdir|mkdir_p|touch|chmod|chown|install))$/,
+        /^((File|Dir|IO|Kernel|PStore|Pathname|Shell|Net::FTP)\.(open|new|read|readlines|readlink|foreach|binread|binwrite|write|delete|unlink|safe_unlink|rename|symlink|link|chmod|chown|lchmod|lchown|chdir|chroot|mkdir|makedirs|rmdir|glob|entries|children|each_child|truncate|sysopen|copy_stream|install|move|syscopy|load|load_file|cat)|Pathname|send_file|FileUtils\.(rm|rm_r|rm_f|rm_rf|remove|remove_file|remove_dir|remove_entry|cp|cp_r|copy|mv|move|ln|ln_s|mkdir|mkdir_p|touch|chmod|chown|install))$/,
       arg: 0,
     },
     {
@@ -185,6 +193,8 @@ export const ruby: TaintLanguage = {
       // Rails `redirect_to`, Sinatra `redirect`.
       callee: /^(redirect_to|redirect)$/,
       arg: 0,
+      // `redirect_to [@user, :posts]` builds a polymorphic route of this application.
+      argTypes: /^(?!array$)/,
       unless: /\bonly_path:\s*true\b|:only_path\s*=>\s*true\b/,
     },
   ],
