@@ -63,4 +63,19 @@ export const RAILS_CONFIG_RULES: RuleDefinition[] = [
                (#match? @m "^(attr_accessible|permit)$") (#match? @a "^:(admin|is_admin|role|roles|banned|account_id|user_id|owner_id|permissions?|superuser|approved|verified)$"))`,
     },
   },
+  {
+    // Brakeman's AttrProtected: a deny-list leaves every attribute added later (a role, an owner id) open to mass
+    // assignment; `attr_accessible` or strong parameters list what may be set.
+    id: 'security/mass-assignment-denylist',
+    needles: ['attr_protected'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-915',
+    message:
+      '`{finding}` protects only the attributes it names: any other attribute can be set by mass assignment; list the assignable ones instead (strong parameters, `attr_accessible`).',
+    languages: {
+      ruby: `((call method: (identifier) @m arguments: (argument_list)) @finding (#eq? @m "attr_protected"))`,
+    },
+  },
 ];

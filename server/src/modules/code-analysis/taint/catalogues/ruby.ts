@@ -113,6 +113,13 @@ export const ruby: TaintLanguage = {
       arg: 0,
       listHead: /^array$/,
     },
+    // `Open3.pipeline("sort", cmd)`: each argument is a command line of its own.
+    {
+      kind: 'command-injection',
+      callee: /^Open3\.pipeline(_r|_w|_rw|_start)?$/,
+      arg: 'any',
+      argTypes: /^(?!array$)/,
+    },
     // `open("| cmd")` runs a command (CodeQL rb/kernel-open, RuboCop Security/Open); File.open does not.
     { kind: 'command-injection', callee: /^(Kernel\.)?open$/, arg: 0 },
     // Backticks and `%x(…)` run their text in a shell.
@@ -169,8 +176,12 @@ export const ruby: TaintLanguage = {
     { kind: 'xpath-injection', callee: /^(REXML::)?XPath\.(first|match|each)$/, arg: 1 },
     {
       kind: 'unsafe-deserialization',
-      callee: /^(Marshal\.(load|restore)|YAML\.(load|unsafe_load)|Psych\.(load|unsafe_load)|Oj\.load)$/,
+      // Brakeman's Deserialize: YAML's document loaders, CSV.load (which can build any class), Oj's object mode.
+      callee:
+        /^(Marshal\.(load|restore)|(YAML|Psych)\.(load|unsafe_load|load_documents|load_stream|parse_documents|parse_stream|unsafe_load_file)|CSV\.load|Oj\.(load|object_load))$/,
       arg: 0,
+      // `YAML.load(text, safe: true)` (Psych 3) builds plain data only.
+      unless: /\bsafe:\s*true\b/,
     },
     // `JSON.parse(text, create_additions: true)`, `JSON.load`: a `json_class` key instantiates any class it names.
     { kind: 'unsafe-deserialization', callee: /^JSON\.parse$/, arg: 0, when: /create_additions:\s*true/ },
