@@ -130,7 +130,19 @@ export const php: TaintLanguage = {
       when: /,\s*['"][a-z]*e[a-z]*['"]\s*\)$/,
     },
     // A callable named by the request calls any function (`system`, `phpinfo`).
-    { kind: 'code-injection', callee: /^(call_user_func|call_user_func_array|forward_static_call)$/, arg: 0 },
+    {
+      kind: 'code-injection',
+      callee:
+        /^(call_user_func|call_user_func_array|forward_static_call|forward_static_call_array|array_map|register_shutdown_function|register_tick_function|iterator_apply)$/,
+      arg: 0,
+    },
+    // Functions taking the callable second: the request names a function to call on each element.
+    {
+      kind: 'code-injection',
+      callee:
+        /^(usort|uasort|uksort|array_filter|array_walk|array_walk_recursive|array_reduce|preg_replace_callback)$/,
+      arg: 1,
+    },
     // Laravel: a string response is sent as HTML.
     // An array is sent as JSON; text built into markup is HTML.
     {
@@ -159,7 +171,7 @@ export const php: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^(include|require|include_once|require_once|file_get_contents|file_put_contents|fopen|readfile|file|unlink|copy|rename|rmdir|mkdir|opendir|scandir|parse_ini_file|highlight_file|show_source)$/,
+        /^(include|require|include_once|require_once|file_get_contents|file_put_contents|fopen|readfile|file|unlink|copy|rename|rmdir|mkdir|opendir|scandir|parse_ini_file|highlight_file|show_source|simplexml_load_file|fpassthru|gzopen|gzfile|readgzfile|chmod|chown|touch|symlink|link|tempnam|dir|glob)$/,
       arg: 0,
     },
     { kind: 'ssrf', callee: /^curl_init$/, arg: 0 },
