@@ -66,10 +66,11 @@ export const ruby: TaintLanguage = {
     { kind: 'reflection', callee: /^(Object\.)?const_get$|\.const_get$/, arg: 0 },
     // ActiveRecord's query methods and the connection's: their first argument is SQL text (Brakeman check_sql). A
     // list counts by its template (`where(["name = ?", name])` binds the rest); a hash of conditions binds its values.
+    // Without a receiver too: inside a model (`def self.search(t) where("…#{t}") end`) or a migration (`execute`).
     {
       kind: 'sql-injection',
       callee:
-        /\.(where|where\.not|rewhere|find_by!?|find_or_create_by!?|find_or_initialize_by|find_by_sql|count_by_sql|execute|exec_query|exec_update|exec_delete|exec_insert|select_all|select_one|select_value|select_values|select_rows|order|reorder|in_order_of|joins|left_joins|left_outer_joins|having|pluck|group|from|lock|calculate|delete_all|update_all|destroy_all|destroy_by|delete_by)$/,
+        /(^|\.)(where|where\.not|rewhere|find_by!?|find_or_create_by!?|find_or_initialize_by|find_by_sql|count_by_sql|execute|exec_query|exec_update|exec_delete|exec_insert|select_all|select_one|select_value|select_values|select_rows|order|reorder|in_order_of|joins|left_joins|left_outer_joins|having|pluck|group|from|lock|calculate|delete_all|update_all|destroy_all|destroy_by|delete_by)$/,
       arg: 0,
       argTypes: /^(string|binary|identifier|call|element_reference)$/,
       listHead: /^array$/,
