@@ -24,6 +24,8 @@ export interface SinkSpec {
   unlessInFunction?: RegExp;
   /** Not when the file's text matches (a deserializer hardened where it is built, often a field or a constructor). */
   unlessInFile?: RegExp;
+  /** Only when the file's text matches (a `find` is a MongoDB query only in a file that uses MongoDB). */
+  whenInFile?: RegExp;
   /** Not when the call's parent expression matches (Kotlin's `File(x).name` reads only the file name). */
   unlessParent?: RegExp;
   /** Only arguments of these node types carry the danger (Ruby: a hash of conditions is bound, a string is not). */

@@ -99,6 +99,16 @@ export const php: TaintLanguage = {
       argTypes:
         /^(variable_name|member_call_expression|scoped_call_expression|function_call_expression|subscript_expression|binary_expression|encapsed_string)$/,
     },
+    // MongoDB (mongodb/mongodb): a request value may be an array (`?user[$ne]=x`) that adds query operators, so a
+    // filter holding one matches what the attacker chooses; `(string)` casts are the fix. In a file that uses the
+    // MongoDB library only: elsewhere `$repo->find($id)` is Doctrine's lookup by id.
+    {
+      kind: 'nosql-injection',
+      callee:
+        /^\$.*->(find|findOne|findOneAndUpdate|findOneAndDelete|findOneAndReplace|updateOne|updateMany|deleteOne|deleteMany|count|countDocuments|aggregate|distinct)$/,
+      arg: 0,
+      whenInFile: /\bMongoDB\\|\bMongoClient\b|->selectCollection\(/,
+    },
     // `Rule::unique('users')->ignore($request->id, 'id')`: the ignored id goes into the query unbound (Laravel's
     // validation docs warn never to pass request input there).
     { kind: 'sql-injection', callee: /^Rule::unique\(.*\)->ignore$/, arg: 0 },

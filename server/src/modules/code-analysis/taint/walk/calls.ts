@@ -489,6 +489,7 @@ export abstract class CallWalker extends CollectionWalker {
     if (sink.unlessInFunction?.test(this.source.slice(this.unit.startIndex, this.unit.endIndex)))
       return false;
     if (sink.unlessInFile?.test(this.source)) return false;
+    if (sink.whenInFile && !sink.whenInFile.test(this.source)) return false;
     if (sink.unlessParent && call.parent && sink.unlessParent.test(this.text(call.parent))) return false;
     if (sink.minArgs !== undefined && this.shape(call).args.length < sink.minArgs) return false;
     if (!sink.when && !sink.unless) return true;

@@ -3,7 +3,7 @@ import { parseNumber, truthy, unescapeLiteral } from '../constants';
 import type { BranchSpec, FlowSyntax } from '../flow/types';
 import { allowListedValue, allowListHeld, applyGuard, applySafeRedirectCheck } from '../guards';
 import { refineNumbers } from '../numeric/refine';
-import { CLEAN, type Const, Env, type Taint, type Val } from '../values';
+import { CLEAN, type Const, Env, markSafe, type Taint, type Val } from '../values';
 import { ExpressionWalker } from './expressions';
 import { ARGUMENT_LISTS, field, joinVals, namedChildren, select, selectAll } from './shared';
 
@@ -127,7 +127,11 @@ export abstract class StatementWalker extends ExpressionWalker {
       const value = select(node, cast);
       const v = value ? this.evaluate(value) : CLEAN;
       const target = field(node, 'type');
-      return target ? this.checkCast(node, this.text(target), value, v) : v;
+      const out = target ? this.checkCast(node, this.text(target), value, v) : v;
+      // `(string) $_POST['name']`: text cannot carry the operators an array or object adds to a NoSQL filter.
+      if (target && out.taint && /^(string|String)$/.test(this.text(target)))
+        return { ...out, taint: markSafe(out.taint, ['nosql-injection']) };
+      return out;
     }
     const subscript = flow.subscripts[type];
     if (subscript) return this.subscript(node, subscript);
