@@ -48,6 +48,7 @@ import { PHP_DYNAMIC_RULES } from './php-dynamic';
 import { PROTOTYPE_POLLUTION_RULES } from './prototype-pollution';
 import { PYTHON_CALL_RULES, pythonCallFindings } from './python-call-rules';
 import { RAILS_CONFIG_RULES } from './rails-config';
+import { RAILS_CONTROLLER_RULES } from './rails-controllers';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
 import { runScopedRules } from './scoped';
@@ -87,6 +88,7 @@ export const RULES: RuleDefinition[] = [
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,
   ...RAILS_CONFIG_RULES,
+  ...RAILS_CONTROLLER_RULES,
   ...INCOMPLETE_ESCAPING_RULES,
   ...AIRFLOW_RULES,
   ...CLEARTEXT_CREDENTIAL_RULES,

@@ -227,7 +227,14 @@ export const SECURITY_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/debug-mode',
-    needles: ['debug', 'DEBUG', 'display_errors', 'showStackError', 'consider_all_requests_local'],
+    needles: [
+      'debug',
+      'DEBUG',
+      'display_errors',
+      'showStackError',
+      'consider_all_requests_local',
+      'show_detailed_exceptions',
+    ],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
@@ -246,7 +253,10 @@ export const SECURITY_RULES: RuleDefinition[] = [
           (#match? @opt "^.(app\\.debug|APP_DEBUG).$") (#match? @v "^.?(true|TRUE|1).?$"))`,
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @opt) . (true))) @finding
         (#eq? @fn "set") (#match? @opt "^(debug|showStackError)$"))`),
-      ruby: `((assignment left: (call method: (identifier) @m) right: (true)) @finding (#eq? @m "consider_all_requests_local"))`,
+      // Rails' `consider_all_requests_local = true`, or a controller's `show_detailed_exceptions?` answering true.
+      ruby: `((assignment left: (call method: (identifier) @m) right: (true)) @finding (#eq? @m "consider_all_requests_local"))
+             ((method name: (identifier) @m (body_statement [(true) (return (argument_list (true)))])) @finding
+               (#eq? @m "show_detailed_exceptions?"))`,
     },
   },
   ...SECRET_RULES,
