@@ -31,7 +31,13 @@ export const JWT_RULES: RuleDefinition[] = [
     languages: {
       ...forJs(`((pair key: (property_identifier) @k value: (array (string) @alg)) @finding (#match? @k "^(algorithms|algorithm)$") (#match? @alg "^['\\"]none['\\"]$"))
         ((pair key: (property_identifier) @k value: (string) @alg) @finding (#eq? @k "algorithm") (#match? @alg "^['\\"]none['\\"]$"))`),
-      ruby: `((call receiver: (constant) @r method: (identifier) @m arguments: (argument_list . (_) . (_) . (false))) @finding (#eq? @r "JWT") (#eq? @m "decode"))`,
+      // ruby-jwt: `JWT.decode(t, key, false)` skips verification; `JWT.encode(p, nil, 'none')` issues an unsigned
+      // token, and `JWT.decode(t, k, true, algorithm: 'none')` accepts one.
+      ruby: `((call receiver: (constant) @r method: (identifier) @m arguments: (argument_list . (_) . (_) . (false))) @finding (#eq? @r "JWT") (#eq? @m "decode"))
+             ((call receiver: (constant) @r method: (identifier) @m arguments: (argument_list . (_) . (_) . (string) @alg)) @finding
+               (#eq? @r "JWT") (#eq? @m "encode") (#match? @alg "^['\\"]none['\\"]$"))
+             ((call receiver: (constant) @r method: (identifier) @m arguments: (argument_list (pair key: [(hash_key_symbol) (simple_symbol)] @k value: (string) @alg))) @finding
+               (#eq? @r "JWT") (#eq? @m "decode") (#match? @k "^:?algorithm$") (#match? @alg "^['\\"]none['\\"]$"))`,
       // java-jwt's `Algorithm.none()`; jjwt's `parse`/`parseClaimsJwt`/`parsePlaintextJwt` accept unsigned tokens
       // (`parseClaimsJws` requires the signature).
       java: `((method_invocation object: (identifier) @o name: (identifier) @m) @finding (#eq? @o "Algorithm") (#eq? @m "none"))

@@ -29,7 +29,12 @@ const REGEX_SINKS: Partial<Record<CodeLanguage, { sinks: SinkSpec[]; escape: Reg
     escape: /^Pattern\.quote$/,
   },
   ruby: {
-    sinks: [{ kind: 'regex-injection', callee: /^Regexp\.(new|compile)$/, arg: 0 }],
+    sinks: [
+      { kind: 'regex-injection', callee: /^Regexp\.(new|compile)$/, arg: 0 },
+      // `/#{params[:q]}/`, `%r{…#{q}…}`: a regex literal compiles what is interpolated into it (`regex` nodes are
+      // calls in the Ruby catalogue; their callee is the opening delimiter).
+      { kind: 'regex-injection', callee: /^(\/|%r.)$/, arg: 'any' },
+    ],
     escape: /^Regexp\.(escape|quote)$/,
   },
   php: {

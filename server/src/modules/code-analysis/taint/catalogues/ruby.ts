@@ -7,7 +7,7 @@ export const ruby: TaintLanguage = {
     { type: 'assignment', target: 'left', value: 'right' },
     { type: 'operator_assignment', target: 'left', value: 'right' },
   ],
-  calls: ['call', 'subshell'],
+  calls: ['call', 'subshell', 'regex'],
   flow: rubyFlow,
   parameterTypes: ['identifier', 'optional_parameter', 'keyword_parameter'],
   sources: [
