@@ -72,6 +72,13 @@ describe('Laravel and Doctrine builders', () => {
     expect(await sqlLines(code, 'php')).toEqual(['6:high', '7:high']);
   });
 
+  it('reads request properties as column names and leaves Arr helpers on arrays alone', async () => {
+    const code = laravel(`        Order::query()->orderBy($request->sort, 'asc')->get();
+        Arr::where($request->all(), fn ($v) => $v !== null);
+        Arr::pluck($request->input('items'), 'id');`);
+    expect(await sqlLines(code, 'php')).toEqual(['6:high']);
+  });
+
   it('takes the arm of an in_array ternary as one of the listed values', async () => {
     const code =
       laravel(`        $sort = in_array($request->input('sort'), ['total', 'created_at'], true) ? $request->input('sort') : 'total';

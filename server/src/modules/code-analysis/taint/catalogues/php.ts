@@ -90,14 +90,15 @@ export const php: TaintLanguage = {
     },
     // Laravel's query builder quotes values, not column names (PDO cannot bind them): a column, sort key or select
     // list chosen by the request (`DB::table('users')->orderBy($sort)`, `User::where($col, $v)`). Only on a query
-    // rooted at `DB::table`/`DB::connection` or a model class, not a Collection, whose `where($key)` reads an array.
+    // rooted at `DB::table`/`DB::connection` or a model class, not a Collection or a helper facade (`Arr::where`,
+    // `Arr::pluck` read arrays).
     {
       kind: 'sql-injection',
       callee:
-        /^(DB::(table|connection)\(.*\)(->.*)?->|[A-Z]\w*::(\w+\(.*\)->(.*->)?)?)(where|orWhere|whereColumn|whereIn|whereNotIn|whereNull|whereBetween|pluck|orderBy|orderByDesc|latest|oldest|groupBy|having|select|addSelect|max|min|sum|avg|average|value)$/,
+        /^(DB::(table|connection)\(.*\)(->.*)?->|(?!(Arr|Str|Collection|LazyCollection|Cache|Session|Config|Validator|Request|Input|Cookie|Storage|Log|Http|Route|Auth|Gate|Hash|Crypt|File|View|Lang|URL|Response|Redirect|Event|Queue|Mail|Notification)::)[A-Z]\w*::(\w+\(.*\)->(.*->)?)?)(where|orWhere|whereColumn|whereIn|whereNotIn|whereNull|whereBetween|pluck|orderBy|orderByDesc|latest|oldest|groupBy|having|select|addSelect|max|min|sum|avg|average|value)$/,
       arg: 0,
       argTypes:
-        /^(variable_name|member_call_expression|scoped_call_expression|function_call_expression|subscript_expression|binary_expression|encapsed_string)$/,
+        /^(variable_name|member_call_expression|member_access_expression|scoped_call_expression|function_call_expression|subscript_expression|binary_expression|encapsed_string)$/,
     },
     // MongoDB (mongodb/mongodb): a request value may be an array (`?user[$ne]=x`) that adds query operators, so a
     // filter holding one matches what the attacker chooses; `(string)` casts are the fix. In a file that uses the
@@ -194,7 +195,8 @@ export const php: TaintLanguage = {
     { kind: 'ssrf', callee: /^Http::send$|^\$(client|http|guzzle)\w*->request$/i, arg: 1 },
     {
       kind: 'path-traversal',
-      callee: /^(response\(\)->(download|file)|Storage::(get|download|delete|put)|\$\w+->(download|file))$/,
+      callee:
+        /^(response\(\)->(download|file)|Storage::(disk\(.*\)->)?(get|download|delete|put|putFile|readStream|writeStream|move|copy|prepend|append)|\$\w+->(download|file))$/,
       arg: 0,
     },
     { kind: 'ssrf', callee: /^curl_setopt$/, arg: 2, when: /CURLOPT_URL/ },
