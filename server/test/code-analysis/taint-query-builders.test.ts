@@ -106,3 +106,19 @@ describe('Laravel and Doctrine builders', () => {
     ).not.toContain('security/unsafe-deserialization');
   });
 });
+
+describe('Django QuerySet.extra', () => {
+  it('reads every entry of the select dict and the where list, not the bound params', async () => {
+    const code = `def view(request):
+    q = request.GET.get("q")
+    Book.objects.extra(select={"rank": "score * " + q})
+    Book.objects.extra(where=["title = '%s'" % q])
+    Book.objects.extra(select={"rank": "score * %s"}, select_params=(q,))
+    Book.objects.extra(where=["title = %s"], params=[q])
+`;
+    const lines = (await findings(code, 'python'))
+      .filter((f) => f.rule_id === 'security/sql-injection')
+      .map((f) => f.line);
+    expect(lines).toEqual([3, 4]);
+  });
+});

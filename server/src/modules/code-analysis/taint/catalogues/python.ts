@@ -108,12 +108,9 @@ export const python: TaintLanguage = {
     },
     // Django's raw SQL fragments: RawSQL(sql, params) and QuerySet.extra(select=, where=, tables=, order_by=).
     { kind: 'sql-injection', callee: /(^|\.)RawSQL$/, arg: 0 },
-    {
-      kind: 'sql-injection',
-      callee: /\.extra$/,
-      arg: 'any',
-      when: /objects|\b(select|where|tables|order_by)\s*=/,
-    },
+    // `extra(select={"total": sql})`, `extra(where=[sql])`: each entry under these keywords is SQL text; `params`
+    // and `select_params` are bound.
+    { kind: 'sql-injection', callee: /\.extra$/, arg: 'options', keys: /^(select|where|tables|order_by)$/ },
     {
       kind: 'command-injection',
       callee:

@@ -410,7 +410,13 @@ export abstract class CallWalker extends CollectionWalker {
       const value = field(pair, 'value');
       if (!key || !value) continue;
       const name = this.text(key).replace(/^:|:$|^["']|["']$/g, '');
-      if (sink.keys?.test(name)) out.push(this.listHeadOf(sink, value, this.evaluate(value)));
+      if (!sink.keys?.test(name)) continue;
+      const [node, v] = this.listHeadOf(sink, value, this.evaluate(value));
+      // `extra(select={"n": sql})`, `where=[sql]`: every entry of a dict or list given under the key is SQL text.
+      const c = v.collection;
+      const entries = c && [...c.keys.values(), ...(c.items ?? []), c.other];
+      const taint = v.taint ?? entries?.reduce<Taint | undefined>((t, e) => unionTaint(t, e), undefined);
+      out.push([node, taint ? { taint } : v]);
     }
     return out;
   }
