@@ -13,7 +13,8 @@ export const go: TaintLanguage = {
   flow: goFlow,
   sources: [/^os\.Args\b/, /^r\.(URL\.(Path|RawQuery)|Body|Form|PostForm)\b/],
   parameterTypes: ['parameter_declaration'],
-  parameterSources: [{ name: INPUT_NAMES }],
+  // mcp-go: a tool's, a resource's or a prompt's request carries what the model asked for.
+  parameterSources: [{ name: INPUT_NAMES }, { text: /\bmcp\.(CallToolRequest|ReadResourceRequest|GetPromptRequest)\b/ }],
   safeParameter: /\s(int|int32|int64|uint|uint32|uint64|bool|float64)\s*$/,
   sourceCalls: [
     /\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/,

@@ -1,6 +1,6 @@
 import { pythonFlow } from '../flow/python';
 import type { TaintLanguage } from '../types';
-import { INPUT_NAMES, lambdaEvent } from './shared';
+import { INPUT_NAMES, lambdaEvent, MCP_DECORATED } from './shared';
 
 const REQUEST = String.raw`^(flask\.)?request\.`;
 
@@ -80,7 +80,7 @@ export const python: TaintLanguage = {
     'list_splat_pattern',
     'dictionary_splat_pattern',
   ],
-  parameterSources: [{ name: INPUT_NAMES }, lambdaEvent],
+  parameterSources: [{ name: INPUT_NAMES }, lambdaEvent, MCP_DECORATED],
   // Flask/FastAPI routes: the parameters are URL captures; Django views take the request first, then the captures.
   handler: {
     decorator: /@\w+\.(route|get|post|put|patch|delete|api_route)\(/,
