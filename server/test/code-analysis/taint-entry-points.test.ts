@@ -91,7 +91,7 @@ describe('entry points beyond web handlers: vulnerable examples fire, safe ones 
     expect(f.map((i) => [i.line, i.confidence])).toEqual([[3, 'high']]);
   });
 
-  it('an MCP tool\'s arguments are known input (high); a plain function\'s parameter is not', async () => {
+  it("an MCP tool's arguments are known input (high); a plain function's parameter is not", async () => {
     const code =
       'import subprocess\n@mcp.tool()\ndef run(cmd: str) -> str:\n    return subprocess.check_output(cmd, shell=True)\n\ndef helper(cmd):\n    return subprocess.check_output(cmd, shell=True)\n';
     const f = (await findings(code, 'python')).filter((i) => i.rule_id === 'security/command-injection');

@@ -16,7 +16,11 @@ export const csharp: TaintLanguage = {
   ],
   sources: [/^(HttpContext\.)?Request\.(Query|Form|QueryString|Headers|Cookies|Body|Path|RouteValues)\b/],
   parameterTypes: ['parameter'],
-  parameterSources: [{ name: INPUT_NAMES }, { text: /\[From(Query|Route|Body|Form|Header)\b/ }, MCP_ANNOTATED],
+  parameterSources: [
+    { name: INPUT_NAMES },
+    { text: /\[From(Query|Route|Body|Form|Header)\b/ },
+    MCP_ANNOTATED,
+  ],
   // MVC model binding: an action's parameters come from the route, the query string, the form or the body.
   handler: {
     decorator: /\[(Http(Get|Post|Put|Delete|Patch)|Route|AcceptVerbs)\b/,

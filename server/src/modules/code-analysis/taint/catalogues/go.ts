@@ -14,7 +14,10 @@ export const go: TaintLanguage = {
   sources: [/^os\.Args\b/, /^r\.(URL\.(Path|RawQuery)|Body|Form|PostForm)\b/],
   parameterTypes: ['parameter_declaration'],
   // mcp-go: a tool's, a resource's or a prompt's request carries what the model asked for.
-  parameterSources: [{ name: INPUT_NAMES }, { text: /\bmcp\.(CallToolRequest|ReadResourceRequest|GetPromptRequest)\b/ }],
+  parameterSources: [
+    { name: INPUT_NAMES },
+    { text: /\bmcp\.(CallToolRequest|ReadResourceRequest|GetPromptRequest)\b/ },
+  ],
   safeParameter: /\s(int|int32|int64|uint|uint32|uint64|bool|float64)\s*$/,
   sourceCalls: [
     /\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/,
