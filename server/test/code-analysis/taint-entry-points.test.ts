@@ -26,6 +26,18 @@ const CASES: RuleCase[] = [
     "const { execFile } = require('child_process');\nexports.handler = async (event) => {\n  execFile('convert', [event.queryStringParameters.file]);\n};\n",
   ],
   [
+    'security/command-injection',
+    'python',
+    'import asyncio\nasync def handler(event, context):\n    await asyncio.subprocess.create_subprocess_exec(event["program"], "--version")\n',
+    'import asyncio\nasync def handler(event, context):\n    await asyncio.subprocess.create_subprocess_exec("convert", event["file"], "out.png")\n',
+  ],
+  [
+    'security/code-injection',
+    'python',
+    'import sys, _xxsubinterpreters\n_xxsubinterpreters.run_string(_xxsubinterpreters.create(), sys.argv[1])\n',
+    'import sys, _xxsubinterpreters\n_xxsubinterpreters.run_string(_xxsubinterpreters.create(), "print(len(sys.argv))")\n',
+  ],
+  [
     'security/airflow-command-injection',
     'python',
     'from airflow.operators.bash import BashOperator\nt = BashOperator(task_id="a", bash_command=f"echo {message}")\n',
