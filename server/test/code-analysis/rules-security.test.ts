@@ -233,6 +233,12 @@ const SECURITY: RuleCase[] = [
     'package m\nvar c = &tls.Config{InsecureSkipVerify: !true}\n',
   ],
   [
+    'security/weak-cipher',
+    'rust',
+    'use des::Des;\nfn key() -> Des { todo!() }\n',
+    'use aes::Aes256;\nuse desktop::Window;\nfn key() -> Aes256 { todo!() }\n',
+  ],
+  [
     'security/insecure-memset',
     'c',
     'void f(char *password) {\n  use(password);\n  memset(password, 0, strlen(password));\n  free(password);\n}\n',
