@@ -77,11 +77,15 @@ func run(db *sql.DB, table string) {
 	exec.Command(lookup()).Run()
 	exec.Command("ls", "-l").Run()
 	db.Query("SELECT * FROM t WHERE id = ?", table)
+	db.Query(fmt.Sprintf("SELECT * FROM reports;"))
+	db.Model(&reports).WhereOr(fmt.Sprintf("owner = '%s'", lookup())).Select()
 }
 `;
+    // A format with nothing to format is constant; go-pg's WhereOr takes SQL.
     expect(seen(await issuesOf({ code: go, language: 'go', min_confidence: 'low' }))).toEqual([
       '10 security/sql-injection low',
       '11 security/command-injection low',
+      '15 security/sql-injection low',
     ]);
     const java = `class Reports {
   void run(java.sql.Statement st) throws Exception {

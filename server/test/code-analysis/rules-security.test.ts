@@ -233,6 +233,48 @@ const SECURITY: RuleCase[] = [
     'package m\nvar c = &tls.Config{InsecureSkipVerify: !true}\n',
   ],
   [
+    'security/weak-cipher',
+    'rust',
+    'use des::Des;\nfn key() -> Des { todo!() }\n',
+    'use aes::Aes256;\nuse desktop::Window;\nfn key() -> Aes256 { todo!() }\n',
+  ],
+  [
+    'security/insecure-memset',
+    'c',
+    'void f(char *password) {\n  use(password);\n  memset(password, 0, strlen(password));\n  free(password);\n}\n',
+    'void f(char *password) {\n  use(password);\n  explicit_bzero(password, strlen(password));\n  free(password);\n}\n',
+  ],
+  [
+    'security/insecure-memset',
+    'cpp',
+    'void f() {\n  char token[64];\n  load(token);\n  std::memset(token, 0, sizeof token);\n}\n',
+    'void f() {\n  char name[64];\n  load(name);\n  std::memset(name, 0, sizeof name);\n}\n',
+  ],
+  [
+    'security/unsafe-strncat',
+    'c',
+    'void f(char *src) {\n  char buf[64] = "id=";\n  strncat(buf, src, sizeof(buf));\n}\n',
+    'void f(char *src) {\n  char buf[64] = "id=";\n  strncat(buf, src, sizeof(buf) - strlen(buf) - 1);\n}\n',
+  ],
+  [
+    'security/download-without-integrity-check',
+    'bash',
+    'curl -fsSL https://get.example.com/install.sh | sudo /bin/bash -s -- --yes\n',
+    'curl -fsSL https://get.example.com/install.sh | sudo tee /opt/install.sh\n',
+  ],
+  [
+    'security/download-without-integrity-check',
+    'bash',
+    'sudo bash <(curl -fsSL https://get.example.com/install.sh)\n',
+    'sudo cp <(curl -fsSL https://get.example.com/motd) /etc/motd\n',
+  ],
+  [
+    'security/download-without-integrity-check',
+    'bash',
+    '/bin/bash -c "$(curl -fsSL https://get.example.com/install.sh)"\n',
+    '/bin/echo "$(curl -fsSL https://get.example.com/version)"\n',
+  ],
+  [
     'security/tls-verification-disabled',
     'php',
     '<?php curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false);',

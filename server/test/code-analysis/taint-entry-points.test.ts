@@ -1,4 +1,7 @@
-/** Entry points beyond web handlers: AWS Lambda events and Airflow shell commands built from data. */
+/**
+ * Entry points beyond web handlers: AWS Lambda events, Airflow shell commands built from data, and the tools an MCP
+ * server or an agent framework offers a model (their arguments are chosen by whatever the model read).
+ */
 import { describe, expect, it } from 'vitest';
 import { findings, type RuleCase } from '../helpers/code-analysis';
 
@@ -23,6 +26,18 @@ const CASES: RuleCase[] = [
     "const { execFile } = require('child_process');\nexports.handler = async (event) => {\n  execFile('convert', [event.queryStringParameters.file]);\n};\n",
   ],
   [
+    'security/command-injection',
+    'python',
+    'import asyncio\nasync def handler(event, context):\n    await asyncio.subprocess.create_subprocess_exec(event["program"], "--version")\n',
+    'import asyncio\nasync def handler(event, context):\n    await asyncio.subprocess.create_subprocess_exec("convert", event["file"], "out.png")\n',
+  ],
+  [
+    'security/code-injection',
+    'python',
+    'import sys, _xxsubinterpreters\n_xxsubinterpreters.run_string(_xxsubinterpreters.create(), sys.argv[1])\n',
+    'import sys, _xxsubinterpreters\n_xxsubinterpreters.run_string(_xxsubinterpreters.create(), "print(len(sys.argv))")\n',
+  ],
+  [
     'security/airflow-command-injection',
     'python',
     'from airflow.operators.bash import BashOperator\nt = BashOperator(task_id="a", bash_command=f"echo {message}")\n',
@@ -33,6 +48,42 @@ const CASES: RuleCase[] = [
     'python',
     'from airflow.operators.bash import BashOperator\nt = BashOperator(task_id="a", bash_command="echo {{ dag_run.conf[\'msg\'] }}")\n',
     'from airflow.operators.bash import BashOperator\nt = BashOperator(task_id="a", bash_command="echo {{ ds }}")\n',
+  ],
+  [
+    'security/command-injection',
+    'typescript',
+    'import { exec } from "child_process";\nserver.tool("run", { command: z.string() }, async ({ command }) => {\n  exec(command);\n  return { content: [] };\n});\n',
+    'import { exec } from "child_process";\nserver.tool("list", {}, async () => {\n  exec("ls -la /tmp");\n  return { content: [] };\n});\n',
+  ],
+  [
+    'security/ssrf',
+    'typescript',
+    'server.setRequestHandler(CallToolRequestSchema, async (call) => {\n  await fetch(call.params.arguments.url);\n  return {};\n});\n',
+    'server.setRequestHandler(CallToolRequestSchema, async (call) => {\n  await fetch("https://api.example.com/status");\n  return {};\n});\n',
+  ],
+  [
+    'security/ssrf',
+    'python',
+    'import requests\n@mcp.tool()\ndef get(url: str) -> str:\n    return requests.get(url, timeout=5).text\n',
+    'import requests\ndef get(url: str) -> str:\n    return requests.get(url, timeout=5).text\n',
+  ],
+  [
+    'security/ssrf',
+    'csharp',
+    'public static class Tools {\n    [McpServerTool]\n    public static string Fetch(string url) {\n        return new HttpClient().GetStringAsync(url).Result;\n    }\n}\n',
+    'public static class Tools {\n    public static string Fetch(string url) {\n        return new HttpClient().GetStringAsync(url).Result;\n    }\n}\n',
+  ],
+  [
+    'security/command-injection',
+    'java',
+    'class Tools {\n    @Tool(description = "run")\n    String run(String cmd) throws Exception {\n        Runtime.getRuntime().exec(cmd);\n        return "ok";\n    }\n}\n',
+    'class Tools {\n    @Tool(description = "run")\n    String run(String cmd) throws Exception {\n        Runtime.getRuntime().exec(new String[] {"git", "status"});\n        return "ok";\n    }\n}\n',
+  ],
+  [
+    'security/command-injection',
+    'go',
+    'package main\n\nfunc handle(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {\n\tcmd := request.GetString("cmd", "")\n\texec.Command("sh", "-c", cmd).Run()\n\treturn nil, nil\n}\n',
+    'package main\n\nfunc handle(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {\n\texec.Command("git", "status").Run()\n\treturn nil, nil\n}\n',
   ],
 ];
 
@@ -50,5 +101,12 @@ describe('entry points beyond web handlers: vulnerable examples fire, safe ones 
       'import os\ndef lambda_handler(event, context):\n    os.system("ls " + event["x"])\ndef on_click(event):\n    print(event)\n';
     const f = (await findings(code, 'python')).filter((i) => i.rule_id === 'security/command-injection');
     expect(f.map((i) => [i.line, i.confidence])).toEqual([[3, 'high']]);
+  });
+
+  it("an MCP tool's arguments are known input (high); a plain function's parameter is not", async () => {
+    const code =
+      'import subprocess\n@mcp.tool()\ndef run(cmd: str) -> str:\n    return subprocess.check_output(cmd, shell=True)\n\ndef helper(cmd):\n    return subprocess.check_output(cmd, shell=True)\n';
+    const f = (await findings(code, 'python')).filter((i) => i.rule_id === 'security/command-injection');
+    expect(f.filter((i) => i.confidence === 'high').map((i) => i.line)).toEqual([4]);
   });
 });

@@ -7,7 +7,9 @@ import type { RuleDefinition } from './types';
  * is not reported.
  */
 const FETCH = '^(curl|wget)$';
-const SHELL = '^(sh|bash|zsh|ksh|dash|ash|fish|python3?|perl|ruby|node|eval|source|\\.)$';
+// The interpreter by name or path (`/bin/bash`), run directly or through `sudo`/`doas` (`curl … | sudo bash`).
+const SHELL = '^(.*/)?(sh|bash|zsh|ksh|dash|ash|fish|python3?|perl|ruby|node|eval|source|\\.)$';
+const ELEVATE = '^(.*/)?(sudo|doas)$';
 
 export const DOWNLOAD_EXEC_RULES: RuleDefinition[] = [
   {
@@ -23,7 +25,12 @@ export const DOWNLOAD_EXEC_RULES: RuleDefinition[] = [
       bash: `((pipeline (command name: (command_name) @dl) . (command name: (command_name) @sh)) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))
         ((command name: (command_name) @sh argument: (process_substitution (command name: (command_name) @dl))) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))
         ((command name: (command_name) @sh argument: (string (command_substitution (command name: (command_name) @dl)))) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))
-        ((command name: (command_name) @sh argument: (command_substitution (command name: (command_name) @dl))) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))`,
+        ((command name: (command_name) @sh argument: (command_substitution (command name: (command_name) @dl))) @finding (#match? @dl "${FETCH}") (#match? @sh "${SHELL}"))
+        ((pipeline (command name: (command_name) @dl) . (command name: (command_name) @su argument: (word) @sh)) @finding (#match? @dl "${FETCH}") (#match? @su "${ELEVATE}") (#match? @sh "${SHELL}"))
+        ((command name: (command_name) @su argument: (word) @sh argument: [(process_substitution (command name: (command_name) @dl))
+                                                                           (command_substitution (command name: (command_name) @dl))
+                                                                           (string (command_substitution (command name: (command_name) @dl)))]) @finding
+          (#match? @dl "${FETCH}") (#match? @su "${ELEVATE}") (#match? @sh "${SHELL}"))`,
     },
   },
   {

@@ -89,6 +89,49 @@ export const MEMORY_SAFETY_RULES: RuleDefinition[] = [
     yieldsTo: 'security/format-string',
   },
   {
+    // CodeQL's cpp/unsafe-strncat, Semgrep's insecure-use-strcat-fn: strncat's bound is the room LEFT in the
+    // destination (size - strlen(dst) - 1), not its size. A constant, or the destination's own size, overflows as soon
+    // as the destination holds anything.
+    id: 'security/unsafe-strncat',
+    needles: ['strncat', 'wcsncat'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-120',
+    message:
+      '`{finding}` bounds the copy by a size that ignores what the destination already holds; pass sizeof(dst) - strlen(dst) - 1, or use strlcat/snprintf.',
+    languages: forC(
+      (fn) =>
+        `((call_expression function: ${fn} @fn arguments: (argument_list . (_) @dst . (_) . (_) @n .)) @finding (#match? @fn "^(std::)?(strncat|wcsncat)$"))`,
+    ),
+    check: (c) => {
+      const n = c.n?.text.replace(/\s+/g, '') ?? '';
+      const dst = c.dst?.text.replace(/\s+/g, '') ?? '';
+      return c.n?.type === 'number_literal' || n === `sizeof(${dst})` || n === `sizeof${dst}`;
+    },
+  },
+  {
+    // CWE-14, CodeQL's cpp/memset-may-be-deleted, Semgrep's insecure-use-memset: clearing a secret with memset before
+    // the buffer is freed or goes out of scope is a dead store the compiler may remove, leaving the secret in memory.
+    // Reported for buffers named as secrets; memset_s, explicit_bzero, SecureZeroMemory and OPENSSL_cleanse stay.
+    id: 'security/insecure-memset',
+    needles: ['memset'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-14',
+    message:
+      '`{finding}` clears a secret with memset, which the compiler may remove as a dead store; use memset_s, explicit_bzero, SecureZeroMemory or OPENSSL_cleanse.',
+    languages: forC(
+      (fn) =>
+        `((call_expression function: ${fn} @fn arguments: (argument_list . (_) @buf)) @finding (#match? @fn "^(std::)?memset$"))`,
+    ),
+    check: (c) =>
+      /(^|[^a-z])(pass(word|wd|phrase)?|pwd|secret|private_?key|priv_?key|token|credential|cred|pin)s?([^a-z]|$)/i.test(
+        c.buf?.text ?? '',
+      ) || /(Password|Passwd|Secret|Token|PrivateKey|Credential)/.test(c.buf?.text ?? ''),
+  },
+  {
     // Semgrep's insecure-use-strtok-fn, flawfinder: strtok keeps its position in hidden static state (two threads or
     // nested loops tokenising at once corrupt each other) and writes into the string it is given.
     id: 'security/non-reentrant-function',

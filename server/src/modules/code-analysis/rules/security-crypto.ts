@@ -108,6 +108,13 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       c: `${callText('call_expression', NATIVE_CIPHER)} ${callText('call_expression', NATIVE_CIPHER_BY_NAME)}`,
       cpp: `${callText('call_expression', NATIVE_CIPHER)} ${callText('call_expression', NATIVE_CIPHER_BY_NAME)}`,
       swift: `((simple_identifier) @finding (#match? @finding "^kCC(AlgorithmDES|Algorithm3DES|AlgorithmRC4|AlgorithmRC2|AlgorithmBlowfish|OptionECBMode)$"))`,
+      // RustCrypto's broken ciphers are crates of their own: using one is the finding (`use des::Des;`).
+      rust: `((use_declaration argument: [(identifier) @c
+                                        (scoped_identifier path: (identifier) @c)
+                                        (scoped_use_list path: (identifier) @c)
+                                        (use_as_clause path: (identifier) @c)
+                                        (use_as_clause path: (scoped_identifier path: (identifier) @c))]) @finding
+               (#match? @c "^(des|rc2|rc4|blowfish|cast5|idea)$"))`,
     },
   },
   {

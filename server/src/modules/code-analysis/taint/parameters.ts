@@ -111,16 +111,30 @@ function boundName(source: string, unit: SyntaxNode): string {
   return target ? (norm(source, target).split('.').pop() ?? '') : '';
 }
 
+/**
+ * The positions of the parameters that are input when the function is an argument of a call that `callbackSources`
+ * names (every position when the entry lists none), or undefined.
+ */
+function callbackPositions(source: string, lang: TaintLanguage, unit: SyntaxNode): number[] | undefined {
+  const args = unit.parent;
+  const call = args?.parent;
+  if (!lang.callbackSources || !args || !call || !lang.calls.includes(call.type)) return undefined;
+  const callee = source.slice(call.startIndex, args.startIndex).replace(/\s+/g, '');
+  const spec = lang.callbackSources.find((c) => c.callee.test(callee));
+  return spec ? (spec.parameters ?? [0, 1, 2, 3, 4, 5, 6, 7]) : undefined;
+}
+
 /** Parameters that bring untrusted data into the function, with where they come from. */
 export function parameterSources(
   parsed: ParsedSource,
   lang: TaintLanguage,
   unit: SyntaxNode,
 ): [string, Origin][] {
-  if (!lang.parameterSources && !lang.handler) return [];
+  if (!lang.parameterSources && !lang.handler && !lang.callbackSources) return [];
   const { source } = parsed;
   const params = parametersOf(unit, lang, PROFILES[parsed.language].parameterContainers);
   if (params.length === 0) return [];
+  const callback = callbackPositions(source, lang, unit);
   const nameNode = unit.children.find((c) => c.field === 'name' || NAME_LIKE.test(c.type));
   const fnName = nameNode ? norm(source, nameNode) : boundName(source, unit);
   const handler = lang.handler;
@@ -149,9 +163,14 @@ export function parameterSources(
     if (lang.safeParameter?.test(text)) continue;
     const names = parameterNames(source, param);
     const wholeParameter =
+      callback?.includes(params.indexOf(param)) === true ||
       (isHandler && names[0] !== requestParameter && !/^(self|cls|this)$/.test(names[0] ?? '')) ||
       (lang.parameterSources ?? []).some(
-        (p) => !p.name && (!p.text || p.text.test(text)) && (!p.function || p.function.test(fnName)),
+        (p) =>
+          !p.name &&
+          (!p.text || p.text.test(text)) &&
+          (!p.function || p.function.test(fnName)) &&
+          (!p.decorator || p.decorator.test(`${decorators} ${modifiers}`)),
       );
     // A name-matched source taints the matching names only (`{ id, body }`: `body`, not `id`).
     const tainted = wholeParameter
@@ -160,6 +179,7 @@ export function parameterSources(
           (lang.parameterSources ?? []).some(
             (p) =>
               p.name?.test(n) === true &&
+              (!p.decorator || p.decorator.test(`${decorators} ${modifiers}`)) &&
               (!p.text || p.text.test(text)) &&
               (!p.function || p.function.test(fnName)),
           ),

@@ -115,6 +115,8 @@ export interface ParameterSource {
   text?: RegExp;
   /** Only in functions with this name (`main` for `args`). */
   function?: RegExp;
+  /** Only in functions whose decorators or annotations match (`@mcp.tool()`: a tool a model calls). */
+  decorator?: RegExp;
 }
 
 /** Functions that are HTTP handlers: all their parameters but the request object are untrusted (URL captures). */
@@ -188,6 +190,12 @@ export interface TaintLanguage {
   /** Node types of parameter declarations, inside the function's parameter list. */
   parameterTypes?: string[];
   parameterSources?: ParameterSource[];
+  /**
+   * Functions passed to a call whose callee matches are entry points: the listed parameters (by position, all when
+   * absent) are untrusted. An MCP server's tool handler (`server.tool("fetch", schema, async ({ url }) => …)`) is
+   * given what a model asked for, which a prompt injection can choose.
+   */
+  callbackSources?: { callee: RegExp; parameters?: number[] }[];
   /** Parameters whose declared type makes them harmless whatever their name (`id: int`, `@PathVariable long id`). */
   safeParameter?: RegExp;
   handler?: HandlerSpec;

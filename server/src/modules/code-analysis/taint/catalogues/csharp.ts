@@ -1,6 +1,6 @@
 import { csharpFlow } from '../flow/csharp';
 import type { TaintLanguage } from '../types';
-import { INPUT_NAMES } from './shared';
+import { INPUT_NAMES, MCP_ANNOTATED } from './shared';
 
 /** C#: ASP.NET Core (controllers and their bound parameters), ADO.NET, EF Core. */
 export const csharp: TaintLanguage = {
@@ -16,7 +16,11 @@ export const csharp: TaintLanguage = {
   ],
   sources: [/^(HttpContext\.)?Request\.(Query|Form|QueryString|Headers|Cookies|Body|Path|RouteValues)\b/],
   parameterTypes: ['parameter'],
-  parameterSources: [{ name: INPUT_NAMES }, { text: /\[From(Query|Route|Body|Form|Header)\b/ }],
+  parameterSources: [
+    { name: INPUT_NAMES },
+    { text: /\[From(Query|Route|Body|Form|Header)\b/ },
+    MCP_ANNOTATED,
+  ],
   // MVC model binding: an action's parameters come from the route, the query string, the form or the body.
   handler: {
     decorator: /\[(Http(Get|Post|Put|Delete|Patch)|Route|AcceptVerbs)\b/,

@@ -13,7 +13,11 @@ export const go: TaintLanguage = {
   flow: goFlow,
   sources: [/^os\.Args\b/, /^r\.(URL\.(Path|RawQuery)|Body|Form|PostForm)\b/],
   parameterTypes: ['parameter_declaration'],
-  parameterSources: [{ name: INPUT_NAMES }],
+  // mcp-go: a tool's, a resource's or a prompt's request carries what the model asked for.
+  parameterSources: [
+    { name: INPUT_NAMES },
+    { text: /\bmcp\.(CallToolRequest|ReadResourceRequest|GetPromptRequest)\b/ },
+  ],
   safeParameter: /\s(int|int32|int64|uint|uint32|uint64|bool|float64)\s*$/,
   sourceCalls: [
     /\.(FormValue|PostFormValue|Query\(\)\.Get|Get)$/,
@@ -61,8 +65,14 @@ export const go: TaintLanguage = {
     { kind: 'format-string', callee: /^(fmt\.(Printf|Sprintf|Errorf)|log\.(Printf|Fatalf|Panicf))$/, arg: 0 },
     { kind: 'format-string', callee: /^fmt\.Fprintf$/, arg: 1 },
     { kind: 'sql-injection', callee: /\.(Query|QueryRow|Exec)$/, arg: 0 },
-    // GORM: raw SQL and string conditions (`db.Where("name = ?", n)` binds).
-    { kind: 'sql-injection', callee: /\.(Raw|Where|Order|Having|Joins|Select|Group)$/, arg: 0 },
+    // GORM: raw SQL and string conditions (`db.Where("name = ?", n)` binds); go-pg and bun: the query builder's
+    // SQL fragments (`.WhereOr(q)`, `.ColumnExpr(q)`, `.OrderExpr(q)`).
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.(Raw|Where|Order|Having|Joins|Select|Group|WhereOr|WhereNot|ColumnExpr|TableExpr|ModelTableExpr|OrderExpr|GroupExpr|JoinOn|JoinOnOr)$/,
+      arg: 0,
+    },
     { kind: 'ldap-injection', callee: /^ldap\.NewSearchRequest$/, arg: 'any' },
     // antchfx xmlquery/htmlquery (`Find(doc, expr)`) and xpath (`Compile(expr)`).
     {

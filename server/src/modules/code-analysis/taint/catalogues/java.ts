@@ -1,6 +1,6 @@
 import { javaFlow } from '../flow/java';
 import type { TaintLanguage } from '../types';
-import { INPUT_NAMES, JVM_BINDINGS } from './shared';
+import { INPUT_NAMES, JVM_BINDINGS, MCP_ANNOTATED } from './shared';
 
 /** ESAPI's encoders, by the sink each one makes a value safe for. */
 const esapi = (methods: string) =>
@@ -21,7 +21,7 @@ export const java: TaintLanguage = {
   qualifiedNames: true,
   sources: [/^System\.in\b/, /^args$/],
   parameterTypes: ['formal_parameter', 'spread_parameter'],
-  parameterSources: [{ name: INPUT_NAMES }, { text: JVM_BINDINGS }],
+  parameterSources: [{ name: INPUT_NAMES }, { text: JVM_BINDINGS }, MCP_ANNOTATED],
   safeParameter:
     /\b(int|long|short|byte|boolean|double|float|Integer|Long|Short|Boolean|Double|Float|UUID|HttpServletRequest|HttpServletResponse|HttpSession|Model|ModelMap|BindingResult|Errors|Principal|Authentication|Pageable|Locale|RedirectAttributes|WebRequest)\s+\w+\s*$/,
   // Spring MVC binds a handler's simple parameters from the request even without @RequestParam.

@@ -1,6 +1,6 @@
 import { javascriptFlow } from '../flow/javascript';
 import type { TaintLanguage } from '../types';
-import { INPUT_NAMES, lambdaEvent } from './shared';
+import { INPUT_NAMES, lambdaEvent, MCP_CALLBACKS } from './shared';
 
 /** JavaScript and TypeScript: Express, Koa, NestJS, Node's standard modules, the DOM. */
 export const javascript: TaintLanguage = {
@@ -59,6 +59,7 @@ export const javascript: TaintLanguage = {
   ],
   // NestJS binds parameters to the request with decorators.
   parameterSources: [{ name: INPUT_NAMES }, { text: /@(Query|Param|Body|Headers)\(/ }, lambdaEvent],
+  callbackSources: MCP_CALLBACKS,
   safeParameter: /:\s*(number|boolean)\s*(=.*)?$/,
   sanitizers: [
     /^(parseInt|parseFloat|Number|Boolean|encodeURIComponent|encodeURI|escape|escapeHtml|sanitize\w*|validator\.\w+|DOMPurify\.sanitize|he\.encode|_\.escape|path\.basename|shellescape|shellEscape|mysql\.escape|\w+\.escape)$/,

@@ -1,6 +1,6 @@
 import { kotlinFlow } from '../flow/kotlin';
 import type { TaintLanguage } from '../types';
-import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, namedInput } from './shared';
+import { JVM_BINDINGS, JVM_REQUEST_CALLS, MCP_ANNOTATED, mainArgs, namedInput } from './shared';
 
 /** Kotlin: servlets, Spring, Ktor, Android. */
 export const kotlin: TaintLanguage = {
@@ -111,6 +111,6 @@ export const kotlin: TaintLanguage = {
     { kind: 'open-redirect', callee: /\.sendRedirect$|^call\.respondRedirect$/, arg: 0 },
   ],
   parameterTypes: ['parameter'],
-  parameterSources: [namedInput, mainArgs, { text: JVM_BINDINGS }],
+  parameterSources: [namedInput, mainArgs, { text: JVM_BINDINGS }, MCP_ANNOTATED],
   safeParameter: /:\s*(Int|Long|Short|Byte|Boolean|Double|Float|UUID)\??\s*(=.*)?$/,
 };

@@ -1,6 +1,6 @@
 import { pythonFlow } from '../flow/python';
 import type { TaintLanguage } from '../types';
-import { INPUT_NAMES, lambdaEvent } from './shared';
+import { INPUT_NAMES, lambdaEvent, MCP_DECORATED } from './shared';
 
 const REQUEST = String.raw`^(flask\.)?request\.`;
 
@@ -80,7 +80,7 @@ export const python: TaintLanguage = {
     'list_splat_pattern',
     'dictionary_splat_pattern',
   ],
-  parameterSources: [{ name: INPUT_NAMES }, lambdaEvent],
+  parameterSources: [{ name: INPUT_NAMES }, lambdaEvent, MCP_DECORATED],
   // Flask/FastAPI routes: the parameters are URL captures; Django views take the request first, then the captures.
   handler: {
     decorator: /@\w+\.(route|get|post|put|patch|delete|api_route)\(/,
@@ -123,14 +123,21 @@ export const python: TaintLanguage = {
       arg: 0,
       when: /shell\s*=\s*True/,
     },
-    { kind: 'command-injection', callee: /^asyncio\.create_subprocess_shell$/, arg: 0 },
+    { kind: 'command-injection', callee: /^asyncio\.(subprocess\.)?create_subprocess_shell$/, arg: 0 },
+    // The program an argument vector runs, chosen by input, is any program.
+    {
+      kind: 'command-injection',
+      callee: /^asyncio\.(subprocess\.)?create_subprocess_exec$/,
+      arg: 0,
+      audit: false,
+    },
     // `os.execl(path, …)`, `os.spawnlp(mode, file, …)`: the input names the program run; with a shell and `-c` in the
     // arguments (`os.execv("/bin/sh", ["sh", "-c", cmd])`) any argument is a command line.
     { kind: 'command-injection', callee: /^os\.exec(l|le|lp|lpe|v|ve|vp|vpe)$/, arg: 0, audit: false },
     { kind: 'command-injection', callee: /^os\.spawn(l|le|lp|lpe|v|ve|vp|vpe)$/, arg: 1, audit: false },
     {
       kind: 'command-injection',
-      callee: /^os\.(exec|spawn)(l|le|lp|lpe|v|ve|vp|vpe)$|^asyncio\.create_subprocess_exec$/,
+      callee: /^os\.(exec|spawn)(l|le|lp|lpe|v|ve|vp|vpe)$|^asyncio\.(subprocess\.)?create_subprocess_exec$/,
       arg: 'any',
       when: /["']-c["']/,
       audit: false,
@@ -144,6 +151,12 @@ export const python: TaintLanguage = {
       shellList: true,
     },
     { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
+    // A sub-interpreter runs the text as Python (PEP 554/734: `_xxsubinterpreters`, `_interpreters`, `interpreters`).
+    {
+      kind: 'code-injection',
+      callee: /^(_xxsubinterpreters|_interpreters|interpreters)\.run_string$/,
+      arg: 1,
+    },
     // Server-side template injection (CodeQL py/template-injection): Jinja2, Mako and Django templates compiled
     // from input run its expressions (`{{ cycler.__init__.__globals__.os.popen(…) }}`). string.Template only
     // substitutes names.

@@ -15,6 +15,26 @@ export const lambdaEvent: ParameterSource = {
   name: /^event$/,
   function: /^(handler|lambda_handler|lambdaHandler|\w+_lambda_handler|\w+LambdaHandler|main_handler)$/,
 };
+/**
+ * Tools, prompts and resources that an MCP server (or an agent framework) offers a model: their arguments are what
+ * the model asked for, and whatever the model read (a web page, a document, an issue) can choose them by prompt
+ * injection. Functions registered by call (`server.tool(name, schema, async ({ url }) => …)`, the TypeScript SDK),
+ * by decorator (`@mcp.tool()`, LangChain's `@tool`, the Agents SDK's `@function_tool`), by attribute or annotation
+ * (`[McpServerTool]`, Spring AI's and LangChain4j's `@Tool`) or by the request type they take (mcp-go).
+ */
+export const MCP_CALLBACKS: { callee: RegExp; parameters?: number[] }[] = [
+  {
+    callee: /(^|\.)\w*(server|mcp)\w*\.(tool|registerTool|prompt|registerPrompt|resource|registerResource)$/i,
+    parameters: [0, 1],
+  },
+  { callee: /\.setRequestHandler$/, parameters: [0] },
+];
+export const MCP_DECORATED: ParameterSource = {
+  decorator: /@(\w+\.)*(tool|call_tool|read_resource|get_prompt|resource|prompt)\b(?![.=])|@function_tool\b/,
+};
+export const MCP_ANNOTATED: ParameterSource = {
+  decorator: /\[McpServer(Tool|Prompt|Resource)\b|@(Tool|McpTool|McpPrompt|McpResource)\b/,
+};
 export const mainArgs: ParameterSource = { name: /^(args|argv)$/, function: /^main$/ };
 
 export const JVM_REQUEST_CALLS =

@@ -273,7 +273,10 @@ export abstract class CallWalker extends CollectionWalker {
     // What an unknown function makes of a number (`Math.sqrt(n)`, `Math.min(n, 10)`, `String.valueOf(n)`) is not n.
     if (taint?.numeric) taint = undefined;
     if (FORMATTERS.test(method)) {
-      taint = built(taint) ?? this.auditOf(call, [receiver, ...vals]);
+      // The receiver is part of the text only when it is the template (`"{}".format(x)`) or carries data: a
+      // package (`fmt.Sprintf("…")`) is not a value of unknown origin.
+      const parts = receiver.constant || receiver.taint ? [receiver, ...vals] : vals;
+      taint = built(taint) ?? this.auditOf(call, parts);
       const format = [receiver, ...vals].find((v) => typeof v.constant?.value === 'string')?.constant?.value;
       if (typeof format === 'string') taint = markSafe(taint, numericFormatSafeFor(format));
     }
