@@ -151,7 +151,8 @@ export function configFromEnv(env: Env): AppConfig {
       maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     },
-    secretsKey: env.SECRETS_ENCRYPTION_KEY === undefined ? undefined : secretKeyBytes(env.SECRETS_ENCRYPTION_KEY),
+    secretsKey:
+      env.SECRETS_ENCRYPTION_KEY === undefined ? undefined : secretKeyBytes(env.SECRETS_ENCRYPTION_KEY),
     redisUrl: env.REDIS_URL,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     corsOrigins: env.CORS_ORIGINS ?? [],

@@ -9,8 +9,8 @@ import { createLogger, type Logger } from './logger';
 import { Metrics } from './metrics/registry';
 import { MonthlyTokenAllowance, type TokenAllowance } from './modules/allowance';
 import { createAnalyticsGate } from './modules/analytics';
-import { SpendGuard } from './modules/budgets';
 import { AuthThrottle, PgAttemptStore, RedisAttemptStore } from './modules/auth-throttle';
+import { SpendGuard } from './modules/budgets';
 import { ChatService } from './modules/chat';
 import { CodeAnalyzer } from './modules/code-analysis';
 import { EmbeddingService } from './modules/embeddings';
@@ -20,8 +20,8 @@ import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
 import { createSearchGate, SearchMaintenance, type SearchMaintenanceHooks } from './modules/search';
-import { SecretBox, WebhookDispatcher } from './modules/webhooks';
 import { PgUsageStore, ThreadedUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
+import { SecretBox, WebhookDispatcher } from './modules/webhooks';
 import { Tracing } from './telemetry/tracing';
 
 /** Everything the transports need, built once per process. */

@@ -79,7 +79,12 @@ const ALERTS = /* GraphQL */ `
 interface AlertsData {
   budgets: { currency: string; budgets: { scope: string; usedMicros: number }[] };
   budgetAlerts: { thresholdPercent: number; scope: string; usedMicros: number }[];
-  webhookDeliveries: { status: string; attempts: number; lastStatusCode: number | null; lastError: string | null }[];
+  webhookDeliveries: {
+    status: string;
+    attempts: number;
+    lastStatusCode: number | null;
+    lastError: string | null;
+  }[];
 }
 
 describe('budget alerts', () => {
@@ -88,15 +93,22 @@ describe('budget alerts', () => {
     try {
       const owner = await signUpOwner(server);
       const key = await liveKey(owner);
-      const hook = await owner.client.mutation<{ url: string; secret: string; secretLast4: string }>('webhooks.set', {
-        url: receiver.url,
-      });
+      const hook = await owner.client.mutation<{ url: string; secret: string; secretLast4: string }>(
+        'webhooks.set',
+        {
+          url: receiver.url,
+        },
+      );
       expect(hook.status).toBe(200);
       const secret = hook.data?.secret ?? '';
       expect(secret).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
       // Shown once: reading the webhook back gives only the last 4.
       const read = await owner.client.query<Record<string, unknown>>('webhooks.get');
-      expect(read.data).toEqual({ url: receiver.url, secretLast4: secret.slice(-4), updatedAt: expect.any(String) });
+      expect(read.data).toEqual({
+        url: receiver.url,
+        secretLast4: secret.slice(-4),
+        updatedAt: expect.any(String),
+      });
       expect(JSON.stringify(read.data)).not.toContain(secret);
 
       // A call's worst case is about 900 micro-units (its prompt at 10, 40 tokens at 20): 1,820 takes two.
@@ -143,7 +155,9 @@ describe('budget alerts', () => {
         expect(verifySignature(secret, `${r.body} `, signature, now)).toBe(false);
         expect(r.headers['x-tessera-event']).toBe('budget.threshold_reached');
       }
-      const bodies = receiver.received.map((r) => JSON.parse(r.body) as { id: string; data: Record<string, unknown> });
+      const bodies = receiver.received.map(
+        (r) => JSON.parse(r.body) as { id: string; data: Record<string, unknown> },
+      );
       const fifty = bodies.find((b) => b.data.threshold_percent === 50);
       expect(fifty?.data).toMatchObject({
         scope: 'key',
@@ -214,12 +228,16 @@ describe('budget alerts', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(receiver.received).toHaveLength(0);
       // Another process's dispatcher (same database, its own secret box from the same key).
-      const next = new WebhookDispatcher(server.services.ctx, new SecretBox(Buffer.from('a'.repeat(64), 'hex')), {
-        pollMs: 50,
-        retryBaseMs: 100,
-        maxAttempts: 3,
-        timeoutMs: 2_000,
-      });
+      const next = new WebhookDispatcher(
+        server.services.ctx,
+        new SecretBox(Buffer.from('a'.repeat(64), 'hex')),
+        {
+          pollMs: 50,
+          retryBaseMs: 100,
+          maxAttempts: 3,
+          timeoutMs: 2_000,
+        },
+      );
       next.start();
       await eventually(
         async () => receiver.received.length,
@@ -227,7 +245,14 @@ describe('budget alerts', () => {
       );
       await next.stop();
       const r = receiver.received[0];
-      expect(verifySignature(hook.data?.secret ?? '', r?.body ?? '', String(r?.headers['x-tessera-signature']), Math.floor(Date.now() / 1000))).toBe(true);
+      expect(
+        verifySignature(
+          hook.data?.secret ?? '',
+          r?.body ?? '',
+          String(r?.headers['x-tessera-signature']),
+          Math.floor(Date.now() / 1000),
+        ),
+      ).toBe(true);
     } finally {
       server.services.webhooks.start();
       await receiver.close();

@@ -3,10 +3,11 @@
  * the worst-case cost before the call, settled to the real cost after it), exact under concurrency, reset on
  * the UTC calendar boundary, and an aborted stream billed for what it sent.
  */
+
+import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageEvents } from '../../src/db/schema';
-import { eq } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signUpOwner } from '../helpers/teams';
 import { chat, costOf, liveKey, MAX_TOKENS, MODEL, periodRows, pricedCatalogue, type Usage } from './helpers';
@@ -106,10 +107,14 @@ describe('a key’s spend budget', () => {
     expect(row?.usedMicros).toBeLessThanOrEqual(2_500);
     expect(row?.reservedMicros).toBe(0);
 
-    const list = await owner.client.query<{ currency: string; budgets: { scope: string; usedMicros: number }[] }>(
-      'budgets.list',
-    );
-    expect(list.data).toMatchObject({ currency: 'USD', budgets: [{ scope: 'account', usedMicros: row?.usedMicros }] });
+    const list = await owner.client.query<{
+      currency: string;
+      budgets: { scope: string; usedMicros: number }[];
+    }>('budgets.list');
+    expect(list.data).toMatchObject({
+      currency: 'USD',
+      budgets: [{ scope: 'account', usedMicros: row?.usedMicros }],
+    });
 
     await owner.client.mutation('budgets.set', { scope: 'account', budget: null });
     expect((await chat(server.url, b.key)).status).toBe(200);
@@ -219,6 +224,9 @@ describe('a key’s spend budget', () => {
       `update spend_holds set expires_at = now() - interval '1 second' where subject_id = '${key.id}'` as never,
     );
     expect(await server.services.spend.sweep()).toBe(1);
-    expect((await periodRows(server, owner.accountId, 'key'))[0]).toMatchObject({ reservedMicros: 0, usedMicros: 0 });
+    expect((await periodRows(server, owner.accountId, 'key'))[0]).toMatchObject({
+      reservedMicros: 0,
+      usedMicros: 0,
+    });
   });
 });

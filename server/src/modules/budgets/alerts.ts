@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { newId } from '../../lib/ids';
-import { enqueueDelivery } from '../webhooks';
 import { keyBudgetPeriod } from '../allowance';
+import { enqueueDelivery } from '../webhooks';
 
 export interface RaisedAlert {
   id: string;

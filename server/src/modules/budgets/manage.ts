@@ -3,8 +3,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { apiKeys, memberships, spendBudgets } from '../../db/schema';
 import { ServiceError } from '../../errors';
-import { type AuditContext, recordAudit } from '../audit';
 import { keyBudgetPeriod } from '../allowance';
+import { type AuditContext, recordAudit } from '../audit';
 import { readSpend } from './statements';
 
 export interface SpendBudgetView {
@@ -23,7 +23,12 @@ export interface SpendBudgetView {
  * The subject a budget names must be the caller's own: one of the account's live keys (test keys spend
  * nothing), or one of its members. Another account's id gets the answer an unknown id gets.
  */
-async function checkSubject(ctx: Ctx, accountId: string, scope: SpendScope, subjectId: string): Promise<void> {
+async function checkSubject(
+  ctx: Ctx,
+  accountId: string,
+  scope: SpendScope,
+  subjectId: string,
+): Promise<void> {
   if (scope === 'key') {
     const [key] = await ctx.db
       .select({ kind: apiKeys.kind })

@@ -152,9 +152,7 @@ export async function releaseExpiredSpend(db: Db): Promise<number> {
           and period = ${h.period} and period_start = ${h.period_start}`);
     }
     // Released holds are kept a day for late settles, then forgotten.
-    await tx.execute(
-      sql`delete from spend_holds where released and expires_at < now() - interval '1 day'`,
-    );
+    await tx.execute(sql`delete from spend_holds where released and expires_at < now() - interval '1 day'`);
     return released.length;
   });
 }

@@ -21,11 +21,18 @@ export interface SpendTarget {
 export const SCOPE_RANK: Record<SpendScope, number> = { key: 0, member: 1, account: 2 };
 
 export function byLockOrder<T extends { scope: SpendScope; subjectId: string }>(a: T, b: T): number {
-  return SCOPE_RANK[a.scope] - SCOPE_RANK[b.scope] || (a.subjectId < b.subjectId ? -1 : a.subjectId > b.subjectId ? 1 : 0);
+  return (
+    SCOPE_RANK[a.scope] - SCOPE_RANK[b.scope] ||
+    (a.subjectId < b.subjectId ? -1 : a.subjectId > b.subjectId ? 1 : 0)
+  );
 }
 
 /** The budgets of an account that bind this caller: its key's, its key owner's, the organisation's. */
-export function targetsOf(budgets: readonly SpendBudgetRow[], principal: Principal, nowMs: number): SpendTarget[] {
+export function targetsOf(
+  budgets: readonly SpendBudgetRow[],
+  principal: Principal,
+  nowMs: number,
+): SpendTarget[] {
   const out: SpendTarget[] = [];
   const owner = principal.access?.ownerUserId ?? null;
   for (const b of budgets) {

@@ -1,6 +1,6 @@
 import type { Usage } from '@tessera/shared';
-import type { Logger } from '../../logger';
 import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../logger';
 import { type ReservedOutcome, type TokenAllowance, withReservation } from '../allowance';
 import type { SpendReserver } from '../budgets/types';
 import type { Principal } from '../keys';

@@ -138,9 +138,10 @@ export class WebhookDispatcher {
       error = `The endpoint answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}.`;
     } catch (err) {
       const cause = (err as { cause?: { message?: string } }).cause?.message;
-      error = ((err as Error).name === 'TimeoutError'
-        ? `No answer within ${this.options.timeoutMs} ms.`
-        : `${(err as Error).message}${cause ? `: ${cause}` : ''}`
+      error = (
+        (err as Error).name === 'TimeoutError'
+          ? `No answer within ${this.options.timeoutMs} ms.`
+          : `${(err as Error).message}${cause ? `: ${cause}` : ''}`
       ).slice(0, ERROR_MAX);
     }
     await this.record(row.id, { attempts, status, error, final: attempts >= this.options.maxAttempts });
@@ -148,7 +149,13 @@ export class WebhookDispatcher {
 
   private async record(
     id: string,
-    r: { attempts: number; status: number | null; error: string | null; delivered?: boolean; final?: boolean },
+    r: {
+      attempts: number;
+      status: number | null;
+      error: string | null;
+      delivered?: boolean;
+      final?: boolean;
+    },
   ): Promise<void> {
     const state = r.delivered ? 'delivered' : r.final ? 'failed' : 'pending';
     const backoffMs = Math.min(MAX_BACKOFF_MS, this.options.retryBaseMs * 2 ** (r.attempts - 1));
@@ -159,6 +166,9 @@ export class WebhookDispatcher {
         next_attempt_at = now() + ${backoffMs} * interval '1 millisecond'
       where id = ${id}`);
     if (!r.delivered)
-      this.ctx.logger.warn({ deliveryId: id, attempts: r.attempts, state, error: r.error }, 'webhook delivery failed');
+      this.ctx.logger.warn(
+        { deliveryId: id, attempts: r.attempts, state, error: r.error },
+        'webhook delivery failed',
+      );
   }
 }

@@ -72,12 +72,22 @@ export async function removeWebhook({
       .where(eq(webhookEndpoints.accountId, accountId))
       .returning({ id: webhookEndpoints.accountId });
     if (gone.length > 0 && audit)
-      await recordAudit(tx, audit, { accountId, action: 'webhook.removed', target: { type: 'webhook', id: accountId } });
+      await recordAudit(tx, audit, {
+        accountId,
+        action: 'webhook.removed',
+        target: { type: 'webhook', id: accountId },
+      });
     return gone.length > 0;
   });
 }
 
-export async function getWebhook({ ctx, accountId }: { ctx: Pick<Ctx, 'db'>; accountId: string }): Promise<WebhookView | null> {
+export async function getWebhook({
+  ctx,
+  accountId,
+}: {
+  ctx: Pick<Ctx, 'db'>;
+  accountId: string;
+}): Promise<WebhookView | null> {
   const [row] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
   return row ? { url: row.url, secretLast4: row.secretLast4, updatedAt: row.updatedAt.toISOString() } : null;
 }
