@@ -29,7 +29,8 @@ export interface SpendGuardOptions {
  * instances never spend more than a budget. Calls no budget binds touch no database.
  */
 export class SpendGuard implements SpendReserver {
-  private readonly cache = new Map<string, { at: number; rows: Promise<SpendBudgetRow[]> }>();
+  private readonly cache = new Map<string, { at: number; rows: SpendBudgetRow[]; refreshing: boolean }>();
+  private readonly firstReads = new Map<string, Promise<SpendBudgetRow[]>>();
   private readonly ttlMs: number;
   private readonly holdTtlMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -60,6 +61,7 @@ export class SpendGuard implements SpendReserver {
   /** Drops an account's cached budgets (after a change on this instance). */
   forget(accountId: string): void {
     this.cache.delete(accountId);
+    this.firstReads.delete(accountId);
   }
 
   async sweep(): Promise<number> {
@@ -73,23 +75,46 @@ export class SpendGuard implements SpendReserver {
     }
   }
 
-  private budgets(accountId: string): Promise<SpendBudgetRow[]> {
+  /**
+   * The account's budgets. Only an account's first call waits for the read; after that a call gets what is
+   * cached and, when it is older than the TTL, starts one read in the background (stale while revalidating),
+   * so no call waits on the database for an account without budgets.
+   */
+  private budgets(accountId: string): Promise<SpendBudgetRow[]> | SpendBudgetRow[] {
     const now = this.ctx.clock.now();
     const cached = this.cache.get(accountId);
-    if (cached && now - cached.at < this.ttlMs) return cached.rows;
-    const rows = this.ctx.db.select().from(spendBudgets).where(eq(spendBudgets.accountId, accountId));
-    const entry = { at: now, rows: Promise.resolve(rows) };
-    // A failed read is not cached: the next call asks again.
-    entry.rows.catch(() => this.cache.delete(accountId));
-    if (this.cache.size > 100_000) this.cache.clear();
-    this.cache.set(accountId, entry);
-    return entry.rows;
+    if (cached && (now - cached.at < this.ttlMs || cached.refreshing)) return cached.rows;
+    const read = this.ctx.db.select().from(spendBudgets).where(eq(spendBudgets.accountId, accountId));
+    if (!cached) {
+      // Calls of a new account arriving together share one read.
+      const inflight = this.firstReads.get(accountId);
+      if (inflight) return inflight;
+      const pending = Promise.resolve(read)
+        .then((rows) => {
+          this.cache.set(accountId, { at: this.ctx.clock.now(), rows, refreshing: false });
+          return rows;
+        })
+        .finally(() => this.firstReads.delete(accountId));
+      this.firstReads.set(accountId, pending);
+      return pending;
+    }
+    cached.refreshing = true;
+    Promise.resolve(read).then(
+      (rows) => this.cache.set(accountId, { at: this.ctx.clock.now(), rows, refreshing: false }),
+      (err: unknown) => {
+        // Keep the rows we had; the next call tries again.
+        cached.refreshing = false;
+        this.ctx.logger.warn({ err: (err as Error).message }, 'reading spend budgets failed; will retry');
+      },
+    );
+    return cached.rows;
   }
 
   async reserve(principal: Principal, maxMicros: number | null): Promise<SpendHold | undefined> {
     // Test keys are served by the simulator and spend nothing; an unpriced model's cost is unknown.
     if (principal.mode !== 'live' || maxMicros === null) return undefined;
     const rows = await this.budgets(principal.accountId);
+    if (this.cache.size > 100_000) this.cache.clear();
     if (rows.length === 0) return undefined;
     const nowMs = this.ctx.clock.now();
     const targets = targetsOf(rows, principal, nowMs);
