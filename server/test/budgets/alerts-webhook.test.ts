@@ -6,7 +6,9 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, webhookEndpoints } from '../../src/db/schema';
 import { SecretBox, verifySignature, WebhookDispatcher } from '../../src/modules/webhooks';
 import { gql } from '../helpers/graphql';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -110,6 +112,18 @@ describe('budget alerts', () => {
         updatedAt: expect.any(String),
       });
       expect(JSON.stringify(read.data)).not.toContain(secret);
+      const [audited] = await server.services.ctx.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.accountId, owner.accountId), eq(auditEvents.action, 'webhook.set')));
+      expect(audited?.details).toEqual({ url: receiver.url });
+      // Stored encrypted (SECRETS_ENCRYPTION_KEY is set): the database does not hold the secret as such.
+      const [stored] = await server.services.ctx.db
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.accountId, owner.accountId));
+      expect(stored?.secret).toMatch(/^v1:/);
+      expect(stored?.secret).not.toContain(secret.slice(6));
 
       // A call's worst case is about 900 micro-units (its prompt at 10, 40 tokens at 20): 1,820 takes two.
       await owner.client.mutation('budgets.set', {

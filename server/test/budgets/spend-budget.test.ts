@@ -3,11 +3,10 @@
  * the worst-case cost before the call, settled to the real cost after it), exact under concurrency, reset on
  * the UTC calendar boundary, and an aborted stream billed for what it sent.
  */
-
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, like } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageEvents } from '../../src/db/schema';
+import { auditEvents, usageEvents } from '../../src/db/schema';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signUpOwner } from '../helpers/teams';
 import { chat, costOf, liveKey, MAX_TOKENS, MODEL, periodRows, pricedCatalogue, type Usage } from './helpers';
@@ -118,6 +117,17 @@ describe('a key’s spend budget', () => {
 
     await owner.client.mutation('budgets.set', { scope: 'account', budget: null });
     expect((await chat(server.url, b.key)).status).toBe(200);
+    // Both changes are in the audit log, with the amount set.
+    const audit = await server.services.ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.accountId, owner.accountId), like(auditEvents.action, 'budget.%')))
+      .orderBy(asc(auditEvents.createdAt));
+    expect(audit.map((e) => [e.action, e.targetType, e.targetId])).toEqual([
+      ['budget.set', 'account_budget', owner.accountId],
+      ['budget.cleared', 'account_budget', owner.accountId],
+    ]);
+    expect(audit[0]?.details).toEqual({ amountMicros: 2_500, period: 'month' });
   });
 
   it('a member’s budget binds the keys the member owns', async () => {
