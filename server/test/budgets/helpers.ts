@@ -8,12 +8,24 @@ import type { SignedIn } from '../helpers/teams';
 export const PRICE = { input: 10, output: 20 };
 export const MODEL = 'priced';
 export const MAX_TOKENS = 40;
+export const EMBEDDING_MODEL = 'embed-priced';
 
 /** A catalogue with one priced chat model; its provider is not configured, so live keys get the simulator. */
 export function pricedCatalogue(): string {
   return writeCatalogue([
     catalogueEntry(MODEL, 'openai', 'sim', { pricing: [{ from: '2020-01-01', ...PRICE }] }),
     catalogueEntry('unpriced', 'openai', 'sim'),
+    {
+      id: EMBEDDING_MODEL,
+      type: 'embedding',
+      provider: 'openai',
+      upstream_model: 'sim-embed',
+      context_window: 8192,
+      dimensions: 16,
+      description: 'priced embeddings',
+      created: 1767225600,
+      pricing: [{ from: '2020-01-01', input: 100, output: 0 }],
+    },
   ]);
 }
 

@@ -9,7 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, usageEvents } from '../../src/db/schema';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signUpOwner } from '../helpers/teams';
-import { chat, costOf, liveKey, MAX_TOKENS, MODEL, periodRows, pricedCatalogue, type Usage } from './helpers';
+import {
+  chat,
+  costOf,
+  EMBEDDING_MODEL,
+  liveKey,
+  MAX_TOKENS,
+  MODEL,
+  periodRows,
+  pricedCatalogue,
+  type Usage,
+} from './helpers';
 
 let server: TestServer;
 let skippedMs = 0;
@@ -178,6 +188,31 @@ describe('a key’s spend budget', () => {
     expect(event?.completionTokens).toBeGreaterThan(0);
     expect(event?.completionTokens).toBeLessThan(400);
     expect(row?.usedMicros).toBe(event?.costMicros);
+  });
+
+  it('embeddings spend from the same budget, at the model’s input price', async () => {
+    const owner = await signUpOwner(server);
+    const key = await liveKey(owner);
+    await owner.client.mutation('budgets.set', {
+      scope: 'key',
+      subjectId: key.id,
+      budget: { amountMicros: 2_000, period: 'day' },
+    });
+    const embed = () =>
+      fetch(`${server.url}/v1/embeddings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: EMBEDDING_MODEL, input: 'rivers and lakes of the north' }),
+      });
+    const first = await embed();
+    expect(first.status).toBe(200);
+    const tokens = ((await first.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+    let admitted = 1;
+    while ((await embed()).status === 200) admitted += 1;
+    const [row] = await periodRows(server, owner.accountId, 'key');
+    expect(row?.usedMicros).toBe(admitted * tokens * 100);
+    expect(row?.usedMicros).toBeLessThanOrEqual(2_000);
+    expect(2_000 - (row?.usedMicros ?? 0)).toBeLessThan(tokens * 100);
   });
 
   it('refuses bad input with the field named', async () => {
