@@ -35,6 +35,17 @@ function handlers(over: Record<string, (input: unknown) => unknown> = {}) {
       ],
     }),
     'keys.list': () => [KEY],
+    'teams.members': () => [
+      {
+        userId: 'usr_1',
+        email: 'dev@example.com',
+        name: null,
+        role: 'developer',
+        joinedAt: '',
+        liveKeys: 1,
+        testKeys: 0,
+      },
+    ],
     'budgets.alerts': () => [
       {
         id: 'alert_1',
@@ -95,7 +106,7 @@ describe('BudgetsPage', () => {
     );
     await screen.findByRole('heading', { name: 'Organisation' });
     await waitFor(() => expect(screen.getByRole('option', { name: /Key backend/ })).toBeTruthy());
-    await userEvent.selectOptions(screen.getByLabelText('Applies to'), 'key_1');
+    await userEvent.selectOptions(screen.getByLabelText('Applies to'), 'key:key_1');
     await userEvent.type(screen.getByLabelText('Amount (USD)'), '12.5');
     await userEvent.selectOptions(screen.getByLabelText('Per'), 'day');
     await userEvent.click(screen.getByRole('button', { name: 'Save budget' }));
@@ -104,6 +115,13 @@ describe('BudgetsPage', () => {
       scope: 'key',
       subjectId: 'key_1',
       budget: { amountMicros: 12_500_000, period: 'day' },
+    });
+    await userEvent.selectOptions(screen.getByLabelText('Applies to'), 'member:usr_1');
+    await userEvent.click(screen.getByRole('button', { name: 'Save budget' }));
+    await waitFor(() => expect(calls.filter((c) => c.path === 'budgets.set')).toHaveLength(2));
+    expect(calls.filter((c) => c.path === 'budgets.set')[1]?.input).toMatchObject({
+      scope: 'member',
+      subjectId: 'usr_1',
     });
     await userEvent.clear(screen.getByLabelText('Amount (USD)'));
     await userEvent.type(screen.getByLabelText('Amount (USD)'), '99999999999');

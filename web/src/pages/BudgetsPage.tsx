@@ -16,6 +16,7 @@ export function BudgetsPage() {
   const role = useRole();
   const budgets = useQuery(trpc.budgets.list.queryOptions(undefined, { refetchInterval: 30_000 }));
   const keys = useQuery(trpc.keys.list.queryOptions());
+  const members = useQuery({ ...trpc.teams.members.queryOptions(), enabled: role.can('members.read') });
   const alerts = useQuery(trpc.budgets.alerts.queryOptions(undefined, { refetchInterval: 30_000 }));
   const deliveries = useQuery(trpc.webhooks.deliveries.queryOptions(undefined, { refetchInterval: 10_000 }));
   if (budgets.isPending) return <Loading label="Loading budgets" />;
@@ -27,7 +28,11 @@ export function BudgetsPage() {
     return key ? `${key.name} (${key.masked})` : id;
   };
   const subjectOf = (scope: keyof typeof SCOPE_LABELS, id: string) =>
-    scope === 'key' ? `Key ${keyName(id)}` : scope === 'member' ? `Member ${id}` : 'Organisation';
+    scope === 'key'
+      ? `Key ${keyName(id)}`
+      : scope === 'member'
+        ? `Member ${members.data?.find((m) => m.userId === id)?.email ?? id}`
+        : 'Organisation';
   return (
     <section aria-labelledby="budgets-title">
       <h1 id="budgets-title">Budgets &amp; alerts</h1>

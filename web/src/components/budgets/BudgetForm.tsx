@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BudgetPeriod } from '@tessera/shared';
 import { type FormEvent, useId, useState } from 'react';
+import { useRole } from '../../lib/role';
 import { fieldErrorsOf, messageOf, useTRPC } from '../../lib/trpc';
 import { Field } from '../Field';
 
@@ -12,10 +13,14 @@ const PERIODS: BudgetPeriod[] = ['day', 'week', 'month'];
  */
 export function BudgetForm({ currency }: { currency: string }) {
   const trpc = useTRPC();
+  const role = useRole();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.keys.list.queryOptions());
+  // Members are listed to those who may read them (admins and owners: the same who set budgets).
+  const members = useQuery({ ...trpc.teams.members.queryOptions(), enabled: role.can('members.read') });
   const subjectId = useId();
   const periodId = useId();
+  /** `account`, `key:<id>` or `member:<user id>`. */
   const [subject, setSubject] = useState('account');
   const [amount, setAmount] = useState('');
   const [period, setPeriod] = useState<BudgetPeriod>('month');
@@ -39,9 +44,8 @@ export function BudgetForm({ currency }: { currency: string }) {
       return;
     }
     const budget = { amountMicros: Math.round(units * 1_000_000), period };
-    set.mutate(
-      subject === 'account' ? { scope: 'account', budget } : { scope: 'key', subjectId: subject, budget },
-    );
+    const [scope, id] = subject.split(':', 2) as ['account' | 'key' | 'member', string | undefined];
+    set.mutate(scope === 'account' ? { scope, budget } : { scope, subjectId: id ?? '', budget });
   };
   const liveKeys = (keys.data ?? []).filter((k) => k.kind === 'live' && k.state === 'active');
   return (
@@ -52,8 +56,13 @@ export function BudgetForm({ currency }: { currency: string }) {
         <select id={subjectId} value={subject} onChange={(e) => setSubject(e.target.value)}>
           <option value="account">The whole organisation</option>
           {liveKeys.map((k) => (
-            <option key={k.id} value={k.id}>
+            <option key={k.id} value={`key:${k.id}`}>
               Key {k.name} ({k.masked})
+            </option>
+          ))}
+          {(members.data ?? []).map((m) => (
+            <option key={m.userId} value={`member:${m.userId}`}>
+              Member {m.email} (their live keys)
             </option>
           ))}
         </select>
