@@ -61,5 +61,20 @@ describe.skipIf(!REDIS_URL)('money budgets across 3 instances', () => {
     expect(accountRow).toMatchObject({ usedMicros: (spent.a ?? 0) + (spent.b ?? 0), reservedMicros: 0 });
     expect(keyRow?.usedMicros).toBeLessThanOrEqual(6_000);
     expect(accountRow?.usedMicros).toBeLessThanOrEqual(10_000);
+
+    // A budget cleared through one instance stops binding the others once their cached copy (1 s) is
+    // refreshed: the first call after that second starts the read, the calls after it see the change.
+    await setSpendBudget({ ctx, accountId: account.id, input: { scope: 'account', budget: null } });
+    await setSpendBudget({
+      ctx,
+      accountId: account.id,
+      input: { scope: 'key', subjectId: a.id, budget: null },
+    });
+    const last = urls[2] ?? '';
+    await new Promise((r) => setTimeout(r, 1_100));
+    await chat(last, b.key);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await chat(last, a.key)).status).toBe(200);
+    expect((await chat(last, b.key)).status).toBe(200);
   }, 120_000);
 });
