@@ -254,6 +254,28 @@ describe('a key’s spend budget', () => {
     expect(Object.keys(noSubject.error?.data.fieldErrors ?? {})).toEqual(['subjectId']);
   });
 
+  it('another organisation’s key or member is not found, as an unknown one, and gets no budget', async () => {
+    const a = await signUpOwner(server, 'a');
+    const aKey = await liveKey(a);
+    const b = await signUpOwner(server, 'b');
+    for (const input of [
+      { scope: 'key', subjectId: aKey.id },
+      { scope: 'member', subjectId: a.userId },
+    ]) {
+      const res = await b.client.mutation('budgets.set', {
+        ...input,
+        budget: { amountMicros: 1, period: 'day' },
+      });
+      expect(res.status).toBe(404);
+      expect(res.error?.data.code).toBe('NOT_FOUND');
+    }
+    const listed = await b.client.query<{ budgets: unknown[] }>('budgets.list');
+    expect(listed.data?.budgets).toEqual([]);
+    // A's key is not bound by anything B tried.
+    expect((await chat(server.url, aKey.key)).status).toBe(200);
+    expect(await periodRows(server, a.accountId, 'key')).toEqual([]);
+  });
+
   it('a hold never settled (its process died) is given back by the sweep', async () => {
     const owner = await signUpOwner(server);
     const key = await liveKey(owner);
