@@ -1,4 +1,4 @@
-import type { Env } from './env';
+import { type Env, secretKeyBytes } from './env';
 import type { AccountGateOptions } from './lib/account-gate';
 import type { JsonBounds } from './lib/json-shape';
 import { type AuthThrottleConfig, DEFAULT_AUTH_THROTTLE } from './modules/auth-throttle';
@@ -59,6 +59,9 @@ export interface AppConfig {
   analyticsConcurrency: AccountGateOptions;
   /** Tokens an instance leases from an account's allowance at a time (0: a database write per call). */
   allowanceLeaseTokens: number;
+  /** Webhook deliveries (modules/webhooks) and the key that encrypts their secrets at rest. */
+  webhooks: { pollMs: number; retryBaseMs: number; maxAttempts: number; timeoutMs: number };
+  secretsKey: Buffer | undefined;
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
   redisCommandTimeoutMs: number;
@@ -142,6 +145,14 @@ export function configFromEnv(env: Env): AppConfig {
       queuePerAccount: env.ANALYTICS_QUEUE_PER_ACCOUNT,
     },
     allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
+    webhooks: {
+      pollMs: env.WEBHOOK_POLL_MS,
+      retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    },
+    secretsKey:
+      env.SECRETS_ENCRYPTION_KEY === undefined ? undefined : secretKeyBytes(env.SECRETS_ENCRYPTION_KEY),
     redisUrl: env.REDIS_URL,
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     corsOrigins: env.CORS_ORIGINS ?? [],

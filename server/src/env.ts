@@ -102,6 +102,12 @@ const postgresUrl = z
   .string()
   .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: 'must be a postgres:// or postgresql:// URL' });
 
+/** SECRETS_ENCRYPTION_KEY's 32 bytes, from hex or base64; undefined when it is neither. */
+export function secretKeyBytes(value: string): Buffer | undefined {
+  const bytes = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  return bytes.length === 32 ? bytes : undefined;
+}
+
 /** The role a postgres:// URL names, or '' (postgres.js then takes PGUSER or the system user). */
 function urlRole(url: string): string {
   return decodeURIComponent(URL.parse(url)?.username ?? '');
@@ -197,6 +203,21 @@ export const EnvSchema = z
      * call in the database.
      */
     ALLOWANCE_LEASE_TOKENS: z.coerce.number().int().min(0).default(100_000),
+    /**
+     * 32 bytes (64 hex characters, or base64) that encrypt the webhook signing secrets at rest (AES-256-GCM);
+     * unset, they are stored as they are (modules/webhooks/secret-box.ts).
+     */
+    SECRETS_ENCRYPTION_KEY: z
+      .string()
+      .refine((v) => secretKeyBytes(v) !== undefined, {
+        error: 'must be 32 bytes: 64 hex characters or 44 base64 characters',
+      })
+      .optional(),
+    /** Webhook deliveries: how often an instance looks for due ones, the first retry's wait, attempts, time limit. */
+    WEBHOOK_POLL_MS: positiveInt.default(1_000),
+    WEBHOOK_RETRY_BASE_MS: positiveInt.default(10_000),
+    WEBHOOK_MAX_ATTEMPTS: positiveInt.max(30).default(10),
+    WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
     /** Search indexing: documents per POST /api/documents, and bytes per document. */
     SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
     SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),

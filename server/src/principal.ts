@@ -19,6 +19,8 @@ export interface KeyAccess {
    */
   rateBucketKeyId?: string;
   tokenBudget: KeyTokenBudget | null;
+  /** The member who owns the key (their spend budget binds it too); null for operators' keys. */
+  ownerUserId?: string | null;
 }
 
 /** Who is calling, as the request path sees it once a key is verified. */

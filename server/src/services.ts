@@ -10,6 +10,7 @@ import { Metrics } from './metrics/registry';
 import { MonthlyTokenAllowance, type TokenAllowance } from './modules/allowance';
 import { createAnalyticsGate } from './modules/analytics';
 import { AuthThrottle, PgAttemptStore, RedisAttemptStore } from './modules/auth-throttle';
+import { SpendGuard } from './modules/budgets';
 import { ChatService } from './modules/chat';
 import { CodeAnalyzer } from './modules/code-analysis';
 import { EmbeddingService } from './modules/embeddings';
@@ -20,6 +21,7 @@ import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
 import { createSearchGate, SearchMaintenance, type SearchMaintenanceHooks } from './modules/search';
 import { PgUsageStore, ThreadedUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
+import { SecretBox, WebhookDispatcher } from './modules/webhooks';
 import { Tracing } from './telemetry/tracing';
 
 /** Everything the transports need, built once per process. */
@@ -33,6 +35,11 @@ export interface Services {
   catalogue: ModelCatalogue;
   ownership: ModelOwnership;
   allowance: TokenAllowance;
+  /** Money budgets: worst-case cost held before a live call, settled after it; alerts (modules/budgets). */
+  spend: SpendGuard;
+  /** Webhook secrets at rest and the delivery loop (modules/webhooks). */
+  webhookSecrets: SecretBox;
+  webhooks: WebhookDispatcher;
   /** Static analysis in a pool of worker threads (started lazily, on the first request). */
   codeAnalyzer: CodeAnalyzer;
   /** Upstream model providers and the simulator. */
@@ -157,6 +164,12 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     'Rate-limit errors from Redis: failed or timed-out commands, and failures of the connection itself.',
     () => rateLimiter.metrics.redisErrors,
   );
+  const webhookSecrets = new SecretBox(config.secretsKey);
+  const webhooks = new WebhookDispatcher(ctx, webhookSecrets, config.webhooks);
+  const spend = new SpendGuard(ctx, {
+    currency: catalogue.prices.currency,
+    onAlert: () => webhooks.wake(),
+  });
   const codeAnalyzer = new CodeAnalyzer(config.codeAnalysis, logger);
   const tracing = config.tracing && new Tracing(config.tracing);
   const searchMaintenance = new SearchMaintenance({
@@ -180,6 +193,9 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     chat,
     embeddings,
     allowance,
+    spend,
+    webhookSecrets,
+    webhooks,
     rateLimiter,
     metrics,
     usage,
@@ -190,6 +206,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       lastUsed.start();
       rateLimiter.start();
       allowance.start();
+      spend.start();
+      webhooks.start();
       searchMaintenance.start();
     },
     async stop() {
@@ -202,6 +220,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await rateLimiter.stop();
       // Gives back leased tokens and writes what they served.
       await allowance.stop();
+      spend.stop();
+      await webhooks.stop();
       // After the HTTP server has drained: every request's event is in the buffer by now.
       await usage.stop();
       await usageThread?.close();

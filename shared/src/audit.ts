@@ -21,6 +21,10 @@ export const AUDIT_ACTIONS = [
   'member.left',
   'invitation.created',
   'invitation.revoked',
+  'budget.set',
+  'budget.cleared',
+  'webhook.set',
+  'webhook.removed',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -42,6 +46,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'member.left': 'Member left',
   'invitation.created': 'Invitation created',
   'invitation.revoked': 'Invitation revoked',
+  'budget.set': 'Spend budget set',
+  'budget.cleared': 'Spend budget cleared',
+  'webhook.set': 'Webhook set',
+  'webhook.removed': 'Webhook removed',
 };
 
 export const AUDIT_ACTOR_KINDS = ['user', 'api_key', 'operator', 'system'] as const;

@@ -1,5 +1,6 @@
 export * from './accounts';
 export * from './audit';
+export * from './budgets';
 export * from './chat';
 export * from './code-analysis';
 export * from './csv';

@@ -96,6 +96,8 @@ export const ROLE_ACTIONS = {
   'members.manage': { least: 'owner', what: 'Managing members, roles and invitations' },
   'plan.manage': { least: 'owner', what: 'Changing the plan' },
   'audit.read': { least: 'admin', what: 'Reading the audit log' },
+  'budgets.manage': { least: 'admin', what: 'Setting spend budgets' },
+  'webhooks.manage': { least: 'admin', what: 'Setting the webhook' },
   'sample.remove': { least: 'admin', what: 'Removing the sample data' },
   'playground.use': { least: 'developer', what: 'Using the playground' },
   'keys.create': { least: 'developer', what: 'Creating API keys' },

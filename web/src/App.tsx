@@ -8,6 +8,7 @@ import { Link, navigate, usePathname } from './lib/router';
 import { messageOf, useTRPC } from './lib/trpc';
 import { AuditPage } from './pages/AuditPage';
 import { AuthPage } from './pages/AuthPage';
+import { BudgetsPage } from './pages/BudgetsPage';
 import { InvitePage } from './pages/InvitePage';
 import { KeysPage } from './pages/KeysPage';
 import { MembersPage } from './pages/MembersPage';
@@ -25,6 +26,7 @@ export const PAGES = [
   { path: '/keys', label: 'API keys' },
   { path: '/models', label: 'Models' },
   { path: '/plan', label: 'Plan & limits' },
+  { path: '/budgets', label: 'Budgets & alerts' },
   { path: '/playground', label: 'Playground' },
   { path: '/audit', label: 'Audit log' },
   { path: '/explorer', label: 'GraphQL explorer' },
@@ -88,6 +90,8 @@ function Page({ pathname }: { pathname: string }) {
       return <ModelsPage />;
     case '/plan':
       return <PlanPage />;
+    case '/budgets':
+      return <BudgetsPage />;
     case '/playground':
       return <PlaygroundPage />;
     case '/audit':

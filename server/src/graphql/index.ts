@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS, MAX_TOKENS, queryLimitsRule, queryOnlyRule } from './li
 import { limitNesting } from './nesting';
 import { accountResolvers } from './resolvers/account';
 import { auditResolvers } from './resolvers/audit';
+import { budgetResolvers } from './resolvers/budgets';
 import { DateTime } from './resolvers/scalars';
 import { usageResolvers } from './resolvers/usage';
 
@@ -22,7 +23,7 @@ export const SCHEMA_FILE = serverPath('src/graphql/schema.graphql');
 export function createGraphqlServer(services: Services): ApolloServer<GraphqlContext> {
   return new ApolloServer<GraphqlContext>({
     typeDefs: readFileSync(SCHEMA_FILE, 'utf8'),
-    resolvers: [{ DateTime }, accountResolvers, auditResolvers, usageResolvers],
+    resolvers: [{ DateTime }, accountResolvers, auditResolvers, budgetResolvers, usageResolvers],
     // Kept on: the dashboard ships a GraphiQL explorer. Only authenticated callers reach any of it.
     introspection: true,
     includeStacktraceInErrorResponses: false,

@@ -35,6 +35,12 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.apiKeys': 10,
   /** One read of the organisation's members, with a count of each one's keys. */
   'Query.members': 10,
+  /** One read of the budgets, one of each budget's period. */
+  'Query.budgets': 20,
+  /** One indexed page of alerts. */
+  'Query.budgetAlerts': 10,
+  /** One indexed page of deliveries. */
+  'Query.webhookDeliveries': 10,
   /** Two aggregate queries (the period and the previous one) and the allowance view. */
   'Usage.summary': 200,
   /** One aggregate query, grouped by bucket. */

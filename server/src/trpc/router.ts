@@ -1,5 +1,6 @@
 import { auditRouter } from './routers/audit';
 import { authRouter } from './routers/auth';
+import { budgetsRouter, webhooksRouter } from './routers/budgets';
 import { modelsRouter } from './routers/catalogue';
 import { demoRouter } from './routers/demo';
 import { keysRouter } from './routers/keys';
@@ -10,11 +11,13 @@ import { router } from './trpc';
 export const appRouter = router({
   audit: auditRouter,
   auth: authRouter,
+  budgets: budgetsRouter,
   demo: demoRouter,
   keys: keysRouter,
   models: modelsRouter,
   plan: planRouter,
   teams: teamsRouter,
+  webhooks: webhooksRouter,
 });
 
 /** The router's type: all the dashboard imports from the server. */

@@ -45,6 +45,14 @@ export const SIGNED_IN_PAGES: readonly TourStop[] = [
     ready: (page) => page.getByText('Allowance this month').waitFor(),
   },
   {
+    name: 'budgets',
+    path: '/budgets',
+    ready: async (page) => {
+      await page.getByRole('heading', { name: 'Set a budget' }).waitFor();
+      await page.getByRole('heading', { name: 'Webhook', exact: true }).waitFor();
+    },
+  },
+  {
     name: 'playground',
     path: '/playground',
     ready: (page) => page.getByRole('option', { name: 'tessera-fast-4k' }).waitFor({ state: 'attached' }),

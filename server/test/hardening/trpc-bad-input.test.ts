@@ -34,6 +34,8 @@ describe('bad input on tRPC procedures', () => {
     'teams.revokeInvitation',
     'teams.accept',
     'teams.switch',
+    'budgets.set',
+    'webhooks.set',
   ]) {
     it(`${procedure}: random input is a 4xx (or a success), never a 5xx`, async () => {
       await fc.assert(
@@ -82,6 +84,34 @@ describe('bad input on tRPC procedures', () => {
           ? await client.mutation('keys.update', { ...input, kind: undefined, id })
           : await client.mutation('keys.create', input);
         expect(result.status, JSON.stringify(input)).toBeLessThan(500);
+        if (result.status === 400) expect(result.error?.message ?? '').not.toBe('');
+      }),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
+  it('spend budgets near the valid shape: a 4xx naming a field, or a success, never a 5xx', async () => {
+    const created = await client.mutation<{ id: string }>('keys.create', { name: 'budgeted', kind: 'live' });
+    const input = fc.record(
+      {
+        scope: fc.constantFrom('account', 'key', 'member', 'team'),
+        subjectId: fc.oneof(fc.constant(created.data?.id ?? ''), fc.string({ maxLength: 80 }), fc.integer()),
+        budget: fc.option(
+          fc.record(
+            {
+              amountMicros: fc.oneof(fc.integer({ min: -1, max: 1e9 }), fc.double(), fc.constant(1e20)),
+              period: fc.constantFrom('day', 'week', 'month', 'year'),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(input, async (value) => {
+        const result = await client.mutation('budgets.set', value);
+        expect(result.status, JSON.stringify(value)).toBeLessThan(500);
         if (result.status === 400) expect(result.error?.message ?? '').not.toBe('');
       }),
       { numRuns: RUNS * 2 },

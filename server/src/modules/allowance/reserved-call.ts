@@ -1,5 +1,6 @@
 import type { Logger } from '../../logger';
 import type { Principal } from '../../principal';
+import type { SpendReserver } from '../budgets/types';
 import type { TokenAllowance } from './types';
 
 /** How a reserved call ended, and what it consumed however it ended. */
@@ -13,16 +14,31 @@ export type ReservedOutcome<T, U> =
  * says it consumed after it, whether it finished, failed, timed out or was aborted. Test keys never touch the
  * allowance. A refusal before the call (429 `insufficient_quota`, 503 in an outage) is thrown: nothing was used.
  * A failed settlement is logged, not thrown: the answer is already the client's.
+ *
+ * Money budgets (`call.spend`, modules/budgets) go first, the same way: the call's worst-case cost (`maxMicros`,
+ * null for an unpriced model) is held before the tokens, given back when the token allowance refuses, and
+ * settled to `measure`'s `costMicros` (what the call really consumed, an aborted stream's part included).
  */
 export async function withReservation<T, U>(
   deps: { logger: Logger },
-  call: { principal: Principal; allowance: TokenAllowance },
+  call: {
+    principal: Principal;
+    allowance: TokenAllowance;
+    spend?: { reserver: SpendReserver; maxMicros: number | null } | undefined;
+  },
   tokens: number,
   run: () => Promise<T>,
-  measure: () => Promise<{ usage: U; tokens: number }>,
+  measure: () => Promise<{ usage: U; tokens: number; costMicros?: number | null }>,
 ): Promise<ReservedOutcome<T, U>> {
   const { principal } = call;
-  const reservation = principal.mode === 'live' ? await call.allowance.reserve(principal, tokens) : undefined;
+  const hold = call.spend && (await call.spend.reserver.reserve(principal, call.spend.maxMicros));
+  let reservation: Awaited<ReturnType<TokenAllowance['reserve']>> | undefined;
+  try {
+    reservation = principal.mode === 'live' ? await call.allowance.reserve(principal, tokens) : undefined;
+  } catch (error) {
+    await hold?.settle(0);
+    throw error;
+  }
   let ended: { ok: true; value: T } | { ok: false; error: unknown };
   try {
     ended = { ok: true, value: await run() };
@@ -30,8 +46,11 @@ export async function withReservation<T, U>(
     ended = { ok: false, error };
   }
   const measured = await measure();
-  await reservation?.settle(measured.tokens).catch((err: unknown) => {
-    deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
-  });
+  await Promise.all([
+    reservation?.settle(measured.tokens).catch((err: unknown) => {
+      deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
+    }),
+    hold?.settle(measured.costMicros ?? 0),
+  ]);
   return { ...ended, usage: measured.usage };
 }

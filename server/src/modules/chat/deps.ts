@@ -1,6 +1,7 @@
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../logger';
 import type { TokenAllowance } from '../allowance';
+import type { SpendReserver } from '../budgets/types';
 import type { Principal } from '../keys';
 import type { ModelCatalogue } from '../models';
 import type { ProviderCall, ProviderRegistry } from '../providers';
@@ -28,6 +29,8 @@ export interface ChatCall {
   principal: Principal;
   /** The monthly token allowance the call reserves from and settles to (modules/allowance). */
   allowance: TokenAllowance;
+  /** Money budgets the call reserves its worst-case cost from (modules/budgets); none in tests that need none. */
+  spend?: SpendReserver;
   prepared: PreparedChat;
   /**
    * The call's abort: the transport aborts it when the client goes away, and the call's deadline aborts it

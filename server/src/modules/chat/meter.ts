@@ -1,7 +1,10 @@
 import type { Usage } from '@tessera/shared';
+import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../logger';
 import { type ReservedOutcome, type TokenAllowance, withReservation } from '../allowance';
+import type { SpendReserver } from '../budgets/types';
 import type { Principal } from '../keys';
+import type { ModelCatalogue } from '../models';
 import { countTokens, countTokensAside } from '../tokenizer';
 import { LONG_PROMPT_CHARS, type PreparedChat } from './prepare';
 
@@ -89,25 +92,49 @@ export type ChatOutcome<T> = ReservedOutcome<T, MeteredUsage>;
  * withReservation).
  */
 export function withAllowance<T>(
-  deps: { logger: Logger },
+  deps: { logger: Logger; catalogue: ModelCatalogue; clock: Clock },
   call: {
     principal: Principal;
     allowance: TokenAllowance;
+    spend?: SpendReserver | undefined;
     prepared: PreparedChat;
   },
   run: (meter: UsageMeter) => Promise<T>,
 ): Promise<ChatOutcome<T>> {
   const { prepared } = call;
   const cap = prepared.maxTokens * (prepared.request.n ?? 1);
+  const promptTokens = prepared.promptTokens * prepared.promptCopies;
   const meter = new UsageMeter(prepared);
+  const prices = deps.catalogue.prices;
+  const at = deps.clock.now();
+  // The worst case in money: the prompt and the cap at the dearer of the model and its fallback, which may
+  // answer instead.
+  const spend = call.spend && {
+    reserver: call.spend,
+    maxMicros: worstCost(
+      [prepared.entry.id, prepared.entry.fallback].map((model) =>
+        model === undefined ? null : prices.costMicros(model, promptTokens, cap, at),
+      ),
+    ),
+  };
   return withReservation(
     deps,
-    call,
-    prepared.promptTokens * prepared.promptCopies + cap,
+    { ...call, spend },
+    promptTokens + cap,
     () => run(meter),
     async () => {
       const usage = await meter.usage();
-      return { usage, tokens: usage.promptTokens + usage.completionTokens };
+      return {
+        usage,
+        tokens: usage.promptTokens + usage.completionTokens,
+        costMicros: prices.costMicros(usage.model, usage.promptTokens, usage.completionTokens, at),
+      };
     },
   );
+}
+
+/** The largest of the known costs; null when none is known (an unpriced model). */
+function worstCost(costs: (number | null)[]): number | null {
+  const known = costs.filter((c): c is number => c !== null);
+  return known.length > 0 ? Math.max(...known) : null;
 }

@@ -2,8 +2,10 @@ import type { EmbeddingList, EmbeddingUsage } from '@tessera/shared';
 import pRetry from 'p-retry';
 import type { Logger } from '../../logger';
 import { type ReservedOutcome, type TokenAllowance, withReservation } from '../allowance';
+import type { SpendReserver } from '../budgets/types';
 import { type CallAbort, CallDeadline, type MeteredUsage, type RetryPolicy } from '../chat';
 import type { Principal } from '../keys';
+import type { PriceTable } from '../models/pricing';
 import { type EmbeddingProvider, isRetryable, type ProviderRegistry } from '../providers';
 import type { PreparedEmbeddings } from './prepare';
 
@@ -12,12 +14,16 @@ export interface EmbeddingDeps {
   logger: Logger;
   timeoutMs: number;
   retry: RetryPolicy;
+  /** The catalogue's prices, for money budgets (the service passes its catalogue's). */
+  prices?: PriceTable;
 }
 
 /** One embeddings call from one authenticated client (chat's ChatCall, for embeddings). */
 export interface EmbeddingCall {
   principal: Principal;
   allowance: TokenAllowance;
+  /** Money budgets the call reserves its cost from (modules/budgets). */
+  spend?: SpendReserver;
   prepared: PreparedEmbeddings;
   /** Aborted by the transport when the client leaves, and by the call's deadline (MODEL_TIMEOUT_MS). */
   abort: CallAbort;
@@ -49,9 +55,12 @@ export async function embedInputs(deps: EmbeddingDeps, call: EmbeddingCall): Pro
   const provider = providerOf(deps, call);
   let reported: EmbeddingUsage | undefined;
   let charged = false;
+  const at = Date.now();
+  const costOf = (tokens: number) => deps.prices?.costMicros(prepared.entry.id, tokens, 0, at) ?? null;
+  const spend = call.spend && { reserver: call.spend, maxMicros: costOf(prepared.promptTokens) };
   return withReservation(
     deps,
-    call,
+    { ...call, spend },
     prepared.promptTokens,
     async () => {
       const deadline = new CallDeadline(deps.timeoutMs, call.abort);
@@ -108,7 +117,11 @@ export async function embedInputs(deps: EmbeddingDeps, call: EmbeddingCall): Pro
     },
     async () => {
       const promptTokens = reported?.prompt_tokens ?? (charged ? prepared.promptTokens : 0);
-      return { usage: { model: prepared.entry.id, promptTokens, completionTokens: 0 }, tokens: promptTokens };
+      return {
+        usage: { model: prepared.entry.id, promptTokens, completionTokens: 0 },
+        tokens: promptTokens,
+        costMicros: costOf(promptTokens),
+      };
     },
   );
 }

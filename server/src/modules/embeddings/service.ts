@@ -23,7 +23,7 @@ export class EmbeddingService {
   async embed(call: EmbeddingCall): Promise<EmbeddingOutcome> {
     this.running.add(call.abort);
     try {
-      return await embedInputs(this.deps, call);
+      return await embedInputs({ ...this.deps, prices: this.deps.catalogue.prices }, call);
     } finally {
       this.running.delete(call.abort);
     }

@@ -44,6 +44,7 @@ export function chatRoutes(services: Services): RestRoute[] {
         const call = {
           principal,
           allowance: services.allowance,
+          spend: services.spend,
           prepared,
           abort,
           // Set before each attempt: a stream's headers leave once its provider accepted the call, and an

@@ -29,6 +29,7 @@ export function embeddingRoutes(services: Services): RestRoute[] {
         const ended = await services.embeddings.embed({
           principal,
           allowance: services.allowance,
+          spend: services.spend,
           prepared,
           abort,
           onProvider(name: string) {
