@@ -16,6 +16,30 @@ const ADD_COOKIE: Partial<Record<CodeLanguage, { type: string; call: RegExp }>> 
   kotlin: { type: 'call_expression', call: /^(?:.*\.)?addCookie\((\w+)\)$/ },
 };
 
+/** A cookie's Secure or HttpOnly flag turned off explicitly: `c.setSecure(false)`, Kotlin `c.isHttpOnly = false`. */
+const FLAG_CALL = /^(\w+)\.set(Secure|HttpOnly)\(false\)$/;
+const FLAG_ASSIGNMENT = /^(\w+)\.(?:is)?(secure|httpOnly|Secure|HttpOnly)=false$/;
+const FLAG_OFF = ['.setSecure(false)', '.secure=false', '.isSecure=false'];
+
+function disabledFlag(parsed: ParsedSource, node: SyntaxNode, callType: string): Finding | undefined {
+  if (node.type !== callType && node.type !== 'assignment') return undefined;
+  const code = text(parsed, node);
+  const match = (node.type === 'assignment' ? FLAG_ASSIGNMENT : FLAG_CALL).exec(code);
+  if (!match) return undefined;
+  const secure = match[2]?.toLowerCase() === 'secure';
+  return {
+    rule_id: secure ? 'security/insecure-cookie' : 'security/cookie-without-httponly',
+    category: 'security',
+    severity: secure ? 'medium' : 'low',
+    confidence: 'high',
+    message: secure
+      ? `cookie \`${match[1]}\` is marked not Secure, so it is also sent over plain HTTP; set ${match[1]}.setSecure(true).`
+      : `cookie \`${match[1]}\` is made readable by page scripts (HttpOnly off), so an XSS can steal it; set ${match[1]}.setHttpOnly(true).`,
+    ...locate(parsed, node),
+    cwe: secure ? 'CWE-614' : 'CWE-1004',
+  };
+}
+
 /**
  * Servlet cookies (CWE-614) in Java and Kotlin: `response.addCookie(c)` where the same function never sets `c`'s
  * Secure flag (`c.setSecure(true)`, Kotlin's `c.secure = true` / `c.isSecure = true`). The check reads the function
@@ -27,6 +51,11 @@ export function insecureCookies(parsed: ParsedSource): Finding[] {
   const functions = PROFILES[parsed.language].functions;
   const out: Finding[] = [];
   walk(parsed.root, (node) => {
+    const disabled = disabledFlag(parsed, node, spec.type);
+    if (disabled) {
+      out.push(disabled);
+      return true;
+    }
     if (node.type !== spec.type) return true;
     const cookieName = spec.call.exec(text(parsed, node))?.[1];
     if (!cookieName) return true;
@@ -39,6 +68,8 @@ export function insecureCookies(parsed: ParsedSource): Finding[] {
       `${cookieName}.isSecure=true`,
     ];
     if (secured.some((s) => body.includes(s))) return true;
+    // Turned off in so many words: reported where it is turned off (disabledFlag), not again here.
+    if (FLAG_OFF.some((f) => body.includes(`${cookieName}${f}`))) return true;
     // A flag read from configuration (`c.setSecure(props.isSecure())`, Kotlin's `c.secure = props.secure`) is the
     // deployment's choice.
     if (body.includes(`${cookieName}.setSecure(`) && !body.includes(`${cookieName}.setSecure(false)`))

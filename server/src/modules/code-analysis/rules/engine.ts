@@ -36,6 +36,9 @@ import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { INCOMPLETE_ESCAPING_RULES } from './incomplete-escaping';
 import { IOS_STORAGE_RULES } from './ios-storage';
 import { JACKSON_TYPING_RULES } from './jackson-typing';
+import { JVM_DESERIALIZATION_RULES } from './deserialization-jvm';
+import { IOS_WEBVIEW_RULES } from './ios-webview';
+import { DOTNET_TRANSPORT_RULES, missingHsts } from './dotnet-transport';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { JVM_INSECURE_API_RULES } from './jvm-insecure-apis';
 import { JWT_RULES } from './jwt';
@@ -104,6 +107,9 @@ export const RULES: RuleDefinition[] = [
   ...PASSWORD_HASH_RULES,
   ...DOTNET_CONFIG_RULES,
   ...JACKSON_TYPING_RULES,
+  ...JVM_DESERIALIZATION_RULES,
+  ...IOS_WEBVIEW_RULES,
+  ...DOTNET_TRANSPORT_RULES,
   ...ANDROID_STORAGE_RULES,
   ...JVM_XXE_RULES,
   ...NATIVE_XXE_RULES,
@@ -217,6 +223,7 @@ export function runRules(
   if (categories.includes('security'))
     findings.push(
       ...insecureCookies(parsed),
+      ...missingHsts(parsed),
       ...pythonCallFindings(parsed),
       ...trojanSource(parsed),
       ...archiveExtraction(parsed),

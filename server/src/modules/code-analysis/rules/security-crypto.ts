@@ -7,7 +7,7 @@ export const callText = (type: string, pattern: string): string =>
 /** The JCA's weak digests and ciphers (Kotlin, Scala). */
 const JCA_DIGEST = '(java\\.security\\.)?MessageDigest\\.getInstance\\(\\s*"(MD5|MD4|MD2|SHA-?1|SHA)"\\s*\\)';
 const JCA_CIPHER =
-  '(javax\\.crypto\\.)?Cipher\\.getInstance\\(\\s*"(DES|DESede|TripleDES|RC4|RC2|ARCFOUR|Blowfish|AES"|AES/ECB|[A-Za-z0-9]+/ECB)';
+  '(javax\\.crypto\\.)?Cipher\\.getInstance\\(\\s*"(DES|DESede|TripleDES|RC4|RC2|ARCFOUR|Blowfish|AES"|AES/ECB|[A-Za-z0-9]+/ECB(?!/OAEP)|RSA/[A-Za-z0-9]+/NoPadding)';
 /** OpenSSL and the C library. */
 const NATIVE_DIGEST = '^(MD5|MD4|SHA1|MD5_Init|MD4_Init|SHA1_Init|EVP_md5|EVP_md4|EVP_sha1)\\(';
 const NATIVE_CIPHER =
@@ -90,7 +90,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
         (#match? @fn "^createCipher(iv)?$") (#match? @alg "^(des|rc4|bf|blowfish|rc2)|-ecb$|^des-ede"))`),
       java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
-        (#eq? @cls "Cipher") (#eq? @fn "getInstance") (#match? @alg "\\"(DES|DESede|RC4|RC2|Blowfish|AES\\"|AES/ECB|[A-Za-z0-9]+/ECB)"))`,
+        (#eq? @cls "Cipher") (#eq? @fn "getInstance") (#match? @alg "\\"(DES|DESede|RC4|RC2|Blowfish|AES\\"|AES/ECB|[A-Za-z0-9]+/ECB(?!/OAEP)|RSA/[A-Za-z0-9]+/NoPadding)"))`,
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(des|rc4)$") (#match? @fn "^New(Cipher|TripleDESCipher)$"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument (string) @alg))) @finding

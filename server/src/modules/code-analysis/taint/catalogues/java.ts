@@ -26,7 +26,20 @@ export const java: TaintLanguage = {
     /\b(int|long|short|byte|boolean|double|float|Integer|Long|Short|Boolean|Double|Float|UUID|HttpServletRequest|HttpServletResponse|HttpSession|Model|ModelMap|BindingResult|Errors|Principal|Authentication|Pageable|Locale|RedirectAttributes|WebRequest)\s+\w+\s*$/,
   // Spring MVC binds a handler's simple parameters from the request even without @RequestParam.
   handler: { decorator: /@(Get|Post|Put|Delete|Patch|Request)Mapping\b/ },
-  returnSink: { kind: 'open-redirect', value: /^"redirect:"\+/ },
+  returnSink: [
+    { kind: 'open-redirect', value: /^"redirect:"\+/ },
+    // A String a @ResponseBody/@RestController handler returns, or a ResponseEntity's body, is written as the response
+    // and served as text/html to a browser that asks for it: HTML markup built from input there is reflected XSS
+    // (Semgrep's spring tainted-html-string, CodeQL java/xss). Only returned text that writes a tag is read as HTML;
+    // a handler that declares JSON, XML or plain text (`produces = …`) is not.
+    {
+      kind: 'xss',
+      value: /"[^"]*<\/?[a-zA-Z!]/,
+      // (Annotations are read without whitespace: `@ResponseBodypublic`.)
+      scope: /@(ResponseBody|RestController)|(^|\W|new)ResponseEntity\b/,
+      scopeUnless: /produces\s*=[^)]*(JSON|json|XML|xml|TEXT_PLAIN|text\/plain)/,
+    },
+  ],
   sourceCalls: [
     /\.(getParameter|getParameterValues|getParameterMap|getParameterNames|getHeader|getHeaders|getHeaderNames|getQueryString|getCookies|getInputStream|getReader|getPathInfo|readLine)$/,
     /^System\.getenv$/,
@@ -168,7 +181,12 @@ export const java: TaintLanguage = {
       callee: /getSession\(\)\.(setAttribute|putValue)$|^HttpSession\.(setAttribute|putValue)$/,
       arg: 'any',
     },
-    { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    // …and a WebClient whose base URL is the input (`WebClient.create(url)`, `WebClient.builder().baseUrl(url)`).
+    {
+      kind: 'ssrf',
+      callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$|^WebClient\.(create|builder\(\)\.baseUrl)$/,
+      arg: 0,
+    },
     // RestTemplate's other verbs, Apache HttpClient requests, OkHttp's and WebClient's URL setters.
     {
       kind: 'ssrf',
@@ -263,9 +281,9 @@ export const java: TaintLanguage = {
       severity: 'high',
       callee: /^Cipher\.getInstance$/,
       arg: 0,
-      value: /^(DES|DESede|TripleDES|3DES|RC2|RC4|ARCFOUR|Blowfish)\b|\/ECB\b|^AES$/i,
+      value: /^(DES|DESede|TripleDES|3DES|RC2|RC4|ARCFOUR|Blowfish)\b|\/ECB\b(?!\/OAEP)|^AES$|^RSA\/[^/]*\/NoPadding$/i,
       message:
-        '`{value}` is a broken or weak cipher (DES, 3DES, RC2, RC4, Blowfish) or mode (ECB, the default for a bare "AES"); use AES/GCM/NoPadding.',
+        '`{value}` is a broken or weak cipher (DES, 3DES, RC2, RC4, Blowfish), mode (ECB, the default for a bare "AES") or padding (textbook RSA without OAEP); use AES/GCM/NoPadding, RSA/ECB/OAEPWithSHA-256AndMGF1Padding.',
     },
     {
       rule: 'security/weak-hash',
