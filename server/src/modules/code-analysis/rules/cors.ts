@@ -26,6 +26,28 @@ function goAnyOriginWithCredentials(entry: string, options: string): boolean {
 
 export const CORS_RULES: RuleDefinition[] = [
   {
+    // Spring's CorsConfiguration bean allowing any origin (`addAllowedOrigin("*")`, `setAllowedOrigins(List.of("*"))`)
+    // in a file that turns credentials on (`setAllowCredentials(true)`), and `@CrossOrigin(origins = "*",
+    // allowCredentials = "true")` on a controller.
+    id: 'security/cors-permissive',
+    needles: ['"*"'],
+    // The bean's origins count only where the file turns credentials on; the annotation says both itself.
+    needlesByLanguage: { java: ['setAllowCredentials(true)', 'allowCredentials'] },
+    category: 'security',
+    severity: 'high',
+    confidence: 'high',
+    cwe: 'CWE-942',
+    message:
+      '`{finding}` lets any web site make credentialed requests and read the answers; allow a fixed list of origins.',
+    languages: {
+      java: `((method_invocation name: (identifier) @m arguments: (argument_list . (_) @star .)) @finding
+          (#match? @m "^(addAllowedOrigin|addAllowedOriginPattern|setAllowedOrigins|setAllowedOriginPatterns)$")
+          (#match? @star "^(.[*].|[a-zA-Z.]+[(].[*].[)])$"))
+        ((annotation name: (identifier) @a) @finding (#eq? @a "CrossOrigin")
+          (#match? @finding "origins[ ]*=[ ]*[{]?[ ]*.[*].") (#match? @finding "allowCredentials[ ]*=[ ]*.true."))`,
+    },
+  },
+  {
     id: 'security/cors-permissive',
     needles: ['origin', 'Origin', 'ORIGIN', 'permissive', 'anyHost'],
     category: 'security',
