@@ -40,6 +40,32 @@ function disabledFlag(parsed: ParsedSource, node: SyntaxNode, callType: string):
   };
 }
 
+/** The Secure flag set (or read from configuration), or turned off where disabledFlag reports it. */
+function secureHandled(body: string, name: string): boolean {
+  if ([`${name}.setSecure(true)`, `${name}.secure=true`, `${name}.isSecure=true`].some((s) => body.includes(s)))
+    return true;
+  // Turned off in so many words: reported where it is turned off (disabledFlag), not again here.
+  if (FLAG_OFF.some((f) => body.includes(`${name}${f}`))) return true;
+  // A flag read from configuration (`c.setSecure(props.isSecure())`, Kotlin's `c.secure = props.secure`) is the
+  // deployment's choice.
+  if (body.includes(`${name}.setSecure(`)) return true;
+  return new RegExp(`${name}\\.(is)?[sS]ecure=(?!false\\b)`).test(body);
+}
+
+/**
+ * HttpOnly (CWE-1004, Semgrep's cookie-missing-httponly): reported only for a cookie the function creates itself
+ * (`new Cookie(…)`, Kotlin `Cookie(…)`) and hands to no other call than addCookie, whose HttpOnly flag it never
+ * touches; a flag set in any way (`setHttpOnly(cfg.httpOnly())`), or off in so many words (reported by
+ * disabledFlag), is handled.
+ */
+function httpOnlyHandled(body: string, name: string): boolean {
+  if (!new RegExp(`${name}(:\\w+)?=(new)?Cookie\\(`).test(body)) return true;
+  if (new RegExp(`${name}\\.(setHttpOnly\\(|(is)?[hH]ttpOnly=)`).test(body)) return true;
+  const passed = body.match(new RegExp(`[(,]${name}[),]`, 'g'))?.length ?? 0;
+  const added = body.match(new RegExp(`addCookie\\(${name}\\)`, 'g'))?.length ?? 0;
+  return passed > added;
+}
+
 /**
  * Servlet cookies (CWE-614) in Java and Kotlin: `response.addCookie(c)` where the same function never sets `c`'s
  * Secure flag (`c.setSecure(true)`, Kotlin's `c.secure = true` / `c.isSecure = true`). The check reads the function
@@ -62,19 +88,17 @@ export function insecureCookies(parsed: ParsedSource): Finding[] {
     let scope: SyntaxNode | null = node.parent;
     while (scope && !functions[scope.type]) scope = scope.parent;
     const body = text(parsed, scope ?? parsed.root);
-    const secured = [
-      `${cookieName}.setSecure(true)`,
-      `${cookieName}.secure=true`,
-      `${cookieName}.isSecure=true`,
-    ];
-    if (secured.some((s) => body.includes(s))) return true;
-    // Turned off in so many words: reported where it is turned off (disabledFlag), not again here.
-    if (FLAG_OFF.some((f) => body.includes(`${cookieName}${f}`))) return true;
-    // A flag read from configuration (`c.setSecure(props.isSecure())`, Kotlin's `c.secure = props.secure`) is the
-    // deployment's choice.
-    if (body.includes(`${cookieName}.setSecure(`) && !body.includes(`${cookieName}.setSecure(false)`))
-      return true;
-    if (new RegExp(`${cookieName}\\.(is)?[sS]ecure=(?!false\\b)`).test(body)) return true;
+    if (!httpOnlyHandled(body, cookieName))
+      out.push({
+        rule_id: 'security/cookie-without-httponly',
+        category: 'security',
+        severity: 'low',
+        confidence: 'medium',
+        message: `cookie \`${cookieName}\` is added without setHttpOnly(true), so page scripts (and an XSS) can read it; call ${cookieName}.setHttpOnly(true) unless scripts must read it.`,
+        ...locate(parsed, node),
+        cwe: 'CWE-1004',
+      });
+    if (secureHandled(body, cookieName)) return true;
     out.push({
       rule_id: 'security/insecure-cookie',
       category: 'security',

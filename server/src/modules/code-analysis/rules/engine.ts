@@ -37,6 +37,7 @@ import { INCOMPLETE_ESCAPING_RULES } from './incomplete-escaping';
 import { IOS_STORAGE_RULES } from './ios-storage';
 import { JACKSON_TYPING_RULES } from './jackson-typing';
 import { JVM_DESERIALIZATION_RULES } from './deserialization-jvm';
+import { badHexConversion } from './hex-encoding';
 import { IOS_WEBVIEW_RULES } from './ios-webview';
 import { DOTNET_TRANSPORT_RULES, missingHsts } from './dotnet-transport';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
@@ -224,6 +225,7 @@ export function runRules(
     findings.push(
       ...insecureCookies(parsed),
       ...missingHsts(parsed),
+      ...badHexConversion(parsed),
       ...pythonCallFindings(parsed),
       ...trojanSource(parsed),
       ...archiveExtraction(parsed),
