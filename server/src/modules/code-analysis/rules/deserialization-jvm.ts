@@ -63,4 +63,40 @@ export const JVM_DESERIALIZATION_RULES: RuleDefinition[] = [
       scala: callText('call_expression', '\\.fromXML\\('),
     },
   },
+  {
+    // JMS: an ObjectMessage's payload is Java serialisation from whoever can post to the queue (Semgrep's
+    // insecure-jms-deserialization, FindSecBugs JMS_OBJECT_MESSAGE).
+    id: 'security/unsafe-deserialization-api',
+    needles: ['ObjectMessage'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-502',
+    yieldsTo: 'security/unsafe-deserialization',
+    message:
+      '`{finding}` deserialises whatever class the message carries; send text or bytes (JSON) instead of ObjectMessage, or restrict the trusted packages of the connection factory.',
+    languages: {
+      java: `((method_invocation name: (identifier) @m arguments: (argument_list)) @finding (#eq? @m "getObject"))`,
+      kotlin: callText('call_expression', '\\.getObject\\(\\)$'),
+    },
+  },
+  {
+    // SnakeYAML 1.x: `new Yaml()` builds any class a `!!java…` tag names (Semgrep's use-snakeyaml-constructor);
+    // `new Yaml(new SafeConstructor(…))` does not.
+    id: 'security/unsafe-deserialization-api',
+    needles: ['Yaml'],
+    unlessByLanguage: { java: ['SafeConstructor'], kotlin: ['SafeConstructor'], scala: ['SafeConstructor'] },
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-502',
+    yieldsTo: 'security/unsafe-deserialization',
+    message:
+      '`{finding}` lets YAML tags name Java classes to create (SnakeYAML 1.x); pass a SafeConstructor (new Yaml(new SafeConstructor(new LoaderOptions()))) or upgrade to 2.x.',
+    languages: {
+      java: `((object_creation_expression type: (type_identifier) @t arguments: (argument_list)) @finding (#eq? @t "Yaml"))`,
+      kotlin: callText('call_expression', '^Yaml\\(\\)$'),
+      scala: callText('instance_expression', '^new\\s+Yaml(\\(\\))?$'),
+    },
+  },
 ];

@@ -41,7 +41,9 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         ((call_expression function: (identifier) @fn arguments: (arguments . (string (string_fragment) @alg))) @finding
         (#match? @fn "^(createHash|createHmac)$") (#match? @alg "^(md5|sha1|MD5|SHA1|md4|RSA-MD5)$"))`),
       java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
-        (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))`,
+        (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))
+        ((method_invocation object: (identifier) @cls name: (identifier) @fn) @finding
+          (#eq? @cls "DigestUtils") (#match? @fn "^(md2|md5|sha1?|get(Md2|Md5|Sha1?)Digest)(Hex)?$"))`,
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(md5|sha1|md4|ripemd160)$") (#match? @fn "^(New|Sum)$"))`,
       php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))

@@ -204,6 +204,15 @@ export const java: TaintLanguage = {
     },
     { kind: 'nosql-injection', callee: /^new(BasicDBObject|Document)$/, arg: 1, when: /["']\$where["']/ },
     { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
+    // A Location header set by hand (servlet `setHeader("Location", …)`, Spring `ResponseEntity…header(HttpHeaders.LOCATION, …)`,
+    // `HttpHeaders.setLocation(URI)`, `ResponseEntity.status(FOUND).location(URI)`): Semgrep's nonconstant-location-header.
+    {
+      kind: 'open-redirect',
+      callee: /\.(setHeader|addHeader|header|set|add)$/,
+      arg: 1,
+      when: /\.(setHeader|addHeader|header|set|add)\(\s*("Location"|HttpHeaders\.LOCATION)\s*,/,
+    },
+    { kind: 'open-redirect', callee: /\.(location|setLocation)$/, arg: 0 },
     { kind: 'xss', callee: /\.sendError$/, arg: 1 },
     { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },
     {
@@ -233,6 +242,8 @@ export const java: TaintLanguage = {
     },
     { kind: 'config-setting', callee: /\.setCatalog$/, arg: 0 },
     { kind: 'config-setting', callee: /^System\.setProperty$/, arg: 'any' },
+    // A child process's environment from input (Semgrep's tainted-env-from-http-request: `LD_PRELOAD`, `PATH`…).
+    { kind: 'config-setting', callee: /\.environment\(\)\.put$/, arg: 'any' },
   ],
   valueChecks: [
     {
