@@ -92,3 +92,97 @@ export function missingHsts(parsed: ParsedSource): Finding[] {
   });
   return out;
 }
+
+/**
+ * More ASP.NET and .NET settings of the Semgrep registry's C# rules and PumaScan: account lockout turned off
+ * (`lockoutOnFailure: false`, `Lockout.AllowedForNewUsers = false`, CWE-307), directory browsing (CWE-548), a regex
+ * with no match timeout on an ASP.NET server (`Regex.InfiniteMatchTimeout`, CWE-1333), RSA encryption without OAEP
+ * (`Encrypt(data, false)`, `RSAEncryptionPadding.Pkcs1`, CWE-780 read as a weak cipher), `XmlTextReader`, whose
+ * defaults before .NET 4.5.2 resolve DTDs (CWE-611, not in a file that prohibits them), and a custom
+ * `DataContractResolver`, which lets the payload name types (CWE-502).
+ */
+export const DOTNET_MORE_RULES: RuleDefinition[] = [
+  {
+    id: 'security/lockout-disabled',
+    needles: ['lockoutOnFailure', 'AllowedForNewUsers'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-307',
+    message:
+      '`{finding}` lets an attacker guess passwords without the account ever locking; pass lockoutOnFailure: true and keep lockout on for new users.',
+    languages: {
+      csharp: `((argument name: (identifier) @n (boolean_literal) @v) @finding (#eq? @n "lockoutOnFailure") (#eq? @v "false"))
+        ((assignment_expression left: (member_access_expression name: (identifier) @n) right: (boolean_literal) @v) @finding
+          (#eq? @n "AllowedForNewUsers") (#eq? @v "false"))`,
+    },
+  },
+  {
+    id: 'security/directory-listing',
+    needles: ['DirectoryBrowser'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-548',
+    message:
+      '`{finding}` lists the files of served directories to anyone; serve known files only (UseStaticFiles without directory browsing).',
+    languages: {
+      csharp: `((invocation_expression function: (member_access_expression name: (_) @m)) @finding (#match? @m "^(UseDirectoryBrowser|AddDirectoryBrowser)$"))`,
+    },
+  },
+  {
+    id: 'security/regex-without-timeout',
+    needles: ['InfiniteMatchTimeout'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-1333',
+    message:
+      '`{finding}` lets one regex match run forever on crafted input; give a finite timeout (TimeSpan.FromSeconds(1)) or RegexOptions.NonBacktracking.',
+    languages: {
+      csharp: `((member_access_expression expression: (identifier) @r name: (identifier) @n) @finding (#eq? @r "Regex") (#eq? @n "InfiniteMatchTimeout"))`,
+    },
+  },
+  {
+    id: 'security/weak-cipher',
+    needles: ['Encrypt', 'Pkcs1'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-327',
+    message:
+      '`{finding}` encrypts with RSA PKCS#1 v1.5 padding, open to padding-oracle attacks (Bleichenbacher); use RSAEncryptionPadding.OaepSHA256.',
+    languages: {
+      csharp: `((invocation_expression function: (member_access_expression name: (identifier) @m) arguments: (argument_list (argument) . (argument (boolean_literal) @v) .)) @finding
+          (#eq? @m "Encrypt") (#eq? @v "false"))
+        ((member_access_expression expression: (identifier) @r name: (identifier) @n) @finding (#eq? @r "RSAEncryptionPadding") (#eq? @n "Pkcs1"))`,
+    },
+  },
+  {
+    id: 'security/xxe',
+    needles: ['XmlTextReader'],
+    unlessByLanguage: { csharp: ['DtdProcessing.Prohibit', 'DtdProcessing.Ignore', 'ProhibitDtd = true', 'XmlResolver = null'] },
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-611',
+    message:
+      '`{finding}` resolves DTDs and external entities by default before .NET 4.5.2; set DtdProcessing = DtdProcessing.Prohibit (or use XmlReader.Create with default settings).',
+    languages: {
+      csharp: `((object_creation_expression type: (identifier) @t) @finding (#eq? @t "XmlTextReader"))`,
+    },
+  },
+  {
+    id: 'security/deserializer-type-resolution',
+    needles: ['DataContractResolver'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-502',
+    message:
+      '`{finding}` resolves types from the serialized data; a resolver that maps names to arbitrary types lets the payload create gadget classes. Map only your own known types.',
+    languages: {
+      csharp: `((class_declaration name: (identifier) @finding (base_list (identifier) @b)) (#eq? @b "DataContractResolver"))`,
+    },
+  },
+];

@@ -39,7 +39,7 @@ import { JACKSON_TYPING_RULES } from './jackson-typing';
 import { JVM_DESERIALIZATION_RULES } from './deserialization-jvm';
 import { badHexConversion } from './hex-encoding';
 import { IOS_WEBVIEW_RULES } from './ios-webview';
-import { DOTNET_TRANSPORT_RULES, missingHsts } from './dotnet-transport';
+import { DOTNET_MORE_RULES, DOTNET_TRANSPORT_RULES, missingHsts } from './dotnet-transport';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { JVM_INSECURE_API_RULES } from './jvm-insecure-apis';
 import { JWT_RULES } from './jwt';
@@ -111,6 +111,7 @@ export const RULES: RuleDefinition[] = [
   ...JVM_DESERIALIZATION_RULES,
   ...IOS_WEBVIEW_RULES,
   ...DOTNET_TRANSPORT_RULES,
+  ...DOTNET_MORE_RULES,
   ...ANDROID_STORAGE_RULES,
   ...JVM_XXE_RULES,
   ...NATIVE_XXE_RULES,
