@@ -104,6 +104,24 @@ export const MEMORY_SAFETY_RULES: RuleDefinition[] = [
     ),
   },
   {
+    // Semgrep's insecure-use-memset, CERT MSC06-C, CWE-14: `memset(password, 0, …)` just before the buffer dies is a
+    // dead store the optimiser may drop, leaving the secret in memory; memset_s, explicit_bzero, SecureZeroMemory and
+    // OPENSSL_cleanse are kept. Only a buffer named like a secret is reported.
+    id: 'security/insecure-memset',
+    needles: ['memset'],
+    category: 'security',
+    severity: 'low',
+    confidence: 'medium',
+    cwe: 'CWE-14',
+    message:
+      '`{finding}` clears a secret with a store the compiler may remove; use memset_s, explicit_bzero or SecureZeroMemory.',
+    languages: forC(
+      (fn) => `((call_expression function: ${fn} @fn arguments: (argument_list . (_) @buf . (number_literal) @zero)) @finding
+        (#match? @fn "^(std::)?memset$") (#eq? @zero "0")
+        (#match? @buf "([pP]ass(word|wd|phrase)?|[pP]wd|[sS]ecret|(^|[_.>])[kK]ey|[a-z]Key|KEY|[tT]oken|[cC]redential|PASS|SECRET|TOKEN)"))`,
+    ),
+  },
+  {
     // gosec G103, CodeQL's go/unsafe-pointer family: `unsafe` steps outside Go's type and bounds checks, so a wrong
     // offset or length reads or writes memory the program does not own. An audit: most uses are deliberate.
     id: 'security/unsafe-memory-access',
