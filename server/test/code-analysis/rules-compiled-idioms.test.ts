@@ -124,7 +124,7 @@ describe('JVM deserialisers and verifiers', () => {
     }
 }
 `;
-    expect(lines(await findings(code, 'java'), 'security/unsafe-deserialization-api')).toEqual([]);
+    expect(lines(await findings(code, 'java'), 'security/object-deserialization')).toEqual([]);
   });
   it('keeps RSA/ECB with OAEP quiet but reports textbook RSA', async () => {
     const code = `class K {

@@ -22,7 +22,7 @@ const XSTREAM_ALLOW_LIST = ['allowTypes', 'addPermission', 'setupDefaultSecurity
 
 export const JVM_DESERIALIZATION_RULES: RuleDefinition[] = [
   {
-    id: 'security/unsafe-deserialization-api',
+    id: 'security/object-deserialization',
     needles: ['ObjectInputStream'],
     unlessByLanguage: { java: FILTERED, kotlin: FILTERED, scala: FILTERED },
     category: 'security',
@@ -35,7 +35,7 @@ export const JVM_DESERIALIZATION_RULES: RuleDefinition[] = [
     languages: created('ObjectInputStream'),
   },
   {
-    id: 'security/unsafe-deserialization-api',
+    id: 'security/xml-decoder',
     needles: ['XMLDecoder'],
     category: 'security',
     severity: 'high',
@@ -47,7 +47,7 @@ export const JVM_DESERIALIZATION_RULES: RuleDefinition[] = [
     languages: created('XMLDecoder'),
   },
   {
-    id: 'security/unsafe-deserialization-api',
+    id: 'security/xstream-without-allow-list',
     needles: ['fromXML'],
     unlessByLanguage: { java: XSTREAM_ALLOW_LIST, kotlin: XSTREAM_ALLOW_LIST, scala: XSTREAM_ALLOW_LIST },
     category: 'security',
@@ -66,7 +66,7 @@ export const JVM_DESERIALIZATION_RULES: RuleDefinition[] = [
   {
     // JMS: an ObjectMessage's payload is Java serialisation from whoever can post to the queue (Semgrep's
     // insecure-jms-deserialization, FindSecBugs JMS_OBJECT_MESSAGE).
-    id: 'security/unsafe-deserialization-api',
+    id: 'security/jms-object-message',
     needles: ['ObjectMessage'],
     category: 'security',
     severity: 'high',
@@ -83,7 +83,7 @@ export const JVM_DESERIALIZATION_RULES: RuleDefinition[] = [
   {
     // SnakeYAML 1.x: `new Yaml()` builds any class a `!!java…` tag names (Semgrep's use-snakeyaml-constructor);
     // `new Yaml(new SafeConstructor(…))` does not.
-    id: 'security/unsafe-deserialization-api',
+    id: 'security/snakeyaml-unsafe-constructor',
     needles: ['Yaml'],
     unlessByLanguage: { java: ['SafeConstructor'], kotlin: ['SafeConstructor'], scala: ['SafeConstructor'] },
     category: 'security',

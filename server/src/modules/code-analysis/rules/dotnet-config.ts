@@ -31,9 +31,10 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
   },
   {
     // The Semgrep registry's .NET deserialization rules: JavaScriptSerializer with a type resolver reads `__type` from
-    // the payload; .NET Remoting with TypeFilterLevel.Full deserializes any type sent to the channel.
+    // the payload; .NET Remoting with TypeFilterLevel.Full deserializes any type sent to the channel; a custom
+    // DataContractResolver maps names in the payload to types (Semgrep's data-contract-resolver).
     id: 'security/deserializer-type-resolution',
-    needles: ['SimpleTypeResolver', 'TypeFilterLevel'],
+    needles: ['SimpleTypeResolver', 'TypeFilterLevel', 'DataContractResolver'],
     category: 'security',
     severity: 'high',
     confidence: 'medium',
@@ -44,7 +45,8 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
       csharp: `((object_creation_expression type: (identifier) @t arguments: (argument_list (argument (object_creation_expression type: (identifier) @r)))) @finding
           (#eq? @t "JavaScriptSerializer") (#eq? @r "SimpleTypeResolver"))
         ((assignment_expression left: (_) @p right: (member_access_expression expression: (identifier) @e name: (identifier) @v)) @finding
-          (#match? @p "TypeFilterLevel$") (#eq? @e "TypeFilterLevel") (#eq? @v "Full"))`,
+          (#match? @p "TypeFilterLevel$") (#eq? @e "TypeFilterLevel") (#eq? @v "Full"))
+        ((class_declaration name: (identifier) @finding (base_list (identifier) @b)) (#eq? @b "DataContractResolver"))`,
     },
   },
   {

@@ -95,11 +95,11 @@ export function missingHsts(parsed: ParsedSource): Finding[] {
 
 /**
  * More ASP.NET and .NET settings of the Semgrep registry's C# rules and PumaScan: account lockout turned off
- * (`lockoutOnFailure: false`, `Lockout.AllowedForNewUsers = false`, CWE-307), directory browsing (CWE-548), a regex
+ * (`lockoutOnFailure: false`, `Lockout.AllowedForNewUsers = false`, CWE-307), a regex
  * with no match timeout on an ASP.NET server (`Regex.InfiniteMatchTimeout`, CWE-1333), RSA encryption without OAEP
  * (`Encrypt(data, false)`, `RSAEncryptionPadding.Pkcs1`, CWE-780 read as a weak cipher), `XmlTextReader`, whose
- * defaults before .NET 4.5.2 resolve DTDs (CWE-611, not in a file that prohibits them), and a custom
- * `DataContractResolver`, which lets the payload name types (CWE-502).
+ * defaults before .NET 4.5.2 resolve DTDs (CWE-611, not in a file that prohibits them). Directory browsing is in
+ * browser.ts (directory-listing), a custom `DataContractResolver` in dotnet-config.ts.
  */
 export const DOTNET_MORE_RULES: RuleDefinition[] = [
   {
@@ -118,19 +118,6 @@ export const DOTNET_MORE_RULES: RuleDefinition[] = [
     },
   },
   {
-    id: 'security/directory-listing',
-    needles: ['DirectoryBrowser'],
-    category: 'security',
-    severity: 'medium',
-    confidence: 'high',
-    cwe: 'CWE-548',
-    message:
-      '`{finding}` lists the files of served directories to anyone; serve known files only (UseStaticFiles without directory browsing).',
-    languages: {
-      csharp: `((invocation_expression function: (member_access_expression name: (_) @m)) @finding (#match? @m "^(UseDirectoryBrowser|AddDirectoryBrowser)$"))`,
-    },
-  },
-  {
     id: 'security/regex-without-timeout',
     needles: ['InfiniteMatchTimeout'],
     category: 'security',
@@ -144,7 +131,7 @@ export const DOTNET_MORE_RULES: RuleDefinition[] = [
     },
   },
   {
-    id: 'security/weak-cipher',
+    id: 'security/rsa-without-oaep',
     needles: ['Encrypt', 'Pkcs1'],
     category: 'security',
     severity: 'medium',
@@ -159,7 +146,7 @@ export const DOTNET_MORE_RULES: RuleDefinition[] = [
     },
   },
   {
-    id: 'security/xxe',
+    id: 'security/xml-text-reader-dtd',
     needles: ['XmlTextReader'],
     unlessByLanguage: { csharp: ['DtdProcessing.Prohibit', 'DtdProcessing.Ignore', 'ProhibitDtd = true', 'XmlResolver = null'] },
     category: 'security',
@@ -170,19 +157,6 @@ export const DOTNET_MORE_RULES: RuleDefinition[] = [
       '`{finding}` resolves DTDs and external entities by default before .NET 4.5.2; set DtdProcessing = DtdProcessing.Prohibit (or use XmlReader.Create with default settings).',
     languages: {
       csharp: `((object_creation_expression type: (identifier) @t) @finding (#eq? @t "XmlTextReader"))`,
-    },
-  },
-  {
-    id: 'security/deserializer-type-resolution',
-    needles: ['DataContractResolver'],
-    category: 'security',
-    severity: 'high',
-    confidence: 'medium',
-    cwe: 'CWE-502',
-    message:
-      '`{finding}` resolves types from the serialized data; a resolver that maps names to arbitrary types lets the payload create gadget classes. Map only your own known types.',
-    languages: {
-      csharp: `((class_declaration name: (identifier) @finding (base_list (identifier) @b)) (#eq? @b "DataContractResolver"))`,
     },
   },
 ];

@@ -55,7 +55,7 @@ export const JVM_INSECURE_API_RULES: RuleDefinition[] = [
   {
     // NIO permission sets that let group or others write (`perms.add(PosixFilePermission.OTHERS_WRITE)`), the enum
     // form of the `rwxrwxrwx` strings permissive-file-mode reads elsewhere (Semgrep's overly-permissive-file-permission).
-    id: 'security/permissive-file-mode',
+    id: 'security/permissive-posix-permission',
     needles: ['PosixFilePermission'],
     category: 'security',
     severity: 'medium',
