@@ -19,7 +19,9 @@ async function findings(code: string, language: CodeLanguage): Promise<Finding[]
   expect(r.parse_errors).toEqual([]);
   return r.issues;
 }
-const lines = (fs: Finding[], rule: string) => [...new Set(fs.filter((f) => f.rule_id === rule).map((f) => f.line))];
+const lines = (fs: Finding[], rule: string) => [
+  ...new Set(fs.filter((f) => f.rule_id === rule).map((f) => f.line)),
+];
 
 describe('ASP.NET HSTS', () => {
   const configure = (extra: string) => `public class Startup
@@ -37,12 +39,14 @@ describe('ASP.NET HSTS', () => {
 }
 `;
   it('reports each pipeline step of a Configure that never calls UseHsts, and ConfigureServices', async () => {
-    expect(lines(await findings(configure(''), 'csharp'), 'security/hsts-not-configured')).toEqual([5, 6, 7, 11]);
+    expect(lines(await findings(configure(''), 'csharp'), 'security/hsts-not-configured')).toEqual([
+      5, 6, 7, 11,
+    ]);
   });
   it('is quiet once UseHsts is called', async () => {
-    expect(lines(await findings(configure('\n        app.UseHsts();'), 'csharp'), 'security/hsts-not-configured')).toEqual(
-      [],
-    );
+    expect(
+      lines(await findings(configure('\n        app.UseHsts();'), 'csharp'), 'security/hsts-not-configured'),
+    ).toEqual([]);
   });
 });
 

@@ -42,7 +42,9 @@ function disabledFlag(parsed: ParsedSource, node: SyntaxNode, callType: string):
 
 /** The Secure flag set (or read from configuration), or turned off where disabledFlag reports it. */
 function secureHandled(body: string, name: string): boolean {
-  if ([`${name}.setSecure(true)`, `${name}.secure=true`, `${name}.isSecure=true`].some((s) => body.includes(s)))
+  if (
+    [`${name}.setSecure(true)`, `${name}.secure=true`, `${name}.isSecure=true`].some((s) => body.includes(s))
+  )
     return true;
   // Turned off in so many words: reported where it is turned off (disabledFlag), not again here.
   if (FLAG_OFF.some((f) => body.includes(`${name}${f}`))) return true;

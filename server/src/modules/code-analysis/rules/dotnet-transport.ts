@@ -148,7 +148,9 @@ export const DOTNET_MORE_RULES: RuleDefinition[] = [
   {
     id: 'security/xml-text-reader-dtd',
     needles: ['XmlTextReader'],
-    unlessByLanguage: { csharp: ['DtdProcessing.Prohibit', 'DtdProcessing.Ignore', 'ProhibitDtd = true', 'XmlResolver = null'] },
+    unlessByLanguage: {
+      csharp: ['DtdProcessing.Prohibit', 'DtdProcessing.Ignore', 'ProhibitDtd = true', 'XmlResolver = null'],
+    },
     category: 'security',
     severity: 'medium',
     confidence: 'medium',

@@ -37,7 +37,10 @@ export function badHexConversion(parsed: ParsedSource): Finding[] {
     const variable = loop.variable(node);
     if (!variable) return true;
     const name = text(parsed, variable);
-    if (parsed.language === 'java' && text(parsed, node.children.find((c) => c.field === 'type') ?? node) !== 'byte')
+    if (
+      parsed.language === 'java' &&
+      text(parsed, node.children.find((c) => c.field === 'type') ?? node) !== 'byte'
+    )
       return true;
     if (parsed.language === 'kotlin') {
       let scope: SyntaxNode | null = node.parent;

@@ -16,7 +16,7 @@ export const IOS_WEBVIEW_RULES: RuleDefinition[] = [
     confidence: 'high',
     cwe: 'CWE-749',
     message:
-      '`{finding}` creates a UIWebView, which always runs the page\'s JavaScript and is deprecated; use WKWebView (with JavaScript off unless needed).',
+      "`{finding}` creates a UIWebView, which always runs the page's JavaScript and is deprecated; use WKWebView (with JavaScript off unless needed).",
     languages: { swift: callText('call_expression', '^UIWebView\\(') },
   },
   {

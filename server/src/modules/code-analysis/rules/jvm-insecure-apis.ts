@@ -66,7 +66,10 @@ export const JVM_INSECURE_API_RULES: RuleDefinition[] = [
     languages: {
       java: `((field_access object: (_) @o field: (identifier) @f) @finding
                (#match? @o "(^|\\.)PosixFilePermission$") (#match? @f "^(OTHERS_WRITE|GROUP_WRITE)$"))`,
-      kotlin: callText('navigation_expression', '^([\\w.]+\\.)?PosixFilePermission\\.(OTHERS_WRITE|GROUP_WRITE)$'),
+      kotlin: callText(
+        'navigation_expression',
+        '^([\\w.]+\\.)?PosixFilePermission\\.(OTHERS_WRITE|GROUP_WRITE)$',
+      ),
       scala: callText('field_expression', '^([\\w.]+\\.)?PosixFilePermission\\.(OTHERS_WRITE|GROUP_WRITE)$'),
     },
   },

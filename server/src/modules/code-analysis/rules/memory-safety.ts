@@ -116,7 +116,9 @@ export const MEMORY_SAFETY_RULES: RuleDefinition[] = [
     message:
       '`{finding}` clears a secret with a store the compiler may remove; use memset_s, explicit_bzero or SecureZeroMemory.',
     languages: forC(
-      (fn) => `((call_expression function: ${fn} @fn arguments: (argument_list . (_) @buf . (number_literal) @zero)) @finding
+      (
+        fn,
+      ) => `((call_expression function: ${fn} @fn arguments: (argument_list . (_) @buf . (number_literal) @zero)) @finding
         (#match? @fn "^(std::)?memset$") (#eq? @zero "0")
         (#match? @buf "([pP]ass(word|wd|phrase)?|[pP]wd|[sS]ecret|(^|[_.>])[kK]ey|[a-z]Key|KEY|[tT]oken|[cC]redential|PASS|SECRET|TOKEN)"))`,
     ),

@@ -36,7 +36,17 @@ const C_KEYGEN = callText(
 export const RISKY_API_RULES: RuleDefinition[] = [
   {
     id: 'security/weak-key-size',
-    needles: ['rsa', 'RSA', 'dsa', 'DSA', 'key_size', 'modulusLength', 'initialize', 'GenerateKey', 'KeySize'],
+    needles: [
+      'rsa',
+      'RSA',
+      'dsa',
+      'DSA',
+      'key_size',
+      'modulusLength',
+      'initialize',
+      'GenerateKey',
+      'KeySize',
+    ],
     category: 'security',
     severity: 'high',
     confidence: 'high',

@@ -52,7 +52,8 @@ export function isRouteHandler(parsed: ParsedSource, lang: TaintLanguage, unit: 
 export function handlerAnnotations(parsed: ParsedSource, unit: SyntaxNode): string {
   const parts = [annotations(parsed.source, unit)];
   for (let n = unit.parent; n; n = n.parent)
-    if (/class_declaration|class_definition|object_declaration/.test(n.type)) parts.push(annotations(parsed.source, n));
+    if (/class_declaration|class_definition|object_declaration/.test(n.type))
+      parts.push(annotations(parsed.source, n));
   return parts.join(' ');
 }
 

@@ -184,7 +184,8 @@ export const java: TaintLanguage = {
     // …and a WebClient whose base URL is the input (`WebClient.create(url)`, `WebClient.builder().baseUrl(url)`).
     {
       kind: 'ssrf',
-      callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$|^WebClient\.(create|builder\(\)\.baseUrl)$/,
+      callee:
+        /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$|^WebClient\.(create|builder\(\)\.baseUrl)$/,
       arg: 0,
     },
     // RestTemplate's other verbs, Apache HttpClient requests, OkHttp's and WebClient's URL setters.
@@ -292,7 +293,8 @@ export const java: TaintLanguage = {
       severity: 'high',
       callee: /^Cipher\.getInstance$/,
       arg: 0,
-      value: /^(DES|DESede|TripleDES|3DES|RC2|RC4|ARCFOUR|Blowfish)\b|\/ECB\b(?!\/OAEP)|^AES$|^RSA\/[^/]*\/NoPadding$/i,
+      value:
+        /^(DES|DESede|TripleDES|3DES|RC2|RC4|ARCFOUR|Blowfish)\b|\/ECB\b(?!\/OAEP)|^AES$|^RSA\/[^/]*\/NoPadding$/i,
       message:
         '`{value}` is a broken or weak cipher (DES, 3DES, RC2, RC4, Blowfish), mode (ECB, the default for a bare "AES") or padding (textbook RSA without OAEP); use AES/GCM/NoPadding, RSA/ECB/OAEPWithSHA-256AndMGF1Padding.',
     },
