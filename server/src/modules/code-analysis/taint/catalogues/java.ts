@@ -103,6 +103,15 @@ export const java: TaintLanguage = {
     },
     { kind: 'sql-injection', callee: /\.batchUpdate$/, arg: 'any' },
     { kind: 'sql-injection', callee: /([Tt]emplate|JdbcTemplate)\.(query|update|execute)$/, arg: 0 },
+    // JDO `pm.newQuery(text)`, Hibernate Criteria `Restrictions.sqlRestriction(text)`, Vert.x SQL clients'
+    // `client.query(text)` / `preparedQuery(text)` (Semgrep's jdo-sqli, hibernate-sqli, vertx-sqli).
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.newQuery$|^Restrictions\.sqlRestriction$|(client|Client|pool|Pool|conn|connection|Connection)\.(query|preparedQuery)$/,
+      arg: 0,
+      argTypes: /^(?!object_creation_expression$|class_literal$)/,
+    },
     {
       kind: 'command-injection',
       callee: /\.exec$|^newProcessBuilder$|^ProcessBuilder\.command$/,
