@@ -97,7 +97,10 @@ export const CLEARTEXT_RULES: RuleDefinition[] = [
         'object_creation_expression',
         '^new\\s+([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|POP3Client|IMAPClient|Socket|ServerSocket)\\(',
       ),
-      kotlin: callText('call_expression', '^([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\('),
+      kotlin: callText(
+        'call_expression',
+        '^([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\(',
+      ),
       scala: callText(
         'instance_expression',
         '^new\\s+([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\b',
