@@ -85,16 +85,20 @@ export const BROWSER_RULES: RuleDefinition[] = [
   {
     // Semgrep's express-check-directory-listing: serve-index lists every file of the directory it serves.
     id: 'security/directory-listing',
-    needles: ['serveIndex', 'serve-index'],
+    needles: ['serveIndex', 'serve-index', 'DirectoryBrowser'],
     category: 'security',
     severity: 'medium',
     confidence: 'medium',
     cwe: 'CWE-548',
     message:
       '`{finding}` lists the files of the served directory, showing backups, configuration and other files nobody links to; serve the files without an index.',
-    languages: forJs(`((call_expression function: (identifier) @fn) @finding (#eq? @fn "serveIndex"))
+    // ASP.NET Core's directory browsing middleware (Semgrep's open-directory-listing).
+    languages: {
+      ...forJs(`((call_expression function: (identifier) @fn) @finding (#eq? @fn "serveIndex"))
                       ((call_expression function: (call_expression function: (identifier) @req arguments: (arguments (string (string_fragment) @m)))) @finding
                         (#eq? @req "require") (#eq? @m "serve-index"))`),
+      csharp: `((invocation_expression function: (member_access_expression name: (_) @m)) @finding (#match? @m "^(UseDirectoryBrowser|AddDirectoryBrowser)$"))`,
+    },
   },
   {
     // Angular's DomSanitizer bypass (Semgrep angular-domsanitizer): the value is inserted as trusted HTML, script,

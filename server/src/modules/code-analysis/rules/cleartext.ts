@@ -95,12 +95,15 @@ export const CLEARTEXT_RULES: RuleDefinition[] = [
       ),
       java: callText(
         'object_creation_expression',
-        '^new\\s+(FTPClient|TelnetClient|SMTPClient|POP3Client|IMAPClient|Socket|ServerSocket)\\(',
+        '^new\\s+([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|POP3Client|IMAPClient|Socket|ServerSocket)\\(',
       ),
-      kotlin: callText('call_expression', '^(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\('),
+      kotlin: callText(
+        'call_expression',
+        '^([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\(',
+      ),
       scala: callText(
         'instance_expression',
-        '^new\\s+(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\b',
+        '^new\\s+([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\b',
       ),
       go: callText('call_expression', '^(ftp\\.(Dial|DialTimeout|Connect)|telnet\\.(Dial|DialTo))\\('),
       php: callText('function_call_expression', '^ftp_connect\\('),

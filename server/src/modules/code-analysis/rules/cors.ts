@@ -24,6 +24,18 @@ function goAnyOriginWithCredentials(entry: string, options: string): boolean {
   );
 }
 
+/**
+ * Spring's CorsConfiguration allowing any origin (`addAllowedOrigin("*")`, `setAllowedOrigins(List.of("*"))`) in the
+ * block that turns credentials on (`setAllowCredentials(true)`), either order; `@CrossOrigin(origins = "*",
+ * allowCredentials = "true")` says both itself.
+ */
+const ORIGIN_CALL = `(expression_statement (method_invocation name: (identifier) @m arguments: (argument_list . (_) @star .)) @finding)`;
+const CREDENTIALS_CALL = `(expression_statement (method_invocation name: (identifier) @cr arguments: (argument_list . (true) .)))`;
+const ORIGIN_PREDICATES = `(#match? @m "^(addAllowedOrigin|addAllowedOriginPattern|setAllowedOrigins|setAllowedOriginPatterns)$")
+          (#match? @star "^(.[*].|[a-zA-Z.]+[(].[*].[)])$") (#eq? @cr "setAllowCredentials")`;
+const ANY_ORIGIN_BEAN = `((block ${ORIGIN_CALL} ${CREDENTIALS_CALL}) ${ORIGIN_PREDICATES})
+        ((block ${CREDENTIALS_CALL} ${ORIGIN_CALL}) ${ORIGIN_PREDICATES})`;
+
 export const CORS_RULES: RuleDefinition[] = [
   {
     id: 'security/cors-permissive',
@@ -45,7 +57,10 @@ export const CORS_RULES: RuleDefinition[] = [
       java: `((method_invocation name: (identifier) @m arguments: (argument_list . (string_literal) @h . (method_invocation name: (identifier) @g arguments: (argument_list . (string_literal) @o)) .)) @finding
           (#match? @m "^(setHeader|addHeader)$") (#match? @h "Access-Control-Allow-Origin") (#eq? @g "getHeader") (#match? @o "^.[Oo]rigin.$"))
         ((method_invocation object: (method_invocation name: (identifier) @any arguments: (argument_list . (string_literal) @star .)) name: (identifier) @cred arguments: (argument_list (true))) @finding
-          (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#match? @star "^.[*].$") (#eq? @cred "allowCredentials"))`,
+          (#match? @any "^(allowedOriginPatterns|allowedOrigins)$") (#match? @star "^.[*].$") (#eq? @cred "allowCredentials"))
+        ${ANY_ORIGIN_BEAN}
+        ((annotation name: (identifier) @a) @finding (#eq? @a "CrossOrigin")
+          (#match? @finding "origins[ ]*=[ ]*[{]?[ ]*.[*].") (#match? @finding "allowCredentials[ ]*=[ ]*.true."))`,
       // Spring's registry in Kotlin: any origin pattern with credentials; Ktor's CORS plugin with `anyHost()` and
       // `allowCredentials = true`.
       kotlin: `((call_expression (navigation_expression (call_expression (navigation_expression (navigation_suffix (simple_identifier) @any)) (call_suffix (value_arguments . (value_argument (string_literal) @star) .))) (navigation_suffix (simple_identifier) @cred)) (call_suffix (value_arguments (value_argument (boolean_literal) @t)))) @finding

@@ -4,7 +4,7 @@ import type { RuleDefinition } from './types';
  * .NET settings that SecurityCodeScan and the Roslyn security analyzers report: Json.NET told to read type names
  * from the payload (CWE-502, `TypeNameHandling` other than `None`: the payload picks a class to instantiate,
  * SCS0028/CA2326), ASP.NET request validation turned off for an action (`[ValidateInput(false)]`, CWE-20,
- * SCS0017), the developer exception page served outside development (CWE-489) and an exception's stack trace
+ * SCS0017; `[AllowHtml]` does it for one model property), the developer exception page served outside development (CWE-489) and an exception's stack trace
  * written to the response (CWE-209, CodeQL cs/information-exposure-through-exception).
  */
 const RESPONSE_CALL =
@@ -31,9 +31,10 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
   },
   {
     // The Semgrep registry's .NET deserialization rules: JavaScriptSerializer with a type resolver reads `__type` from
-    // the payload; .NET Remoting with TypeFilterLevel.Full deserializes any type sent to the channel.
+    // the payload; .NET Remoting with TypeFilterLevel.Full deserializes any type sent to the channel; a custom
+    // DataContractResolver maps names in the payload to types (Semgrep's data-contract-resolver).
     id: 'security/deserializer-type-resolution',
-    needles: ['SimpleTypeResolver', 'TypeFilterLevel'],
+    needles: ['SimpleTypeResolver', 'TypeFilterLevel', 'DataContractResolver'],
     category: 'security',
     severity: 'high',
     confidence: 'medium',
@@ -44,7 +45,8 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
       csharp: `((object_creation_expression type: (identifier) @t arguments: (argument_list (argument (object_creation_expression type: (identifier) @r)))) @finding
           (#eq? @t "JavaScriptSerializer") (#eq? @r "SimpleTypeResolver"))
         ((assignment_expression left: (_) @p right: (member_access_expression expression: (identifier) @e name: (identifier) @v)) @finding
-          (#match? @p "TypeFilterLevel$") (#eq? @e "TypeFilterLevel") (#eq? @v "Full"))`,
+          (#match? @p "TypeFilterLevel$") (#eq? @e "TypeFilterLevel") (#eq? @v "Full"))
+        ((class_declaration name: (identifier) @finding (base_list (identifier) @b)) (#eq? @b "DataContractResolver"))`,
     },
   },
   {
@@ -71,7 +73,7 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
   },
   {
     id: 'security/request-validation-disabled',
-    needles: ['ValidateInput'],
+    needles: ['ValidateInput', 'AllowHtml'],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
@@ -79,7 +81,8 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
     message:
       '`{finding}` turns off ASP.NET request validation for the action; keep it on and encode what the action writes back.',
     languages: {
-      csharp: `((attribute name: (identifier) @n (attribute_argument_list (attribute_argument (boolean_literal) @v))) @finding (#eq? @n "ValidateInput") (#eq? @v "false"))`,
+      csharp: `((attribute name: (identifier) @n (attribute_argument_list (attribute_argument (boolean_literal) @v))) @finding (#eq? @n "ValidateInput") (#eq? @v "false"))
+        ((attribute name: (identifier) @n) @finding (#eq? @n "AllowHtml"))`,
     },
   },
   {

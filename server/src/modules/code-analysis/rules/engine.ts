@@ -26,15 +26,19 @@ import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
 import { CORS_RULES } from './cors';
 import { CSRF_RULES } from './csrf';
+import { JVM_DESERIALIZATION_RULES } from './deserialization-jvm';
 import { DOTNET_CONFIG_RULES } from './dotnet-config';
+import { DOTNET_MORE_RULES, DOTNET_TRANSPORT_RULES, missingHsts } from './dotnet-transport';
 import { DOWNLOAD_EXEC_RULES } from './download-exec';
 import { ESCAPE_BYPASS_RULES } from './escape-bypass';
 import { EXCEPTION_RULES } from './exceptions';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
+import { badHexConversion } from './hex-encoding';
 import { INCOMPLETE_ESCAPING_RULES } from './incomplete-escaping';
 import { IOS_STORAGE_RULES } from './ios-storage';
+import { IOS_WEBVIEW_RULES } from './ios-webview';
 import { JACKSON_TYPING_RULES } from './jackson-typing';
 import { JVM_CONTRACT_RULES } from './jvm-contracts';
 import { JVM_INSECURE_API_RULES } from './jvm-insecure-apis';
@@ -106,6 +110,10 @@ export const RULES: RuleDefinition[] = [
   ...PASSWORD_HASH_RULES,
   ...DOTNET_CONFIG_RULES,
   ...JACKSON_TYPING_RULES,
+  ...JVM_DESERIALIZATION_RULES,
+  ...IOS_WEBVIEW_RULES,
+  ...DOTNET_TRANSPORT_RULES,
+  ...DOTNET_MORE_RULES,
   ...ANDROID_STORAGE_RULES,
   ...JVM_XXE_RULES,
   ...NATIVE_XXE_RULES,
@@ -219,6 +227,8 @@ export function runRules(
   if (categories.includes('security'))
     findings.push(
       ...insecureCookies(parsed),
+      ...missingHsts(parsed),
+      ...badHexConversion(parsed),
       ...pythonCallFindings(parsed),
       ...trojanSource(parsed),
       ...archiveExtraction(parsed),

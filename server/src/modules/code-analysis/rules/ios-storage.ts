@@ -5,7 +5,8 @@ import type { RuleDefinition } from './types';
  * the device is locked (`kSecAttrAccessibleAlways`, CWE-311) and credentials written to `UserDefaults`, a plain
  * property list in the app's container (CWE-312). Values named like a user name or setting are not reported.
  */
-const SECRET_NAME = /(pass(word|wd|code)?|pwd|secret|token|api_?key|private_?key|credential|pin\b)/i;
+const SECRET_NAME =
+  /(pass(word|wd|code)?|pwd|secret|token|api_?key|private_?key|(crypto|encryption|signing|aes|hmac|master)_?key|credential|pin\b)/i;
 
 export const IOS_STORAGE_RULES: RuleDefinition[] = [
   {

@@ -52,4 +52,55 @@ export const JVM_INSECURE_API_RULES: RuleDefinition[] = [
       scala: callText('call_expression', ANONYMOUS_PUT),
     },
   },
+  {
+    // NIO permission sets that let group or others write (`perms.add(PosixFilePermission.OTHERS_WRITE)`), the enum
+    // form of the `rwxrwxrwx` strings permissive-file-mode reads elsewhere (Semgrep's overly-permissive-file-permission).
+    id: 'security/permissive-posix-permission',
+    needles: ['PosixFilePermission'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-732',
+    message:
+      '`{finding}` lets other users write the file; grant write to the owner only (rw-------, rw-r-----).',
+    languages: {
+      java: `((field_access object: (_) @o field: (identifier) @f) @finding
+               (#match? @o "(^|\\.)PosixFilePermission$") (#match? @f "^(OTHERS_WRITE|GROUP_WRITE)$"))`,
+      kotlin: callText(
+        'navigation_expression',
+        '^([\\w.]+\\.)?PosixFilePermission\\.(OTHERS_WRITE|GROUP_WRITE)$',
+      ),
+      scala: callText('field_expression', '^([\\w.]+\\.)?PosixFilePermission\\.(OTHERS_WRITE|GROUP_WRITE)$'),
+    },
+  },
+  {
+    // Servlet URL rewriting (Semgrep's url-rewriting, FindSecBugs URL_REWRITING): `encodeURL` adds `;jsessionid=…` to
+    // links for clients without cookies, so the session id lands in logs, history and Referer headers.
+    id: 'security/session-id-in-url',
+    needles: ['encodeURL', 'encodeRedirectURL', 'encodeUrl', 'encodeRedirectUrl'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-598',
+    message:
+      '`{finding}` may write the session id into the URL, where logs, history and Referer headers keep it; track sessions by cookie only (tracking-mode COOKIE).',
+    languages: {
+      java: `((method_invocation name: (identifier) @m) @finding (#match? @m "^encode(Redirect)?U(RL|rl)$"))`,
+      kotlin: callText('call_expression', '\\.encode(Redirect)?U(RL|rl)\\('),
+    },
+  },
+  {
+    // A hand-written MessageDigest (Semgrep's avoid-implementing-custom-digests, FindSecBugs CUSTOM_MESSAGE_DIGEST).
+    id: 'security/custom-digest',
+    needles: ['MessageDigest'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-327',
+    message:
+      '`{finding}` implements its own message digest; home-made hashes are rarely sound, use a standard one (SHA-256, SHA-3) from the JCA.',
+    languages: {
+      java: `((class_declaration name: (identifier) @finding superclass: (superclass (_) @s)) (#match? @s "(^|\\.)MessageDigest$"))`,
+    },
+  },
 ];

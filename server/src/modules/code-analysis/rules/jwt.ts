@@ -57,7 +57,7 @@ export const JWT_RULES: RuleDefinition[] = [
       // Python (PyJWT, python-jose): rules/python-web-calls.ts, which reads the file's imports.
       // golang-jwt: ParseUnverified reads the claims without checking the signature.
       go: `((call_expression function: (selector_expression field: (field_identifier) @m)) @finding (#eq? @m "ParseUnverified"))`,
-      csharp: `((assignment_expression left: (identifier) @p right: (boolean_literal) @v) @finding (#match? @p "^(RequireSignedTokens|ValidateIssuerSigningKey)$") (#eq? @v "false"))
+      csharp: `((assignment_expression left: [(identifier) (member_access_expression)] @p right: (boolean_literal) @v) @finding (#match? @p "(^|[.])(RequireSignedTokens|ValidateIssuerSigningKey)$") (#eq? @v "false"))
         ((assignment_expression left: (identifier) @p right: (lambda_expression)) @finding (#eq? @p "SignatureValidator"))`,
     },
   },

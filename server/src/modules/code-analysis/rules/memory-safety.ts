@@ -111,7 +111,7 @@ export const MEMORY_SAFETY_RULES: RuleDefinition[] = [
     },
   },
   {
-    // CWE-14, CodeQL's cpp/memset-may-be-deleted, Semgrep's insecure-use-memset: clearing a secret with memset before
+    // CWE-14, CERT MSC06-C, CodeQL's cpp/memset-may-be-deleted, Semgrep's insecure-use-memset: clearing a secret with memset before
     // the buffer is freed or goes out of scope is a dead store the compiler may remove, leaving the secret in memory.
     // Reported for buffers named as secrets; memset_s, explicit_bzero, SecureZeroMemory and OPENSSL_cleanse stay.
     id: 'security/insecure-memset',
@@ -127,9 +127,9 @@ export const MEMORY_SAFETY_RULES: RuleDefinition[] = [
         `((call_expression function: ${fn} @fn arguments: (argument_list . (_) @buf)) @finding (#match? @fn "^(std::)?memset$"))`,
     ),
     check: (c) =>
-      /(^|[^a-z])(pass(word|wd|phrase)?|pwd|secret|private_?key|priv_?key|token|credential|cred|pin)s?([^a-z]|$)/i.test(
+      /(^|[^a-z])(pass(word|wd|phrase)?|pwd|secret|private_?key|priv_?key|key|token|credential|cred|pin)s?([^a-z]|$)/i.test(
         c.buf?.text ?? '',
-      ) || /(Password|Passwd|Secret|Token|PrivateKey|Credential)/.test(c.buf?.text ?? ''),
+      ) || /(Password|Passwd|Secret|Token|Credential|Key)(?![a-z])/.test(c.buf?.text ?? ''),
   },
   {
     // Semgrep's insecure-use-strtok-fn, flawfinder: strtok keeps its position in hidden static state (two threads or

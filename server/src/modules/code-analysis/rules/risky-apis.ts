@@ -36,7 +36,17 @@ const C_KEYGEN = callText(
 export const RISKY_API_RULES: RuleDefinition[] = [
   {
     id: 'security/weak-key-size',
-    needles: ['rsa', 'RSA', 'dsa', 'DSA', 'key_size', 'modulusLength', 'initialize', 'GenerateKey'],
+    needles: [
+      'rsa',
+      'RSA',
+      'dsa',
+      'DSA',
+      'key_size',
+      'modulusLength',
+      'initialize',
+      'GenerateKey',
+      'KeySize',
+    ],
     category: 'security',
     severity: 'high',
     confidence: 'high',
@@ -56,6 +66,12 @@ export const RISKY_API_RULES: RuleDefinition[] = [
       cpp: C_KEYGEN,
       ruby: callText('call', '^OpenSSL::PKey::(RSA|DSA)\\.(new|generate)\\(\\s*\\d+'),
       php: `((array_element_initializer (string) @k (integer) @finding) (#match? @k "private_key_bits"))`,
+      // .NET: `new RSACryptoServiceProvider(1024)`, `RSA.Create(1024)`, `new DSACryptoServiceProvider(1024)`, `rsa.KeySize = 1024`
+      // (an RSA/DSA object by its name: an AES object's KeySize is symmetric).
+      csharp: `${callText('object_creation_expression', '^new\\s+(RSA|DSA)(CryptoServiceProvider|Cng|OpenSsl)\\(\\s*\\d+')}
+               ${callText('invocation_expression', '^(RSA|DSA)\\.Create\\(\\s*\\d+')}
+               ((assignment_expression left: (member_access_expression expression: (identifier) @r name: (identifier) @n) right: (integer_literal) @finding) @k
+                 (#eq? @n "KeySize") (#match? @r "[rR][sS][aA]|[dD][sS][aA]"))`,
     },
     check: (c) => (c.k ? Number(c.finding?.text) < MIN_KEY_BITS : weakKeySize(c.finding?.text ?? '')),
   },

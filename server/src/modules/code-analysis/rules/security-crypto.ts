@@ -7,7 +7,7 @@ export const callText = (type: string, pattern: string): string =>
 /** The JCA's weak digests and ciphers (Kotlin, Scala). */
 const JCA_DIGEST = '(java\\.security\\.)?MessageDigest\\.getInstance\\(\\s*"(MD5|MD4|MD2|SHA-?1|SHA)"\\s*\\)';
 const JCA_CIPHER =
-  '(javax\\.crypto\\.)?Cipher\\.getInstance\\(\\s*"(DES|DESede|TripleDES|RC4|RC2|ARCFOUR|Blowfish|AES"|AES/ECB|[A-Za-z0-9]+/ECB)';
+  '(javax\\.crypto\\.)?Cipher\\.getInstance\\(\\s*"(DES|DESede|TripleDES|RC4|RC2|ARCFOUR|Blowfish|AES"|AES/ECB|[A-Za-z0-9]+/ECB(?!/OAEP)|RSA/[A-Za-z0-9]+/NoPadding)';
 /** OpenSSL and the C library. */
 const NATIVE_DIGEST = '^(MD5|MD4|SHA1|MD5_Init|MD4_Init|SHA1_Init|EVP_md5|EVP_md4|EVP_sha1)\\(';
 const NATIVE_CIPHER =
@@ -41,7 +41,9 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         ((call_expression function: (identifier) @fn arguments: (arguments . (string (string_fragment) @alg))) @finding
         (#match? @fn "^(createHash|createHmac)$") (#match? @alg "^(md5|sha1|MD5|SHA1|md4|RSA-MD5)$"))`),
       java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
-        (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))`,
+        (#eq? @cls "MessageDigest") (#eq? @fn "getInstance") (#match? @alg "\\"(MD5|MD2|SHA-?1|md5|sha-?1)\\""))
+        ((method_invocation object: (identifier) @cls name: (identifier) @fn) @finding
+          (#eq? @cls "DigestUtils") (#match? @fn "^(md2|md5|sha1?|get(Md2|Md5|Sha1?)Digest)(Hex)?$"))`,
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(md5|sha1|md4|ripemd160)$") (#match? @fn "^(New|Sum)$"))`,
       php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))
@@ -90,7 +92,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       ...forJs(`((call_expression function: (member_expression property: (property_identifier) @fn) arguments: (arguments . (string (string_fragment) @alg))) @finding
         (#match? @fn "^createCipher(iv)?$") (#match? @alg "^(des|rc4|bf|blowfish|rc2)|-ecb$|^des-ede"))`),
       java: `((method_invocation object: (identifier) @cls name: (identifier) @fn arguments: (argument_list . (string_literal) @alg)) @finding
-        (#eq? @cls "Cipher") (#eq? @fn "getInstance") (#match? @alg "\\"(DES|DESede|RC4|RC2|Blowfish|AES\\"|AES/ECB|[A-Za-z0-9]+/ECB)"))`,
+        (#eq? @cls "Cipher") (#eq? @fn "getInstance") (#match? @alg "\\"(DES|DESede|RC4|RC2|Blowfish|AES\\"|AES/ECB|[A-Za-z0-9]+/ECB(?!/OAEP)|RSA/[A-Za-z0-9]+/NoPadding)"))`,
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(des|rc4)$") (#match? @fn "^New(Cipher|TripleDESCipher)$"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument (string) @alg))) @finding

@@ -75,7 +75,8 @@ export const KEY_RULES: RuleDefinition[] = [
       java: `${callText('method_invocation', JAVA_LIKE)}
              ${callText('object_creation_expression', JAVA_LIKE)}`,
       kotlin: callText('call_expression', JAVA_LIKE),
-      scala: `${callText('call_expression', JAVA_LIKE)}
+      // jwt-scala: `Jwt.encode(claim, "key", algo)`, `JwtJson.decode(token, "key", Seq(…))` (Semgrep's jwt-scala-hardcode).
+      scala: `${callText('call_expression', any(JAVA_LIKE, second('Jwt(Json|Circe|Spray|Upickle|Argonaut|Json4sNative|Json4sJackson|PlayJson)?\\.(encode|decode\\w*|isValid|validate)', `"[^"$]{3,}"`)))}
               ${callText('instance_expression', JAVA_LIKE)}`,
       go: callText(
         'call_expression',

@@ -99,10 +99,19 @@ export const SECURITY_RULES: RuleDefinition[] = [
       java: `((method_declaration name: (identifier) @n body: (block . "{" . "}")) @finding (#match? @n "^(checkServerTrusted|checkClientTrusted)$"))
              ((identifier) @finding (#eq? @finding "ALLOW_ALL_HOSTNAME_VERIFIER"))
              ((object_creation_expression type: (type_identifier) @t) @finding (#eq? @t "NoopHostnameVerifier"))
-             ((method_invocation name: (identifier) @n arguments: (argument_list (lambda_expression body: (true)))) @finding (#match? @n "^(setHostnameVerifier|setDefaultHostnameVerifier|hostnameVerifier)$"))`,
+             ((method_invocation name: (identifier) @n arguments: (argument_list (lambda_expression body: (true)))) @finding (#match? @n "^(setHostnameVerifier|setDefaultHostnameVerifier|hostnameVerifier)$"))
+             ((class_declaration name: (identifier) @finding interfaces: (super_interfaces (type_list (type_identifier) @i))
+                body: (class_body (method_declaration name: (identifier) @v body: (block . (return_statement (true)) .))))
+               (#eq? @i "HostnameVerifier") (#eq? @v "verify"))
+             ((object_creation_expression type: (type_identifier) @i
+                (class_body (method_declaration name: (identifier) @v body: (block . (return_statement (true)) .)))) @finding
+               (#eq? @i "HostnameVerifier") (#eq? @v "verify"))`,
       kotlin: `${callText('call_expression', '(\\.hostnameVerifier|^HostnameVerifier)\\s*\\{\\s*[\\w\\s,]*->\\s*true\\s*\\}$')}
              ((function_declaration (simple_identifier) @n (function_body) @b) @finding (#match? @n "^check(Server|Client)Trusted$") (#match? @b "^\\{\\s*\\}$"))`,
       csharp: `((assignment_expression left: (_) @l right: (lambda_expression body: (boolean_literal) @v)) @finding
+               (#match? @l "(ServerCertificate(Custom)?ValidationCallback|RemoteCertificateValidationCallback)$") (#eq? @v "true"))
+             ((assignment_expression left: (_) @l right: [(lambda_expression body: (block . (return_statement (boolean_literal) @v) .))
+                                                          (anonymous_method_expression (block . (return_statement (boolean_literal) @v) .))]) @finding
                (#match? @l "(ServerCertificate(Custom)?ValidationCallback|RemoteCertificateValidationCallback)$") (#eq? @v "true"))
              ((member_access_expression name: (identifier) @n) @finding (#eq? @n "DangerousAcceptAnyServerCertificateValidator"))`,
       rust: `${callText('call_expression', '\\.danger_accept_invalid_(certs|hostnames)\\(\\s*true\\s*\\)$')}

@@ -5,7 +5,7 @@ import type { ParsedSource } from '../parsing/parse';
 import type { SyntaxNode } from '../parsing/tree';
 import { cleartextRequest } from '../rules/cleartext-urls';
 import type { Range } from './numeric/ranges';
-import { isRouteHandler, parameterNames, parametersOf } from './parameters';
+import { handlerAnnotations, isRouteHandler, parameterNames, parametersOf } from './parameters';
 import type { TaintProject } from './project';
 import { TAINT_RULES } from './rules';
 import { NAME_LIKE, norm } from './syntax';
@@ -359,13 +359,22 @@ export class FileContext {
   }
 
   onReturn(walker: WalkerBase, unit: SyntaxNode, value: SyntaxNode, v: Val): void {
-    const sink = this.lang.returnSink;
-    if (!sink || !v.taint || !walker.reporting) return;
+    const sinks = this.lang.returnSink;
+    if (!sinks || !v.taint || !walker.reporting) return;
     if (!isRouteHandler(this.parsed, this.lang, unit)) return;
-    if (sink.value && !sink.value.test(walker.nodeText(value))) return;
-    if (sink.unless && /call|invocation/.test(value.type) && sink.unless.test(walker.shape(value).callee))
+    const text = walker.nodeText(value);
+    for (const sink of Array.isArray(sinks) ? sinks : [sinks]) {
+      if (sink.value && !sink.value.test(text)) continue;
+      if (sink.unless && /call|invocation/.test(value.type) && sink.unless.test(walker.shape(value).callee))
+        continue;
+      if (sink.scope || sink.scopeUnless) {
+        const declared = handlerAnnotations(this.parsed, unit);
+        if (sink.scope && !sink.scope.test(`${declared} ${text}`)) continue;
+        if (sink.scopeUnless?.test(declared)) continue;
+      }
+      walker.flag(sink.kind, value, 'the response body', v.taint);
       return;
-    walker.flag(sink.kind, value, 'the response body', v.taint);
+    }
   }
 
   checkValues(

@@ -47,6 +47,17 @@ export function isRouteHandler(parsed: ParsedSource, lang: TaintLanguage, unit: 
 }
 
 /**
+ * The annotations written on a handler and on the classes around it (`@RestController class … { @GetMapping … }`).
+ */
+export function handlerAnnotations(parsed: ParsedSource, unit: SyntaxNode): string {
+  const parts = [annotations(parsed.source, unit)];
+  for (let n = unit.parent; n; n = n.parent)
+    if (/class_declaration|class_definition|object_declaration/.test(n.type))
+      parts.push(annotations(parsed.source, n));
+  return parts.join(' ');
+}
+
+/**
  * The annotations and attributes written on the function itself (Java's modifiers, C#'s attribute lists), and Rust's
  * outer attributes, which the grammar keeps as the siblings just before the function (`#[get("/<name>")]`).
  */

@@ -219,7 +219,21 @@ export interface TaintLanguage {
    * What a route handler returns is the response body: a sink unless the returned call is one of `unless`; with
    * `value`, only a returned expression whose text matches (Spring's `"redirect:" + url` view name).
    */
-  returnSink?: { kind: TaintKind; unless?: RegExp; value?: RegExp };
+  returnSink?: ReturnSink | ReturnSink[];
+}
+
+export interface ReturnSink {
+  kind: TaintKind;
+  unless?: RegExp;
+  value?: RegExp;
+  /**
+   * Only in handlers whose annotations (the function's and its class's) or returned expression match: Spring writes a
+   * returned String as the body under `@ResponseBody`/`@RestController` or in a `ResponseEntity`, and otherwise reads
+   * it as a view name.
+   */
+  scope?: RegExp;
+  /** Not in handlers whose annotations match (`produces = "application/json"`). */
+  scopeUnless?: RegExp;
 }
 
 /** The sources a threat model adds to a catalogue, in the shapes of the catalogue's own. */

@@ -13,6 +13,8 @@ export const csharp: TaintLanguage = {
   propertySinks: [
     { target: /\.CommandText$/, kind: 'sql-injection' },
     { target: /\.Filter$/, kind: 'ldap-injection' },
+    // Web Forms: a Label's or Literal's Text and a control's InnerHtml are written to the page unencoded.
+    { target: /(^|\.)(lbl|lit)[A-Z]\w*\.Text$|\.InnerHtml$/, kind: 'xss' },
   ],
   sources: [/^(HttpContext\.)?Request\.(Query|Form|QueryString|Headers|Cookies|Body|Path|RouteValues)\b/],
   parameterTypes: ['parameter'],

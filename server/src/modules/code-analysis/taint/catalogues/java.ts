@@ -26,7 +26,20 @@ export const java: TaintLanguage = {
     /\b(int|long|short|byte|boolean|double|float|Integer|Long|Short|Boolean|Double|Float|UUID|HttpServletRequest|HttpServletResponse|HttpSession|Model|ModelMap|BindingResult|Errors|Principal|Authentication|Pageable|Locale|RedirectAttributes|WebRequest)\s+\w+\s*$/,
   // Spring MVC binds a handler's simple parameters from the request even without @RequestParam.
   handler: { decorator: /@(Get|Post|Put|Delete|Patch|Request)Mapping\b/ },
-  returnSink: { kind: 'open-redirect', value: /^"redirect:"\+/ },
+  returnSink: [
+    { kind: 'open-redirect', value: /^"redirect:"\+/ },
+    // A String a @ResponseBody/@RestController handler returns, or a ResponseEntity's body, is written as the response
+    // and served as text/html to a browser that asks for it: HTML markup built from input there is reflected XSS
+    // (Semgrep's spring tainted-html-string, CodeQL java/xss). Only returned text that writes a tag is read as HTML;
+    // a handler that declares JSON, XML or plain text (`produces = …`) is not.
+    {
+      kind: 'xss',
+      value: /"[^"]*<\/?[a-zA-Z!]/,
+      // (Annotations are read without whitespace: `@ResponseBodypublic`.)
+      scope: /@(ResponseBody|RestController)|(^|\W|new)ResponseEntity\b/,
+      scopeUnless: /produces\s*=[^)]*(JSON|json|XML|xml|TEXT_PLAIN|text\/plain)/,
+    },
+  ],
   sourceCalls: [
     /\.(getParameter|getParameterValues|getParameterMap|getParameterNames|getHeader|getHeaders|getHeaderNames|getQueryString|getCookies|getInputStream|getReader|getPathInfo|readLine)$/,
     /^System\.getenv$/,
@@ -90,6 +103,15 @@ export const java: TaintLanguage = {
     },
     { kind: 'sql-injection', callee: /\.batchUpdate$/, arg: 'any' },
     { kind: 'sql-injection', callee: /([Tt]emplate|JdbcTemplate)\.(query|update|execute)$/, arg: 0 },
+    // JDO `pm.newQuery(text)`, Hibernate Criteria `Restrictions.sqlRestriction(text)`, Vert.x SQL clients'
+    // `client.query(text)` / `preparedQuery(text)` (Semgrep's jdo-sqli, hibernate-sqli, vertx-sqli).
+    {
+      kind: 'sql-injection',
+      callee:
+        /\.newQuery$|^Restrictions\.sqlRestriction$|(client|Client|pool|Pool|conn|connection|Connection)\.(query|preparedQuery)$/,
+      arg: 0,
+      argTypes: /^(?!object_creation_expression$|class_literal$)/,
+    },
     {
       kind: 'command-injection',
       callee: /\.exec$|^newProcessBuilder$|^ProcessBuilder\.command$/,
@@ -168,7 +190,13 @@ export const java: TaintLanguage = {
       callee: /getSession\(\)\.(setAttribute|putValue)$|^HttpSession\.(setAttribute|putValue)$/,
       arg: 'any',
     },
-    { kind: 'ssrf', callee: /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$/, arg: 0 },
+    // …and a WebClient whose base URL is the input (`WebClient.create(url)`, `WebClient.builder().baseUrl(url)`).
+    {
+      kind: 'ssrf',
+      callee:
+        /^newURL$|^URI\.create$|\.getForObject$|\.getForEntity$|^WebClient\.(create|builder\(\)\.baseUrl)$/,
+      arg: 0,
+    },
     // RestTemplate's other verbs, Apache HttpClient requests, OkHttp's and WebClient's URL setters.
     {
       kind: 'ssrf',
@@ -186,6 +214,15 @@ export const java: TaintLanguage = {
     },
     { kind: 'nosql-injection', callee: /^new(BasicDBObject|Document)$/, arg: 1, when: /["']\$where["']/ },
     { kind: 'open-redirect', callee: /\.sendRedirect$/, arg: 0 },
+    // A Location header set by hand (servlet `setHeader("Location", …)`, Spring `ResponseEntity…header(HttpHeaders.LOCATION, …)`,
+    // `HttpHeaders.setLocation(URI)`, `ResponseEntity.status(FOUND).location(URI)`): Semgrep's nonconstant-location-header.
+    {
+      kind: 'open-redirect',
+      callee: /\.(setHeader|addHeader|header|set|add)$/,
+      arg: 1,
+      when: /\.(setHeader|addHeader|header|set|add)\(\s*("Location"|HttpHeaders\.LOCATION)\s*,/,
+    },
+    { kind: 'open-redirect', callee: /\.(location|setLocation)$/, arg: 0 },
     { kind: 'xss', callee: /\.sendError$/, arg: 1 },
     { kind: 'header-injection', callee: /\.(addHeader|setHeader)$|^newCookie$/, arg: 1 },
     {
@@ -215,6 +252,8 @@ export const java: TaintLanguage = {
     },
     { kind: 'config-setting', callee: /\.setCatalog$/, arg: 0 },
     { kind: 'config-setting', callee: /^System\.setProperty$/, arg: 'any' },
+    // A child process's environment from input (Semgrep's tainted-env-from-http-request: `LD_PRELOAD`, `PATH`…).
+    { kind: 'config-setting', callee: /\.environment\(\)\.put$/, arg: 'any' },
   ],
   valueChecks: [
     {
@@ -263,9 +302,10 @@ export const java: TaintLanguage = {
       severity: 'high',
       callee: /^Cipher\.getInstance$/,
       arg: 0,
-      value: /^(DES|DESede|TripleDES|3DES|RC2|RC4|ARCFOUR|Blowfish)\b|\/ECB\b|^AES$/i,
+      value:
+        /^(DES|DESede|TripleDES|3DES|RC2|RC4|ARCFOUR|Blowfish)\b|\/ECB\b(?!\/OAEP)|^AES$|^RSA\/[^/]*\/NoPadding$/i,
       message:
-        '`{value}` is a broken or weak cipher (DES, 3DES, RC2, RC4, Blowfish) or mode (ECB, the default for a bare "AES"); use AES/GCM/NoPadding.',
+        '`{value}` is a broken or weak cipher (DES, 3DES, RC2, RC4, Blowfish), mode (ECB, the default for a bare "AES") or padding (textbook RSA without OAEP); use AES/GCM/NoPadding, RSA/ECB/OAEPWithSHA-256AndMGF1Padding.',
     },
     {
       rule: 'security/weak-hash',

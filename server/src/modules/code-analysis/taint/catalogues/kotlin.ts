@@ -112,5 +112,17 @@ export const kotlin: TaintLanguage = {
   ],
   parameterTypes: ['parameter'],
   parameterSources: [namedInput, mainArgs, { text: JVM_BINDINGS }, MCP_ANNOTATED],
+  // Spring MVC in Kotlin, as in Java: a handler's simple parameters come from the request, and what a
+  // @ResponseBody/@RestController handler returns is the response body (HTML markup built from input is XSS).
+  handler: { decorator: /@(Get|Post|Put|Delete|Patch|Request)Mapping\b/ },
+  returnSink: [
+    { kind: 'open-redirect', value: /^"redirect:"\+|^"redirect:\$/ },
+    {
+      kind: 'xss',
+      value: /"[^"]*<\/?[a-zA-Z!]/,
+      scope: /@(ResponseBody|RestController)|(^|\W)ResponseEntity\b/,
+      scopeUnless: /produces\s*=[^)]*(JSON|json|XML|xml|TEXT_PLAIN|text\/plain)/,
+    },
+  ],
   safeParameter: /:\s*(Int|Long|Short|Byte|Boolean|Double|Float|UUID)\??\s*(=.*)?$/,
 };

@@ -77,7 +77,7 @@ export const scala: TaintLanguage = {
     {
       kind: 'sql-injection',
       callee:
-        /\.(executeQuery|executeUpdate|execute|addBatch|prepareStatement|createQuery|createNativeQuery)$|^SQL$/,
+        /\.(executeQuery|executeUpdate|execute|addBatch|prepareStatement|createQuery|createNativeQuery|overrideSql)$|^SQL$/,
       arg: 0,
     },
     {
@@ -85,13 +85,16 @@ export const scala: TaintLanguage = {
       callee: /^((scala\.)?sys\.process\.)?Process$|\.exec$|^newProcessBuilder$/,
       arg: 'any',
     },
-    { kind: 'code-injection', callee: /(engine|Engine|toolbox)\.eval$/, arg: 0 },
+    // …and Scala.js's `js.eval`, the browser's eval.
+    { kind: 'code-injection', callee: /(engine|Engine|toolbox)\.eval$|^js\.eval$/, arg: 0 },
     // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_*, CodeQL server-side-template-injection):
     // Velocity's `evaluate` takes the template text fourth, FreeMarker's `Template` its reader second.
     { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
     { kind: 'template-injection', callee: /^newTemplate$/, arg: 1, when: /Reader\(/ },
     { kind: 'template-injection', callee: /\.putTemplate$/, arg: 1 },
     { kind: 'xss', callee: /^Html$/, arg: 0 },
+    // A Play result declared HTML: `Ok(s"<b>$name</b>").as(HTML)`, `.as("text/html")`.
+    { kind: 'xss', callee: /\.as$/, arg: 'receiver', when: /\.as\(\s*(HTML|ContentTypes\.HTML|"text\/html)/ },
     { kind: 'unsafe-deserialization', callee: /^newObjectInputStream$/, arg: 0 },
     {
       kind: 'path-traversal',
@@ -99,7 +102,8 @@ export const scala: TaintLanguage = {
         /^new(java\.io\.)?(File|FileInputStream|FileReader|FileWriter|PrintWriter)$|^((scala\.io\.)?Source\.fromFile|(java\.nio\.file\.)?(Paths\.get|Path\.of|Files\.(readAllBytes|readString|readAllLines|newInputStream|delete)))$/,
       arg: 0,
     },
-    { kind: 'ssrf', callee: /^newURL$|^((scala\.io\.)?Source\.fromURL|URI\.create)$/, arg: 0 },
+    // …and scalaj-http's `Http(url)`, Dispatch's `url(u)`.
+    { kind: 'ssrf', callee: /^newURL$|^((scala\.io\.)?Source\.fromURL|URI\.create|Http|url)$/, arg: 0 },
     // Play WS, sttp, requests-scala.
     {
       kind: 'ssrf',
