@@ -16,6 +16,7 @@ import { ANDROID_STORAGE_RULES } from './android-storage';
 import { ANDROID_RULES } from './android-webview';
 import { API_MISUSE_RULES } from './api-misuse';
 import { archiveExtraction } from './archive-extraction';
+import { AWS_CDK_RULES } from './aws-cdk';
 import { BLOCK_RULES } from './blocks';
 import { BROWSER_RULES } from './browser';
 import { BUG_RULES } from './bugs';
@@ -26,6 +27,7 @@ import { CONDITION_RULES } from './conditions';
 import { insecureCookies } from './cookies';
 import { CORS_RULES } from './cors';
 import { CSRF_RULES } from './csrf';
+import { DOM_SINK_RULES } from './dom-sinks';
 import { DOTNET_CONFIG_RULES } from './dotnet-config';
 import { DOWNLOAD_EXEC_RULES } from './download-exec';
 import { ESCAPE_BYPASS_RULES } from './escape-bypass';
@@ -83,6 +85,8 @@ export const RULES: RuleDefinition[] = [
   ...API_MISUSE_RULES,
   ...CLEARTEXT_RULES,
   ...BROWSER_RULES,
+  ...DOM_SINK_RULES,
+  ...AWS_CDK_RULES,
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,

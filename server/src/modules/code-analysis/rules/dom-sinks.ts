@@ -1,0 +1,169 @@
+import type { Captures, RuleDefinition } from './types';
+
+/**
+ * Raw-HTML and URL sinks of the DOM, React and Vue given a value the code did not write (CWE-79), as
+ * eslint-plugin-no-unsanitized (an error by default) and Semgrep's react-unsanitized-property,
+ * react-dangerouslysetinnerhtml and react-href-var read them. Where the dataflow proves the value is input it reports
+ * `security/xss` on the line (high), and these keep quiet; otherwise a value of unknown origin is reported at
+ * medium: these sinks take markup or a `javascript:` URL by design, so anything but a literal or a sanitiser's
+ * output needs a reviewer's look.
+ */
+
+/** A sanitiser or escaper's call (DOMPurify, sanitize-html, xss, an own `escapeHtml`), or a URL sanitiser. */
+const CLEANED = /^[\w.]*(sanitize|purify|escape|xss|encode|clean|safe)\w*\s*[(`]/i;
+/** An ALL_CAPS name: a module constant (`SEMGREP_REPO`, `config.HOME_URL`). */
+const CONSTANT_NAME = /(^|\.)[A-Z][A-Z0-9_]*$/;
+
+/** Text with its string literals and sanitised or numeric parts taken out: what remains is the unknown data. */
+function unknownParts(text: string): string {
+  return text
+    .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, '')
+    .replace(/[\w.]*(sanitize|purify|escape|xss|encode|clean)\w*\s*\([^()]*(\([^()]*\)[^()]*)*\)/gi, '')
+    .replace(
+      /\b(Number|parseInt|parseFloat|String\(\s*\d)\s*\([^()]*\)|\.(length|size|toFixed\([^()]*\))/g,
+      '',
+    )
+    .replace(/\b[A-Z][A-Z0-9_]*\b/g, '');
+}
+
+/** A value written into an HTML sink that is not fixed markup nor a sanitiser's output. */
+export function unknownHtml(node: Captures[string]): boolean {
+  if (!node) return false;
+  const text = node.text.trim();
+  switch (node.type) {
+    case 'string':
+    case 'number':
+    case 'null':
+    case 'undefined':
+    case 'true':
+    case 'false':
+      return false;
+    case 'identifier':
+    case 'member_expression':
+    case 'subscript_expression':
+      return !CONSTANT_NAME.test(text);
+    case 'call_expression':
+      return !CLEANED.test(text);
+    case 'template_string':
+      return [...text.matchAll(/\$\{([^}]*)\}/g)].some((m) => /[A-Za-z_$]/.test(unknownParts(m[1] ?? '')));
+    case 'binary_expression':
+    case 'parenthesized_expression':
+      return /[A-Za-z_$]/.test(unknownParts(text).replace(/[+\s()]/g, ''));
+    case 'ternary_expression':
+      return /[A-Za-z_$]/.test(unknownParts(text.replace(/^[^?]*\?/, '')).replace(/[+\s():]/g, ''));
+    default:
+      return false;
+  }
+}
+
+/**
+ * A URL given to a link that the code did not fix: a variable, a member, or text that starts with one
+ * (`` `${url}` ``, `base + path`). Text headed by a literal (`/users/${id}`, `'#' + anchor`, `https://…`) fixes the
+ * scheme; a call is taken for a route helper.
+ */
+export function unknownUrl(node: Captures[string]): boolean {
+  if (!node) return false;
+  const text = node.text.trim();
+  switch (node.type) {
+    case 'identifier':
+    case 'member_expression':
+    case 'subscript_expression':
+      return !CONSTANT_NAME.test(text);
+    case 'template_string':
+      return /^`\$\{/.test(text) && !/^`\$\{[A-Z][A-Z0-9_]*\}/.test(text);
+    case 'binary_expression': {
+      const head = text.split('+')[0]?.trim() ?? '';
+      return /^[a-z_$][\w$.]*$/i.test(head) && !CONSTANT_NAME.test(head);
+    }
+    default:
+      return false;
+  }
+}
+
+/** A `startsWith` check of the value in the same block (`if (url.startsWith('https:'))`): the scheme is checked. */
+const schemeChecked = (value: string, block: string | undefined) =>
+  block !== undefined &&
+  new RegExp(`\\b${value.replace(/[.$]/g, '\\$&')}\\s*\\.\\s*startsWith\\(`).test(block);
+
+/** The same queries for JavaScript, TypeScript and TSX, with the JSX ones added where the grammar has JSX. */
+const withJsx = (common: string, jsx: string): Record<string, string> => ({
+  javascript: `${common}\n${jsx}`,
+  typescript: common,
+  tsx: `${common}\n${jsx}`,
+});
+
+const HTML_SINKS = `((assignment_expression left: (member_expression property: (property_identifier) @p) right: (_) @v) @finding
+    (#match? @p "^(innerHTML|outerHTML)$"))
+  ((augmented_assignment_expression left: (member_expression property: (property_identifier) @p) right: (_) @v) @finding
+    (#match? @p "^(innerHTML|outerHTML)$"))
+  ((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (_) . (_) @v)) @finding
+    (#eq? @m "insertAdjacentHTML"))
+  ((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @m) arguments: (arguments . (_) @v)) @finding
+    (#eq? @o "document") (#match? @m "^(write|writeln)$"))
+  ((pair key: [(property_identifier) (string)] @k value: (object (pair key: [(property_identifier) (string)] @h value: (_) @v))) @finding
+    (#match? @k "^['\\"]?(dangerouslySetInnerHTML|domProps)['\\"]?$") (#match? @h "^['\\"]?(__html|innerHTML)['\\"]?$"))`;
+
+/** JSX's `dangerouslySetInnerHTML={{ __html: x }}`, and a markup object from elsewhere (`={createMarkup()}`). */
+const JSX_HTML_SINKS = `((jsx_attribute (property_identifier) @a (jsx_expression (object (pair key: (property_identifier) @h value: (_) @v)))) @finding
+    (#eq? @a "dangerouslySetInnerHTML") (#eq? @h "__html"))
+  ((jsx_attribute (property_identifier) @a (jsx_expression [(identifier) (call_expression) (member_expression)] @v)) @finding
+    (#eq? @a "dangerouslySetInnerHTML"))`;
+
+/** `React.createElement('a', { href: x })`, or a props object built in the block and handed to createElement. */
+const CREATE_ELEMENT_URLS = `((call_expression function: (_) @fn arguments: (arguments . (_) . (object (pair key: (property_identifier) @k value: (_) @v) @finding)))
+    (#match? @fn "(^|\\\\.)createElement$") (#match? @k "^(href|formAction)$"))
+  ((statement_block (lexical_declaration (variable_declarator name: (identifier) @props value: (object (pair key: (property_identifier) @k value: (_) @v) @finding)))) @block
+    (#match? @k "^(href|formAction)$") (#match? @block "createElement\\\\("))`;
+
+/** `<a href={url}>`, react-router's `<Link to={url}>`. */
+const JSX_URLS = `((jsx_attribute (property_identifier) @a (jsx_expression (_) @v)) @finding
+    (#match? @a "^(href|xlinkHref|formAction)$"))
+  ((jsx_opening_element name: (_) @el attribute: (jsx_attribute (property_identifier) @a (jsx_expression (_) @v)) @finding)
+    (#match? @el "^(Link|NavLink)$") (#eq? @a "to"))
+  ((jsx_self_closing_element name: (_) @el attribute: (jsx_attribute (property_identifier) @a (jsx_expression (_) @v)) @finding)
+    (#match? @el "^(Link|NavLink)$") (#eq? @a "to"))`;
+
+export const DOM_SINK_RULES: RuleDefinition[] = [
+  {
+    id: 'security/unsafe-html-sink',
+    needles: [
+      'innerHTML',
+      'outerHTML',
+      'insertAdjacentHTML',
+      'dangerouslySetInnerHTML',
+      'document.write',
+      'domProps',
+    ],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-79',
+    message:
+      '`{finding}` writes a value the code does not fix as HTML, so any markup or script in it runs; set `textContent` (or render it as text), or sanitise it first (DOMPurify.sanitize).',
+    languages: withJsx(HTML_SINKS, JSX_HTML_SINKS),
+    check: (c) => unknownHtml(c.v),
+    yieldsTo: 'security/xss',
+  },
+  {
+    // A `javascript:` URL runs when the link is followed.
+    id: 'security/unsafe-url-attribute',
+    needles: ['href', 'to=', 'formAction'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-79',
+    message:
+      '`{finding}` puts a URL the code does not fix into a link, where `javascript:…` runs script when followed; build it from a fixed base (`/users/${id}`) or allow only http(s) URLs.',
+    languages: withJsx(CREATE_ELEMENT_URLS, JSX_URLS),
+    check: (c) => {
+      if (!unknownUrl(c.v)) return false;
+      if (c.block) {
+        const props = c.props?.text ?? '';
+        if (!new RegExp(`createElement\\([^)]*\\b${props}\\b`).test(c.block.text)) return false;
+        return !schemeChecked(c.v?.text ?? '', c.block.text);
+      }
+      return true;
+    },
+    yieldsTo: 'security/xss',
+  },
+];
