@@ -137,15 +137,15 @@ export const AWS_CDK_RULES: RuleDefinition[] = [
     message:
       '`{finding}` opens the port to every address on the internet; allow the VPC, a security group or a known range instead.',
     languages: {
-      ...forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (_) @peer (_)? @port)) @finding
+      ...forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (_) @peer) @args) @finding
         (#match? @m "^(addIngressRule|allowFrom|allowDefaultPortFrom)$"))
         ((call_expression function: (member_expression property: (property_identifier) @m)) @finding (#match? @m "^allow(DefaultPort)?FromAnyIpv[46]$"))`),
-      python: `((call function: (attribute attribute: (identifier) @m) arguments: (argument_list . (_) @peer (_)? @port)) @finding
+      python: `((call function: (attribute attribute: (identifier) @m) arguments: (argument_list . (_) @peer) @args) @finding
         (#match? @m "^(add_ingress_rule|allow_from|allow_default_port_from)$"))
         ((call function: (attribute attribute: (identifier) @m)) @finding (#match? @m "^allow(_default_port)?_from_any_ipv[46]$"))`,
     },
     check: (c) => {
-      if (/\bPort\.tcp\(\s*(80|443)\s*\)/.test(c.port?.text ?? '')) return false;
+      if (/\bPort\.tcp\(\s*(80|443)\s*\)/.test(c.args?.text ?? '')) return false;
       if (!c.peer) return true;
       return /Peer\.(anyIpv[46]|any_ipv[46])\(\)|Peer\.ipv[46]\(\s*['"](0\.0\.0\.0\/0|::\/0)['"]\s*\)/.test(
         c.peer.text,

@@ -19,10 +19,7 @@ function unknownParts(text: string): string {
   return text
     .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, '')
     .replace(/[\w.]*(sanitize|purify|escape|xss|encode|clean)\w*\s*\([^()]*(\([^()]*\)[^()]*)*\)/gi, '')
-    .replace(
-      /\b(Number|parseInt|parseFloat|String\(\s*\d)\s*\([^()]*\)|\.(length|size|toFixed\([^()]*\))/g,
-      '',
-    )
+    .replace(/\b(Number|parseInt|parseFloat)\s*\([^()]*\)|[\w$.]+\.(length|size|toFixed\([^()]*\))/g, '')
     .replace(/\b[A-Z][A-Z0-9_]*\b/g, '');
 }
 
