@@ -215,4 +215,31 @@ describe('JavaScript/TypeScript framework rules', () => {
       "function A(u) {\n  if (!u.startsWith('https://')) return null;\n  const p = { href: u };\n  return React.createElement('a', p);\n}\n";
     expect(await ruleIds(code, 'javascript')).not.toContain(URL_ATTR);
   });
+
+  it('helmet with its CSP or frame protection off is reported, configured is not', async () => {
+    expect(await ruleIds('app.use(helmet({ frameguard: false }));', 'javascript')).toContain(
+      'security/helmet-protection-disabled',
+    );
+    expect(
+      await ruleIds("app.use(helmet({ frameguard: { action: 'deny' }, hsts: false }));", 'javascript'),
+    ).not.toContain('security/helmet-protection-disabled');
+  });
+
+  it('res.sendFile with a root option is not a path traversal; without one it is', async () => {
+    const handler = (call: string) => `app.get('/f/:n', (req, res) => {\n  ${call}\n});\n`;
+    expect(
+      await ruleIds(handler("res.sendFile(req.params.n, { root: 'public' });"), 'javascript'),
+    ).not.toContain('security/path-traversal');
+    expect(await ruleIds(handler('res.sendFile(req.params.n);'), 'javascript')).toContain(
+      'security/path-traversal',
+    );
+  });
+
+  it("a message event's data written as HTML is proven input (high)", async () => {
+    const issues = await findings(
+      "window.addEventListener('message', (e) => {\n  box.innerHTML = e.data.html;\n});\n",
+      'javascript',
+    );
+    expect(issues.map((i) => [i.rule_id, i.confidence])).toEqual([['security/xss', 'high']]);
+  });
 });

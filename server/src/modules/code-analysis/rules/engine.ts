@@ -56,6 +56,7 @@ import { runScopedRules } from './scoped';
 import { SCOPED_RULES } from './scoped-rules';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
+import { SECURITY_HEADER_RULES } from './security-headers';
 import { WEB_SECURITY_RULES } from './security-web';
 import { SESSION_RULES } from './sessions';
 import { TEMP_PATH_RULES } from './temp-paths';
@@ -87,6 +88,7 @@ export const RULES: RuleDefinition[] = [
   ...BROWSER_RULES,
   ...DOM_SINK_RULES,
   ...AWS_CDK_RULES,
+  ...SECURITY_HEADER_RULES,
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,

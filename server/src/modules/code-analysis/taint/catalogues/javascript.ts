@@ -28,6 +28,9 @@ export const javascript: TaintLanguage = {
     /^req(uest)?\.(query|body|params|headers|cookies|url|originalUrl)\b/,
     /^(window\.)?location\.(search|hash|href)\b/,
     /^document\.(cookie|URL|referrer)\b/,
+    // A message event's payload (postMessage, a worker, a WebSocket): whatever the sending window or peer wrote
+    // (CodeQL's js/xss counts postMessage data as remote input).
+    /^(event|evt|ev|e|msg|message|messageEvent)\.data\b/,
     /^ctx\.(query|querystring|params|headers|cookies|request\.(body|query|querystring|params|headers|files))\b/,
   ],
   localInput: {
@@ -224,8 +227,16 @@ export const javascript: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^(fs\.)?(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|readdir|readdirSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.(readFile|writeFile|unlink|rm|readdir)$/,
+        /^(fs\.)?(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|readdir|readdirSync|open|openSync)$|^fs\.promises\.(readFile|writeFile|unlink|rm|readdir)$/,
       arg: 0,
+    },
+    // Express's `res.sendFile(name, { root })` (and `download`) resolve the name under root and refuse a path that
+    // leaves it (`send` answers 403 to `..`): only a path given without a root is the sink (Semgrep express-res-sendfile).
+    {
+      kind: 'path-traversal',
+      callee: /^(res|response)\.(sendFile|download)$/,
+      arg: 0,
+      unless: /\broot\s*:/,
     },
     // `path.join(root, req.query.file)`: `../` in the input climbs out of root, whatever later opens the path (Semgrep
     // express-path-join-resolve-traversal). A function that checks where the result lands (`startsWith(root)`,
