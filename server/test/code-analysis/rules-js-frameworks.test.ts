@@ -242,4 +242,11 @@ describe('JavaScript/TypeScript framework rules', () => {
     );
     expect(issues.map((i) => [i.rule_id, i.confidence])).toEqual([['security/xss', 'high']]);
   });
+
+  it("a module variable holding the address's input is input in the functions that use it, not where rebound", async () => {
+    const code =
+      "const next = new URLSearchParams(location.search).get('next');\nfunction go() {\n  location.href = next;\n}\nfunction stay() {\n  const next = '/home';\n  location.href = next;\n}\n";
+    const issues = await findings(code, 'javascript');
+    expect(issues.map((i) => [i.rule_id, i.line])).toEqual([['security/open-redirect', 3]]);
+  });
 });

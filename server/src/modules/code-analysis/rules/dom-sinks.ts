@@ -77,7 +77,7 @@ export function unknownUrl(node: Captures[string]): boolean {
   }
 }
 
-/** A `startsWith` check of the value in the same block (`if (url.startsWith('https:'))`): the scheme is checked. */
+/** A `startsWith` check of the value in the block or the `if` guarding it (`if (url.startsWith('https:'))`). */
 const schemeChecked = (value: string, block: string | undefined) =>
   block !== undefined &&
   new RegExp(`\\b${value.replace(/[.$]/g, '\\$&')}\\s*\\.\\s*startsWith\\(`).test(block);
@@ -107,9 +107,14 @@ const JSX_HTML_SINKS = `((jsx_attribute (property_identifier) @a (jsx_expression
     (#eq? @a "dangerouslySetInnerHTML"))`;
 
 /** `React.createElement('a', { href: x })`, or a props object built in the block and handed to createElement. */
+const PROPS_DECLARATOR = `(variable_declarator name: (identifier) @props value: (object (pair key: (property_identifier) @k value: (_) @v) @finding))`;
+const PROPS_IN_BLOCK = `(statement_block [(lexical_declaration ${PROPS_DECLARATOR}) (variable_declaration ${PROPS_DECLARATOR})]) @block`;
 const CREATE_ELEMENT_URLS = `((call_expression function: (_) @fn arguments: (arguments . (_) . (object (pair key: (property_identifier) @k value: (_) @v) @finding)))
     (#match? @fn "(^|\\\\.)createElement$") (#match? @k "^(href|formAction)$"))
-  ((statement_block (lexical_declaration (variable_declarator name: (identifier) @props value: (object (pair key: (property_identifier) @k value: (_) @v) @finding)))) @block
+  ([(function_declaration body: ${PROPS_IN_BLOCK}) (function_expression body: ${PROPS_IN_BLOCK})
+    (arrow_function body: ${PROPS_IN_BLOCK}) (method_definition body: ${PROPS_IN_BLOCK})]
+    (#match? @k "^(href|formAction)$") (#match? @block "createElement\\\\("))
+  ((if_statement condition: (_) @cond consequence: ${PROPS_IN_BLOCK})
     (#match? @k "^(href|formAction)$") (#match? @block "createElement\\\\("))`;
 
 /** `<a href={url}>`, react-router's `<Link to={url}>`. */
@@ -157,7 +162,7 @@ export const DOM_SINK_RULES: RuleDefinition[] = [
       if (c.block) {
         const props = c.props?.text ?? '';
         if (!new RegExp(`createElement\\([^)]*\\b${props}\\b`).test(c.block.text)) return false;
-        return !schemeChecked(c.v?.text ?? '', c.block.text);
+        return !schemeChecked(c.v?.text ?? '', `${c.cond?.text ?? ''} ${c.block.text}`);
       }
       return true;
     },

@@ -26,7 +26,7 @@ export const javascript: TaintLanguage = {
   keySinks: [{ type: 'pair', key: /^__html$/, kind: 'xss' }],
   sources: [
     /^req(uest)?\.(query|body|params|headers|cookies|url|originalUrl)\b/,
-    /^(window\.)?location\.(search|hash|href)\b/,
+    /^(window\.|document\.)?location\.(search|hash|href)\b/,
     /^document\.(cookie|URL|referrer)\b/,
     // A message event's payload (postMessage, a worker, a WebSocket): whatever the sending window or peer wrote
     // (CodeQL's js/xss counts postMessage data as remote input).
@@ -62,6 +62,9 @@ export const javascript: TaintLanguage = {
   ],
   // NestJS binds parameters to the request with decorators.
   parameterSources: [{ name: INPUT_NAMES }, { text: /@(Query|Param|Body|Headers)\(/ }, lambdaEvent],
+  // A NestJS handler decorated `@Redirect()` sends the browser to the `url` it returns (Semgrep nestjs-open-redirect).
+  handler: { decorator: /@Redirect\(/ },
+  returnSink: { kind: 'open-redirect', value: /^\{[\s\S]*\burl\s*:/ },
   safeParameter: /:\s*(number|boolean)\s*(=.*)?$/,
   sanitizers: [
     /^(parseInt|parseFloat|Number|Boolean|encodeURIComponent|encodeURI|escape|escapeHtml|sanitize\w*|validator\.\w+|DOMPurify\.sanitize|he\.encode|_\.escape|path\.basename|shellescape|shellEscape|mysql\.escape|\w+\.escape)$/,
