@@ -31,6 +31,7 @@ const HTTP = 'security/cloud-storage-allows-http';
 const PUBLIC = 'security/cloud-storage-public';
 const INGRESS = 'security/cloud-ingress-from-anywhere';
 const BADGE = 'security/cloud-build-public';
+const TABNAB = 'security/target-blank-without-noopener';
 
 const cdkTs = (body: string) =>
   `import * as cdk from 'aws-cdk-lib';\nimport * as s3 from 'aws-cdk-lib/aws-s3';\nimport * as sqs from 'aws-cdk-lib/aws-sqs';\nimport * as ec2 from 'aws-cdk-lib/aws-ec2';\nimport * as rds from 'aws-cdk-lib/aws-rds';\n\nexport class S extends cdk.Stack {\n  constructor(scope: cdk.App, id: string) {\n    super(scope, id);\n    ${body}\n  }\n}\n`;
@@ -168,6 +169,18 @@ const CASES: RuleCase[] = [
     'python',
     cdkPy('sg.add_ingress_rule(ec2.Peer.any_ipv4(), ec2.Port.tcp(3306))'),
     cdkPy('sg.add_ingress_rule(ec2.Peer.ipv4(vpc.vpc_cidr_block), ec2.Port.tcp(3306))'),
+  ],
+  [
+    TABNAB,
+    'javascript',
+    "React.createElement('a', { target: '_blank', href: url });",
+    "React.createElement('a', { target: '_blank', href: url, rel: 'noopener' });",
+  ],
+  [
+    TABNAB,
+    'tsx',
+    'const A = () => <Link target="_blank" to={u}>x</Link>;',
+    'const A = () => <a target="_blank" href="/docs">x</a>;',
   ],
   [
     BADGE,

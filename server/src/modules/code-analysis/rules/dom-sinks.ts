@@ -168,4 +168,31 @@ export const DOM_SINK_RULES: RuleDefinition[] = [
     },
     yieldsTo: 'security/xss',
   },
+  {
+    // Reverse tabnabbing (eslint-plugin-react jsx-no-target-blank, Semgrep react-missing-noopener): a page opened
+    // with `target="_blank"` and no `rel="noopener"`/`"noreferrer"` gets `window.opener` and can navigate this page
+    // to a look-alike (browsers since 2021 imply noopener; older ones and webviews do not). A link to a path on this
+    // site (`/docs`) opens this site's own page.
+    id: 'security/target-blank-without-noopener',
+    needles: ['_blank'],
+    category: 'security',
+    severity: 'low',
+    confidence: 'medium',
+    cwe: 'CWE-1022',
+    message:
+      '`{finding}` opens a new tab that can reach back through `window.opener` and send this page elsewhere; add `rel="noopener noreferrer"`.',
+    languages: withJsx(
+      `((call_expression function: (_) @fn arguments: (arguments . (_) . (object) @finding)) (#match? @fn "(^|\\\\.)createElement$"))`,
+      `((jsx_opening_element attribute: (jsx_attribute (property_identifier) @t (string))) @finding (#eq? @t "target"))
+       ((jsx_self_closing_element attribute: (jsx_attribute (property_identifier) @t (string))) @finding (#eq? @t "target"))`,
+    ),
+    check: (c) => {
+      const text = c.finding?.text ?? '';
+      if (!/\btarget\s*[:=]\s*\{?\s*['"]_blank['"]/.test(text)) return false;
+      if (/\brel\s*[:=]\s*\{?\s*['"`][^'"`]*\bno(opener|referrer)\b/.test(text)) return false;
+      // A rel the code computes may hold anything; a relative link stays on this site.
+      if (/\brel\s*[:=]\s*\{?\s*[^'"`\s]/.test(text)) return false;
+      return !/\b(href|to)\s*[:=]\s*\{?\s*['"`]\/(?!\/)/.test(text);
+    },
+  },
 ];

@@ -36,6 +36,11 @@ export interface SinkSpec {
   audit?: false;
   /** Only calls with at least this many arguments (a format string matters when values follow it). */
   minArgs?: number;
+  /**
+   * Only a value that is input as a whole: an object or list the code wrote (a collection model), some of whose
+   * entries are input, binds those as values (a DynamoDB request with `ExpressionAttributeValues` from input).
+   */
+  wholeValue?: true;
 }
 
 export type TaintKind =

@@ -99,9 +99,20 @@ export const javascript: TaintLanguage = {
     { kind: 'format-string', callee: /^(util\.format|console\.(log|error|warn|info))$/, arg: 0, minArgs: 2 },
     {
       kind: 'sql-injection',
+      // DynamoDB's document clients take a request object, not SQL (below).
       callee:
-        /\.(query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe|whereRaw|orderByRaw|havingRaw|selectRaw|joinRaw)$/,
+        /^(?!(documentClient|docClient|dynamo\w*|ddb\w*|dynamoDb\w*|dynamoDB\w*)\.)[^(]*\.(query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe|whereRaw|orderByRaw|havingRaw|selectRaw|joinRaw)$/,
       arg: 0,
+    },
+    // A whole DynamoDB request object from input (Semgrep dynamodb-request-object): the caller picks the table, key
+    // and filter expressions. An object literal whose values come from input binds them as values.
+    {
+      kind: 'nosql-injection',
+      callee:
+        /^(documentClient|docClient|dynamo\w*|ddb\w*|dynamoDb\w*|dynamoDB\w*)\.(query|scan|get|put|update|delete|batchGet|batchWrite|transactWrite)$|^new(QueryCommand|ScanCommand|GetItemCommand|PutItemCommand|UpdateItemCommand|DeleteItemCommand|GetCommand|PutCommand|UpdateCommand|DeleteCommand|BatchGetCommand|BatchWriteCommand)$/,
+      arg: 0,
+      argTypes: /^(identifier|member_expression|subscript_expression|call_expression)$/,
+      wholeValue: true,
     },
     {
       kind: 'command-injection',

@@ -350,6 +350,7 @@ export abstract class CallWalker extends CollectionWalker {
         // `exec(compile(code, …))`: the inner call is this flow's sink of the same kind, reported there once.
         if (this.isSinkCall(arg, sink.kind)) continue;
         if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
+        if (sink.wholeValue && v.collection) continue;
         const taint =
           sink.entry !== undefined
             ? v.collection?.keys.get(sink.entry)
