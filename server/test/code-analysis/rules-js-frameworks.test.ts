@@ -32,6 +32,8 @@ const PUBLIC = 'security/cloud-storage-public';
 const INGRESS = 'security/cloud-ingress-from-anywhere';
 const BADGE = 'security/cloud-build-public';
 const TABNAB = 'security/target-blank-without-noopener';
+const HTTPONLY = 'security/cookie-without-httponly';
+const DOTFILES = 'security/static-serves-dotfiles';
 
 const cdkTs = (body: string) =>
   `import * as cdk from 'aws-cdk-lib';\nimport * as s3 from 'aws-cdk-lib/aws-s3';\nimport * as sqs from 'aws-cdk-lib/aws-sqs';\nimport * as ec2 from 'aws-cdk-lib/aws-ec2';\nimport * as rds from 'aws-cdk-lib/aws-rds';\n\nexport class S extends cdk.Stack {\n  constructor(scope: cdk.App, id: string) {\n    super(scope, id);\n    ${body}\n  }\n}\n`;
@@ -171,6 +173,18 @@ const CASES: RuleCase[] = [
     cdkPy('sg.add_ingress_rule(ec2.Peer.ipv4(vpc.vpc_cidr_block), ec2.Port.tcp(3306))'),
   ],
   [
+    HTTPONLY,
+    'typescript',
+    "res.cookie('sid', id, { secure: true, httpOnly: false });",
+    "res.cookie('sid', id, { secure: true, httpOnly: true });",
+  ],
+  [
+    DOTFILES,
+    'javascript',
+    "app.use(serveStatic('www', { dotfiles: 'allow' }));",
+    "app.use(serveStatic('www', { dotfiles: 'deny' }));",
+  ],
+  [
     TABNAB,
     'javascript',
     "React.createElement('a', { target: '_blank', href: url });",
@@ -261,5 +275,14 @@ describe('JavaScript/TypeScript framework rules', () => {
       "const next = new URLSearchParams(location.search).get('next');\nfunction go() {\n  location.href = next;\n}\nfunction stay() {\n  const next = '/home';\n  location.href = next;\n}\n";
     const issues = await findings(code, 'javascript');
     expect(issues.map((i) => [i.rule_id, i.line])).toEqual([['security/open-redirect', 3]]);
+  });
+
+  it("a function's parameter sent to location is a redirect (medium); a fixed host before it is not", async () => {
+    const code =
+      'function go(dest) {\n  location.href = dest;\n}\nfunction docs(page) {\n  location.href = `https://docs.example.com/${page}`;\n}\n';
+    const issues = await findings(code, 'javascript');
+    expect(issues.map((i) => [i.rule_id, i.line, i.confidence])).toEqual([
+      ['security/open-redirect', 2, 'medium'],
+    ]);
   });
 });

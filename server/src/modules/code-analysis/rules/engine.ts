@@ -32,6 +32,7 @@ import { DOTNET_CONFIG_RULES } from './dotnet-config';
 import { DOWNLOAD_EXEC_RULES } from './download-exec';
 import { ESCAPE_BYPASS_RULES } from './escape-bypass';
 import { EXCEPTION_RULES } from './exceptions';
+import { EXPRESS_CONFIG_RULES } from './express-config';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
@@ -89,6 +90,7 @@ export const RULES: RuleDefinition[] = [
   ...DOM_SINK_RULES,
   ...AWS_CDK_RULES,
   ...SECURITY_HEADER_RULES,
+  ...EXPRESS_CONFIG_RULES,
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,

@@ -2,7 +2,7 @@ import type { SyntaxNode } from '../parsing/tree';
 import { foldBinary } from './constants';
 import { NAME_LIKE } from './syntax';
 import type { TaintLanguage } from './types';
-import { CLEAN, unionTaint, type Val, withStep } from './values';
+import { atParameterSink, CLEAN, unionTaint, type Val, withStep } from './values';
 import { CallWalker } from './walk/calls';
 import { field, IS_CALL, namedChildren, PATH_LIKE, select, URL_PARSERS } from './walk/shared';
 
@@ -129,7 +129,10 @@ export class FlowWalker extends CallWalker {
       // `session[key] = value`: an untrusted key crosses the boundary as much as an untrusted value.
       const sub = this.flow?.subscripts[target.type];
       const index = sub ? field(target, sub.index) : undefined;
-      const taint = v.taint ?? (index ? this.evaluate(index).taint : undefined);
+      const taint = atParameterSink(
+        v.taint ?? (index ? this.evaluate(index).taint : undefined),
+        sink.parameters,
+      );
       // `location.href = "https://example.com/" + input`: the host is the code's, as for a call's URL.
       const fixed =
         (sink.kind === 'open-redirect' || sink.kind === 'ssrf') && this.fixedDestinationOf(valueNode);

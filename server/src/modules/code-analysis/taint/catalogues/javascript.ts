@@ -19,7 +19,8 @@ export const javascript: TaintLanguage = {
       kind: 'xss',
       valueTypes: /^(template_string|string|binary_expression)$/,
     },
-    { target: /^(window\.|document\.)?location(\.href)?$/, kind: 'open-redirect' },
+    // The browser sent wherever the function's caller says (Semgrep open-redirect-from-function): a parameter counts.
+    { target: /^(window\.|document\.)?location(\.href)?$/, kind: 'open-redirect', parameters: true },
     // An iframe's inline document, a script's source: the input becomes the page's markup or code.
     { target: /\.srcdoc$|^\w*script\w*\.src$/i, kind: 'xss' },
   ],
@@ -184,6 +185,7 @@ export const javascript: TaintLanguage = {
       kind: 'open-redirect',
       callee: /^(window\.|document\.)?location\.(assign|replace)$|^window\.open$/,
       arg: 0,
+      parameters: true,
     },
     { kind: 'xss', callee: /^\$\(.*\)\.(html|append|prepend|after|before|replaceWith)$/, arg: 0 },
     // MongoDB/Mongoose filters: a request value may be an object (`?name[$ne]=x`, a JSON body) that adds operators.

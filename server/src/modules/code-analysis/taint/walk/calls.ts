@@ -8,6 +8,7 @@ import { NAME_LIKE } from '../syntax';
 import type { TaintKind, TaintLanguage } from '../types';
 import {
   AUDIT_ANY_VALUE_KINDS,
+  atParameterSink,
   auditTaint,
   built,
   CLEAN,
@@ -351,10 +352,12 @@ export abstract class CallWalker extends CollectionWalker {
         if (this.isSinkCall(arg, sink.kind)) continue;
         if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
         if (sink.wholeValue && v.collection) continue;
-        const taint =
+        const taint = atParameterSink(
           sink.entry !== undefined
             ? v.collection?.keys.get(sink.entry)
-            : (v.taint ?? (sink.audit === false ? undefined : this.unknownValue(arg, v, sink.kind)));
+            : (v.taint ?? (sink.audit === false ? undefined : this.unknownValue(arg, v, sink.kind))),
+          sink.parameters,
+        );
         const confidence = taint && confidenceAt(taint, sink.kind, this.lang.everyInput === true);
         if (!taint || !confidence) continue;
         // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
