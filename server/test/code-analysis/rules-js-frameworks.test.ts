@@ -285,4 +285,10 @@ describe('JavaScript/TypeScript framework rules', () => {
       ['security/open-redirect', 2, 'medium'],
     ]);
   });
+
+  it('a local named location is not the browser\'s', async () => {
+    const code =
+      'function report(node, context) {\n  const location = { line: node.line, column: 0 };\n  context.report({ node, loc: location });\n}\n';
+    expect(await ruleIds(code, 'javascript')).toEqual([]);
+  });
 });
