@@ -267,7 +267,19 @@ describe('JavaScript/TypeScript framework rules', () => {
       "window.addEventListener('message', (e) => {\n  box.innerHTML = e.data.html;\n});\n",
       'javascript',
     );
-    expect(issues.map((i) => [i.rule_id, i.confidence])).toEqual([['security/xss', 'high']]);
+    expect(issues.filter((i) => i.line === 2).map((i) => [i.rule_id, i.confidence])).toEqual([
+      ['security/xss', 'high'],
+    ]);
+    // The listener checks no origin either.
+    expect(issues.filter((i) => i.line === 1).map((i) => i.rule_id)).toEqual([
+      'security/postmessage-origin-unchecked',
+    ]);
+  });
+
+  it("a message listener that checks the origin, or a worker's, is not reported", async () => {
+    const code =
+      "window.addEventListener('message', (e) => {\n  if (e.origin !== 'https://app.example.com') return;\n  render(e.data);\n});\nworker.addEventListener('message', (e) => render(e.data));\n";
+    expect(await ruleIds(code, 'javascript')).not.toContain('security/postmessage-origin-unchecked');
   });
 
   it("a module variable holding the address's input is input in the functions that use it, not where rebound", async () => {
@@ -286,7 +298,7 @@ describe('JavaScript/TypeScript framework rules', () => {
     ]);
   });
 
-  it('a local named location is not the browser\'s', async () => {
+  it("a local named location is not the browser's", async () => {
     const code =
       'function report(node, context) {\n  const location = { line: node.line, column: 0 };\n  context.report({ node, loc: location });\n}\n';
     expect(await ruleIds(code, 'javascript')).toEqual([]);

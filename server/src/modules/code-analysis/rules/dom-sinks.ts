@@ -195,4 +195,43 @@ export const DOM_SINK_RULES: RuleDefinition[] = [
       return !/\b(href|to)\s*[:=]\s*\{?\s*['"`]\/(?!\/)/.test(text);
     },
   },
+  {
+    // Semgrep insufficient-postmessage-origin-validation, CodeQL js/missing-origin-check: a window's `message`
+    // listener that never reads the event's `origin` acts on a message from any window (an ad frame, a page that
+    // opened this one). Workers' and sockets' messages have no other window behind them and are not reported; a
+    // named handler is read where the listener is added at the top level.
+    id: 'security/postmessage-origin-unchecked',
+    needles: ['message'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-345',
+    message:
+      '`{finding}` handles messages from any window without checking `event.origin`; return unless the origin is one you expect.',
+    languages: withJsx(
+      `((call_expression function: (member_expression object: (identifier) @w property: (property_identifier) @m)
+          arguments: (arguments . (string (string_fragment) @ev) . [(function_expression) (arrow_function)] @h)) @finding
+        (#eq? @w "window") (#eq? @m "addEventListener") (#eq? @ev "message"))
+      ((assignment_expression left: (member_expression object: (identifier) @w property: (property_identifier) @m) right: [(function_expression) (arrow_function)] @h) @finding
+        (#eq? @w "window") (#eq? @m "onmessage"))
+      ((program (expression_statement (call_expression function: (member_expression object: (identifier) @w property: (property_identifier) @m)
+          arguments: (arguments . (string (string_fragment) @ev) . (identifier) @name)) @finding)) @prog
+        (#eq? @w "window") (#eq? @m "addEventListener") (#eq? @ev "message"))`,
+      '',
+    ),
+    check: (c) => {
+      if (c.h) return !/\.origin\b/.test(c.h.text);
+      const name = c.name?.text ?? '';
+      const prog = c.prog?.text ?? '';
+      // The handler's definition, `function name(…) {…}` or `const name = (…) => {…}`, up to its closing line.
+      const at = prog.search(
+        new RegExp(
+          `(function\\s+${name}\\s*\\(|\\b${name}\\s*=\\s*(async\\s*)?(function\\b|\\(|\\w+\\s*=>))`,
+        ),
+      );
+      if (at === -1) return false;
+      const end = prog.indexOf('\n}', at);
+      return !/\.origin\b/.test(prog.slice(at, end === -1 ? undefined : end));
+    },
+  },
 ];
