@@ -98,4 +98,32 @@ export const CORS_RULES: RuleDefinition[] = [
       return c.any?.text !== 'SetIsOriginAllowed' || /^\(\s*\w+\s*=>\s*true\s*\)$/.test(c.a?.text ?? '');
     },
   },
+  {
+    // NestJS (Semgrep nestjs-header-cors-any): `app.enableCors()` (whose default is `*`), `enableCors({ origin: '*' })`,
+    // `NestFactory.create(M, { cors: true })`, an `@Header('Access-Control-Allow-Origin', '*')` handler. Any site may
+    // read the responses; without credentials that exposes what the network position grants (an intranet API), so it
+    // is a risky configuration (medium), not the credentialed case above.
+    id: 'security/cors-any-origin',
+    needles: ['enableCors', 'cors', 'Access-Control-Allow-Origin'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-942',
+    message:
+      "`{finding}` lets every web site read these responses (Access-Control-Allow-Origin: *); allow the origins that need it (`origin: ['https://app.example.com']`).",
+    languages:
+      forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments) @args) @finding
+        (#eq? @m "enableCors"))
+      ((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @m)
+          arguments: (arguments (object (pair key: (property_identifier) @k value: (_) @cors)))) @finding
+        (#eq? @o "NestFactory") (#eq? @m "create") (#eq? @k "cors"))
+      ((decorator (call_expression function: (identifier) @h arguments: (arguments . (string) @n . (string) @v .))) @finding
+        (#eq? @h "Header") (#match? @n "^.[Aa]ccess-[Cc]ontrol-[Aa]llow-[Oo]rigin.$") (#match? @v "^.[*].$"))`),
+    check: (c) => {
+      const anyOrigin = (options: string) => /\borigin\s*:\s*(true|['"`]\*['"`])/.test(options);
+      if (c.args) return /^\(\s*\)$/.test(c.args.text) || anyOrigin(c.args.text);
+      if (c.cors) return c.cors.type === 'true' || anyOrigin(c.cors.text);
+      return true;
+    },
+  },
 ];

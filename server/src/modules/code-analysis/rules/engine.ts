@@ -16,6 +16,7 @@ import { ANDROID_STORAGE_RULES } from './android-storage';
 import { ANDROID_RULES } from './android-webview';
 import { API_MISUSE_RULES } from './api-misuse';
 import { archiveExtraction } from './archive-extraction';
+import { AWS_CDK_RULES } from './aws-cdk';
 import { BLOCK_RULES } from './blocks';
 import { BROWSER_RULES } from './browser';
 import { BUG_RULES } from './bugs';
@@ -27,11 +28,13 @@ import { insecureCookies } from './cookies';
 import { CORS_RULES } from './cors';
 import { CSRF_RULES } from './csrf';
 import { JVM_DESERIALIZATION_RULES } from './deserialization-jvm';
+import { DOM_SINK_RULES } from './dom-sinks';
 import { DOTNET_CONFIG_RULES } from './dotnet-config';
 import { DOTNET_MORE_RULES, DOTNET_TRANSPORT_RULES, missingHsts } from './dotnet-transport';
 import { DOWNLOAD_EXEC_RULES } from './download-exec';
 import { ESCAPE_BYPASS_RULES } from './escape-bypass';
 import { EXCEPTION_RULES } from './exceptions';
+import { EXPRESS_CONFIG_RULES } from './express-config';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
@@ -59,6 +62,7 @@ import { runScopedRules } from './scoped';
 import { SCOPED_RULES } from './scoped-rules';
 import { SECURITY_RULES } from './security';
 import { CRYPTO_RULES } from './security-crypto';
+import { SECURITY_HEADER_RULES } from './security-headers';
 import { WEB_SECURITY_RULES } from './security-web';
 import { SESSION_RULES } from './sessions';
 import { TEMP_PATH_RULES } from './temp-paths';
@@ -88,6 +92,10 @@ export const RULES: RuleDefinition[] = [
   ...API_MISUSE_RULES,
   ...CLEARTEXT_RULES,
   ...BROWSER_RULES,
+  ...DOM_SINK_RULES,
+  ...AWS_CDK_RULES,
+  ...SECURITY_HEADER_RULES,
+  ...EXPRESS_CONFIG_RULES,
   ...CSRF_RULES,
   ...MASS_ASSIGNMENT_RULES,
   ...REDOS_RULES,

@@ -69,8 +69,15 @@ export const KEY_RULES: RuleDefinition[] = [
             second('crypto\\.createHmac'),
             second('crypto\\.createCipheriv|crypto\\.createDecipheriv'),
             `^(expressSession|session|cookieSession|cookieParser)\\(\\s*${LIT}`,
+            // express-jwt's `jwt({ secret: '…' })`, NestJS `JwtModule.register({ secret: '…' })`, passport-jwt's
+            // `new JwtStrategy({ secretOrKey: '…' })`: the options' key written in the call.
+            `^(\\w+\\.)?(jwt|expressjwt|expressJwt|jwtMiddleware|register)\\(\\s*\\{[^{}]*\\bsecret(OrPrivateKey)?\\s*:\\s*${LIT}`,
           ),
-        ),
+        ) +
+          callText(
+            'new_expression',
+            `^new\\s+(\\w+\\.)?(JwtStrategy|Strategy)\\(\\s*\\{[^{}]*\\bsecretOrKey\\s*:\\s*${LIT}`,
+          ),
       ),
       java: `${callText('method_invocation', JAVA_LIKE)}
              ${callText('object_creation_expression', JAVA_LIKE)}`,

@@ -26,6 +26,9 @@ function parameterTaint(origin: Origin, weak: boolean): Taint {
   return weak ? { origin, steps: [step], weak } : { origin, steps: [step] };
 }
 
+/** Languages whose functions see the module's variables without a declaration (`global` in Python and PHP). */
+const MODULE_INPUT_LANGUAGES = new Set(['javascript', 'typescript', 'tsx']);
+
 export function taintFindings(
   parsed: ParsedSource,
   project?: TaintProject,
@@ -34,9 +37,16 @@ export function taintFindings(
   const lang = taintCatalogue(parsed.language, threatModel);
   if (!lang) return [];
   const ctx = project?.contextOf(parsed) ?? new FileContext(parsed, lang);
+  // A browser script reads the address or a message into a module variable and uses it in its functions
+  // (`const next = new URLSearchParams(location.search).get('next')` … `function go() { location.href = next }`):
+  // input the top level holds when it ends is input in every function that does not rebind the name.
+  let moduleInput: [string, Taint][] = [];
   const walk = (unit: SyntaxNode) => {
     if (unit === parsed.root) {
-      new FlowWalker(ctx, unit, true).run([]);
+      const top = new FlowWalker(ctx, unit, true);
+      top.run([]);
+      if (MODULE_INPUT_LANGUAGES.has(parsed.language))
+        moduleInput = [...top.env.vars].filter(([, t]) => !t.weak && !t.audit && !t.numeric);
       return;
     }
     const known = parameterSources(parsed, lang, unit);
@@ -48,7 +58,7 @@ export function taintFindings(
       ...known.map(([name, origin]): [string, Taint] => [name, parameterTaint(origin, false)]),
       ...unknown.map(([name, origin]): [string, Taint] => [name, parameterTaint(origin, true)]),
     ];
-    new FlowWalker(ctx, unit, true).run(parameters);
+    new FlowWalker(ctx, unit, true).run([...moduleInput, ...parameters]);
   };
   for (const unit of ctx.units) walk(unit);
   // A method that read `this.q` before the method storing input in it was walked reads it now.

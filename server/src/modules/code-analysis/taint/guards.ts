@@ -135,10 +135,14 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode, held = fal
       const negated =
         node.parent !== null &&
         (node.parent.type === 'not_operator' || /^(!|not\b)/.test(walker.nodeText(node.parent)));
-      // `if (!full.StartsWith(root)) return …` where `full = Path.GetFullPath(…)`: the resolved path stays under root.
-      if (csharp && negated && object && method === 'StartsWith' && walker.taintOfName(object)) {
-        const name = walker.nodeText(object);
-        if (new RegExp(`\\b${name}\\s*=\\s*(System\\.IO\\.)?Path\\.GetFullPath\\(`).test(walker.unitText()))
+      // `if (!full.StartsWith(root)) return …` where `full = Path.GetFullPath(…)` (C#) or `file = path.resolve(…)`
+      // (Node's `resolve`, `join` and `normalize` collapse `..`): the resolved path stays under root.
+      if (negated && object && /^(StartsWith|startsWith)$/.test(method) && walker.taintOfName(object)) {
+        const name = walker.nodeText(object).replace(/[.$]/g, '\\$&');
+        const resolved = csharp
+          ? '(System\\.IO\\.)?Path\\.GetFullPath\\('
+          : 'path\\.(resolve|join|normalize)\\(';
+        if (new RegExp(`\\b${name}\\s*=\\s*${resolved}`).test(walker.unitText()))
           walker.markValidated(object, ['path-traversal']);
       }
       const ownKey = fn !== undefined && HAS_OWN.test(walker.nodeText(fn).replace(/\s+/g, ''));
@@ -232,4 +236,34 @@ export function allowListedValue(walker: WalkerBase, condition: SyntaxNode): Syn
   }
   const member = object && MEMBER_OF.test(method) ? args[0] : undefined;
   return object && member && !walker.taintOfName(object) ? member : undefined;
+}
+
+/**
+ * A branch taken when the value is a path on this site (`next.startsWith('/') && !next.startsWith('//')`, a
+ * protocol-relative `//host` excluded): a redirect to it stays here.
+ */
+export function relativePathHeld(walker: WalkerBase, condition: SyntaxNode): void {
+  const text = walker.nodeText(condition).replace(/\s+/g, '');
+  const visit = (node: SyntaxNode): void => {
+    if (node.type === 'call_expression') {
+      const fn = field(node, 'function');
+      const object = fn?.type === 'member_expression' ? field(fn, 'object') : undefined;
+      const name = object ? walker.nodeText(object) : '';
+      const argument = named(field(node, 'arguments') ?? node)[0];
+      if (
+        object &&
+        fn &&
+        /\.startsWith$/.test(walker.nodeText(fn)) &&
+        argument &&
+        walker.constantOf(argument) === '/' &&
+        node.parent?.type !== 'unary_expression' &&
+        text.includes(`!${name.replace(/\s+/g, '')}.startsWith(`) &&
+        walker.taintOfName(object)
+      )
+        walker.markValidated(object, ['open-redirect']);
+      return;
+    }
+    for (const c of named(node)) visit(c);
+  };
+  visit(condition);
 }

@@ -59,13 +59,19 @@ export function handlerAnnotations(parsed: ParsedSource, unit: SyntaxNode): stri
 
 /**
  * The annotations and attributes written on the function itself (Java's modifiers, C#'s attribute lists), and Rust's
- * outer attributes, which the grammar keeps as the siblings just before the function (`#[get("/<name>")]`).
+ * outer attributes and TypeScript's method decorators, which the grammars keep as the siblings just before the function
+ * (`#[get("/<name>")]`, `@Redirect()`).
  */
 function annotations(source: string, unit: SyntaxNode): string {
   const own = unit.children.filter((c) => /modifiers|annotation|attribute_list/.test(c.type));
   const siblings = unit.parent?.children ?? [];
   const outer: SyntaxNode[] = [];
-  for (let i = siblings.indexOf(unit) - 1; siblings[i]?.type === 'attribute_item'; i -= 1)
+  // TypeScript keeps a method's decorators as the class body's children just before it (`@Redirect(…) get() {…}`).
+  for (
+    let i = siblings.indexOf(unit) - 1;
+    /^(attribute_item|decorator)$/.test(siblings[i]?.type ?? '');
+    i -= 1
+  )
     outer.unshift(siblings[i] as SyntaxNode);
   return [...outer, ...own].map((c) => norm(source, c)).join(' ');
 }

@@ -49,6 +49,13 @@ export interface SinkSpec {
   audit?: false;
   /** Only calls with at least this many arguments (a format string matters when values follow it). */
   minArgs?: number;
+  /**
+   * Only a value that is input as a whole: an object or list the code wrote (a collection model), some of whose
+   * entries are input, binds those as values (a DynamoDB request with `ExpressionAttributeValues` from input).
+   */
+  wholeValue?: true;
+  /** A function's parameter of unknown origin reaching this sink is reported too, at medium (`parameterSink`). */
+  parameters?: true;
 }
 
 export type TaintKind =
@@ -142,7 +149,8 @@ export interface TaintLanguage {
   /** Nodes wrapping one argument (`value_argument`): the argument is their `value` field or last named child. */
   argumentWrappers?: string[];
   /** Property assignments that are sinks (`el.innerHTML = x`); `valueTypes`: only values of these node types. */
-  propertySinks?: { target: RegExp; kind: TaintKind; valueTypes?: RegExp }[];
+  /** `parameters`: a function's parameter of unknown origin reaching it is reported too (medium; `parameterSink`). */
+  propertySinks?: { target: RegExp; kind: TaintKind; valueTypes?: RegExp; parameters?: true }[];
   /** Object properties whose value is a sink (JSX `{ __html: x }`): nodes of `type` with `key` and `value` fields. */
   keySinks?: { type: string; key: RegExp; kind: TaintKind }[];
   /** Operators that read input into their right operand (C++ `std::cin >> name`). */

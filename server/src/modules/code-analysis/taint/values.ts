@@ -39,6 +39,11 @@ export interface Taint {
   numeric?: Range;
   /** Not input but a value nobody chose (a random draw, `Integer.MAX_VALUE`): see confidenceAt. */
   uncontrolled?: boolean;
+  /**
+   * A parameter that reached a sink which takes whatever its function is given as the destination (a browser
+   * redirect, `location.href = url`, Semgrep's open-redirect-from-function): reported at medium, built or not.
+   */
+  parameterSink?: boolean;
 }
 
 export const NUMERIC_KINDS: readonly TaintKind[] = [
@@ -97,6 +102,7 @@ export function confidenceAt(
     return 'high';
   }
   if (!taint.weak) return 'high';
+  if (!taint.audit && taint.parameterSink) return 'medium';
   if (!taint.audit && taint.built && WEAK_KINDS.includes(kind)) return 'medium';
   if (taint.built && AUDIT_KINDS.includes(kind)) return 'low';
   return AUDIT_ANY_VALUE_KINDS.includes(kind) ? 'low' : undefined;
@@ -284,4 +290,13 @@ export class Env {
   has(name: string): boolean {
     return this.defined.has(name) || this.vars.has(name) || this.collections.has(name);
   }
+}
+
+/** A parameter's taint at a sink that reports parameters as they are (see `parameterSink`); others unchanged. */
+export function atParameterSink(
+  taint: Taint | undefined,
+  parameters: boolean | undefined,
+): Taint | undefined {
+  if (!parameters || !taint?.weak || taint.audit || taint.numeric) return taint;
+  return { ...taint, parameterSink: true };
 }

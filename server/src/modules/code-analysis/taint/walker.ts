@@ -2,7 +2,7 @@ import type { SyntaxNode } from '../parsing/tree';
 import { foldBinary } from './constants';
 import { NAME_LIKE } from './syntax';
 import type { TaintLanguage } from './types';
-import { CLEAN, unionTaint, type Val, withStep } from './values';
+import { atParameterSink, CLEAN, unionTaint, type Val, withStep } from './values';
 import { CallWalker } from './walk/calls';
 import { field, IS_CALL, namedChildren, PATH_LIKE, select, URL_PARSERS } from './walk/shared';
 
@@ -122,14 +122,21 @@ export class FlowWalker extends CallWalker {
         constant: folded === undefined ? undefined : { value: folded },
       };
     }
-    const sink = this.lang.propertySinks?.find(
-      (p) => p.target.test(this.text(target)) && (!p.valueTypes || p.valueTypes.test(valueNode.type)),
-    );
+    // A declaration (`let location = …`) makes a new local of that name, not a write to the global it shadows.
+    const sink = /declarator|declaration/.test(node.type)
+      ? undefined
+      : this.lang.propertySinks?.find(
+          (p) => p.target.test(this.text(target)) && (!p.valueTypes || p.valueTypes.test(valueNode.type)),
+        );
     if (sink) {
       // `session[key] = value`: an untrusted key crosses the boundary as much as an untrusted value.
       const sub = this.flow?.subscripts[target.type];
       const index = sub ? field(target, sub.index) : undefined;
-      const taint = v.taint ?? (index ? this.evaluate(index).taint : undefined);
+      const taint = atParameterSink(
+        v.taint ?? (index ? this.evaluate(index).taint : undefined),
+        // A parameter counts at a member (`window.location`, `location.href`): a bare `location` may be a local.
+        sink.parameters && target.type !== 'identifier',
+      );
       // `location.href = "https://example.com/" + input`: the host is the code's, as for a call's URL.
       const fixed =
         (sink.kind === 'open-redirect' || sink.kind === 'ssrf') && this.fixedDestinationOf(valueNode);

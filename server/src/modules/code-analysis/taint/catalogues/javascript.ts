@@ -19,15 +19,19 @@ export const javascript: TaintLanguage = {
       kind: 'xss',
       valueTypes: /^(template_string|string|binary_expression)$/,
     },
-    { target: /^(window\.|document\.)?location(\.href)?$/, kind: 'open-redirect' },
+    // The browser sent wherever the function's caller says (Semgrep open-redirect-from-function): a parameter counts.
+    { target: /^(window\.|document\.)?location(\.href)?$/, kind: 'open-redirect', parameters: true },
     // An iframe's inline document, a script's source: the input becomes the page's markup or code.
     { target: /\.srcdoc$|^\w*script\w*\.src$/i, kind: 'xss' },
   ],
   keySinks: [{ type: 'pair', key: /^__html$/, kind: 'xss' }],
   sources: [
     /^req(uest)?\.(query|body|params|headers|cookies|url|originalUrl)\b/,
-    /^(window\.)?location\.(search|hash|href)\b/,
+    /^(window\.|document\.)?location\.(search|hash|href)\b/,
     /^document\.(cookie|URL|referrer)\b/,
+    // A message event's payload (postMessage, a worker, a WebSocket): whatever the sending window or peer wrote
+    // (CodeQL's js/xss counts postMessage data as remote input).
+    /^(event|evt|ev|e|msg|message|messageEvent)\.data\b/,
     /^ctx\.(query|querystring|params|headers|cookies|request\.(body|query|querystring|params|headers|files))\b/,
   ],
   localInput: {
@@ -60,6 +64,9 @@ export const javascript: TaintLanguage = {
   // NestJS binds parameters to the request with decorators.
   parameterSources: [{ name: INPUT_NAMES }, { text: /@(Query|Param|Body|Headers)\(/ }, lambdaEvent],
   callbackSources: MCP_CALLBACKS,
+  // A NestJS handler decorated `@Redirect()` sends the browser to the `url` it returns (Semgrep nestjs-open-redirect).
+  handler: { decorator: /@Redirect\(/ },
+  returnSink: { kind: 'open-redirect', value: /^\{[\s\S]*\burl\s*:/ },
   safeParameter: /:\s*(number|boolean)\s*(=.*)?$/,
   sanitizers: [
     /^(parseInt|parseFloat|Number|Boolean|encodeURIComponent|encodeURI|escape|escapeHtml|sanitize\w*|validator\.\w+|DOMPurify\.sanitize|he\.encode|_\.escape|path\.basename|shellescape|shellEscape|mysql\.escape|\w+\.escape)$/,
@@ -94,9 +101,20 @@ export const javascript: TaintLanguage = {
     { kind: 'format-string', callee: /^(util\.format|console\.(log|error|warn|info))$/, arg: 0, minArgs: 2 },
     {
       kind: 'sql-injection',
+      // DynamoDB's document clients take a request object, not SQL (below).
       callee:
-        /\.(query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe|whereRaw|orderByRaw|havingRaw|selectRaw|joinRaw)$/,
+        /^(?!(documentClient|docClient|dynamo\w*|ddb\w*|dynamoDb\w*|dynamoDB\w*)\.)[^(]*\.(query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe|whereRaw|orderByRaw|havingRaw|selectRaw|joinRaw)$/,
       arg: 0,
+    },
+    // A whole DynamoDB request object from input (Semgrep dynamodb-request-object): the caller picks the table, key
+    // and filter expressions. An object literal whose values come from input binds them as values.
+    {
+      kind: 'nosql-injection',
+      callee:
+        /^(documentClient|docClient|dynamo\w*|ddb\w*|dynamoDb\w*|dynamoDB\w*)\.(query|scan|get|put|update|delete|batchGet|batchWrite|transactWrite)$|^new(QueryCommand|ScanCommand|GetItemCommand|PutItemCommand|UpdateItemCommand|DeleteItemCommand|GetCommand|PutCommand|UpdateCommand|DeleteCommand|BatchGetCommand|BatchWriteCommand)$/,
+      arg: 0,
+      argTypes: /^(identifier|member_expression|subscript_expression|call_expression)$/,
+      wholeValue: true,
     },
     {
       kind: 'command-injection',
@@ -168,6 +186,7 @@ export const javascript: TaintLanguage = {
       kind: 'open-redirect',
       callee: /^(window\.|document\.)?location\.(assign|replace)$|^window\.open$/,
       arg: 0,
+      parameters: true,
     },
     { kind: 'xss', callee: /^\$\(.*\)\.(html|append|prepend|after|before|replaceWith)$/, arg: 0 },
     // MongoDB/Mongoose filters: a request value may be an object (`?name[$ne]=x`, a JSON body) that adds operators.
@@ -225,8 +244,16 @@ export const javascript: TaintLanguage = {
     {
       kind: 'path-traversal',
       callee:
-        /^(fs\.)?(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|readdir|readdirSync|open|openSync)$|^(res|response)\.(sendFile|download)$|^fs\.promises\.(readFile|writeFile|unlink|rm|readdir)$/,
+        /^(fs\.)?(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|appendFileSync|unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|readdir|readdirSync|open|openSync)$|^fs\.promises\.(readFile|writeFile|unlink|rm|readdir)$/,
       arg: 0,
+    },
+    // Express's `res.sendFile(name, { root })` (and `download`) resolve the name under root and refuse a path that
+    // leaves it (`send` answers 403 to `..`): only a path given without a root is the sink (Semgrep express-res-sendfile).
+    {
+      kind: 'path-traversal',
+      callee: /^(res|response)\.(sendFile|download)$/,
+      arg: 0,
+      unless: /\broot\s*:/,
     },
     // `path.join(root, req.query.file)`: `../` in the input climbs out of root, whatever later opens the path (Semgrep
     // express-path-join-resolve-traversal). A function that checks where the result lands (`startsWith(root)`,

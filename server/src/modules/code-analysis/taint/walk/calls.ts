@@ -8,6 +8,7 @@ import { NAME_LIKE } from '../syntax';
 import type { SinkSpec, TaintKind, TaintLanguage } from '../types';
 import {
   AUDIT_ANY_VALUE_KINDS,
+  atParameterSink,
   auditTaint,
   built,
   CLEAN,
@@ -361,10 +362,13 @@ export abstract class CallWalker extends CollectionWalker {
         // `exec(compile(code, …))`: the inner call is this flow's sink of the same kind, reported there once.
         if (this.isSinkCall(arg, sink.kind)) continue;
         if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
-        const taint =
+        if (sink.wholeValue && v.collection) continue;
+        const taint = atParameterSink(
           sink.entry !== undefined
             ? v.collection?.keys.get(sink.entry)
-            : (v.taint ?? (sink.audit === false ? undefined : this.unknownValue(arg, v, sink.kind)));
+            : (v.taint ?? (sink.audit === false ? undefined : this.unknownValue(arg, v, sink.kind))),
+          sink.parameters,
+        );
         const confidence = taint && confidenceAt(taint, sink.kind, this.lang.everyInput === true);
         if (!taint || !confidence) continue;
         // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.

@@ -1,7 +1,13 @@
 import type { SyntaxNode } from '../../parsing/tree';
 import { parseNumber, truthy, unescapeLiteral } from '../constants';
 import type { BranchSpec, FlowSyntax } from '../flow/types';
-import { allowListedValue, allowListHeld, applyGuard, applySafeRedirectCheck } from '../guards';
+import {
+  allowListedValue,
+  allowListHeld,
+  applyGuard,
+  applySafeRedirectCheck,
+  relativePathHeld,
+} from '../guards';
 import { refineNumbers } from '../numeric/refine';
 import { CLEAN, type Const, Env, markSafe, type Taint, type Val } from '../values';
 import { ExpressionWalker } from './expressions';
@@ -169,13 +175,16 @@ export abstract class StatementWalker extends ExpressionWalker {
    * allow-list membership (`if (HANDLERS.has(name))`, `Object.hasOwn(HANDLERS, name)`).
    */
   private checkedRedirect(condition: SyntaxNode, from: Env): Env {
-    const redirect = /IsLocalUrl|url_has_allowed_host_and_scheme|is_safe_url/.test(this.text(condition));
-    if (!redirect && !/\b(includes|has|hasOwn|hasOwnProperty|contains|include\?)/.test(this.text(condition)))
+    const text = this.text(condition);
+    const redirect = /IsLocalUrl|url_has_allowed_host_and_scheme|is_safe_url/.test(text);
+    const relative = /\.startsWith\(\s*['"]\/['"]\s*\)/.test(text);
+    if (!redirect && !relative && !/\b(includes|has|hasOwn|hasOwnProperty|contains|include\?)/.test(text))
       return from;
     const saved = this.env;
     this.env = from.clone();
     if (redirect) applySafeRedirectCheck(this, condition);
     else allowListHeld(this, condition);
+    if (relative) relativePathHeld(this, condition);
     const out = this.env;
     this.env = saved;
     return out;
@@ -304,7 +313,8 @@ export abstract class StatementWalker extends ExpressionWalker {
     const listed = cond && yes ? allowListedValue(this, cond) : undefined;
     const onList = (v: Val) => (listed && yes && this.text(listed) === this.text(yes) ? CLEAN : v);
     const before = this.env;
-    const yesEnv = this.refined(cond, true);
+    // `ALLOWED.has(next) ? next : '/'`: the arm taken when an allow-list or redirect check holds sees it checked.
+    const yesEnv = cond ? this.checkedRedirect(cond, this.refined(cond, true)) : before;
     const noEnv = this.refined(cond, false);
     if (yesEnv !== before || noEnv !== before) {
       // `d != 0 ? n / d : 0`: each arm sees the condition's comparisons hold its way.
