@@ -1,6 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryIndexes, searchDocuments } from '../../src/modules/search';
 import { DEFAULT_MEMORY_LIMITS } from '../../src/modules/search/memory';
+import { roundScore } from '../../src/modules/search/memory-score';
+import { queryRows } from '../../src/modules/search/sql';
 import { createAccountWithKey } from '../helpers/fixtures';
 import { generated, rng, word } from '../helpers/search-proof';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -247,6 +250,20 @@ describe('small collections from memory', () => {
     await index([{ id: 'x1', title: 'beta', text: 'emuword' }], key, 'again');
     expect(await inAgain()).toEqual(['x1:beta']);
   }, 120_000);
+
+  it('rounds scores as Postgres does (round(x::numeric, 8)::float8), near halves too', async () => {
+    const random = rng(77);
+    const values: number[] = [];
+    for (let k = 0; k < 4000; k++) {
+      const x = random() * 10 ** Math.floor(random() * 6 - 2);
+      values.push(x, Math.round(x * 1e8) / 1e8 + 0.5e-8, (Math.floor(x * 1e8) + 0.5) / 1e8);
+    }
+    const rows = await queryRows<{ r: number }>(
+      server.services.ctx.db,
+      sql`select round(x::numeric, 8)::float8 as r from unnest(${`{${values.join(',')}}`}::float8[]) with ordinality u(x, i) order by i`,
+    );
+    expect(rows.map((r) => r.r)).toEqual(values.map(roundScore));
+  });
 
   it('never answers one account’s collection from another’s index', async () => {
     const mine = await search({ query: `zzonly ${word(0)}`, limit: 100 }, true);

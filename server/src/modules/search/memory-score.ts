@@ -2,38 +2,43 @@ import { B, idf, K1, SCORE_DIGITS, W_BODY, W_TITLE } from './bm25';
 import type { QueryPlan } from './query-plan';
 
 /**
- * BM25F as rank.ts's SQL expression computes it, in the same order of operations (per term in the
- * plan's order: w·tf~·(k1+1)/(k1+tf~), summed), then rounded as the SQL rounds it:
- * `round(score::numeric, 8)::float8`, where float8 → numeric keeps 15 significant digits (DBL_DIG)
- * and numeric's round is half away from zero. The one difference left is the field norms, which the
- * SQL computes in numeric before converting to float8: at most an ulp, below the rounding.
+ * BM25F as rank.ts's SQL expression computes it, in the same order of operations: per term, in the
+ * plan's order, w·tf~·(k1+1)/(k1+tf~), summed (`sum(float8)` adds in row order from its first value,
+ * as adding to 0 does), then rounded as the SQL rounds it (roundScore). The one difference left is
+ * the field norms, which the SQL computes in numeric before converting to float8: at most an ulp,
+ * far below the rounding. The per-term weights are bound in SQL as their shortest decimal text,
+ * which reads back as the same double.
  */
-export function scorer(plan: QueryPlan) {
-  const weights = plan.terms.map((t) => Number(String(t.weight * idf(plan.n, t.df))));
-  const terms = plan.terms.map((t) => t.term);
-  return (tf: Map<string, [number, number]>, titleLen: number, bodyLen: number): number => {
-    if (terms.length === 0) return 0;
-    const tn = 1 - B + (B * titleLen) / plan.avgTitle;
-    const bn = 1 - B + (B * bodyLen) / plan.avgBody;
-    let sum = 0;
-    let any = false;
-    for (let i = 0; i < terms.length; i++) {
-      const f = tf.get(terms[i] as string);
-      if (!f) continue;
-      const tfn = (W_TITLE * f[0]) / tn + (W_BODY * f[1]) / bn;
-      const s = ((weights[i] as number) * tfn * (K1 + 1)) / (K1 + tfn);
-      sum = any ? sum + s : s;
-      any = true;
-    }
-    return roundScore(sum);
-  };
+export function termWeights(plan: QueryPlan): number[] {
+  return plan.terms.map((t) => t.weight * idf(plan.n, t.df));
 }
+
+/** One term's share of a document's score, from its frequencies and field norms. */
+export function termShare(weight: number, tfTitle: number, tfBody: number, tn: number, bn: number): number {
+  const tfn = (W_TITLE * tfTitle) / tn + (W_BODY * tfBody) / bn;
+  return (weight * tfn * (K1 + 1)) / (K1 + tfn);
+}
+
+/** A field's length norm, 1 − b + b·len/avg. */
+export const fieldNorm = (length: number, average: number) => 1 - B + (B * length) / average;
 
 const SCALE = 10n ** BigInt(SCORE_DIGITS);
 
 /** `round(x::numeric, SCORE_DIGITS)::float8` as Postgres computes it. */
 export function roundScore(x: number): number {
   if (x === 0 || !Number.isFinite(x)) return x === 0 ? 0 : x;
+  // Fast path: away from a half, the 15-digit rounding (a relative change below 5e-15) cannot move
+  // x·10^8 across one, so rounding x·10^8 itself decides; n / 10^8 is then correctly rounded, as
+  // reading the decimal text is.
+  const y = Math.abs(x) * 1e8;
+  if (y < 2 ** 52) {
+    const floor = Math.floor(y);
+    const frac = y - floor;
+    if (Math.abs(frac - 0.5) > y * 1e-13 + 1e-9) {
+      const n = frac > 0.5 ? floor + 1 : floor;
+      return (x < 0 ? -n : n) / 1e8;
+    }
+  }
   // float8 → numeric: 15 significant digits.
   const [mantissa, exp] = x.toExponential(14).split('e') as [string, string];
   const negative = mantissa.startsWith('-');

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { decodeTsvector } from './analyse';
 import { filterSql } from './filter';
 import { lexemesOf, type MatchNode, matches, matchesNothing, parseTsquery } from './memory-match';
-import { scorer } from './memory-score';
+import { fieldNorm, roundScore, termShare, termWeights } from './memory-score';
 import type { RankedRow, RankQuery } from './query';
 import type { QueryPlan } from './query-plan';
 import { snippetSourceSql } from './snippet';
@@ -39,24 +39,30 @@ export interface MemoryLimits {
 
 export const DEFAULT_MEMORY_LIMITS: MemoryLimits = { maxDocuments: 10_000, maxBytes: 128 * 1024 * 1024 };
 
-interface MemoryDoc {
-  id: string;
-  title: string;
-  metadata: Record<string, unknown>;
-  text: string;
-  tf: Map<string, [number, number]>;
-  pos: Map<string, number[]>;
-  titleLen: number;
-  bodyLen: number;
+/** A lexeme's documents (indexes, ascending) with its title and body frequency in each. */
+interface Postings {
+  docs: Int32Array;
+  title: Int32Array;
+  body: Int32Array;
 }
 
 interface CollectionIndex {
   version: string;
-  /** In id order (the database's collation: loaded `order by id`), so a document's index is its rank. */
-  docs: MemoryDoc[];
+  /** Documents in id order (the database's collation: loaded `order by id`), so an index is a rank. */
+  ids: string[];
+  titles: string[];
+  metadata: Record<string, unknown>[];
+  /** Each document's snippet source (snippetSourceSql). */
+  texts: string[];
+  /** Each document's lexemes → positions (its tsvector): what matching reads. */
+  positions: Map<string, number[]>[];
+  titleLen: Int32Array;
+  bodyLen: Int32Array;
   byId: Map<string, number>;
-  /** Lexeme → indexes of the documents holding it, ascending. */
-  postings: Map<string, number[]>;
+  /** Lexeme → the documents whose tsvector holds it (matching's candidates). */
+  holders: Map<string, Int32Array>;
+  /** Lexeme → the documents whose tf map holds it, with the frequencies (what scoring reads). */
+  postings: Map<string, Postings>;
   /** Filter (JSON) → which documents pass it (its SQL, run once per version). */
   filters: Map<string, Uint8Array>;
   bytes: number;
@@ -112,8 +118,7 @@ export class MemoryIndexes {
         return undefined;
       }
       index = await loadIndex(db, rq.scope, plan.version);
-      if (index.docs.length > this.limits.maxDocuments || index.bytes > this.limits.maxBytes)
-        return undefined;
+      if (index.ids.length > this.limits.maxDocuments || index.bytes > this.limits.maxBytes) return undefined;
       this.indexes.set(key, index);
       this.bytes += index.bytes;
       for (const oldest of this.indexes.keys()) {
@@ -155,42 +160,76 @@ async function loadIndex(db: Db, scope: Scope, version: string): Promise<Collect
     from search_documents d where d.account_id = ${a} and d.collection = ${c}
     order by d.id`,
   );
-  const docs: MemoryDoc[] = [];
-  const byId = new Map<string, number>();
+  const n = rows.length;
+  const index: CollectionIndex = {
+    version,
+    ids: new Array(n),
+    titles: new Array(n),
+    metadata: new Array(n),
+    texts: new Array(n),
+    positions: new Array(n),
+    titleLen: new Int32Array(n),
+    bodyLen: new Int32Array(n),
+    byId: new Map(),
+    holders: new Map(),
+    postings: new Map(),
+    filters: new Map(),
+    bytes: 0,
+  };
+  const holders = new Map<string, number[]>();
   const postings = new Map<string, number[]>();
   let bytes = 0;
-  for (const row of rows) {
+  rows.forEach((row, i) => {
     const analysed = decodeTsvector(Buffer.from(row.tsv, 'base64'));
-    const i = docs.length;
     const pos = new Map<string, number[]>();
     for (const [lexeme, list] of Object.entries(analysed.pos)) {
       pos.set(lexeme, list);
-      let holders = postings.get(lexeme);
-      if (!holders) {
-        holders = [];
-        postings.set(lexeme, holders);
-        bytes += 80 + 2 * lexeme.length;
+      let docs = holders.get(lexeme);
+      if (!docs) {
+        docs = [];
+        holders.set(lexeme, docs);
       }
-      holders.push(i);
-      bytes += 64 + 2 * lexeme.length + 8 * list.length;
+      docs.push(i);
+      bytes += 48 + 2 * lexeme.length + 8 * list.length;
     }
-    docs.push({
-      id: row.id,
-      title: row.title,
-      metadata: row.metadata,
-      text: row.text,
-      tf: new Map(Object.entries(row.tf)),
-      pos,
-      titleLen: row.title_len,
-      bodyLen: row.body_len,
-    });
-    byId.set(row.id, i);
+    for (const [lexeme, f] of Object.entries(row.tf)) {
+      let list = postings.get(lexeme);
+      if (!list) {
+        list = [];
+        postings.set(lexeme, list);
+      }
+      list.push(i, f[0], f[1]);
+    }
+    index.ids[i] = row.id;
+    index.titles[i] = row.title;
+    index.metadata[i] = row.metadata;
+    index.texts[i] = row.text;
+    index.positions[i] = pos;
+    index.titleLen[i] = row.title_len;
+    index.bodyLen[i] = row.body_len;
+    index.byId.set(row.id, i);
     bytes +=
       200 +
       2 * (row.id.length + row.title.length + row.text.length) +
-      JSON.stringify(row.metadata).length * 2;
+      2 * JSON.stringify(row.metadata).length;
+  });
+  for (const [lexeme, docs] of holders) {
+    index.holders.set(lexeme, Int32Array.from(docs));
+    bytes += 64 + 2 * lexeme.length + 4 * docs.length;
   }
-  return { version, docs, byId, postings, filters: new Map(), bytes };
+  for (const [lexeme, flat] of postings) {
+    const k = flat.length / 3;
+    const p: Postings = { docs: new Int32Array(k), title: new Int32Array(k), body: new Int32Array(k) };
+    for (let j = 0; j < k; j++) {
+      p.docs[j] = flat[3 * j] as number;
+      p.title[j] = flat[3 * j + 1] as number;
+      p.body[j] = flat[3 * j + 2] as number;
+    }
+    index.postings.set(lexeme, p);
+    bytes += 96 + 2 * lexeme.length + 12 * k;
+  }
+  index.bytes = bytes;
+  return index;
 }
 
 /** Which documents pass the filter: its SQL over the collection, once per version and filter. */
@@ -208,7 +247,7 @@ async function filterPasses(
     sql`select d.id from search_documents d
       where d.account_id = ${scope.accountId} and d.collection = ${scope.collection} and ${filterSql(filter)}`,
   );
-  const passes = new Uint8Array(index.docs.length);
+  const passes = new Uint8Array(index.ids.length);
   for (const row of rows) {
     const i = index.byId.get(row.id);
     if (i !== undefined) passes[i] = 1;
@@ -217,6 +256,10 @@ async function filterPasses(
   index.filters.set(key, passes);
   return passes;
 }
+
+/** A query that matches exactly the documents holding one of its lexemes (words ORed). */
+const anyOf = (node: MatchNode): boolean =>
+  node.kind === 'lex' || (node.kind === 'or' && anyOf(node.left) && anyOf(node.right));
 
 /**
  * rankDocuments (query.ts) over the index: the matches (filtered), scored, after the keyset, ordered
@@ -229,35 +272,68 @@ function rankInMemory(
   rq: RankQuery,
   passes: Uint8Array | undefined,
 ): RankedRow[] | undefined {
-  const { after } = rq;
+  const { after, plan } = rq;
+  const n = index.ids.length;
   let afterRank = -1;
   if (after?.score !== undefined) {
     const found = index.byId.get(after.id);
     if (found === undefined) return undefined;
     afterRank = found;
   }
-  // Candidates: every document when a document without the query's lexemes can match (`!a`),
-  // else those holding one of them.
-  let candidates: Iterable<number>;
-  if (matchesNothing(node)) candidates = index.docs.keys();
+  // Candidates: every document when one without the query's lexemes can match (`!a`), else those
+  // holding one of them; words ORed match exactly their candidates, anything else is checked.
+  let candidates: Int32Array;
+  if (matchesNothing(node)) candidates = Int32Array.from({ length: n }, (_, i) => i);
   else {
-    const set = new Set<number>();
-    for (const lexeme of lexemesOf(node)) for (const i of index.postings.get(lexeme) ?? []) set.add(i);
-    candidates = set;
+    const seen = new Uint8Array(n);
+    const list: number[] = [];
+    for (const lexeme of lexemesOf(node)) {
+      for (const i of index.holders.get(lexeme) ?? []) {
+        if (seen[i] === 0) {
+          seen[i] = 1;
+          list.push(i);
+        }
+      }
+    }
+    candidates = Int32Array.from(list);
   }
-  const score = scorer(rq.plan);
-  const hits: { i: number; score: number }[] = [];
+  const check = !anyOf(node);
+  // Scores term at a time in the plan's order, which is the SQL's order of summation.
+  const sums = new Float64Array(n);
+  const weights = termWeights(plan);
+  const tn = new Float64Array(n);
+  const bn = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    tn[i] = fieldNorm(index.titleLen[i] as number, plan.avgTitle);
+    bn[i] = fieldNorm(index.bodyLen[i] as number, plan.avgBody);
+  }
+  plan.terms.forEach((t, k) => {
+    const p = index.postings.get(t.term);
+    if (!p) return;
+    const w = weights[k] as number;
+    for (let j = 0; j < p.docs.length; j++) {
+      const i = p.docs[j] as number;
+      sums[i] =
+        (sums[i] as number) +
+        termShare(w, p.title[j] as number, p.body[j] as number, tn[i] as number, bn[i] as number);
+    }
+  });
+  const hits: number[] = [];
+  const scores = new Float64Array(n);
   for (const i of candidates) {
     if (passes && passes[i] !== 1) continue;
-    const doc = index.docs[i] as MemoryDoc;
-    if (!matches(node, doc.pos)) continue;
-    const s = score(doc.tf, doc.titleLen, doc.bodyLen);
+    if (check && !matches(node, index.positions[i] as Map<string, number[]>)) continue;
+    const s = roundScore(sums[i] as number);
     if (after?.score !== undefined && !(s < after.score || (s === after.score && i > afterRank))) continue;
-    hits.push({ i, score: s });
+    scores[i] = s;
+    hits.push(i);
   }
-  hits.sort((x, y) => y.score - x.score || x.i - y.i);
-  return hits.slice(rq.offset, rq.offset + rq.limit + 1).map(({ i, score: s }) => {
-    const doc = index.docs[i] as MemoryDoc;
-    return { id: doc.id, score: s, title: doc.title, metadata: doc.metadata, text: doc.text };
-  });
+  hits.sort((x, y) => (scores[y] as number) - (scores[x] as number) || x - y);
+  return hits.slice(rq.offset, rq.offset + rq.limit + 1).map((i) => ({
+    id: index.ids[i] as string,
+    score: scores[i] as number,
+    title: index.titles[i] as string,
+    metadata: index.metadata[i] as Record<string, unknown>,
+    text: index.texts[i] as string,
+  }));
 }
