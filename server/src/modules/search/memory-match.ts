@@ -1,7 +1,6 @@
 /**
  * tsquery text (what plan.ts builds: lexemes, `!`, `&`, `|`, `<N>` phrase chains, parentheses) parsed
- * and evaluated in TypeScript against a document's lexeme positions, for the in-memory path
- * (memory.ts). It answers exactly as `tsv @@ query` does for that grammar; anything else (prefix or
+ * for the in-memory path (memory.ts), which evaluates it over the collection's documents. It answers exactly as `tsv @@ query` does for that grammar; anything else (prefix or
  * weight suffixes, a phrase whose right side is not one lexeme, a negation inside a phrase) is
  * `undefined` from `parseTsquery`, and the search takes the SQL path instead.
  */
@@ -139,9 +138,6 @@ export function parseTsquery(text: string): MatchNode | undefined {
   }
 }
 
-/** A document's lexemes → their positions, ascending (the tsvector's). */
-export type Positions = Map<string, Int16Array | Uint16Array | number[]>;
-
 function has(list: ArrayLike<number>, p: number): boolean {
   let lo = 0;
   let hi = list.length - 1;
@@ -155,48 +151,27 @@ function has(list: ArrayLike<number>, p: number): boolean {
   return false;
 }
 
-/** `tsv @@ query` for a document given by its positions. */
-export function matches(node: MatchNode, doc: Positions): boolean {
-  switch (node.kind) {
-    case 'lex':
-      return doc.has(node.term);
-    case 'not':
-      return !matches(node.arg, doc);
-    case 'and':
-      return matches(node.left, doc) && matches(node.right, doc);
-    case 'or':
-      return matches(node.left, doc) || matches(node.right, doc);
-    case 'phrase': {
-      const lists = node.chain.map((c) => doc.get(c.term));
-      if (lists.some((l) => l === undefined)) return false;
-      const first = lists[0] as ArrayLike<number>;
-      for (let k = 0; k < first.length; k++) {
-        const p = first[k] as number;
-        let all = true;
-        for (let i = 1; i < lists.length; i++) {
-          if (!has(lists[i] as ArrayLike<number>, p + (node.chain[i] as { offset: number }).offset)) {
-            all = false;
-            break;
-          }
-        }
-        if (all) return true;
+/**
+ * Whether a document's positions (its tsvector's, ascending per lexeme) hold the chain: the first
+ * lexeme at some p and each other at p + its offset, as Postgres's phrase operator decides a chain
+ * grown to the right (`(a <1> b) <2> c`: b one after a, c two after that b).
+ */
+export function phraseMatches(
+  chain: { term: string; offset: number }[],
+  positions: Map<string, number[]>,
+): boolean {
+  const lists = chain.map((c) => positions.get(c.term));
+  if (lists.some((l) => l === undefined)) return false;
+  const first = lists[0] as number[];
+  for (const p of first) {
+    let all = true;
+    for (let i = 1; i < lists.length; i++) {
+      if (!has(lists[i] as number[], p + (chain[i] as { offset: number }).offset)) {
+        all = false;
+        break;
       }
-      return false;
     }
+    if (all) return true;
   }
+  return false;
 }
-
-/** Every lexeme the query names (a document holding none can match only when `matchesNothing` says so). */
-export function lexemesOf(node: MatchNode, out = new Set<string>()): Set<string> {
-  if (node.kind === 'lex') out.add(node.term);
-  else if (node.kind === 'phrase') for (const c of node.chain) out.add(c.term);
-  else if (node.kind === 'not') lexemesOf(node.arg, out);
-  else {
-    lexemesOf(node.left, out);
-    lexemesOf(node.right, out);
-  }
-  return out;
-}
-
-/** Whether a document holding none of the query's lexemes matches (a negation alone, `!a`). */
-export const matchesNothing = (node: MatchNode) => matches(node, new Map());

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { decodeTsvector } from './analyse';
 import { filterSql } from './filter';
-import { lexemesOf, type MatchNode, matches, matchesNothing, parseTsquery } from './memory-match';
+import { type MatchNode, parseTsquery, phraseMatches } from './memory-match';
 import { fieldNorm, roundScore, termShare, termWeights } from './memory-score';
 import type { RankedRow, RankQuery } from './query';
 import type { QueryPlan } from './query-plan';
@@ -54,14 +54,18 @@ interface CollectionIndex {
   metadata: Record<string, unknown>[];
   /** Each document's snippet source (snippetSourceSql). */
   texts: string[];
-  /** Each document's lexemes → positions (its tsvector): what matching reads. */
-  positions: Map<string, number[]>[];
+  /**
+   * Each document's tsvector (tsvectorsend, base64), decoded into lexeme → positions the first time a
+   * phrase needs it: most queries never read positions, and decoding every document made most of a load.
+   */
+  positions: (string | Map<string, number[]>)[];
   titleLen: Int32Array;
   bodyLen: Int32Array;
   byId: Map<string, number>;
-  /** Lexeme → the documents whose tsvector holds it (matching's candidates). */
-  holders: Map<string, Int32Array>;
-  /** Lexeme → the documents whose tf map holds it, with the frequencies (what scoring reads). */
+  /**
+   * Lexeme → the documents holding it, with its frequencies in each: what matching and scoring read.
+   * From the tf map, whose keys are the tsvector's lexemes (analyse.ts builds it from the tsvector).
+   */
   postings: Map<string, Postings>;
   /** Filter (JSON) → which documents pass it (its SQL, run once per version). */
   filters: Map<string, Uint8Array>;
@@ -171,27 +175,13 @@ async function loadIndex(db: Db, scope: Scope, version: string): Promise<Collect
     titleLen: new Int32Array(n),
     bodyLen: new Int32Array(n),
     byId: new Map(),
-    holders: new Map(),
     postings: new Map(),
     filters: new Map(),
     bytes: 0,
   };
-  const holders = new Map<string, number[]>();
   const postings = new Map<string, number[]>();
   let bytes = 0;
   rows.forEach((row, i) => {
-    const analysed = decodeTsvector(Buffer.from(row.tsv, 'base64'));
-    const pos = new Map<string, number[]>();
-    for (const [lexeme, list] of Object.entries(analysed.pos)) {
-      pos.set(lexeme, list);
-      let docs = holders.get(lexeme);
-      if (!docs) {
-        docs = [];
-        holders.set(lexeme, docs);
-      }
-      docs.push(i);
-      bytes += 48 + 2 * lexeme.length + 8 * list.length;
-    }
     for (const [lexeme, f] of Object.entries(row.tf)) {
       let list = postings.get(lexeme);
       if (!list) {
@@ -199,24 +189,23 @@ async function loadIndex(db: Db, scope: Scope, version: string): Promise<Collect
         postings.set(lexeme, list);
       }
       list.push(i, f[0], f[1]);
+      bytes += 24;
     }
     index.ids[i] = row.id;
     index.titles[i] = row.title;
     index.metadata[i] = row.metadata;
     index.texts[i] = row.text;
-    index.positions[i] = pos;
+    index.positions[i] = row.tsv;
     index.titleLen[i] = row.title_len;
     index.bodyLen[i] = row.body_len;
     index.byId.set(row.id, i);
     bytes +=
       200 +
       2 * (row.id.length + row.title.length + row.text.length) +
-      2 * JSON.stringify(row.metadata).length;
+      2 * JSON.stringify(row.metadata).length +
+      // The tsvector's text, and room for its positions once decoded.
+      6 * row.tsv.length;
   });
-  for (const [lexeme, docs] of holders) {
-    index.holders.set(lexeme, Int32Array.from(docs));
-    bytes += 64 + 2 * lexeme.length + 4 * docs.length;
-  }
   for (const [lexeme, flat] of postings) {
     const k = flat.length / 3;
     const p: Postings = { docs: new Int32Array(k), title: new Int32Array(k), body: new Int32Array(k) };
@@ -257,9 +246,55 @@ async function filterPasses(
   return passes;
 }
 
-/** A query that matches exactly the documents holding one of its lexemes (words ORed). */
-const anyOf = (node: MatchNode): boolean =>
-  node.kind === 'lex' || (node.kind === 'or' && anyOf(node.left) && anyOf(node.right));
+/** A document's positions, decoded from its tsvector the first time they are read. */
+function positionsOf(index: CollectionIndex, i: number): Map<string, number[]> {
+  const held = index.positions[i] as string | Map<string, number[]>;
+  if (typeof held !== 'string') return held;
+  const decoded = new Map(Object.entries(decodeTsvector(Buffer.from(held, 'base64')).pos));
+  index.positions[i] = decoded;
+  return decoded;
+}
+
+/**
+ * `tsv @@ query` for every document at once, as a bitmap: a lexeme's documents from its postings,
+ * `&`, `|` and `!` combined document by document, a phrase checked on the positions of the documents
+ * holding all its lexemes.
+ */
+function matching(index: CollectionIndex, node: MatchNode): Uint8Array {
+  const n = index.ids.length;
+  const out = new Uint8Array(n);
+  switch (node.kind) {
+    case 'lex': {
+      for (const i of index.postings.get(node.term)?.docs ?? []) out[i] = 1;
+      return out;
+    }
+    case 'not': {
+      const arg = matching(index, node.arg);
+      for (let i = 0; i < n; i++) out[i] = 1 - (arg[i] as number);
+      return out;
+    }
+    case 'and':
+    case 'or': {
+      const left = matching(index, node.left);
+      const right = matching(index, node.right);
+      for (let i = 0; i < n; i++)
+        out[i] =
+          node.kind === 'and'
+            ? (left[i] as number) & (right[i] as number)
+            : (left[i] as number) | (right[i] as number);
+      return out;
+    }
+    case 'phrase': {
+      const holding = new Uint8Array(n);
+      node.chain.forEach((c, k) => {
+        for (const i of index.postings.get(c.term)?.docs ?? []) if (holding[i] === k) holding[i] = k + 1;
+      });
+      for (let i = 0; i < n; i++)
+        if (holding[i] === node.chain.length && phraseMatches(node.chain, positionsOf(index, i))) out[i] = 1;
+      return out;
+    }
+  }
+}
 
 /**
  * rankDocuments (query.ts) over the index: the matches (filtered), scored, after the keyset, ordered
@@ -280,24 +315,7 @@ function rankInMemory(
     if (found === undefined) return undefined;
     afterRank = found;
   }
-  // Candidates: every document when one without the query's lexemes can match (`!a`), else those
-  // holding one of them; words ORed match exactly their candidates, anything else is checked.
-  let candidates: Int32Array;
-  if (matchesNothing(node)) candidates = Int32Array.from({ length: n }, (_, i) => i);
-  else {
-    const seen = new Uint8Array(n);
-    const list: number[] = [];
-    for (const lexeme of lexemesOf(node)) {
-      for (const i of index.holders.get(lexeme) ?? []) {
-        if (seen[i] === 0) {
-          seen[i] = 1;
-          list.push(i);
-        }
-      }
-    }
-    candidates = Int32Array.from(list);
-  }
-  const check = !anyOf(node);
+  const matched = matching(index, node);
   // Scores term at a time in the plan's order, which is the SQL's order of summation.
   const sums = new Float64Array(n);
   const weights = termWeights(plan);
@@ -320,9 +338,8 @@ function rankInMemory(
   });
   const hits: number[] = [];
   const scores = new Float64Array(n);
-  for (const i of candidates) {
-    if (passes && passes[i] !== 1) continue;
-    if (check && !matches(node, index.positions[i] as Map<string, number[]>)) continue;
+  for (let i = 0; i < n; i++) {
+    if (matched[i] !== 1 || (passes && passes[i] !== 1)) continue;
     const s = roundScore(sums[i] as number);
     if (after?.score !== undefined && !(s < after.score || (s === after.score && i > afterRank))) continue;
     scores[i] = s;
