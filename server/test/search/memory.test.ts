@@ -272,6 +272,39 @@ describe('small collections from memory', () => {
     expectSamePage(theirs, theirsSql, 'other account');
     expect(theirs.data.length).toBe(60);
     expect(mine.data.every((h) => !h.snippet.includes('zzonly'))).toBe(true);
+    // Memory bounded across tenants: room for one of the two indexes, the least recently used goes.
+    const probe = new MemoryIndexes(DEFAULT_MEMORY_LIMITS, true);
+    await searchDocuments({
+      ctx: server.services.ctx,
+      accountId,
+      input: { collection: 'mem', mode: 'keyword', operator: 'or', limit: 10, query: word(0) } as never,
+      options: { memory: probe },
+    });
+    const small = new MemoryIndexes({ maxDocuments: 10_000, maxBytes: Math.ceil(probe.size * 1.05) }, true);
+    for (const account of [accountId, otherAccount, accountId]) {
+      const kinds: string[] = [];
+      const input = {
+        collection: 'mem',
+        mode: 'keyword',
+        operator: 'or',
+        limit: 20,
+        query: `zzonly ${word(1)}`,
+      } as never;
+      const viaMemory = await searchDocuments({
+        ctx: server.services.ctx,
+        accountId: account,
+        input,
+        options: { memory: small, onStrategy: (s) => kinds.push(s.kind) },
+      });
+      expect(kinds).toContain('memory');
+      expectSamePage(
+        viaMemory,
+        await searchDocuments({ ctx: server.services.ctx, accountId: account, input }),
+        account,
+      );
+      expect(small.keys()).toEqual([JSON.stringify([account, 'mem'])]);
+      expect(small.size).toBeLessThanOrEqual(probe.size * 1.05);
+    }
     expect(memory.keys()).toEqual(
       expect.arrayContaining([JSON.stringify([accountId, 'mem']), JSON.stringify([otherAccount, 'mem'])]),
     );

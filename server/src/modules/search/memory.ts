@@ -79,6 +79,8 @@ export class MemoryIndexes {
   /** The version each collection's last search read, to load a version on its second search. */
   private readonly seen = new Map<string, string>();
   private bytes = 0;
+  /** Loads under way, by collection and version. */
+  private readonly loading = new Map<string, Promise<CollectionIndex>>();
 
   constructor(
     readonly limits: MemoryLimits = DEFAULT_MEMORY_LIMITS,
@@ -121,8 +123,27 @@ export class MemoryIndexes {
         while (this.seen.size > 10_000) this.seen.delete(this.seen.keys().next().value as string);
         return undefined;
       }
-      index = await loadIndex(db, rq.scope, plan.version);
+      // Searches arriving together share one load of a version (the same documents in any snapshot of it).
+      const loadKey = JSON.stringify([key, plan.version]);
+      const pending = this.loading.get(loadKey);
+      let loading = pending;
+      if (!loading) {
+        loading = loadIndex(db, rq.scope, plan.version);
+        this.loading.set(loadKey, loading);
+        const done = () => this.loading.delete(loadKey);
+        loading.then(done, done);
+      }
+      try {
+        index = await loading;
+      } catch (err) {
+        // Its own load failing fails the search as any statement would; another search's, the SQL path.
+        if (!pending) throw err;
+        return undefined;
+      }
+      if (this.indexes.get(key) === index) return this.answer(db, index, node, rq);
       if (index.ids.length > this.limits.maxDocuments || index.bytes > this.limits.maxBytes) return undefined;
+      // Another search may have loaded it meanwhile: the last load replaces it, counted once.
+      this.drop(key);
       this.indexes.set(key, index);
       this.bytes += index.bytes;
       for (const oldest of this.indexes.keys()) {
@@ -134,6 +155,10 @@ export class MemoryIndexes {
       this.indexes.delete(key);
       this.indexes.set(key, index);
     }
+    return this.answer(db, index, node, rq);
+  }
+
+  private async answer(db: Db, index: CollectionIndex, node: MatchNode, rq: RankQuery) {
     const passes = rq.filter ? await filterPasses(db, rq.scope, index, rq.filter) : undefined;
     return rankInMemory(index, node, rq, passes);
   }
