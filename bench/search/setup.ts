@@ -1,7 +1,7 @@
 /**
  * The real server for the search benchmarks, on a fresh database that is dropped afterwards:
  * PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), or
- * in-memory PGlite with `--pglite`.
+ * in-memory PGlite with `--pglite`; `--sql` turns the in-memory index of small collections off.
  */
 import { execFileSync } from 'node:child_process';
 import { createAccountWithKey, createKey } from '../../server/test/helpers/fixtures';
@@ -37,6 +37,8 @@ export async function startBench(collection?: string): Promise<Bench> {
       BODY_LIMIT_BYTES: String(20 * 1024 * 1024),
       SEARCH_MAX_BATCH_DOCUMENTS: '1000',
       SEARCH_MAX_DOCUMENT_BYTES: '500000',
+      // `--sql`: small collections searched by SQL too, not from memory (memory.ts), to compare the paths.
+      ...(process.argv.includes('--sql') && { SEARCH_MEMORY_MAX_DOCUMENTS: '0' }),
     },
   });
   // A kept database: the account that owns the loaded collection gets a new key.

@@ -131,6 +131,7 @@ export function configFromEnv(env: Env): AppConfig {
       maxBatchDocuments: env.SEARCH_MAX_BATCH_DOCUMENTS,
       maxDocumentBytes: env.SEARCH_MAX_DOCUMENT_BYTES,
       exactMaxMatches: env.SEARCH_EXACT_MAX_MATCHES,
+      memory: { maxDocuments: env.SEARCH_MEMORY_MAX_DOCUMENTS, maxBytes: env.SEARCH_MEMORY_MB * 1024 * 1024 },
       // Postgres stops a search before the request's own database deadline gives up on it: the client then
       // hears 503 `search_timeout` (its query was too costly), not `service_unavailable`, and the connection
       // is free again rather than still running the statement.

@@ -225,6 +225,12 @@ export const EnvSchema = z
     /** Estimated matches past which a search ranks a bounded candidate set (`approximate: true`) instead of every match. */
     SEARCH_EXACT_MAX_MATCHES: positiveInt.max(100_000_000).default(20_000),
     /**
+     * Collections of at most this many documents are searched from an index in memory (modules/search/memory.ts; 0:
+     * never), all of them together within SEARCH_MEMORY_MB (estimated), least recently used dropped first.
+     */
+    SEARCH_MEMORY_MAX_DOCUMENTS: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+    SEARCH_MEMORY_MB: positiveInt.max(65_536).default(128),
+    /**
      * Searches and indexing batches running at once on an instance (each holds a database connection of the pool of
      * 10), and one account's share of them; more of one account's wait in turn, up to SEARCH_QUEUE_PER_ACCOUNT.
      */

@@ -19,7 +19,12 @@ import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
-import { createSearchGate, SearchMaintenance, type SearchMaintenanceHooks } from './modules/search';
+import {
+  createSearchGate,
+  MemoryIndexes,
+  SearchMaintenance,
+  type SearchMaintenanceHooks,
+} from './modules/search';
 import { PgUsageStore, ThreadedUsageStore, UsageRecorder, type UsageStore } from './modules/usage';
 import { SecretBox, WebhookDispatcher } from './modules/webhooks';
 import { Tracing } from './telemetry/tracing';
@@ -58,6 +63,8 @@ export interface Services {
   tracing: Tracing | undefined;
   /** Searches and indexing batches at once, each account held to its share (modules/search/gate.ts). */
   searchGate: AccountGate;
+  /** Small collections' indexes in memory (modules/search/memory.ts); undefined when off. */
+  searchMemory: MemoryIndexes | undefined;
   /** Usage analytics reads (GraphQL): an account's share of the database connections they hold. */
   analyticsGate: AccountGate;
   /** The search index's background work: converting old collections, merging blocks writes made due. */
@@ -181,6 +188,10 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     ctx,
     codeAnalyzer,
     searchGate: createSearchGate(config.searchLimits),
+    searchMemory:
+      config.searchLimits.memory && config.searchLimits.memory.maxDocuments > 0
+        ? new MemoryIndexes(config.searchLimits.memory)
+        : undefined,
     analyticsGate: createAnalyticsGate(config.analyticsConcurrency),
     searchMaintenance,
     database,

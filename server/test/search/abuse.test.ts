@@ -94,7 +94,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('statement time limit (Postgres)',
   let limitedKey: string;
   beforeAll(async () => {
     limited = await startTestServer({
-      env: { PLAN_FREE_RPM: '100000', SEARCH_STATEMENT_TIMEOUT_MS: '1' },
+      // The SQL path's statements are what is limited (not memory.ts's, which this collection would use).
+      env: { PLAN_FREE_RPM: '100000', SEARCH_STATEMENT_TIMEOUT_MS: '1', SEARCH_MEMORY_MAX_DOCUMENTS: '0' },
     });
     limitedKey = (await createAccountWithKey(limited)).key.key;
     const res = await fetch(`${limited.url}/api/documents`, {

@@ -46,7 +46,10 @@ const pick = (hits: Hit[]) => hits.map((h) => ({ id: h.id, score: h.score }));
 const common = Array.from({ length: 16 }, (_, r) => word(r));
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { SEARCH_EXACT_MAX_MATCHES: '200' } });
+  // The SQL path's budget is what is tested: small collections are otherwise answered from memory, exactly.
+  server = await startTestServer({
+    env: { SEARCH_EXACT_MAX_MATCHES: '200', SEARCH_MEMORY_MAX_DOCUMENTS: '0' },
+  });
   const created = await createAccountWithKey(server);
   key = created.key.key;
   accountId = created.account.id;

@@ -13,7 +13,22 @@ export interface CollectionStats {
   docCount: number;
   titleLenSum: number;
   bodyLenSum: number;
+  /** See collectionVersionSql. */
+  version?: string;
 }
+
+/**
+ * A collection's version, as text, from its row (alias `t`): the row's creation time (a collection
+ * deleted and made again is another), its next ordinal (every document written takes a new one; it
+ * never goes down), its document count (every deletion lowers it, and only a write raises it, which
+ * takes an ordinal) and its language (re-analysing every document). So every write, in whatever
+ * order, changes it, in the writing transaction; merges and rebuilds of postings, which change no
+ * document, do not. memory.ts answers a search only from an index of the version its snapshot reads.
+ */
+export const collectionVersionSql = (t: string) => {
+  const c = sql.raw(t);
+  return sql`(extract(epoch from ${c}.created_at)::text || '/' || ${c}.next_ord || '/' || ${c}.doc_count || '/' || ${c}.language)`;
+};
 
 /**
  * Creates the collection if needed and locks its row for the rest of the transaction, so that
@@ -50,7 +65,7 @@ export async function readCollection(db: Db, scope: Scope): Promise<CollectionSt
   const rows = await queryRows<CollectionStats>(
     db,
     sql`select language, doc_count::float8 as "docCount", title_len_sum::float8 as "titleLenSum",
-          body_len_sum::float8 as "bodyLenSum"
+          body_len_sum::float8 as "bodyLenSum", ${collectionVersionSql('search_collections')} as version
         from search_collections where account_id = ${scope.accountId} and name = ${scope.collection}`,
   );
   return rows[0];

@@ -11,4 +11,6 @@ export interface SearchLimits {
   exactMaxMatches?: number;
   /** Time limit of each search statement on Postgres (SET LOCAL statement_timeout); 503 `search_timeout` past it. */
   statementTimeoutMs?: number;
+  /** Small collections searched from memory (memory.ts): at most this many documents each (0: never), within maxBytes. */
+  memory?: { maxDocuments: number; maxBytes: number };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { idf } from './bm25';
-import { readCollection } from './collections';
+import { collectionVersionSql, readCollection } from './collections';
 import { expandFuzzy } from './fuzzy';
 import { readReferences } from './postings';
 import type { Operator, QueryPlan, ScoredTerm } from './query-plan';
@@ -60,6 +60,7 @@ export async function planKeyword(
     dfs: Record<string, number> | null;
     rt: number | null;
     rb: number | null;
+    version: string;
   }>(
     db,
     sql`
@@ -77,7 +78,7 @@ export async function planKeyword(
     ),
     lex as (select lexeme from w union select unnest(lexemes) from u)
     select c.language, c.doc_count::float8 as n, c.title_len_sum::float8 as tl, c.body_len_sum::float8 as bl,
-      c.impact_title_avg as rt, c.impact_body_avg as rb,
+      c.impact_title_avg as rt, c.impact_body_avg as rb, ${collectionVersionSql('c')} as version,
       (select jsonb_agg(jsonb_build_object('q', u.q, 'lexemes', to_jsonb(u.lexemes)) order by u.i) from u) as units,
       (select jsonb_object_agg(w.lexeme, w.times) from w) as words,
       (select jsonb_object_agg(st.term, st.df) from search_terms st join lex on st.term = lex.lexeme
@@ -191,6 +192,7 @@ export async function planKeyword(
   return {
     language: row.language,
     ...stats,
+    version: row.version,
     tsquery,
     highlight: terms.map((t) => t.term),
     terms,
@@ -262,6 +264,7 @@ export async function planFuzzy(
   return {
     language: stats.language,
     ...statistic,
+    ...(stats.version !== undefined && { version: stats.version }),
     tsquery,
     highlight: terms.map((t) => t.term),
     terms,

@@ -18,6 +18,11 @@ export interface QueryPlan {
   n: number;
   avgTitle: number;
   avgBody: number;
+  /**
+   * The collection's version in the search's snapshot (the row's creation time, next ordinal, document
+   * count and language): every write changes it (memory.ts answers only a plan of its own version).
+   */
+  version?: string;
   /** tsquery text that decides what matches; null when nothing can match. */
   tsquery: string | null;
   /** The lexemes snippets mark: the scored terms only, so highlighting work is bounded (none: nothing to mark). */

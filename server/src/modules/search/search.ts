@@ -9,6 +9,7 @@ import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 import { estimateMatches } from './estimate';
 import { expandWithFeedback, type FeedbackOptions } from './feedback';
 import type { ListsOutcome } from './lists';
+import type { MemoryIndexes } from './memory';
 import {
   expectedPhraseMatches,
   MAX_EXPECTED,
@@ -58,10 +59,13 @@ export interface SearchOptions {
   phrasePositions?: boolean;
   /** Overrides MAX_EXPECTED (phrase.ts; tests use positions for every phrase with Infinity). */
   phraseMaxExpected?: number;
+  /** Small collections' indexes in memory (memory.ts): the page from there when it can answer exactly. */
+  memory?: MemoryIndexes | undefined;
   /** Told which path produced the page: full scoring, or top-k after how many rounds. */
   onStrategy?: (
     strategy:
       | { kind: 'full' }
+      | { kind: 'memory' }
       | { kind: 'phrase'; candidates: number }
       | { kind: 'topk'; rounds: number; wholeLists: number; estimated: boolean }
       | { kind: 'fallback'; rounds: number }
@@ -183,6 +187,20 @@ export async function searchDocuments({
       });
       const expanded = await expandWithFeedback(db, scope, planned, firstPass.rows, feedback);
       return rank(db, expanded, { scope, input, after, options });
+    }
+    if (options.memory) {
+      const rows = await options.memory.rank(db, {
+        scope,
+        plan: planned,
+        filter: input.filter,
+        after,
+        offset: input.offset ?? 0,
+        limit: input.limit,
+      });
+      if (rows) {
+        options.onStrategy?.({ kind: 'memory' });
+        return { rows, approximate: false };
+      }
     }
     return rank(db, planned, { scope, input, after, options });
   });

@@ -28,7 +28,6 @@ export const snippetSourceSql = (): SQL => sql`left(d.body, ${HIGHLIGHT_MAX_CHAR
  */
 const analysed = new TtlCache<string, string[]>({ max: 50_000, ttlMs: 3_600_000, clock: systemClock });
 
-const WORD = /[\p{L}\p{N}]+/gu;
 /** Lowercase without diacritics, for the cheap test below only (an ASCII word has none to strip). */
 const fold = (text: string) =>
   /^\w*$/.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
@@ -44,10 +43,39 @@ interface Token {
   word: string;
 }
 
-function tokens(text: string): Token[] {
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** Non-ASCII code points seen, whether each is a letter or digit (a page's texts repeat a few). */
+const wordChars = new Map<number, boolean>();
+
+function isWordChar(cp: number): boolean {
+  if (cp < 128) return (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122);
+  let known = wordChars.get(cp);
+  if (known === undefined) {
+    known = WORD_CHAR.test(String.fromCodePoint(cp));
+    if (wordChars.size < 65_536) wordChars.set(cp, known);
+  }
+  return known;
+}
+
+/**
+ * The text's words: maximal runs of letters and digits (`[\p{L}\p{N}]+`), lowercased. Scanned by code
+ * point rather than by `matchAll`, whose match object per word was most of a page's snippet time.
+ */
+export function tokens(text: string): Token[] {
   const out: Token[] = [];
-  for (const m of text.matchAll(WORD))
-    out.push({ start: m.index, end: m.index + m[0].length, word: m[0].toLowerCase() });
+  let start = -1;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i) as number;
+    const width = cp > 0xffff ? 2 : 1;
+    if (isWordChar(cp)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      out.push({ start, end: i, word: text.slice(start, i).toLowerCase() });
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) out.push({ start, end: text.length, word: text.slice(start).toLowerCase() });
   return out;
 }
 
@@ -147,7 +175,8 @@ function bestWindow(toks: Token[], hits: number[], free: (from: number, to: numb
  * page of 100's time).
  */
 function snippetOf(text: string, toks: Token[], marked: Set<string>): string {
-  const hits = toks.flatMap((t, i) => (marked.has(t.word) ? [i] : []));
+  const hits: number[] = [];
+  for (let i = 0; i < toks.length; i++) if (marked.has((toks[i] as Token).word)) hits.push(i);
   const chosen: [number, number][] = [];
   if (hits.length === 0) chosen.push([0, Math.min(FRAGMENT_WORDS, toks.length)]);
   const free = (from: number, to: number) => chosen.every(([a, b]) => to <= a || from >= b);

@@ -23,6 +23,7 @@ export function searchRoutes(services: Services): RestRoute[] {
                 topKMinMatches: ctx.config.searchLimits.topKMinMatches,
                 statementTimeoutMs: ctx.config.searchLimits.statementTimeoutMs,
                 exactMaxMatches: ctx.config.searchLimits.exactMaxMatches,
+                memory: services.searchMemory,
               },
             }),
           ),
