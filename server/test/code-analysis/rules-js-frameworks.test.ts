@@ -114,8 +114,14 @@ const CASES: RuleCase[] = [
   [
     UNENCRYPTED,
     'typescript',
+    cdkTs("new s3.Bucket(this, 'B', { enforceSSL: true, encryption: s3.BucketEncryption.UNENCRYPTED });"),
     cdkTs("new s3.Bucket(this, 'B', { enforceSSL: true });"),
-    cdkTs("new s3.Bucket(this, 'B', { enforceSSL: true, encryptionKey: key });"),
+  ],
+  [
+    'security/angular-sanitizer-bypass',
+    'typescript',
+    'class A {\n  set note(v: string) {\n    this.html = this.sanitizer.bypassSecurityTrustHtml(v);\n  }\n}\n',
+    'class A {\n  set note(v: string) {\n    this.html = this.sanitizer.bypassSecurityTrustHtml(DOMPurify.sanitize(v));\n  }\n}\n',
   ],
   [
     UNENCRYPTED,
@@ -132,7 +138,7 @@ const CASES: RuleCase[] = [
   [
     UNENCRYPTED,
     'python',
-    cdkPy('Bucket(self, "b", enforce_ssl=True)'),
+    cdkPy('Bucket(self, "b", enforce_ssl=True, encryption=BucketEncryption.UNENCRYPTED)'),
     cdkPy('Bucket(self, "b", enforce_ssl=True, encryption=BucketEncryption.S3_MANAGED)'),
   ],
   [
@@ -226,6 +232,25 @@ describe('JavaScript/TypeScript framework rules', () => {
     expect(
       await ruleIds("const b = new Bucket(this, 'B', {});\nconst q = new Queue(this, 'Q');\n", 'typescript'),
     ).toEqual([]);
+  });
+
+  it("a bucket or queue left to the service's default encryption is a low audit, not a medium finding", async () => {
+    const code = cdkTs("new s3.Bucket(this, 'B', { enforceSSL: true });\n    new sqs.Queue(this, 'Q', {});");
+    const all = await analyzeSource({
+      code,
+      language: 'typescript',
+      filename: undefined,
+      analysisType: 'security',
+      thresholds: DEFAULT_THRESHOLDS,
+      threatModel: 'web',
+      minConfidence: 'low',
+    });
+    const found = all.issues.filter((i) => i.rule_id.startsWith('security/cloud-data'));
+    expect(found.map((i) => [i.rule_id, i.confidence])).toEqual([
+      ['security/cloud-data-default-encryption', 'low'],
+      ['security/cloud-data-default-encryption', 'low'],
+    ]);
+    expect(await ruleIds(code, 'typescript')).not.toContain(UNENCRYPTED);
   });
 
   it('props from a variable or a spread may set anything and are not judged', async () => {

@@ -46,16 +46,30 @@ const QUEUE = construct('Queue');
 const TOPIC = construct('Topic');
 const DATABASE = construct('DatabaseInstance|DatabaseCluster');
 
+/**
+ * Encryption turned off, or left out where the service's default is none (an SNS topic, an RDS instance or cluster).
+ * S3 buckets (SSE-S3, since January 2023) and SQS queues (SSE-SQS, CDK's default for new queues) are encrypted at rest
+ * by AWS's own key when nothing is said: that is `defaultEncryptionOnly`, a low audit for policies that want a key of
+ * one's own (cdk-nag's NIST and HIPAA packs), not data left in clear.
+ */
 const unencrypted = (c: Captures): boolean => {
   const ctor = c.ctor?.text ?? '';
   const args = c.args?.text ?? '';
   if (/UNENCRYPTED/.test(args)) return true;
   if (prop(args, 'storageEncrypted', '(false|False)\\b')) return true;
   if (!propsWritten(args)) return false;
-  if (/Bucket$/.test(ctor)) return !prop(args, 'encryption') && !prop(args, 'encryptionKey');
-  if (/Queue$/.test(ctor)) return !prop(args, 'encryption') && !prop(args, 'encryptionMasterKey');
+  if (/(Bucket|Queue)$/.test(ctor)) return false;
   if (/Topic$/.test(ctor)) return !prop(args, 'masterKey');
   return !prop(args, 'storageEncrypted') && !prop(args, 'storageEncryptionKey');
+};
+
+const defaultEncryptionOnly = (c: Captures): boolean => {
+  const ctor = c.ctor?.text ?? '';
+  const args = c.args?.text ?? '';
+  if (!propsWritten(args) || /UNENCRYPTED/.test(args)) return false;
+  if (/Bucket$/.test(ctor)) return !prop(args, 'encryption') && !prop(args, 'encryptionKey');
+  if (/Queue$/.test(ctor)) return !prop(args, 'encryption') && !prop(args, 'encryptionMasterKey');
+  return false;
 };
 
 export const AWS_CDK_RULES: RuleDefinition[] = [
@@ -67,7 +81,7 @@ export const AWS_CDK_RULES: RuleDefinition[] = [
     confidence: 'medium',
     cwe: 'CWE-311',
     message:
-      '`{finding}` stores data without encryption at rest under a key you control; set `encryption` (S3: `BucketEncryption.KMS_MANAGED`/`S3_MANAGED`, SQS: `QueueEncryption.KMS`), `masterKey` (SNS) or `storageEncrypted: true` (RDS).',
+      '`{finding}` stores data without encryption at rest; set `encryption` (S3: `BucketEncryption.KMS_MANAGED`/`S3_MANAGED`, SQS: `QueueEncryption.KMS`), `masterKey` (SNS) or `storageEncrypted: true` (RDS).',
     languages: {
       ...both({
         ts: [BUCKET.ts, QUEUE.ts, TOPIC.ts, DATABASE.ts].join('\n'),
@@ -75,6 +89,18 @@ export const AWS_CDK_RULES: RuleDefinition[] = [
       }),
     },
     check: unencrypted,
+  },
+  {
+    id: 'security/cloud-data-default-encryption',
+    needles: CDK,
+    category: 'security',
+    severity: 'low',
+    confidence: 'low',
+    cwe: 'CWE-311',
+    message:
+      "`{finding}` relies on the service's default encryption at rest, under AWS's key (S3: SSE-S3, SQS: SSE-SQS); where policy asks for a key you control, set `encryption` to KMS with your key.",
+    languages: both({ ts: [BUCKET.ts, QUEUE.ts].join('\n'), py: [BUCKET.py, QUEUE.py].join('\n') }),
+    check: defaultEncryptionOnly,
   },
   {
     id: 'security/cloud-storage-allows-http',

@@ -102,7 +102,8 @@ export const BROWSER_RULES: RuleDefinition[] = [
   },
   {
     // Angular's DomSanitizer bypass (Semgrep angular-domsanitizer): the value is inserted as trusted HTML, script,
-    // style or URL. A literal the code fixes is the developer's own markup.
+    // style or URL. A literal the code fixes is the developer's own markup; a sanitiser's output (DOMPurify's,
+    // sanitize-html's, Angular's own `sanitizer.sanitize(…)`) is what the message asks for.
     id: 'security/angular-sanitizer-bypass',
     needles: ['bypassSecurityTrust'],
     category: 'security',
@@ -114,6 +115,8 @@ export const BROWSER_RULES: RuleDefinition[] = [
     languages:
       forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (_) @v)) @finding
                        (#match? @m "^bypassSecurityTrust(Html|Script|Style|Url|ResourceUrl)$"))`),
-    check: (c) => !/^(string|template_string)$/.test(c.v?.type ?? '') || /\$\{/.test(c.v?.text ?? ''),
+    check: (c) =>
+      (!/^(string|template_string)$/.test(c.v?.type ?? '') || /\$\{/.test(c.v?.text ?? '')) &&
+      !/^(DOMPurify\.sanitize|sanitizeHtml|[\w.]*\.sanitize)\s*\(/.test(c.v?.text ?? ''),
   },
 ];
