@@ -60,7 +60,13 @@ export interface AppConfig {
   /** Tokens an instance leases from an account's allowance at a time (0: a database write per call). */
   allowanceLeaseTokens: number;
   /** Webhook deliveries (modules/webhooks) and the key that encrypts their secrets at rest. */
-  webhooks: { pollMs: number; retryBaseMs: number; maxAttempts: number; timeoutMs: number };
+  webhooks: {
+    pollMs: number;
+    retryBaseMs: number;
+    maxAttempts: number;
+    timeoutMs: number;
+    allowPrivate: boolean;
+  };
   secretsKey: Buffer | undefined;
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
@@ -151,6 +157,7 @@ export function configFromEnv(env: Env): AppConfig {
       retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
       maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? env.NODE_ENV !== 'production',
     },
     secretsKey:
       env.SECRETS_ENCRYPTION_KEY === undefined ? undefined : secretKeyBytes(env.SECRETS_ENCRYPTION_KEY),

@@ -218,6 +218,11 @@ export const EnvSchema = z
     WEBHOOK_RETRY_BASE_MS: positiveInt.default(10_000),
     WEBHOOK_MAX_ATTEMPTS: positiveInt.max(30).default(10),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
+    /**
+     * Whether webhooks may go to loopback, private, link-local and other non-public addresses (a receiver on the
+     * developer's machine). Unset: allowed outside production, refused in production (SSRF; modules/webhooks/addresses.ts).
+     */
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolish.optional(),
     /** Search indexing: documents per POST /api/documents, and bytes per document. */
     SEARCH_MAX_BATCH_DOCUMENTS: positiveInt.max(10_000).default(100),
     SEARCH_MAX_DOCUMENT_BYTES: positiveInt.max(500_000).default(100_000),

@@ -8,7 +8,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, webhookEndpoints } from '../../src/db/schema';
+import { auditEvents, webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
+import { newId } from '../../src/lib/ids';
 import { SecretBox, verifySignature, WebhookDispatcher } from '../../src/modules/webhooks';
 import { gql } from '../helpers/graphql';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -250,6 +251,7 @@ describe('budget alerts', () => {
           retryBaseMs: 100,
           maxAttempts: 3,
           timeoutMs: 2_000,
+          allowPrivate: true,
         },
       );
       next.start();
@@ -280,5 +282,58 @@ describe('budget alerts', () => {
     expect(res.error?.data.fieldErrors?.url?.[0]).toBe('The webhook URL must be an http:// or https:// URL');
     const none = await owner.client.mutation('webhooks.set', { url: 'not a url' });
     expect(none.status).toBe(400);
+  });
+
+  it('where private addresses are not allowed (production), refuses a literal one and never connects to one', async () => {
+    const strict = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' } });
+    const receiver = await startReceiver(0);
+    try {
+      const owner = await signUpOwner(strict);
+      for (const url of [
+        receiver.url,
+        'http://169.254.169.254/latest/meta-data/',
+        'http://[::1]:8080/hook',
+      ]) {
+        const res = await owner.client.mutation('webhooks.set', { url });
+        expect(res.status, url).toBe(400);
+        expect(res.error?.data.fieldErrors?.url?.[0], url).toContain('not a public address');
+      }
+      // A name is checked where the connection is made, after it resolves: localhost is refused there.
+      const port = new URL(receiver.url).port;
+      const named = await owner.client.mutation('webhooks.set', { url: `http://localhost:${port}/hooks` });
+      expect(named.status).toBe(200);
+      const dispatcher = new WebhookDispatcher(strict.services.ctx, strict.services.webhookSecrets, {
+        pollMs: 60_000,
+        retryBaseMs: 100,
+        maxAttempts: 1,
+        timeoutMs: 2_000,
+        allowPrivate: false,
+      });
+      const db = strict.services.ctx.db;
+      const [endpoint] = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.accountId, owner.accountId));
+      expect(endpoint).toBeDefined();
+      await db.insert(webhookDeliveries).values({
+        id: newId('whd'),
+        accountId: owner.accountId,
+        eventType: 'budget.threshold_reached',
+        payload: '{}',
+        url: endpoint?.url ?? '',
+      });
+      dispatcher.start();
+      const rows = await eventually(
+        () => db.select().from(webhookDeliveries).where(eq(webhookDeliveries.accountId, owner.accountId)),
+        (r) => r[0]?.status === 'failed',
+      );
+      await dispatcher.stop();
+      expect(rows[0]?.status).toBe('failed');
+      expect(rows[0]?.lastError).toContain('not a public address');
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+      await strict.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { type Agent, fetch } from 'undici';
 import type { Ctx } from '../../context';
 import { rowsOf } from '../../db/rows';
+import { literalAddressRefusal, webhookAgent } from './addresses';
 import type { SecretBox } from './secret-box';
 import { SIGNATURE_HEADER, signPayload } from './sign';
 
@@ -15,6 +17,8 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** At most this many deliveries a turn. */
   batch?: number;
+  /** Whether loopback, private and other non-public addresses may receive deliveries (addresses.ts). */
+  allowPrivate: boolean;
 }
 
 interface DueRow {
@@ -41,12 +45,15 @@ export class WebhookDispatcher {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  private readonly agent: Agent;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly box: SecretBox,
     private readonly options: DispatcherOptions,
-  ) {}
+  ) {
+    this.agent = webhookAgent(options.allowPrivate);
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -60,6 +67,7 @@ export class WebhookDispatcher {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
+    await this.agent.close().catch(() => undefined);
   }
 
   /** Runs a turn now (or right after the one under way). */
@@ -113,9 +121,16 @@ export class WebhookDispatcher {
       return;
     }
     try {
+      // A literal address is connected to without a lookup, so the agent's check never sees it.
+      const refused = this.options.allowPrivate ? undefined : literalAddressRefusal(row.url);
+      if (refused) {
+        await this.record(row.id, { attempts, status, error: refused, final: true });
+        return;
+      }
       const secret = this.box.open(row.secret);
       const t = Math.floor(this.ctx.clock.now() / 1000);
       const res = await fetch(row.url, {
+        dispatcher: this.agent,
         method: 'POST',
         headers: {
           'content-type': 'application/json',

@@ -4,6 +4,8 @@ import type { Ctx } from '../../context';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema';
 import { randomBase62 } from '../../lib/ids';
 import { type AuditContext, recordAudit } from '../audit';
+import { ServiceError } from '../../errors';
+import { literalAddressRefusal } from './addresses';
 import type { SecretBox } from './secret-box';
 
 export interface WebhookView {
@@ -31,6 +33,8 @@ export async function setWebhook({
   input: SetWebhookInput;
   audit?: AuditContext;
 }): Promise<WebhookView & { secret: string }> {
+  const refused = ctx.config.webhooks.allowPrivate ? undefined : literalAddressRefusal(input.url);
+  if (refused) throw new ServiceError('invalid_request', refused, { param: 'url', code: 'invalid_value' });
   const secret = `whsec_${randomBase62(32)}`;
   const values = { url: input.url, secret: box.seal(secret), secretLast4: secret.slice(-4) };
   const row = await ctx.db.transaction(async (tx) => {
