@@ -2,9 +2,9 @@ import type { SetWebhookInput } from '@tessera/shared';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema';
+import { ServiceError } from '../../errors';
 import { randomBase62 } from '../../lib/ids';
 import { type AuditContext, recordAudit } from '../audit';
-import { ServiceError } from '../../errors';
 import { literalAddressRefusal } from './addresses';
 import type { SecretBox } from './secret-box';
 
