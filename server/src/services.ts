@@ -172,6 +172,10 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     () => rateLimiter.metrics.redisErrors,
   );
   const webhookSecrets = new SecretBox(config.secretsKey);
+  if (config.env === 'production' && config.secretsKey === undefined)
+    logger.warn(
+      'SECRETS_ENCRYPTION_KEY is not set: webhook signing secrets are stored unencrypted in the database; set it to 32 random bytes (64 hex characters) to encrypt them.',
+    );
   const webhooks = new WebhookDispatcher(ctx, webhookSecrets, config.webhooks);
   const spend = new SpendGuard(ctx, {
     currency: catalogue.prices.currency,
