@@ -130,7 +130,7 @@ function boundName(source: string, unit: SyntaxNode): string {
 
 /**
  * The positions of the parameters that are input when the function is an argument of a call that `callbackSources`
- * names (every position when the entry lists none), or undefined.
+ * names, or undefined.
  */
 function callbackPositions(source: string, lang: TaintLanguage, unit: SyntaxNode): number[] | undefined {
   const args = unit.parent;
@@ -138,7 +138,7 @@ function callbackPositions(source: string, lang: TaintLanguage, unit: SyntaxNode
   if (!lang.callbackSources || !args || !call || !lang.calls.includes(call.type)) return undefined;
   const callee = source.slice(call.startIndex, args.startIndex).replace(/\s+/g, '');
   const spec = lang.callbackSources.find((c) => c.callee.test(callee));
-  return spec ? (spec.parameters ?? [0, 1, 2, 3, 4, 5, 6, 7]) : undefined;
+  return spec?.parameters;
 }
 
 /** Parameters that bring untrusted data into the function, with where they come from. */

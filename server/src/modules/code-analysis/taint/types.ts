@@ -199,11 +199,11 @@ export interface TaintLanguage {
   parameterTypes?: string[];
   parameterSources?: ParameterSource[];
   /**
-   * Functions passed to a call whose callee matches are entry points: the listed parameters (by position, all when
-   * absent) are untrusted. An MCP server's tool handler (`server.tool("fetch", schema, async ({ url }) => …)`) is
+   * Functions passed to a call whose callee matches are entry points: the listed parameters (by position) are
+   * untrusted. An MCP server's tool handler (`server.tool("fetch", schema, async ({ url }) => …)`) is
    * given what a model asked for, which a prompt injection can choose.
    */
-  callbackSources?: { callee: RegExp; parameters?: number[] }[];
+  callbackSources?: { callee: RegExp; parameters: number[] }[];
   /** Parameters whose declared type makes them harmless whatever their name (`id: int`, `@PathVariable long id`). */
   safeParameter?: RegExp;
   handler?: HandlerSpec;

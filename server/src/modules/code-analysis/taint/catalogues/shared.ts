@@ -22,7 +22,7 @@ export const lambdaEvent: ParameterSource = {
  * by decorator (`@mcp.tool()`, LangChain's `@tool`, the Agents SDK's `@function_tool`), by attribute or annotation
  * (`[McpServerTool]`, Spring AI's and LangChain4j's `@Tool`) or by the request type they take (mcp-go).
  */
-export const MCP_CALLBACKS: { callee: RegExp; parameters?: number[] }[] = [
+export const MCP_CALLBACKS: { callee: RegExp; parameters: number[] }[] = [
   {
     callee: /(^|\.)\w*(server|mcp)\w*\.(tool|registerTool|prompt|registerPrompt|resource|registerResource)$/i,
     parameters: [0, 1],
