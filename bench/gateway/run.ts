@@ -22,6 +22,7 @@
  * process's main thread waited for a core a call in each path's slices), --cpu-prof=<dir> (a V8 CPU
  * profile), --alloc-prof=<file> (a sampled allocation profile), --node-arg=<flag> (a Node.js/V8 option for
  * Tessera), --alloc-survivors (with --alloc-prof: only what survives the young generation's scavenges),
+ * --heap-snapshots=<dir> (a heap snapshot of Tessera into <dir> on each SIGUSR2 sent to its process),
  * --log-level=<level> (Tessera's; default info, the production default: one line per request),
  * --env=NAME=value (any other Tessera setting), GATEWAY_BENCH_DUMP=<file> (every call's latency in order, one
  * JSON line per phase), GATEWAY_BENCH_LOG=<file> (Tessera's warnings, errors and non-2xx request lines, and
@@ -74,7 +75,13 @@ const tesseraArgs = [
   ...(noAllowance ? ['--no-allowance'] : []),
   ...(logLevel ? [`--log-level=${logLevel}`] : []),
   ...(diagnose ? ['--diagnose'] : []),
-  ...args.filter((a) => a.startsWith('--alloc-prof=') || a.startsWith('--env=') || a === '--alloc-survivors'),
+  ...args.filter(
+    (a) =>
+      a.startsWith('--alloc-prof=') ||
+      a.startsWith('--env=') ||
+      a.startsWith('--heap-snapshots=') ||
+      a === '--alloc-survivors',
+  ),
 ];
 const tesseraNodeArgs = [
   // As `pnpm start` runs the server (server/package.json).

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { collectStartupGarbage, releaseWorkersYoungGeneration } from '../../server/src/lib/heap';
 import { startServer } from '../../server/src/server';
@@ -145,6 +145,17 @@ function memory(): string {
   return `rss ${mb(usage.rss)}, main heap ${mb(usage.heapTotal)} (${spaces.join(', ')}), external ${mb(usage.external)}, array buffers ${mb(usage.arrayBuffers)}`;
 }
 if (process.argv.includes('--diagnose')) process.stderr.write(`tessera at start-up: ${memory()}\n`);
+// --heap-snapshots=<dir>: a heap snapshot into <dir> on each SIGUSR2 (after a full GC, so what it holds is what
+// is retained); two of them taken rounds apart show what accumulates (Chrome DevTools' comparison view).
+const snapshotDir = process.argv.find((a) => a.startsWith('--heap-snapshots='))?.split('=')[1];
+if (snapshotDir) {
+  let taken = 0;
+  process.on('SIGUSR2', () => {
+    taken += 1;
+    const file = writeHeapSnapshot(`${snapshotDir}/tessera-${taken}.heapsnapshot`);
+    process.stderr.write(`tessera heap snapshot ${file}: ${memory()}\n`);
+  });
+}
 process.stdout.write(`${JSON.stringify({ url: running.url, key })}\n`);
 process.on('SIGTERM', () => {
   if (process.argv.includes('--diagnose'))

@@ -1,5 +1,5 @@
 /**
- * The main thread's heap. `pnpm start` (server/package.json) runs node with four V8 options, each measured with
+ * The main thread's heap. `pnpm start` (server/package.json) runs node with five V8 options, each measured with
  * bench/gateway/run.ts at 1,000 requests a second on a 2-core machine:
  * - `--max-semi-space-size=32`: a young generation of up to 32 MB a semi-space (V8's default is 16 on this
  *   machine); scavenges come half as often and promote less, so major GCs, whose marking takes a core from a busy
@@ -12,6 +12,11 @@
  * - `--no-allocation-site-pretenuring`: V8 chose to allocate some of zod's per-request parse objects straight in
  *   the old generation, where they died as garbage for the major GC; without it the old generation grows ~30 %
  *   less a scavenge under load.
+ * - `--heap-growing-percent=30`: the old generation may grow 30 % past what the last major GC left before the next
+ *   one. V8's own factor (up to 4× on a large machine) let ~35 MB live grow to 95 MB of old space in 90 s at 1,000
+ *   requests a second, RSS 200 → 297 MB and still rising (what survives scavenges is mostly in-flight requests and
+ *   the usage events waiting for their batch); with 30 % the old space stayed under ~60 MB and RSS levelled at
+ *   ~255 MB, at the same CPU a call (2026-11-29, Intel Xeon, `run.ts 1000 --rounds=4 --diagnose`).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
