@@ -1,11 +1,8 @@
-import type { SyntaxNode } from '../../parsing/tree';
 import { switchArms } from './arms';
-import type { FlowSyntax } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+import { flowSyntax, memberCalls } from './define';
 
 /** C and C++: statements, `switch` with fall-through, string and character literals. */
-export const cFlow: FlowSyntax = {
+export const cFlow = flowSyntax({
   branches: {
     if_statement: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
   },
@@ -28,38 +25,20 @@ export const cFlow: FlowSyntax = {
     do_statement: { body: 'body' },
     for_statement: { body: 'body' },
   },
-  foreach: {},
-  tries: {},
   returns: ['return_statement'],
   exits: ['throw_statement'],
   breaks: ['break_statement'],
   literals: {
     strings: ['string_literal', 'concatenated_string'],
     stringParts: ['string_content', 'escape_sequence'],
-    interpolations: [],
     numbers: ['number_literal'],
-    chars: [],
     trues: ['true'],
     falses: ['false'],
     nulls: ['null', 'nullptr'],
   },
   binaries: ['binary_expression'],
-  comparisons: [],
   unaries: { unary_expression: 'argument' },
   parens: ['parenthesized_expression'],
   casts: { cast_expression: 'value' },
-  subscripts: {},
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
-  receiver: (call) => {
-    const fn = field(call, 'function');
-    return fn?.type === 'field_expression' ? field(fn, 'argument') : undefined;
-  },
-  method: (call) => {
-    const fn = field(call, 'function');
-    if (fn?.type === 'field_expression') return field(fn, 'field');
-    return fn?.type === 'identifier' ? fn : undefined;
-  },
-};
+  ...memberCalls({ member: 'field_expression', object: 'argument', name: 'field' }),
+});

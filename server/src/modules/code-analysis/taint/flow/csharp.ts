@@ -1,11 +1,8 @@
-import type { SyntaxNode } from '../../parsing/tree';
 import { switchArms } from './arms';
-import type { FlowSyntax } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+import { flowSyntax, memberCalls } from './define';
 
 /** C#: statements, switch sections with constant patterns, interpolated strings. */
-export const csharpFlow: FlowSyntax = {
+export const csharpFlow = flowSyntax({
   branches: {
     if_statement: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
   },
@@ -45,29 +42,17 @@ export const csharpFlow: FlowSyntax = {
     interpolations: ['interpolation'],
     numbers: ['integer_literal', 'real_literal'],
     chars: ['character_literal'],
-    trues: [],
-    falses: [],
     nulls: ['null_literal'],
     booleans: ['boolean_literal'],
   },
   binaries: ['binary_expression'],
-  comparisons: [],
   unaries: { prefix_unary_expression: '*last' },
   parens: ['parenthesized_expression'],
   casts: { cast_expression: 'value' },
-  subscripts: {},
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
-  receiver: (call) => {
-    const fn = field(call, 'function');
-    return fn?.type === 'member_access_expression' ? field(fn, 'expression') : undefined;
-  },
-  method: (call) => {
-    if (call.type === 'object_creation_expression') return field(call, 'type');
-    const fn = field(call, 'function');
-    if (fn?.type === 'member_access_expression') return field(fn, 'name');
-    return fn?.type === 'identifier' ? fn : undefined;
-  },
-};
+  ...memberCalls({
+    member: 'member_access_expression',
+    object: 'expression',
+    name: 'name',
+    constructions: { object_creation_expression: 'type' },
+  }),
+});

@@ -1,15 +1,11 @@
-import type { SyntaxNode } from '../../parsing/tree';
 import { switchArms } from './arms';
-import type { FlowSyntax } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+import { flowSyntax, memberCalls } from './define';
 
 /** Go: `if init; cond {}`, expression switches (no fall-through), `a, b := x, y`. */
-export const goFlow: FlowSyntax = {
+export const goFlow = flowSyntax({
   branches: {
     if_statement: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
   },
-  ternaries: {},
   switches: {
     expression_switch_statement: {
       subject: 'value',
@@ -18,15 +14,11 @@ export const goFlow: FlowSyntax = {
   },
   // A `for` is the only loop; a range clause is an assignment of the iterable to its names.
   loops: { for_statement: { body: 'body' } },
-  foreach: {},
-  tries: {},
   returns: ['return_statement'],
-  exits: [],
   breaks: ['break_statement'],
   literals: {
     strings: ['interpreted_string_literal', 'raw_string_literal'],
     stringParts: ['interpreted_string_literal_content', 'raw_string_literal_content', 'escape_sequence'],
-    interpolations: [],
     numbers: ['int_literal', 'float_literal'],
     chars: ['rune_literal'],
     trues: ['true'],
@@ -34,23 +26,10 @@ export const goFlow: FlowSyntax = {
     nulls: ['nil'],
   },
   binaries: ['binary_expression'],
-  comparisons: [],
   unaries: { unary_expression: 'operand' },
   parens: ['parenthesized_expression'],
   tuples: ['expression_list'],
   casts: { type_conversion_expression: 'operand' },
   subscripts: { index_expression: { object: 'operand', index: 'index' } },
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
-  receiver: (call) => {
-    const fn = field(call, 'function');
-    return fn?.type === 'selector_expression' ? field(fn, 'operand') : undefined;
-  },
-  method: (call) => {
-    const fn = field(call, 'function');
-    if (fn?.type === 'selector_expression') return field(fn, 'field');
-    return fn?.type === 'identifier' ? fn : undefined;
-  },
-};
+  ...memberCalls({ member: 'selector_expression', object: 'operand', name: 'field' }),
+});

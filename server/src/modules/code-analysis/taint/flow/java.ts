@@ -1,7 +1,6 @@
 import type { SyntaxNode } from '../../parsing/tree';
-import type { FlowSyntax, SwitchArm } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+import { field, flowSyntax } from './define';
+import type { SwitchArm } from './types';
 
 /** Arms of a `switch` block: statement groups (which fall through unless they break) and `case X ->` rules. */
 function arms(node: SyntaxNode): SwitchArm[] {
@@ -25,7 +24,7 @@ function arms(node: SyntaxNode): SwitchArm[] {
   return out;
 }
 
-export const javaFlow: FlowSyntax = {
+export const javaFlow = flowSyntax({
   branches: {
     if_statement: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
   },
@@ -52,7 +51,6 @@ export const javaFlow: FlowSyntax = {
   literals: {
     strings: ['string_literal'],
     stringParts: ['string_fragment', 'escape_sequence', 'multiline_string_fragment'],
-    interpolations: [],
     numbers: ['decimal_integer_literal', 'decimal_floating_point_literal', 'hex_integer_literal'],
     chars: ['character_literal'],
     trues: ['true'],
@@ -60,13 +58,11 @@ export const javaFlow: FlowSyntax = {
     nulls: ['null_literal'],
   },
   binaries: ['binary_expression'],
-  comparisons: [],
   unaries: { unary_expression: 'operand' },
   parens: ['parenthesized_expression'],
   casts: { cast_expression: 'value' },
   subscripts: { array_access: { object: 'array', index: 'index' } },
   lists: ['array_initializer'],
-  dicts: {},
   newCollection:
     /^new(java\.util\.)?(HashMap|LinkedHashMap|TreeMap|Hashtable|ConcurrentHashMap|ArrayList|LinkedList|Vector|HashSet|LinkedHashSet|TreeSet|ArrayDeque|Stack)(<.*>)?$/,
   typedDeclarations: {
@@ -80,4 +76,4 @@ export const javaFlow: FlowSyntax = {
     if (call.type === 'object_creation_expression') return field(call, 'type');
     return undefined;
   },
-};
+});

@@ -1,11 +1,8 @@
-import type { SyntaxNode } from '../../parsing/tree';
 import { switchArms } from './arms';
-import type { FlowSyntax } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+import { flowSyntax, memberCalls } from './define';
 
 /** JavaScript, TypeScript and TSX. */
-export const javascriptFlow: FlowSyntax = {
+export const javascriptFlow = flowSyntax({
   branches: {
     if_statement: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
   },
@@ -40,13 +37,11 @@ export const javascriptFlow: FlowSyntax = {
     stringParts: ['string_fragment', 'escape_sequence'],
     interpolations: ['template_substitution'],
     numbers: ['number'],
-    chars: [],
     trues: ['true'],
     falses: ['false'],
     nulls: ['null', 'undefined'],
   },
   binaries: ['binary_expression'],
-  comparisons: [],
   unaries: { unary_expression: 'argument' },
   parens: ['parenthesized_expression', 'non_null_expression'],
   casts: { as_expression: '*first', satisfies_expression: '*first', type_assertion: '*last' },
@@ -55,15 +50,10 @@ export const javascriptFlow: FlowSyntax = {
   dicts: { object: { pair: 'pair', key: 'key', value: 'value' } },
   dictsCarry: true,
   newCollection: /^new(Map|Set)(<.*>)?$/,
-  typedDeclarations: {},
-  receiver: (call) => {
-    const fn = field(call, 'function');
-    return fn?.type === 'member_expression' ? field(fn, 'object') : undefined;
-  },
-  method: (call) => {
-    if (call.type === 'new_expression') return field(call, 'constructor');
-    const fn = field(call, 'function');
-    if (fn?.type === 'member_expression') return field(fn, 'property');
-    return fn?.type === 'identifier' ? fn : undefined;
-  },
-};
+  ...memberCalls({
+    member: 'member_expression',
+    object: 'object',
+    name: 'property',
+    constructions: { new_expression: 'constructor' },
+  }),
+});

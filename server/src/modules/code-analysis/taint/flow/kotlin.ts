@@ -1,8 +1,7 @@
 import type { SyntaxNode } from '../../parsing/tree';
 import { unwrap } from './arms';
-import type { FlowSyntax, SwitchArm } from './types';
-
-const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/comment/.test(c.type));
+import { flowSyntax, named } from './define';
+import type { SwitchArm } from './types';
 
 /** `when (x) { "a", "b" -> …; else -> … }`: no arm falls through; a `when` without subject tests conditions. */
 function arms(node: SyntaxNode): SwitchArm[] {
@@ -27,7 +26,7 @@ function navigation(call: SyntaxNode): SyntaxNode | undefined {
 }
 
 /** Kotlin: `if` and `when` are expressions; grammar without field names (positional selectors). */
-export const kotlinFlow: FlowSyntax = {
+export const kotlinFlow = flowSyntax({
   branches: {
     if_expression: {
       condition: '*first',
@@ -35,28 +34,19 @@ export const kotlinFlow: FlowSyntax = {
       alternative: 'after:else',
     },
   },
-  ternaries: {},
   switches: { when_expression: { subject: 'type:when_subject', arms } },
   loops: {
     while_statement: { condition: '*first', body: 'type:control_structure_body' },
     do_while_statement: { body: 'type:control_structure_body' },
   },
-  foreach: {},
-  tries: {},
   returns: [],
   jumps: ['jump_expression'],
-  exits: [],
-  breaks: [],
   literals: {
     strings: ['string_literal'],
     stringParts: ['string_content', 'escape_sequence'],
     interpolations: ['interpolated_expression'],
     interpolatedValues: ['interpolated_identifier'],
     numbers: ['integer_literal', 'real_literal'],
-    chars: [],
-    trues: [],
-    falses: [],
-    nulls: [],
     booleans: ['boolean_literal'],
   },
   binaries: [
@@ -67,15 +57,8 @@ export const kotlinFlow: FlowSyntax = {
     'conjunction_expression',
     'disjunction_expression',
   ],
-  comparisons: [],
   unaries: { prefix_expression: '*last' },
   parens: ['parenthesized_expression', 'when_subject'],
-  casts: {},
-  subscripts: {},
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
   receiver: (call) => {
     const nav = navigation(call);
     return nav ? named(nav)[0] : undefined;
@@ -85,4 +68,4 @@ export const kotlinFlow: FlowSyntax = {
     const suffix = nav?.children.find((c) => c.type === 'navigation_suffix');
     return suffix ? named(suffix)[0] : undefined;
   },
-};
+});

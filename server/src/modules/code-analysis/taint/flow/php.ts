@@ -1,11 +1,8 @@
-import type { SyntaxNode } from '../../parsing/tree';
 import { switchArms } from './arms';
-import type { FlowSyntax } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+import { field, flowSyntax } from './define';
 
 /** PHP: `if`/`elseif`/`else` clauses, switch, `"…$var…"` strings, arrays. */
-export const phpFlow: FlowSyntax = {
+export const phpFlow = flowSyntax({
   branches: {
     if_statement: { condition: 'condition', consequence: 'body', alternative: 'alternative' },
     else_if_clause: { condition: 'condition', consequence: 'body', alternative: '' },
@@ -30,7 +27,6 @@ export const phpFlow: FlowSyntax = {
     do_statement: { body: 'body' },
     for_statement: { body: 'body' },
   },
-  foreach: {},
   tries: { try_statement: { body: 'body', handlers: ['catch_clause'], finalizer: 'finally_clause' } },
   returns: ['return_statement'],
   exits: ['throw_expression', 'exit_statement'],
@@ -38,7 +34,6 @@ export const phpFlow: FlowSyntax = {
   literals: {
     strings: ['string', 'encapsed_string'],
     stringParts: ['string_content', 'string_value', 'escape_sequence'],
-    interpolations: [],
     interpolatedValues: [
       'variable_name',
       'member_access_expression',
@@ -51,22 +46,13 @@ export const phpFlow: FlowSyntax = {
       'nullsafe_member_call_expression',
     ],
     numbers: ['integer', 'float'],
-    chars: [],
-    trues: [],
-    falses: [],
     nulls: ['null'],
     booleans: ['boolean'],
   },
   binaries: ['binary_expression'],
-  comparisons: [],
   unaries: { unary_op_expression: '*last' },
   parens: ['parenthesized_expression'],
   casts: { cast_expression: 'value' },
-  subscripts: {},
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
   receiver: (call) => (call.type === 'member_call_expression' ? field(call, 'object') : undefined),
   method: (call) => field(call, 'name') ?? field(call, 'function'),
-};
+});

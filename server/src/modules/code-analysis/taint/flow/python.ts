@@ -1,7 +1,6 @@
 import type { SyntaxNode } from '../../parsing/tree';
-import type { FlowSyntax, SwitchArm } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+import { field, flowSyntax, memberCalls } from './define';
+import type { SwitchArm } from './types';
 
 /** Arms of a `match`: each `case` clause's patterns (`_` or a bare capture is the default), none falls through. */
 function arms(node: SyntaxNode): SwitchArm[] {
@@ -29,7 +28,7 @@ function arms(node: SyntaxNode): SwitchArm[] {
   return out;
 }
 
-export const pythonFlow: FlowSyntax = {
+export const pythonFlow = flowSyntax({
   branches: {
     if_statement: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
     elif_clause: { condition: 'condition', consequence: 'consequence', alternative: '' },
@@ -48,13 +47,11 @@ export const pythonFlow: FlowSyntax = {
   },
   returns: ['return_statement'],
   exits: ['raise_statement'],
-  breaks: [],
   literals: {
     strings: ['string', 'concatenated_string'],
     stringParts: ['string_content', 'escape_sequence'],
     interpolations: ['interpolation'],
     numbers: ['integer', 'float'],
-    chars: [],
     trues: ['true'],
     falses: ['false'],
     nulls: ['none'],
@@ -63,20 +60,10 @@ export const pythonFlow: FlowSyntax = {
   comparisons: ['comparison_operator'],
   unaries: { not_operator: 'argument', unary_operator: 'argument' },
   parens: ['parenthesized_expression'],
-  casts: {},
   subscripts: { subscript: { object: 'value', index: 'subscript' } },
   lists: ['list', 'tuple', 'expression_list'],
   dicts: { dictionary: { pair: 'pair', key: 'key', value: 'value' } },
   newCollection:
     /^(dict|list|collections\.OrderedDict|OrderedDict|collections\.defaultdict|defaultdict|(configparser\.)?(ConfigParser|RawConfigParser|SafeConfigParser))$/,
-  typedDeclarations: {},
-  receiver: (call) => {
-    const fn = field(call, 'function');
-    return fn?.type === 'attribute' ? field(fn, 'object') : undefined;
-  },
-  method: (call) => {
-    const fn = field(call, 'function');
-    if (fn?.type === 'attribute') return field(fn, 'attribute');
-    return fn?.type === 'identifier' ? fn : undefined;
-  },
-};
+  ...memberCalls({ member: 'attribute', object: 'object', name: 'attribute' }),
+});

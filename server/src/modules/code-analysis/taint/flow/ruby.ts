@@ -1,8 +1,7 @@
 import type { SyntaxNode } from '../../parsing/tree';
 import { unwrap } from './arms';
-import type { FlowSyntax, SwitchArm } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
+import { field, flowSyntax } from './define';
+import type { SwitchArm } from './types';
 
 /** `case x when "a", "b" then … else … end`: no arm falls through. */
 function arms(node: SyntaxNode): SwitchArm[] {
@@ -21,7 +20,7 @@ function arms(node: SyntaxNode): SwitchArm[] {
 }
 
 /** Ruby: `if`/`elsif`/`else`, `unless`, modifiers (`x = y if c`), `case`/`when`, interpolated strings. */
-export const rubyFlow: FlowSyntax = {
+export const rubyFlow = flowSyntax({
   branches: {
     if: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
     elsif: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
@@ -37,31 +36,19 @@ export const rubyFlow: FlowSyntax = {
     while: { condition: 'condition', body: 'body' },
     while_modifier: { condition: 'condition', body: 'body' },
   },
-  foreach: {},
-  tries: {},
   returns: ['return'],
-  exits: [],
-  breaks: [],
   literals: {
     strings: ['string'],
     stringParts: ['string_content', 'escape_sequence'],
     interpolations: ['interpolation'],
     numbers: ['integer', 'float'],
-    chars: [],
     trues: ['true'],
     falses: ['false'],
     nulls: ['nil'],
   },
   binaries: ['binary'],
-  comparisons: [],
   unaries: { unary: 'operand' },
   parens: ['parenthesized_statements'],
-  casts: {},
-  subscripts: {},
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
   receiver: (call) => field(call, 'receiver'),
   method: (call) => field(call, 'method'),
-};
+});

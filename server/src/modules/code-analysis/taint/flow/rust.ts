@@ -1,8 +1,6 @@
 import type { SyntaxNode } from '../../parsing/tree';
-import type { FlowSyntax, SwitchArm } from './types';
-
-const field = (node: SyntaxNode, name: string) => node.children.find((c) => c.field === name);
-const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/comment/.test(c.type));
+import { field, flowSyntax, named } from './define';
+import type { SwitchArm } from './types';
 
 /** Arms of a `match`: `_` or a bare binding is the default unless guarded; `a | b` lists labels; none falls through. */
 function arms(node: SyntaxNode): SwitchArm[] {
@@ -25,44 +23,28 @@ function arms(node: SyntaxNode): SwitchArm[] {
 }
 
 /** Rust: `if` and `match` are expressions; `else` holds a block or the next `if`. */
-export const rustFlow: FlowSyntax = {
+export const rustFlow = flowSyntax({
   branches: {
     if_expression: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
   },
   elses: { else_clause: '*first' },
-  ternaries: {},
   switches: { match_expression: { subject: 'value', arms } },
   loops: {
     while_expression: { condition: 'condition', body: 'body' },
     loop_expression: { body: 'body' },
   },
   foreach: { for_expression: { target: 'pattern', iterable: 'value', body: 'body' } },
-  tries: {},
   returns: ['return_expression'],
-  exits: [],
-  breaks: [],
   literals: {
     strings: ['string_literal', 'raw_string_literal'],
     stringParts: ['string_content', 'escape_sequence'],
-    interpolations: [],
     numbers: ['integer_literal', 'float_literal'],
     chars: ['char_literal'],
-    trues: [],
-    falses: [],
-    nulls: [],
     booleans: ['boolean_literal'],
   },
   binaries: ['binary_expression'],
-  comparisons: [],
   unaries: { unary_expression: '*last' },
   parens: ['parenthesized_expression'],
   casts: { type_cast_expression: 'value' },
-  subscripts: {},
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
   // Calls keep reading their callee's text (as without an adapter): method chains on builders and macros.
-  receiver: () => undefined,
-  method: () => undefined,
-};
+});

@@ -1,7 +1,6 @@
 import type { SyntaxNode } from '../../parsing/tree';
-import type { FlowSyntax, SwitchArm } from './types';
-
-const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/comment/.test(c.type));
+import { flowSyntax, named } from './define';
+import type { SwitchArm } from './types';
 
 /** Cases of a `match`: `_` or a bare binding is the default unless guarded; `a | b` lists labels. */
 function arms(node: SyntaxNode): SwitchArm[] {
@@ -28,40 +27,23 @@ function arms(node: SyntaxNode): SwitchArm[] {
 }
 
 /** Scala: `if` and `match` are expressions; string literals are single tokens; `s"…$x"` interpolates. */
-export const scalaFlow: FlowSyntax = {
+export const scalaFlow = flowSyntax({
   branches: {
     if_expression: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
   },
-  ternaries: {},
   switches: { match_expression: { subject: 'value', arms } },
   loops: { while_expression: { condition: 'condition', body: 'body' } },
-  foreach: {},
-  tries: {},
   returns: ['return_expression'],
   exits: ['throw_expression'],
-  breaks: [],
   literals: {
     strings: ['interpolated_string_expression', 'interpolated_string'],
-    stringParts: [],
     interpolations: ['interpolation'],
     leafStrings: ['string'],
     numbers: ['integer_literal', 'floating_point_literal'],
     chars: ['character_literal'],
-    trues: [],
-    falses: [],
-    nulls: [],
     booleans: ['boolean_literal'],
   },
   binaries: ['infix_expression'],
-  comparisons: [],
   unaries: { prefix_expression: '*last' },
   parens: ['parenthesized_expression'],
-  casts: {},
-  subscripts: {},
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
-  receiver: () => undefined,
-  method: () => undefined,
-};
+});

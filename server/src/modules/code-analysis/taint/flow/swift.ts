@@ -1,6 +1,7 @@
 import type { SyntaxNode } from '../../parsing/tree';
 import { unwrap } from './arms';
-import type { FlowSyntax, SwitchArm } from './types';
+import { flowSyntax } from './define';
+import type { SwitchArm } from './types';
 
 /** Arms of a `switch`: `case "a", "b":` labels, `default:`; Swift's arms never fall through. */
 function arms(node: SyntaxNode): SwitchArm[] {
@@ -21,7 +22,7 @@ function arms(node: SyntaxNode): SwitchArm[] {
 }
 
 /** Swift: `if`/`else if`/`else`, `switch`, the ternary, `"\(x)"` interpolation, `return` as a control transfer. */
-export const swiftFlow: FlowSyntax = {
+export const swiftFlow = flowSyntax({
   branches: {
     if_statement: { condition: 'condition', consequence: 'type:statements', alternative: 'after:else' },
   },
@@ -30,23 +31,14 @@ export const swiftFlow: FlowSyntax = {
   },
   switches: { switch_statement: { subject: 'expr', arms } },
   loops: { while_statement: { condition: 'condition', body: 'type:statements' } },
-  foreach: {},
-  tries: {},
   returns: [],
   jumps: ['control_transfer_statement'],
-  exits: [],
-  breaks: [],
   literals: {
     strings: ['line_string_literal', 'multi_line_string_literal'],
     stringParts: ['line_str_text', 'multi_line_str_text', 'str_escaped_char'],
-    interpolations: [],
     // Read as themselves, so that SQLKit's `\(bind: x)` stays a bound parameter (cleanMembers).
     interpolatedValues: ['interpolated_expression'],
     numbers: ['integer_literal', 'real_literal'],
-    chars: [],
-    trues: [],
-    falses: [],
-    nulls: [],
     booleans: ['boolean_literal'],
   },
   binaries: [
@@ -57,15 +49,6 @@ export const swiftFlow: FlowSyntax = {
     'conjunction_expression',
     'disjunction_expression',
   ],
-  comparisons: [],
   unaries: { prefix_expression: 'target' },
   parens: [],
-  casts: {},
-  subscripts: {},
-  lists: [],
-  dicts: {},
-  newCollection: /^$/,
-  typedDeclarations: {},
-  receiver: () => undefined,
-  method: () => undefined,
-};
+});
