@@ -1,17 +1,40 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { countPieceTokens, encodePiece } from './merge';
 import { RankTable } from './ranks';
 
 let table: RankTable | undefined;
 
 /**
+ * js-tiktoken's o200k_base file, read and parsed rather than imported: an imported module keeps its 2.2 MB source
+ * and the 2.2 MB ranks string it defines for the life of the process (and of each thread that counts), in the heap
+ * every major GC marks; read here, both are garbage once the rank table is built.
+ */
+function o200kBase(): TiktokenBPE {
+  const file = createRequire(import.meta.url).resolve('js-tiktoken/ranks/o200k_base');
+  const text = readFileSync(file, 'utf8');
+  return JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as TiktokenBPE;
+}
+
+/**
  * The o200k_base BPE (GPT-4o's) ranks, from the data bundled with js-tiktoken: nothing is downloaded. Built once
  * per process (and counting thread), at start-up.
  */
 function ranks(): RankTable {
-  table ??= new RankTable(o200kBase.bpe_ranks);
+  if (!table) {
+    const bpe = o200kBase();
+    table = new RankTable(bpe.bpe_ranks);
+    piecePattern = bpe.pat_str;
+  }
   return table;
+}
+
+/** o200k's pre-tokenizer (a regular expression's source), kept when the ranks are built. */
+let piecePattern: string | undefined;
+function pieces(): RegExp {
+  if (piecePattern === undefined) ranks();
+  return new RegExp(piecePattern as string, 'ug');
 }
 
 let library: Tiktoken | undefined;
@@ -20,7 +43,7 @@ let library: Tiktoken | undefined;
  * used by the product (it holds 66 MB of heap; see ranks.ts).
  */
 export function libraryEncoder(): Tiktoken {
-  library ??= new Tiktoken(o200kBase);
+  library ??= new Tiktoken(o200kBase());
   return library;
 }
 
@@ -92,13 +115,14 @@ export function countTokenSpan(text: string, cursor: SpanCursor, chars: number):
 }
 
 /** o200k's pre-tokenizer: the pieces BPE merges within. `matchAll` works on a copy, so one serves every call. */
-const PIECES = new RegExp(o200kBase.pat_str, 'ug');
+let piecesOfText: RegExp | undefined;
 
 /** The tokens of a text, all of it ordinary text (js-tiktoken's `encode(text, [], [])`, long pieces windowed). */
 export function encodeText(text: string): number[] {
   const table = ranks();
   const out: number[] = [];
-  for (const match of text.matchAll(PIECES)) {
+  piecesOfText ??= pieces();
+  for (const match of text.matchAll(piecesOfText)) {
     const word = match[0];
     for (let at = 0; at < word.length; ) {
       const end = windowEnd(word, at, word.length);
@@ -140,7 +164,7 @@ export function decodeTokens(tokens: readonly number[]): string {
 
 /** Splits text into the BPE's pieces (its regular expression) and counts each piece's tokens. */
 class PieceCounter {
-  private readonly pattern = new RegExp(o200kBase.pat_str, 'ug');
+  private readonly pattern = pieces();
   /**
    * Pieces (words, mostly) already counted: text repeats them, and a hit skips the UTF-8 encoding and the
    * merge. Bounded; emptied when full.
