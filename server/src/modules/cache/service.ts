@@ -85,6 +85,8 @@ export class CacheTurn {
   /** The stream's `[DONE]`, held until its answer is stored (so that the next request finds it). */
   private heldDone: (() => void) | undefined;
   private streamFailed = false;
+  /** The stream reached its regular end (`[DONE]`): not cut by the client, the timeout or the server. */
+  private streamCompleted = false;
 
   constructor(
     private readonly deps: ResponseCacheDeps,
@@ -137,6 +139,7 @@ export class CacheTurn {
         sink.error(err);
       },
       done() {
+        turn.streamCompleted = true;
         if (turn.streamFailed || !assembly.usage) {
           sink.done();
           return;
@@ -154,7 +157,8 @@ export class CacheTurn {
    */
   async settle(ok: boolean, usage: MeteredUsage, provider: string): Promise<void> {
     const assembly = this.assembly;
-    if (!ok || !assembly || assembly.usage || this.streamFailed || this.heldDone) return;
+    if (!ok || !assembly || !this.streamCompleted || assembly.usage || this.streamFailed || this.heldDone)
+      return;
     await this.storeStream(
       {
         prompt_tokens: usage.promptTokens,
@@ -174,7 +178,7 @@ export class CacheTurn {
   private async storeStream(usage: Usage, provider: string): Promise<void> {
     const assembly = this.assembly;
     const choices = assembly?.finished();
-    if (!assembly || !choices || this.streamFailed) return;
+    if (!assembly || !choices || this.streamFailed || !this.streamCompleted) return;
     await this.store(assembly.model, provider, assembly.fingerprint, choices, usage);
   }
 
