@@ -6,21 +6,19 @@ import type { Services } from '../../services';
 import { sendJson } from '../send-json';
 import { SseSink } from './sse-sink';
 
+type CachedCall = Pick<ChatCall, 'principal' | 'prepared' | 'onProvider'>;
+
 /**
- * The response cache's one hook in the chat route (modules/cache): for a key that opted in, looks the request up
- * and, on a hit, answers it (JSON, or a stream shaped as a live one) and meters it as a hit: no model call, no
- * allowance or budget, 0 tokens, cost 0, and the answer's original cost as saved. Returns the turn that stores
- * the answer on a miss; `'answered'` after a hit; undefined when the cache has no part in the request.
+ * The response cache's part in a chat request (modules/cache, docs/caching.md), or undefined when it has none:
+ * the key has no cache (decided without allocating: the common case costs the hot path nothing), or the request
+ * said `x-tessera-cache: no-store`. An unknown `x-tessera-cache` value is a 400.
  */
-export async function answerFromCache(
-  services: Services,
-  req: Request,
-  res: Response,
-  call: Pick<ChatCall, 'principal' | 'prepared' | 'onProvider'>,
-): Promise<CacheTurn | 'answered' | undefined> {
+export function cacheTurnOf(services: Services, req: Request, call: CachedCall): CacheTurn | undefined {
+  const directive = req.headers[CACHE_HEADER];
   const { principal, prepared } = call;
+  if (!principal.access?.cacheTtlSeconds && directive === undefined) return undefined;
   const entry = prepared.entry;
-  const turn = services.responseCache.begin(
+  return services.responseCache.begin(
     principal,
     prepared,
     {
@@ -28,15 +26,28 @@ export async function answerFromCache(
       provider: services.providers.forModel(entry, principal.mode)?.name ?? 'none',
       upstreamModel: entry.upstream_model,
     },
-    req.get(CACHE_HEADER),
+    Array.isArray(directive) ? directive.join(',') : directive,
   );
-  if (!turn) return undefined;
+}
+
+/**
+ * The cache's one hook in the chat route: looks the request up and, on a hit, answers it (JSON, or a stream
+ * shaped as a live one) and meters it as a hit: no model call, no allowance or budget, 0 tokens, cost 0, and
+ * the answer's original cost as saved. Returns whether it answered; on a miss the route calls the model and
+ * stores the answer through the turn.
+ */
+export async function answerFromCache(
+  services: Services,
+  res: Response,
+  turn: CacheTurn,
+  call: CachedCall,
+): Promise<boolean> {
   const hit = await turn.lookup();
   const l = locals(res);
   if (!hit) {
     l.cache = 'miss';
     res.setHeader(CACHE_HEADER, 'miss');
-    return turn;
+    return false;
   }
   l.cache = 'hit';
   l.savedMicros = hit.costMicros;
@@ -44,14 +55,14 @@ export async function answerFromCache(
   recordUsage(res, { model: hit.model, promptTokens: 0, completionTokens: 0 });
   res.setHeader(CACHE_HEADER, 'hit');
   const created = Math.floor(services.ctx.clock.now() / 1000);
-  if (!prepared.request.stream) {
+  if (!call.prepared.request.stream) {
     sendJson(res, 200, asCompletion(hit, created));
-    return 'answered';
+    return true;
   }
   const sink = new SseSink(res, services.ctx.config.chat.clientStallMs);
   sink.open();
-  const includeUsage = prepared.request.stream_options?.include_usage === true;
+  const includeUsage = call.prepared.request.stream_options?.include_usage === true;
   for (const chunk of asChunks(hit, created, includeUsage)) sink.send(chunk);
   sink.done();
-  return 'answered';
+  return true;
 }

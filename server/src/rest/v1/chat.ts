@@ -4,7 +4,7 @@ import { CallAbortController } from '../../lib/call-abort';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
 import { sendJson } from '../send-json';
-import { answerFromCache } from './chat-cache';
+import { answerFromCache, cacheTurnOf } from './chat-cache';
 import { SseSink } from './sse-sink';
 
 /**
@@ -56,8 +56,8 @@ export function chatRoutes(services: Services): RestRoute[] {
           },
         };
         // The response cache, for keys that opted in (modules/cache): a hit is answered here.
-        const cache = await answerFromCache(services, req, res, call);
-        if (cache === 'answered') return;
+        const cache = cacheTurnOf(services, req, call);
+        if (cache && (await answerFromCache(services, res, cache, call))) return;
         // The service answers with what the call consumed, however it ended: recorded, then sent.
         if (prepared.request.stream) {
           const sink = new SseSink(res, services.ctx.config.chat.clientStallMs);
