@@ -307,3 +307,31 @@ function cacheSuite(store: 'memory' | 'redis') {
 
 describe('the response cache in process (no Redis)', () => cacheSuite('memory'));
 describe.skipIf(!REDIS_URL)('the response cache in Redis', () => cacheSuite('redis'));
+
+describe('the response cache with its Redis unreachable', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      // Nothing listens on port 1: every lookup is a miss and nothing is stored, never an error.
+      env: { REDIS_URL: 'redis://127.0.0.1:1', SIMULATOR_TOKEN_DELAY_MS: '0', PLAN_FREE_RPM: '100000' },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers every request from the model, as a miss', async () => {
+    const account = await createAccount(server);
+    const key = await createKey(server, account.id, 'test', 'cached', { cacheTtlSeconds: 60 });
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'tessera-fast-4k', messages, stream: i === 1 }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-tessera-cache')).toBe('miss');
+      expect(await res.text()).toContain(i === 1 ? 'data: [DONE]' : '"chat.completion"');
+    }
+  });
+});
