@@ -14,6 +14,7 @@ import { type FakeUpstream, startFakeOpenAi } from '../helpers/fake-upstreams';
 import { createAccount, createKey } from '../helpers/fixtures';
 import { gql } from '../helpers/graphql';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { metricValue } from '../helpers/usage';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
@@ -281,6 +282,11 @@ function cacheSuite(store: 'memory' | 'redis') {
   it('x-tessera-cache per request: no-cache refreshes, no-store bypasses, anything else is a 400', async () => {
     const { key } = await cachedKey('live');
     const body = { messages: [{ role: 'user', content: 'Directives' }] };
+    const metrics = async () => {
+      const text = await (await fetch(`${server.metricsUrl}/metrics`)).text();
+      return ['hits', 'misses'].map((n) => metricValue(text, `tessera_response_cache_${n}_total`));
+    };
+    const [hitsBefore = 0, missesBefore = 0] = await metrics();
     const noStore = await post(server, key, body, { 'x-tessera-cache': 'no-store' });
     expect(noStore.status).toBe(200);
     expect(noStore.headers.get('x-tessera-cache')).toBeNull();
@@ -292,6 +298,7 @@ function cacheSuite(store: 'memory' | 'redis') {
     expect(hit.headers.get('x-tessera-cache')).toBe('hit');
     await hit.arrayBuffer();
     expect(upstream.requests).toHaveLength(2);
+    expect(await metrics()).toEqual([hitsBefore + 1, missesBefore + 1]);
     const bad = await post(server, key, body, { 'x-tessera-cache': 'forever' });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({
@@ -333,5 +340,8 @@ describe('the response cache with its Redis unreachable', () => {
       expect(res.headers.get('x-tessera-cache')).toBe('miss');
       expect(await res.text()).toContain(i === 1 ? 'data: [DONE]' : '"chat.completion"');
     }
+    const text = await (await fetch(`${server.metricsUrl}/metrics`)).text();
+    expect(metricValue(text, 'tessera_response_cache_misses_total')).toBe(2);
+    expect(metricValue(text, 'tessera_response_cache_store_errors_total')).toBeGreaterThan(0);
   });
 });

@@ -35,6 +35,8 @@ export interface ResponseCacheDeps {
  */
 export class ResponseCache {
   private lastErrorLog = 0;
+  /** For /metrics: lookups answered and not, and failures of the store (Redis's connection or commands). */
+  readonly counts = { hits: 0, misses: 0, storeErrors: 0 };
 
   constructor(private readonly deps: ResponseCacheDeps) {}
 
@@ -49,6 +51,7 @@ export class ResponseCache {
 
   /** A store failure: a miss or an answer not stored, logged now and then. */
   storeFailed(err: unknown): void {
+    this.counts.storeErrors += 1;
     const now = Date.now();
     if (now - this.lastErrorLog < ERROR_LOG_INTERVAL_MS) return;
     this.lastErrorLog = now;
@@ -75,7 +78,7 @@ export class ResponseCache {
       );
     if (!ttlSeconds || asked === 'no-store') return undefined;
     const key = `${principal.accountId}:${cacheKey(principal.accountId, { ...identity, mode: principal.mode }, prepared)}`;
-    return new CacheTurn(this.deps, key, ttlSeconds * 1000, asked !== 'no-cache', prepared);
+    return new CacheTurn(this.deps, key, ttlSeconds * 1000, asked !== 'no-cache', prepared, this.counts);
   }
 }
 
@@ -95,14 +98,22 @@ export class CacheTurn {
     /** False with `no-cache`: the request goes to the model, and its answer is stored. */
     private readonly read: boolean,
     private readonly prepared: PreparedChat,
+    private readonly counts: { hits: number; misses: number },
   ) {}
 
   /** The cached answer, if one younger than this key's time to live is stored. */
   async lookup(): Promise<CachedAnswer | undefined> {
-    if (!this.read) return undefined;
+    if (!this.read) {
+      this.counts.misses += 1;
+      return undefined;
+    }
     const text = await this.deps.store.get(this.key).catch(() => undefined);
     const answer = text === undefined ? undefined : parseAnswer(text);
-    if (!answer || this.deps.clock.now() - answer.at >= this.ttlMs) return undefined;
+    if (!answer || this.deps.clock.now() - answer.at >= this.ttlMs) {
+      this.counts.misses += 1;
+      return undefined;
+    }
+    this.counts.hits += 1;
     return answer;
   }
 
