@@ -193,21 +193,18 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     'Rate-limit errors from Redis: failed or timed-out commands, and failures of the connection itself.',
     () => rateLimiter.metrics.redisErrors,
   );
-  metrics.externalCounter(
-    'tessera_response_cache_hits_total',
-    'Chat requests answered from the response cache (keys that opted in).',
-    () => responseCache.counts.hits,
-  );
-  metrics.externalCounter(
-    'tessera_response_cache_misses_total',
-    'Chat requests of keys with the response cache on that the model answered.',
-    () => responseCache.counts.misses,
-  );
-  metrics.externalCounter(
-    'tessera_response_cache_store_errors_total',
-    "Failures of the response cache's Redis (connection or command): lookups are misses meanwhile.",
-    () => responseCache.counts.storeErrors,
-  );
+  const cacheCounters = [
+    ['hits', 'Chat requests answered from the response cache (keys that opted in).'],
+    ['misses', 'Chat requests of keys with the response cache on that the model answered.'],
+    [
+      'store_errors',
+      "Failures of the response cache's Redis (connection or command): lookups are misses meanwhile.",
+    ],
+  ] as const;
+  for (const [name, help] of cacheCounters)
+    metrics.externalCounter(`tessera_response_cache_${name}_total`, help, () =>
+      name === 'store_errors' ? responseCache.counts.storeErrors : responseCache.counts[name],
+    );
   const webhookSecrets = new SecretBox(config.secretsKey);
   if (config.env === 'production' && config.secretsKey === undefined)
     logger.warn(

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema';
 import { gql } from '../helpers/graphql';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { TrpcTestClient } from '../helpers/trpc-client';
+import { signUpOwner } from '../helpers/teams';
+import type { TrpcTestClient } from '../helpers/trpc-client';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,13 +21,7 @@ afterAll(async () => {
 });
 
 async function dashboard(): Promise<TrpcTestClient> {
-  const web = new TrpcTestClient(server.url);
-  const signUp = await web.mutation('auth.signUp', {
-    email: `cache-${Math.random().toString(36).slice(2)}@example.com`,
-    password: 'a long enough password',
-  });
-  expect(signUp.status).toBe(200);
-  return web;
+  return (await signUpOwner(server, 'cache')).client;
 }
 
 async function cacheHeader(key: string): Promise<string | null> {
