@@ -7,6 +7,7 @@ import type { ApiKeyView, CreatedApiKey } from '@tessera/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema';
+import type { RotatedKey } from '../../src/modules/keys';
 import { gql } from '../helpers/graphql';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signUpOwner } from '../helpers/teams';
@@ -72,6 +73,17 @@ describe('the key’s cacheTtlSeconds', () => {
     expect(changes.map((c) => (c.details as { changes: Record<string, unknown> }).changes)).toContainEqual({
       cacheTtlSeconds: { before: 600, after: null },
     });
+  });
+
+  it('is kept by a rotation: the replacement key answers from the same cache', async () => {
+    const web = await dashboard();
+    const old = (await web.mutation<CreatedApiKey>('keys.create', { name: 'rotated', cacheTtlSeconds: 120 }))
+      .data;
+    if (!old) throw new Error('no key');
+    expect(await cacheHeader(old.key)).toBe('miss');
+    const rotated = await web.mutation<RotatedKey>('keys.rotate', { id: old.id, gracePeriodSeconds: 60 });
+    expect(rotated.data?.key.cacheTtlSeconds).toBe(120);
+    expect(await cacheHeader(rotated.data?.key.key ?? '')).toBe('hit');
   });
 
   it('refuses a TTL that is not a whole number of seconds from 1 to 30 days, as a field error', async () => {
