@@ -73,7 +73,7 @@ export class ResponseCache {
     if (asked !== undefined && asked !== '' && !(CACHE_DIRECTIVES as readonly string[]).includes(asked))
       throw new ServiceError(
         'invalid_request',
-        `The ${CACHE_HEADER} header must be one of ${CACHE_DIRECTIVES.join(', ')}; got '${directive}'.`,
+        `The ${CACHE_HEADER} header must be one of ${CACHE_DIRECTIVES.join(', ')}; got '${directive?.slice(0, 64)}'.`,
         { param: CACHE_HEADER, code: 'invalid_value' },
       );
     if (!ttlSeconds || asked === 'no-store') return undefined;
