@@ -68,6 +68,8 @@ export interface AppConfig {
     allowPrivate: boolean;
   };
   secretsKey: Buffer | undefined;
+  /** The response cache's store in process, when Redis is not configured (modules/cache). */
+  cache: { memoryMaxEntries: number; memoryMaxBytes: number; redisPrefix: string };
   /** Shared rate-limit store; in process when absent. */
   redisUrl: string | undefined;
   redisCommandTimeoutMs: number;
@@ -162,6 +164,11 @@ export function configFromEnv(env: Env): AppConfig {
     secretsKey:
       env.SECRETS_ENCRYPTION_KEY === undefined ? undefined : secretKeyBytes(env.SECRETS_ENCRYPTION_KEY),
     redisUrl: env.REDIS_URL,
+    cache: {
+      memoryMaxEntries: env.CACHE_MEMORY_MAX_ENTRIES,
+      memoryMaxBytes: env.CACHE_MEMORY_MB * 1024 * 1024,
+      redisPrefix: 'tessera:cache:',
+    },
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     corsOrigins: env.CORS_ORIGINS ?? [],
     tracing: tracingConfigFromEnv(env),

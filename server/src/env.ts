@@ -136,6 +136,12 @@ export const EnvSchema = z
       .optional(),
     /** Rate-limit calls to Redis slower than this fall back to the in-process limiter. */
     REDIS_COMMAND_TIMEOUT_MS: positiveInt.default(250),
+    /**
+     * The response cache (docs/caching.md) without Redis: answers kept in process, at most this many and this many
+     * MB of JSON, least recently used dropped first. With REDIS_URL the answers are kept in Redis instead.
+     */
+    CACHE_MEMORY_MAX_ENTRIES: positiveInt.max(10_000_000).default(10_000),
+    CACHE_MEMORY_MB: positiveInt.max(65_536).default(64),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
     /** Chat requests carry inline images (base64 data: URLs): their own, larger limit. */

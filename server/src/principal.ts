@@ -19,6 +19,8 @@ export interface KeyAccess {
    */
   rateBucketKeyId?: string;
   tokenBudget: KeyTokenBudget | null;
+  /** Opt-in response cache: how long the key's chat answers are reused, in seconds; null or absent: never. */
+  cacheTtlSeconds?: number | null;
   /** The member who owns the key (their spend budget binds it too); null for operators' keys. */
   ownerUserId?: string | null;
 }

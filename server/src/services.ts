@@ -11,6 +11,7 @@ import { MonthlyTokenAllowance, type TokenAllowance } from './modules/allowance'
 import { createAnalyticsGate } from './modules/analytics';
 import { AuthThrottle, PgAttemptStore, RedisAttemptStore } from './modules/auth-throttle';
 import { SpendGuard } from './modules/budgets';
+import { MemoryCacheStore, RedisCacheStore, ResponseCache } from './modules/cache';
 import { ChatService } from './modules/chat';
 import { CodeAnalyzer } from './modules/code-analysis';
 import { EmbeddingService } from './modules/embeddings';
@@ -53,6 +54,8 @@ export interface Services {
   chat: ChatService;
   /** Embeddings: validation, token counting, provider calls. */
   embeddings: EmbeddingService;
+  /** The opt-in response cache of chat answers (modules/cache): in Redis when configured, else in process. */
+  responseCache: ResponseCache;
   /** Per-minute request limits; `rateLimiter.metrics` counts Redis failures and fallback decisions. */
   rateLimiter: RateLimiter;
   /** Prometheus metrics served at /metrics. */
@@ -133,6 +136,25 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     keepAliveMs: config.chat.keepAliveMs,
     retry: { retries: config.chat.retries, backoffMs: config.chat.retryBackoffMs },
   });
+  const cacheStore = config.redisUrl
+    ? new RedisCacheStore({
+        url: config.redisUrl,
+        // Answers are larger than a rate-limit decision; a slow read is still a miss, never an error.
+        commandTimeoutMs: Math.max(1_000, config.redisCommandTimeoutMs * 4),
+        prefix: config.cache.redisPrefix,
+        onError: (err) => responseCache.storeFailed(err),
+      })
+    : new MemoryCacheStore({
+        maxEntries: config.cache.memoryMaxEntries,
+        maxChars: config.cache.memoryMaxBytes,
+        clock,
+      });
+  const responseCache: ResponseCache = new ResponseCache({
+    store: cacheStore,
+    clock,
+    logger,
+    prices: catalogue.prices,
+  });
   const embeddings = new EmbeddingService({
     catalogue,
     providers,
@@ -171,6 +193,18 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     'Rate-limit errors from Redis: failed or timed-out commands, and failures of the connection itself.',
     () => rateLimiter.metrics.redisErrors,
   );
+  const cacheCounters = [
+    ['hits', 'Chat requests answered from the response cache (keys that opted in).'],
+    ['misses', 'Chat requests of keys with the response cache on that the model answered.'],
+    [
+      'store_errors',
+      "Failures of the response cache's Redis (connection or command): lookups are misses meanwhile.",
+    ],
+  ] as const;
+  for (const [name, help] of cacheCounters)
+    metrics.externalCounter(`tessera_response_cache_${name}_total`, help, () =>
+      name === 'store_errors' ? responseCache.counts.storeErrors : responseCache.counts[name],
+    );
   const webhookSecrets = new SecretBox(config.secretsKey);
   if (config.env === 'production' && config.secretsKey === undefined)
     logger.warn(
@@ -207,6 +241,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     providers,
     chat,
     embeddings,
+    responseCache,
     allowance,
     spend,
     webhookSecrets,
@@ -220,6 +255,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       keys.start();
       lastUsed.start();
       rateLimiter.start();
+      if (cacheStore instanceof RedisCacheStore) cacheStore.connect();
       allowance.start();
       spend.start();
       webhooks.start();
@@ -233,6 +269,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await lastUsed.stop();
       await providers.close();
       await rateLimiter.stop();
+      await cacheStore.close();
       // Gives back leased tokens and writes what they served.
       await allowance.stop();
       spend.stop();

@@ -49,6 +49,9 @@ const KeyName = z
  * A key's settings. On creation a missing field means "no restriction"; on an edit a missing field is left as it
  * is and `null` removes the restriction.
  */
+/** The longest a key may keep answers in the response cache: 30 days. */
+export const MAX_CACHE_TTL_SECONDS = 30 * 24 * 3600;
+
 export const KeySettings = z.object({
   scopes: z
     .array(KeyScope)
@@ -77,6 +80,17 @@ export const KeySettings = z.object({
     .nullable()
     .optional(),
   tokenBudget: KeyTokenBudget.nullable().optional(),
+  /**
+   * Opt-in response cache (docs/caching.md): how long an identical chat request is answered from the cache, in
+   * seconds; null: the key's requests are never cached.
+   */
+  cacheTtlSeconds: z
+    .number({ error: 'cacheTtlSeconds is a whole number of seconds' })
+    .int({ error: 'cacheTtlSeconds is a whole number of seconds' })
+    .min(1, { error: 'cacheTtlSeconds must be at least 1' })
+    .max(MAX_CACHE_TTL_SECONDS, { error: 'cacheTtlSeconds must be at most 30 days (2592000)' })
+    .nullable()
+    .optional(),
 });
 export type KeySettings = z.infer<typeof KeySettings>;
 
@@ -134,6 +148,8 @@ export const ApiKeyView = z.object({
   /** The key's own request limit, within the plan's; null: only the plan's. */
   requestsPerMinute: z.number().int().nullable(),
   tokenBudget: KeyTokenBudget.nullable(),
+  /** How long the key's chat answers are cached, in seconds; null: not cached (the default). */
+  cacheTtlSeconds: z.number().int().nullable(),
   state: KeyState,
   /** The key that replaces this one (rotation); while it is `rotating` this one works until `expiresAt`. */
   replacedById: z.string().nullable(),

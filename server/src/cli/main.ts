@@ -33,6 +33,7 @@ Key settings (on edit, 'none' removes a restriction):
   --expires ISO_TIME    e.g. 2027-01-31T12:00:00Z (default: never)
   --rpm N               the key's own requests per minute, within the plan's (default: the plan's only)
   --budget N/PERIOD     a live key's own token budget per day, week or month, e.g. 50000/day
+  --cache-ttl SECONDS   answer identical chat requests from the response cache for this long (default: off)
 
 Uses DATABASE_URL (or the embedded database in DATA_DIR, which only one process can open at a time:
 stop the server first, or run against Postgres); with MIGRATION_DATABASE_URL, migrates as that role.`;
@@ -43,6 +44,7 @@ const OPTIONS = {
   name: { type: 'string' },
   plan: { type: 'string' },
   rpm: { type: 'string' },
+  'cache-ttl': { type: 'string' },
   'monthly-tokens': { type: 'string' },
   account: { type: 'string' },
   kind: { type: 'string' },
@@ -102,14 +104,20 @@ function keySettings(flags: Flags): KeySettings {
     expiresAt: flags.expires === 'none' ? null : flags.expires,
     requestsPerMinute: limit(flags.rpm, 'rpm'),
     tokenBudget: budget(flags.budget),
+    cacheTtlSeconds: limit(flags['cache-ttl'], 'cache-ttl'),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? '');
     const flag =
-      ({ expiresAt: 'expires', requestsPerMinute: 'rpm', tokenBudget: 'budget' } as Record<string, string>)[
-        field
-      ] ?? field;
+      (
+        {
+          expiresAt: 'expires',
+          requestsPerMinute: 'rpm',
+          tokenBudget: 'budget',
+          cacheTtlSeconds: 'cache-ttl',
+        } as Record<string, string>
+      )[field] ?? field;
     throw new UsageError(`--${flag}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;

@@ -14,6 +14,10 @@ export interface RequestLocals {
   provider?: string;
   promptTokens?: number;
   completionTokens?: number;
+  /** The response cache's part in a chat call (modules/cache): `hit` or `miss`; unset when it was off. */
+  cache?: 'hit' | 'miss';
+  /** A hit's saving: what the cached answer cost when the model made it, in micro-units. */
+  savedMicros?: number | null;
   errorType?: string;
   errorCode?: string | null;
   errorMessage?: string;

@@ -94,10 +94,15 @@ function recordRequest(
     model: l.model ?? null,
     promptTokens: l.promptTokens ?? null,
     completionTokens: l.completionTokens ?? null,
+    // A cache hit cost nothing (no model call); what it saved is recorded beside it.
     costMicros:
-      l.model !== undefined && deps.prices
-        ? deps.prices.costMicros(l.model, l.promptTokens ?? 0, l.completionTokens ?? 0, occurredAt)
-        : null,
+      l.cache === 'hit'
+        ? 0
+        : l.model !== undefined && deps.prices
+          ? deps.prices.costMicros(l.model, l.promptTokens ?? 0, l.completionTokens ?? 0, occurredAt)
+          : null,
+    cache: l.cache ?? null,
+    savedMicros: l.savedMicros ?? null,
     errorType: l.errorType ?? null,
     errorCode: l.errorCode ?? null,
     errorMessage: l.errorMessage ?? (status === ABORTED_STATUS ? 'The client closed the connection.' : null),

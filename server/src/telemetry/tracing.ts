@@ -84,6 +84,8 @@ export class Tracing {
       if (provider) attributes['gen_ai.provider.name'] = provider;
       if (event.promptTokens !== null) attributes['gen_ai.usage.input_tokens'] = event.promptTokens;
       if (event.completionTokens !== null) attributes['gen_ai.usage.output_tokens'] = event.completionTokens;
+      // The response cache's part (modules/cache): a hit made no model call.
+      if (event.cache) attributes['tessera.cache'] = event.cache;
     }
     if (event.status >= 400)
       attributes['error.type'] = event.errorCode ?? event.errorType ?? String(event.status);

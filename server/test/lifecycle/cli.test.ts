@@ -55,11 +55,14 @@ describe('operators CLI (built, as `pnpm cli` runs it)', () => {
       'tessera-fast-4k',
       '--expires',
       '2099-01-01T00:00:00Z',
+      '--cache-ttl',
+      '300',
     )) as { scopes: string[]; models: string[]; expiresAt: string; state: string };
     expect(scoped).toMatchObject({
       scopes: ['chat', 'models'],
       models: ['tessera-fast-4k'],
       expiresAt: '2099-01-01T00:00:00.000Z',
+      cacheTtlSeconds: 300,
       state: 'active',
     });
 
@@ -115,5 +118,11 @@ describe('operators CLI from its sources (`pnpm cli:dev`, tsx)', () => {
     await expect(
       sources('key', 'create', '--account', 'x@example.com', '--name', 'n', '--scopes', 'chat,admin'),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--scopes') });
+    await expect(
+      sources('key', 'create', '--account', 'x@example.com', '--name', 'n', '--cache-ttl', '0'),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("--cache-ttl must be a positive integer or 'none'"),
+    });
   }, 30_000);
 });

@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFakeCatalogue } from '../helpers/chat-setup';
 import { type FakeUpstream, startFakeOpenAi } from '../helpers/fake-upstreams';
-import { createAccountWithKey } from '../helpers/fixtures';
+import { createAccount, createAccountWithKey, createKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 interface OtlpValue {
@@ -221,5 +221,25 @@ describe('OpenTelemetry export', () => {
     expect(span.name).toBe('GET /v1/models');
     expect(attributesOf(span)).not.toHaveProperty('tessera.account_id');
     expect(attributesOf(span)['error.type']).toBeTruthy();
+  });
+
+  it('says whether the response cache answered (tessera.cache), for keys that opted in', async () => {
+    const account = await createAccount(server, { plan: 'pro' });
+    const cached = await createKey(server, account.id, 'live', 'cached', { cacheTtlSeconds: 60 });
+    const sdk = new OpenAI({ apiKey: cached.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const ids = [];
+    for (let i = 0; i < 2; i++) {
+      const { response } = await sdk.chat.completions.create({ model: 'up-ok', messages }).withResponse();
+      ids.push(response.headers.get('x-request-id'));
+    }
+    const [miss, hit] = await Promise.all(ids.map(spanFor));
+    expect(attributesOf(miss?.span as OtlpSpan)['tessera.cache']).toBe('miss');
+    expect(attributesOf(hit?.span as OtlpSpan)).toMatchObject({
+      'tessera.cache': 'hit',
+      'gen_ai.usage.input_tokens': 0,
+      'gen_ai.usage.output_tokens': 0,
+    });
+    const plainSpan = collector.spans.find((s) => attributesOf(s.span)['tessera.key_id'] !== undefined);
+    expect(attributesOf((plainSpan as Received).span)).not.toHaveProperty('tessera.cache');
   });
 });

@@ -31,6 +31,8 @@ export interface OverviewData {
     to: string;
     bucketSeconds: number;
     summary: Totals & {
+      /** The response cache: chat requests it answered (hits) or could not (misses), and the money it saved. */
+      cache: { hits: number; misses: number; hitRate: number | null; savedMicros: number };
       tokensRemaining: number;
       currency: string;
       previous: Totals;
@@ -80,6 +82,7 @@ export const OverviewQuery = gql<OverviewData, UsageVariables>(
     bucketSeconds
     summary {
       ${TOTALS}
+      cache { hits misses hitRate savedMicros }
       tokensRemaining
       currency
       previous { ${TOTALS} }

@@ -33,6 +33,7 @@ function keyStore() {
           expiresAt: null,
           requestsPerMinute: null,
           tokenBudget: null,
+          cacheTtlSeconds: null,
           state: 'active',
           replacedById: null,
           ownerUserId: null,
@@ -139,6 +140,7 @@ describe('API keys page', () => {
 
     await user.clear(within(form).getByLabelText(/Requests per minute/));
     await user.type(within(form).getByLabelText(/Requests per minute/), '20');
+    await user.type(within(form).getByLabelText(/Cache identical chat answers/), '300');
     await user.click(within(form).getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Settings of svc' })).toBeNull());
     expect(calls.filter((c) => c.path === 'keys.update').at(-1)?.input).toEqual({
@@ -147,9 +149,10 @@ describe('API keys page', () => {
       scopes: ['chat'],
       models: ['tessera-fast-4k'],
       requestsPerMinute: 20,
+      cacheTtlSeconds: 300,
     });
     expect((await screen.findByRole('table')).textContent).toContain(
-      'Chat completions · tessera-fast-4k · 20 requests/min',
+      'Chat completions · tessera-fast-4k · 20 requests/min · cached 300 s',
     );
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit svc');
   });

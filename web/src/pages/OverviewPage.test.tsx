@@ -41,6 +41,12 @@ function overview(requests: number, previous: number): OverviewData {
       bucketSeconds: 43_200,
       summary: {
         ...figures(requests),
+        cache: {
+          hits: requests / 5,
+          misses: requests / 10,
+          hitRate: requests ? 2 / 3 : null,
+          savedMicros: requests * 50,
+        },
         tokensRemaining: 99_000,
         currency: 'USD',
         previous: figures(previous),
@@ -145,6 +151,14 @@ describe('overview page', () => {
     });
     expect(within(spend).getByText('$0.0375')).toBeTruthy();
     expect(within(spend).getByText(/50% vs previous period/)).toBeTruthy();
+    // The response cache: 30 hits of 45 chat requests that asked it, 150 × 50 micro-dollars saved.
+    const cache = screen.getByRole('article', { name: 'Cache hit rate' });
+    expect(within(cache).getByText('66.7%')).toBeTruthy();
+    expect(cache.getAttribute('aria-describedby')).toBeTruthy();
+    expect(cache.textContent).toContain('30 of 45 chat requests');
+    expect(
+      within(screen.getByRole('article', { name: 'Saved by the cache' })).getByText('$0.0075'),
+    ).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Requests: 150 in total' })).toBeTruthy();
     expect(screen.getByRole('table', { name: 'Requests per endpoint' }).textContent).toContain(
       '/v1/chat/completions',

@@ -159,6 +159,20 @@ function OverviewBody({
           hint="Tokens at each model's price on the day of the call; models without a price count 0."
         />
         <StatCard
+          label="Cache hit rate"
+          value={percent(s.cache.hitRate)}
+          change={undefined}
+          better="up"
+          hint={`${abbreviate(s.cache.hits)} of ${abbreviate(s.cache.hits + s.cache.misses)} chat requests of keys with the response cache on answered from it; ${money(s.cache.savedMicros, s.currency)} saved.`}
+        />
+        <StatCard
+          label="Saved by the cache"
+          value={money(s.cache.savedMicros, s.currency)}
+          change={undefined}
+          better="up"
+          hint="What the cached answers cost when a model made them; a hit costs nothing."
+        />
+        <StatCard
           label="Tokens remaining"
           value={abbreviate(s.tokensRemaining)}
           change={undefined}

@@ -37,6 +37,8 @@ export const apiKeys = pgTable(
     requestsPerMinute: integer('requests_per_minute'),
     budgetTokens: bigint('budget_tokens', { mode: 'number' }),
     budgetPeriod: text('budget_period', { enum: ['day', 'week', 'month'] }),
+    /** Opt-in response cache: how long the key's chat answers are reused, in seconds; null: never cached. */
+    cacheTtlSeconds: integer('cache_ttl_seconds'),
     /** Set by a rotation: the key that replaces this one. */
     replacedById: text('replaced_by_id'),
     /** Any change of the row (settings, revocation): what other instances' key caches poll for. */

@@ -25,6 +25,10 @@ export const usageEvents = pgTable(
     completionTokens: integer('completion_tokens'),
     /** The tokens' cost at the model's price that day, in micro-units of the catalogue's currency; null unpriced. */
     costMicros: bigint('cost_micros', { mode: 'number' }),
+    /** The response cache's part (modules/cache): `hit` (answered from it, cost 0) or `miss`; null when off. */
+    cache: text('cache', { enum: ['hit', 'miss'] }),
+    /** A hit's saving: what the cached answer cost when the model made it, in micro-units. */
+    savedMicros: bigint('saved_micros', { mode: 'number' }),
     errorType: text('error_type'),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),

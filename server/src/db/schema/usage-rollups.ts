@@ -39,6 +39,11 @@ export const usageRollups = pgTable(
     completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull(),
     /** Summed cost of the priced requests, in micro-units of the catalogue's currency (modules/models/pricing.ts). */
     costMicros: bigint('cost_micros', { mode: 'number' }).notNull().default(0),
+    /** Requests answered from the response cache, and those it was asked for and could not answer. */
+    cacheHits: integer('cache_hits').notNull().default(0),
+    cacheMisses: integer('cache_misses').notNull().default(0),
+    /** What the hits' answers cost when the model made them: the money the cache saved, in micro-units. */
+    savedMicros: bigint('saved_micros', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     primaryKey({

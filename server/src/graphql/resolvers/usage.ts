@@ -127,8 +127,15 @@ export const usageResolvers = {
             planDefaults: p.ctx.services.ctx.config.planDefaults,
           }),
         ]);
+        const lookups = summary.cacheHits + summary.cacheMisses;
         return {
           ...summary,
+          cache: {
+            hits: summary.cacheHits,
+            misses: summary.cacheMisses,
+            hitRate: lookups === 0 ? null : summary.cacheHits / lookups,
+            savedMicros: summary.savedMicros,
+          },
           tokensRemaining: allowance.remaining,
           currency: p.ctx.services.catalogue.prices.currency,
         };

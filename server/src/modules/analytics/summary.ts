@@ -21,6 +21,11 @@ export interface UsageFigures {
   totalTokens: number;
   /** Cost of the priced requests, in micro-units of the catalogue's currency. */
   totalCostMicros: number;
+  /** Requests answered from the response cache (modules/cache), and those it was asked for and could not answer. */
+  cacheHits: number;
+  cacheMisses: number;
+  /** What the hits' answers cost when the model made them: the money the cache saved, in micro-units. */
+  savedMicros: number;
 }
 
 export interface UsageChange {
@@ -53,7 +58,9 @@ export async function figuresFor(
       select coalesce(sum(requests), 0) as requests, coalesce(sum(errors), 0) as errors,
              coalesce(sum(latency_sum_ms), 0) as latency,
              coalesce(sum(prompt_tokens + completion_tokens), 0) as tokens,
-             coalesce(sum(cost_micros), 0) as cost, ${HISTOGRAM_SUMS}
+             coalesce(sum(cost_micros), 0) as cost, coalesce(sum(cache_hits), 0) as cache_hits,
+             coalesce(sum(cache_misses), 0) as cache_misses, coalesce(sum(saved_micros), 0) as saved,
+             ${HISTOGRAM_SUMS}
       from usage_rollups where ${where}`),
   );
   const histogram = histogramOf(totals);
@@ -65,6 +72,9 @@ export async function figuresFor(
     p95LatencyMs: quantile(histogram, 0.95, latencyMaxOf(totals)),
     totalTokens: num(totals?.tokens),
     totalCostMicros: num(totals?.cost),
+    cacheHits: num(totals?.cache_hits),
+    cacheMisses: num(totals?.cache_misses),
+    savedMicros: num(totals?.saved),
   };
 }
 

@@ -13,6 +13,7 @@ export function accessOf(row: ApiKeyRow): KeyAccess {
     requestsPerMinute: row.requestsPerMinute,
     rateBucketKeyId: row.replacedById ?? row.id,
     tokenBudget: tokenBudgetOf(row),
+    cacheTtlSeconds: row.cacheTtlSeconds,
     ownerUserId: row.ownerUserId,
   };
 }

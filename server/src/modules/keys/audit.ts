@@ -15,6 +15,7 @@ export function keySnapshot(row: ApiKeyRow): Record<string, unknown> {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     requestsPerMinute: row.requestsPerMinute,
     tokenBudget: tokenBudgetOf(row),
+    cacheTtlSeconds: row.cacheTtlSeconds,
   };
 }
 

@@ -77,6 +77,7 @@ export async function rotateKey({
         requestsPerMinute: old.requestsPerMinute,
         budgetTokens: old.budgetTokens,
         budgetPeriod: old.budgetPeriod,
+        cacheTtlSeconds: old.cacheTtlSeconds,
       })
       .returning();
     if (!created) throw new Error('insert returned no row');

@@ -5,7 +5,13 @@ import { ServiceError } from '../../errors';
 /** The columns of `api_keys` that hold a key's settings. */
 export type KeySettingColumns = Pick<
   ApiKeyRow,
-  'scopes' | 'models' | 'expiresAt' | 'requestsPerMinute' | 'budgetTokens' | 'budgetPeriod'
+  | 'scopes'
+  | 'models'
+  | 'expiresAt'
+  | 'requestsPerMinute'
+  | 'budgetTokens'
+  | 'budgetPeriod'
+  | 'cacheTtlSeconds'
 >;
 
 /** What a settings check needs besides the input: the plan's limits, the catalogue, the time. */
@@ -63,6 +69,7 @@ export function settingColumns(input: KeySettings, context: SettingsContext): Pa
     out.budgetTokens = input.tokenBudget?.tokens ?? null;
     out.budgetPeriod = input.tokenBudget?.period ?? null;
   }
+  if (input.cacheTtlSeconds !== undefined) out.cacheTtlSeconds = input.cacheTtlSeconds;
   return out;
 }
 

@@ -24,6 +24,7 @@ export function toKeyView(row: ApiKeyRow, now: number): ApiKeyView {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     requestsPerMinute: row.requestsPerMinute,
     tokenBudget: tokenBudgetOf(row),
+    cacheTtlSeconds: row.cacheTtlSeconds,
     state: keyState(row, now),
     replacedById: row.replacedById,
     ownerUserId: row.ownerUserId,

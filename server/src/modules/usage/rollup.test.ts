@@ -81,6 +81,24 @@ describe('rollupDeltas', () => {
     expect(day.find((d) => d.statusClass === '5xx')).toMatchObject({ requests: 1, errors: 1 });
   });
 
+  it('counts the response cache’s hits, misses and savings in every granularity', () => {
+    const chat = { route: '/v1/chat/completions', method: 'POST', model: 'm' };
+    const deltas = rollupDeltas([
+      event({ ...chat, cache: 'miss', promptTokens: 10, completionTokens: 5, costMicros: 75 }),
+      event({ ...chat, cache: 'hit', promptTokens: 0, completionTokens: 0, costMicros: 0, savedMicros: 75 }),
+      event({ ...chat, cache: 'hit', promptTokens: 0, completionTokens: 0, costMicros: 0, savedMicros: 75 }),
+      event({ ...chat, promptTokens: 1, completionTokens: 1, costMicros: 3 }),
+    ]);
+    for (const granularity of ['minute', 'hour', 'day'] as const)
+      expect(deltas.find((d) => d.granularity === granularity)).toMatchObject({
+        requests: 4,
+        cacheHits: 2,
+        cacheMisses: 1,
+        savedMicros: 150,
+        costMicros: 78,
+      });
+  });
+
   it('orders rows by key, so that concurrent writers lock in the same order', () => {
     const a = rollupDeltas([
       event({ keyId: 'key_b' }),
@@ -160,6 +178,9 @@ function referenceDeltas(events: readonly UsageEvent[]): RollupDelta[] {
           promptTokens: 0,
           completionTokens: 0,
           costMicros: 0,
+          cacheHits: 0,
+          cacheMisses: 0,
+          savedMicros: 0,
         };
         byKey.set(key, d);
       }
@@ -175,6 +196,10 @@ function referenceDeltas(events: readonly UsageEvent[]): RollupDelta[] {
         d.completionTokens += e.completionTokens ?? 0;
       }
       d.costMicros += e.costMicros ?? 0;
+      if (e.cache === 'hit') {
+        d.cacheHits += 1;
+        d.savedMicros += e.savedMicros ?? 0;
+      } else if (e.cache === 'miss') d.cacheMisses += 1;
     }
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);

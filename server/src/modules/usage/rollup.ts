@@ -38,6 +38,9 @@ export interface RollupDelta {
   promptTokens: number;
   completionTokens: number;
   costMicros: number;
+  cacheHits: number;
+  cacheMisses: number;
+  savedMicros: number;
 }
 
 /**
@@ -70,6 +73,10 @@ export function rollupDeltas(events: readonly UsageEvent[]): RollupDelta[] {
       d.completionTokens += e.completionTokens ?? 0;
     }
     d.costMicros += e.costMicros ?? 0;
+    if (e.cache === 'hit') {
+      d.cacheHits += 1;
+      d.savedMicros += e.savedMicros ?? 0;
+    } else if (e.cache === 'miss') d.cacheMisses += 1;
   }
   const byKey = new Map<string, RollupDelta>();
   for (const minute of minutes.values()) {
@@ -93,6 +100,9 @@ export function rollupDeltas(events: readonly UsageEvent[]): RollupDelta[] {
       d.promptTokens += minute.promptTokens;
       d.completionTokens += minute.completionTokens;
       d.costMicros += minute.costMicros;
+      d.cacheHits += minute.cacheHits;
+      d.cacheMisses += minute.cacheMisses;
+      d.savedMicros += minute.savedMicros;
     }
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
@@ -136,5 +146,8 @@ function emptyDelta(
     promptTokens: 0,
     completionTokens: 0,
     costMicros: 0,
+    cacheHits: 0,
+    cacheMisses: 0,
+    savedMicros: 0,
   };
 }

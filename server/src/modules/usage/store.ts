@@ -58,6 +58,9 @@ export class PgUsageStore implements UsageStore {
               promptTokens: sql`usage_rollups.prompt_tokens + excluded.prompt_tokens`,
               completionTokens: sql`usage_rollups.completion_tokens + excluded.completion_tokens`,
               costMicros: sql`usage_rollups.cost_micros + excluded.cost_micros`,
+              cacheHits: sql`usage_rollups.cache_hits + excluded.cache_hits`,
+              cacheMisses: sql`usage_rollups.cache_misses + excluded.cache_misses`,
+              savedMicros: sql`usage_rollups.saved_micros + excluded.saved_micros`,
             },
           });
       }
@@ -203,15 +206,18 @@ async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent
     p: e.promptTokens ?? undefined,
     c: e.completionTokens ?? undefined,
     u: e.costMicros ?? undefined,
+    h: e.cache ?? undefined,
+    v: e.savedMicros ?? undefined,
     y: e.errorType ?? undefined,
     x: e.errorCode ?? undefined,
     e: e.errorMessage ?? undefined,
   }));
   await db.execute(sql`
     insert into ${usageEvents} (occurred_at, request_id, account_id, key_id, mode, method, route, status,
-      latency_ms, model, prompt_tokens, completion_tokens, cost_micros, error_type, error_code, error_message)
-    select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, p, c, u, y, x, e
+      latency_ms, model, prompt_tokens, completion_tokens, cost_micros, cache, saved_micros, error_type,
+      error_code, error_message)
+    select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, p, c, u, h, v, y, x, e
     from json_to_recordset(${JSON.stringify(rows)}::json) as b(
       t bigint, q text, a text, k text, o text, m text, r text, s smallint, l real, d text, p integer,
-      c integer, u bigint, y text, x text, e text)`);
+      c integer, u bigint, h text, v bigint, y text, x text, e text)`);
 }

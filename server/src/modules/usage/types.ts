@@ -18,6 +18,13 @@ export interface UsageEvent {
   completionTokens: number | null;
   /** What the tokens cost at the model's price that day, in micro-units of the catalogue's currency; null unpriced. */
   costMicros: number | null;
+  /**
+   * The response cache's part (modules/cache): `hit` (answered from the cache: 0 tokens, cost 0), `miss` (the
+   * model answered), absent or null when the cache was off for the request.
+   */
+  cache?: 'hit' | 'miss' | null;
+  /** A hit's saving: what its answer cost when the model made it, in micro-units. */
+  savedMicros?: number | null;
   errorType: string | null;
   errorCode: string | null;
   errorMessage: string | null;

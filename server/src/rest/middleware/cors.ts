@@ -7,7 +7,7 @@ export type CorsOrigins = '*' | readonly string[];
 /**
  * The response headers a browser client reads beyond the CORS-safelisted ones: the request id, the rate-limit
  * headers (rest/middleware/rate-limit.ts), the retry advice of 429s and 5xxs that the openai SDK follows, and
- * the provider that answered a chat call (rest/v1/chat.ts).
+ * the provider that answered a chat call (rest/v1/chat.ts) and whether the response cache did (modules/cache).
  */
 export const CORS_EXPOSED_HEADERS = [
   'x-request-id',
@@ -21,6 +21,7 @@ export const CORS_EXPOSED_HEADERS = [
   'retry-after-ms',
   'x-should-retry',
   'x-tessera-provider',
+  'x-tessera-cache',
 ].join(', ');
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';

@@ -4,6 +4,7 @@ import { CallAbortController } from '../../lib/call-abort';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
 import { sendJson } from '../send-json';
+import { answerFromCache, cacheTurnOf } from './chat-cache';
 import { SseSink } from './sse-sink';
 
 /**
@@ -54,18 +55,24 @@ export function chatRoutes(services: Services): RestRoute[] {
             if (!res.headersSent) res.setHeader(PROVIDER_HEADER, name);
           },
         };
+        // The response cache, for keys that opted in (modules/cache): a hit is answered here.
+        const cache = cacheTurnOf(services, req, call);
+        if (cache && (await answerFromCache(services, res, cache, call))) return;
         // The service answers with what the call consumed, however it ended: recorded, then sent.
         if (prepared.request.stream) {
+          const sink = new SseSink(res, services.ctx.config.chat.clientStallMs);
           const ended = await services.chat.stream(
             call,
-            new SseSink(res, services.ctx.config.chat.clientStallMs),
+            cache ? cache.capture(sink, () => locals(res).provider) : sink,
           );
           recordUsage(res, ended.usage);
+          await cache?.settle(ended.ok, ended.usage, locals(res).provider ?? '');
           if (!ended.ok) throw ended.error;
         } else {
           const ended = await services.chat.complete(call);
           recordUsage(res, ended.usage);
           if (!ended.ok) throw ended.error;
+          await cache?.storeCompletion(ended.value, locals(res).provider ?? '');
           sendJson(res, 200, ended.value);
         }
       },

@@ -75,6 +75,7 @@ export function EditKeyForm({
         expiresAt: fromLocalInput(String(form.get('expiresAt') ?? '')),
       }),
       requestsPerMinute: optionalNumber(form.get('requestsPerMinute')),
+      cacheTtlSeconds: optionalNumber(form.get('cacheTtlSeconds')),
       ...(apiKey.kind === 'live' && {
         tokenBudget:
           budgetTokens === null ? null : { tokens: budgetTokens, period: String(form.get('budgetPeriod')) },
@@ -151,6 +152,15 @@ export function EditKeyForm({
         min={1}
         defaultValue={apiKey.requestsPerMinute ?? ''}
         error={errors.requestsPerMinute}
+      />
+      <Field
+        label="Cache identical chat answers for (seconds; empty: off)"
+        name="cacheTtlSeconds"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        defaultValue={apiKey.cacheTtlSeconds ?? ''}
+        error={errors.cacheTtlSeconds}
       />
       {apiKey.kind === 'live' && (
         <div className="budget-row">

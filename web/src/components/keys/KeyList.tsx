@@ -17,6 +17,7 @@ export function settingsSummary(k: ApiKeyView): string {
   if (k.requestsPerMinute !== null) parts.push(`${k.requestsPerMinute} requests/min`);
   if (k.tokenBudget)
     parts.push(`${k.tokenBudget.tokens.toLocaleString('en-US')} tokens/${k.tokenBudget.period}`);
+  if (k.cacheTtlSeconds !== null) parts.push(`cached ${k.cacheTtlSeconds.toLocaleString('en-US')} s`);
   return parts.join(' · ');
 }
 
