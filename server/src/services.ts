@@ -18,6 +18,7 @@ import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
 import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
+import { createRouter, type DeploymentRouter } from './modules/routing';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
 import {
   createSearchGate,
@@ -49,6 +50,8 @@ export interface Services {
   codeAnalyzer: CodeAnalyzer;
   /** Upstream model providers and the simulator. */
   providers: ProviderRegistry;
+  /** The catalogue's models served by several deployments: their order, health and breakers (modules/routing). */
+  router: DeploymentRouter;
   /** Chat completions: validation, token counting, provider calls, streaming. */
   chat: ChatService;
   /** Embeddings: validation, token counting, provider calls. */
@@ -102,6 +105,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const keys = new ApiKeyVerifier(ctx);
   const lastUsed = new LastUsedTracker(ctx);
   const catalogue = ModelCatalogue.fromFile(config.modelsFile);
+  // Stops start-up on a deployment without its key, an unknown provider or a repeated name.
+  const router = createRouter(catalogue, config.chat.upstreamKeys, logger);
   const redis = config.redisUrl
     ? new RedisRateLimitStore({
         url: config.redisUrl,
@@ -132,6 +137,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     timeoutMs: config.modelTimeoutMs,
     keepAliveMs: config.chat.keepAliveMs,
     retry: { retries: config.chat.retries, backoffMs: config.chat.retryBackoffMs },
+    router,
   });
   const embeddings = new EmbeddingService({
     catalogue,
@@ -205,6 +211,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     catalogue,
     ownership,
     providers,
+    router,
     chat,
     embeddings,
     allowance,
@@ -232,6 +239,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await searchMaintenance.stop();
       await lastUsed.stop();
       await providers.close();
+      await router.close();
       await rateLimiter.stop();
       // Gives back leased tokens and writes what they served.
       await allowance.stop();

@@ -92,6 +92,7 @@ function recordRequest(
     status,
     latencyMs: Math.round(latencyMs * 1000) / 1000,
     model: l.model ?? null,
+    deployment: l.provider ?? null,
     promptTokens: l.promptTokens ?? null,
     completionTokens: l.completionTokens ?? null,
     costMicros:

@@ -200,6 +200,7 @@ async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent
     s: e.status,
     l: e.latencyMs,
     d: e.model ?? undefined,
+    v: e.deployment ?? undefined,
     p: e.promptTokens ?? undefined,
     c: e.completionTokens ?? undefined,
     u: e.costMicros ?? undefined,
@@ -209,9 +210,10 @@ async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent
   }));
   await db.execute(sql`
     insert into ${usageEvents} (occurred_at, request_id, account_id, key_id, mode, method, route, status,
-      latency_ms, model, prompt_tokens, completion_tokens, cost_micros, error_type, error_code, error_message)
-    select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, p, c, u, y, x, e
+      latency_ms, model, deployment, prompt_tokens, completion_tokens, cost_micros, error_type, error_code,
+      error_message)
+    select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, v, p, c, u, y, x, e
     from json_to_recordset(${JSON.stringify(rows)}::json) as b(
-      t bigint, q text, a text, k text, o text, m text, r text, s smallint, l real, d text, p integer,
+      t bigint, q text, a text, k text, o text, m text, r text, s smallint, l real, d text, v text, p integer,
       c integer, u bigint, y text, x text, e text)`);
 }
