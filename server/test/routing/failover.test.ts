@@ -6,6 +6,7 @@ import { usageEvents } from '../../src/db/schema';
 import { writeCatalogue } from '../helpers/chat-setup';
 import { type FakeDeployment, startFakeDeployment } from '../helpers/fake-deployments';
 import { createAccountWithKey } from '../helpers/fixtures';
+import { gql, sessionCookie } from '../helpers/graphql';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { ask, client, keysOf, messages, resetFakes, routedEntry } from './setup';
 
@@ -16,6 +17,7 @@ let fakes: FakeDeployment[];
 let server: TestServer;
 let live: OpenAI;
 let liveKey: string;
+let liveAccount: string;
 let testKey: string;
 
 const MODEL_TIMEOUT_MS = 4_000;
@@ -45,7 +47,9 @@ beforeAll(async () => {
       PLAN_PRO_RPM: '100000',
     },
   });
-  liveKey = (await createAccountWithKey(server, { plan: 'pro', kind: 'live' })).key.key;
+  const created = await createAccountWithKey(server, { plan: 'pro', kind: 'live' });
+  liveKey = created.key.key;
+  liveAccount = created.account.id;
   testKey = (await createAccountWithKey(server, { plan: 'pro', kind: 'test' })).key.key;
   live = client(server, liveKey);
 });
@@ -136,7 +140,32 @@ describe('a model served by several deployments', () => {
     expect(e.headers?.get('x-tessera-provider')).toBe('backup');
     expect(e.message).toContain("'backup'");
     expect(fakes.map((f) => f.calls.length)).toEqual([1, 1, 1]);
-    expect((await eventOf(e.headers?.get('x-request-id') ?? null)).deployment).toBe('backup');
+    const requestId = e.headers?.get('x-request-id') ?? null;
+    expect((await eventOf(requestId)).deployment).toBe('backup');
+    // The dashboard's queries name the deployment of each failure.
+    const answer = await gql<{
+      usage: {
+        recentErrors: { edges: { node: { requestId: string; deployment: string | null } }[] };
+        errorGroups: { groups: { status: number; deployment: string | null; count: number }[] };
+      };
+    }>(
+      server,
+      { cookie: await sessionCookie(server, liveAccount) },
+      `query { usage(period: LAST_24H) {
+        recentErrors(first: 50) { edges { node { requestId deployment } } }
+        errorGroups(first: 50) { groups { status deployment count } }
+      } }`,
+    );
+    expect(answer.errors).toBeUndefined();
+    const node = answer.data?.usage.recentErrors.edges.find(
+      (edge) => edge.node.requestId === requestId,
+    )?.node;
+    expect(node?.deployment).toBe('backup');
+    expect(answer.data?.usage.errorGroups.groups).toContainEqual({
+      status: 502,
+      deployment: 'backup',
+      count: 1,
+    });
   });
 
   it('test keys are answered by the simulator, never by a deployment', async () => {
