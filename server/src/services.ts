@@ -18,8 +18,8 @@ import { ApiKeyVerifier, LastUsedTracker } from './modules/keys';
 import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
-import { createRouter, type DeploymentRouter } from './modules/routing';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
+import { createRouter, type DeploymentRouter } from './modules/routing';
 import {
   createSearchGate,
   MemoryIndexes,

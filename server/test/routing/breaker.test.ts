@@ -1,5 +1,5 @@
 /** Routing's health through the real server: the circuit breaker, 429 cooldowns, weighted spread. */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeCatalogue } from '../helpers/chat-setup';
 import { type FakeDeployment, startFakeDeployment } from '../helpers/fake-deployments';

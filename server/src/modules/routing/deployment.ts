@@ -101,7 +101,8 @@ export class Deployment implements ChatProvider {
       }
     } catch (err) {
       // The stream had started: the call ends with this error (never a second answer), but the failure is noted.
-      if (!call.signal.aborted && failsOver(err)) this.report(this.health.failedCall(performance.now()));
+      if (call.signal.aborted ? timedOut(call.signal) : failsOver(err))
+        this.report(this.health.failedCall(performance.now()));
       throw err;
     } finally {
       if (!done) await chunks.return?.();
@@ -129,7 +130,9 @@ export class Deployment implements ChatProvider {
     const now = performance.now();
     const parent = attempt ? attempt.parent : call.signal;
     if (parent.aborted) {
-      this.health.neutral();
+      // The model timeout is this deployment's silence; the client leaving or a stopping server says nothing.
+      if (timedOut(parent)) this.report(this.health.failedCall(now));
+      else this.health.neutral();
       return err;
     }
     if (attempt?.expired) {
@@ -153,6 +156,12 @@ export class Deployment implements ChatProvider {
   private report(transition: Transition): void {
     if (transition) this.onTransition(this, transition);
   }
+}
+
+/** Whether the call was ended by the model timeout (chat/deadline.ts's `model_timeout`), not by the client. */
+function timedOut(signal: AbortSignal): boolean {
+  const reason: unknown = signal.reason;
+  return reason instanceof ServiceError && reason.code === 'model_timeout';
 }
 
 /** An attempt's own abort: the call's abort passed on, or its time up. */
