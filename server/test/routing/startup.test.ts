@@ -1,36 +1,17 @@
 /** Bad routing configuration stops the real server's start-up, naming each problem and never a key. */
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogueEntry, writeCatalogue } from '../helpers/chat-setup';
-import { entryArgs, exited, newDataDir, SERVER } from '../helpers/process';
+import { failedStart, newDataDir } from '../helpers/process';
 
-/** Runs the server from its sources (as `pnpm dev`) with `env`; its exit code and everything it wrote. */
+/** Runs the server from its sources (as `pnpm dev`) on an empty data folder: its exit code and its output. */
 async function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const dataDir = newDataDir('routing', { empty: true });
-  const child = spawn(process.execPath, entryArgs('sources', 'main'), {
-    cwd: SERVER,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      METRICS_PORT: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  const code = await exited(child);
-  rmSync(dataDir, { recursive: true, force: true });
-  return { code, output };
+  try {
+    return await failedStart(dataDir, { METRICS_PORT: 'off', ...env });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 const SECRET = 'sk-routing-secret-never-printed';

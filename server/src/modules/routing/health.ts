@@ -24,12 +24,13 @@ export class DeploymentHealth {
   private openUntil = 0;
   /** A half-open breaker lets one call through at a time. */
   private probing = false;
-  private windowStart = 0;
+  /** -Infinity: no window or minute yet (performance.now() starts near 0 in a new process). */
+  private windowStart = Number.NEGATIVE_INFINITY;
   private ok = 0;
   private failed = 0;
   private previousOk = 0;
   private previousFailed = 0;
-  private minuteStart = 0;
+  private minuteStart = Number.NEGATIVE_INFINITY;
   private minuteRequests = 0;
   private minuteTokens = 0;
 

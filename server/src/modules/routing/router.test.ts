@@ -74,7 +74,7 @@ describe('DeploymentRouter.order', () => {
     expect(names()).toEqual([]);
     const err = router.unavailable(entry);
     expect(err.code).toBe('no_deployment_available');
-    // The minute began at the first call: up to 60 s (less the time this test took on a busy machine).
+    // The minute began at the first call (not at the process's start): up to 60 s from it.
     expect(err.retryAfterMs).toBeGreaterThanOrEqual(50_000);
     expect(err.retryAfterMs).toBeLessThanOrEqual(60_000);
     expect(err.retryable).toBe(true);
