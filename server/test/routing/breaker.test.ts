@@ -13,7 +13,8 @@ let fakes: FakeDeployment[];
 let server: TestServer;
 let live: OpenAI;
 
-const COOLDOWN_MS = 700;
+// Long enough that the calls made while a breaker is open all fit in it on a machine this busy.
+const COOLDOWN_MS = 2_500;
 
 beforeAll(async () => {
   fakes = await Promise.all(NAMES.map(startFakeDeployment));
@@ -101,7 +102,7 @@ describe('circuit breaker', () => {
     expect(((await resting.json()) as { error: { code: string } }).error.code).toBe(
       'no_deployment_available',
     );
-    expect(resting.headers.get('retry-after')).toBe('1');
+    expect(['1', '2', '3']).toContain(resting.headers.get('retry-after'));
     expect([fake.primary.calls.length, fake.secondary.calls.length]).toEqual([2, 2]);
   });
 });
@@ -109,7 +110,7 @@ describe('circuit breaker', () => {
 describe("an upstream's 429", () => {
   it('rests the deployment for its retry-after (the next calls go elsewhere), then it is used again', async () => {
     fake.limited.mode = '429';
-    fake.limited.retryAfter = 1;
+    fake.limited.retryAfter = 3;
     expect((await ask(live, 'cooled')).provider).toBe('spare');
     fake.limited.mode = 'ok';
     expect((await ask(live, 'cooled')).provider).toBe('spare');
@@ -117,13 +118,13 @@ describe("an upstream's 429", () => {
     expect(fake.limited.calls).toHaveLength(1);
     // Not a failure: its breaker stays closed.
     expect(stateOf('cooled', 0)).toBe('closed');
-    await sleep(1_100);
+    await sleep(3_100);
     expect((await ask(live, 'cooled')).provider).toBe('limited');
   });
 
   it('with no other deployment: 503 now, then 503 no_deployment_available with Retry-After, no upstream call, until it is over', async () => {
     fake.solo.mode = '429';
-    fake.solo.retryAfter = 2;
+    fake.solo.retryAfter = 3;
     const first = await fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${live.apiKey}`, 'content-type': 'application/json' },
@@ -140,11 +141,11 @@ describe("an upstream's 429", () => {
     const body = (await second.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('no_deployment_available');
     expect(body.error.message).toContain("'alone'");
-    expect(['1', '2']).toContain(second.headers.get('retry-after'));
+    expect(['1', '2', '3']).toContain(second.headers.get('retry-after'));
     expect(second.headers.get('x-should-retry')).toBe('true');
     expect(fake.solo.calls).toHaveLength(1);
     fake.solo.mode = 'ok';
-    await sleep(2_100);
+    await sleep(3_100);
     expect((await ask(live, 'alone')).provider).toBe('solo');
   });
 });

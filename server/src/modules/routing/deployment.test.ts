@@ -52,6 +52,13 @@ describe('Deployment', () => {
     await expect(pending).rejects.toThrow('model timeout');
     expect(timedOut.health.state).toBe('open');
     expect(timedOut.transitions).toEqual(['opened']);
+    // Reached later in a call's order while open: passed over, not called, and not made its probe early.
+    const resting = await timedOut.deployment
+      .complete(callOf(new CallAbortController()))
+      .catch((e: unknown) => e);
+    expect((resting as ServiceError).code).toBe('deployment_resting');
+    expect(failsOver(resting)).toBe(true);
+    expect(timedOut.health.state).toBe('open');
 
     const left = deploymentOf(silent);
     const gone = new CallAbortController();

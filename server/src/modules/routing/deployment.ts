@@ -42,7 +42,7 @@ export class Deployment implements ChatProvider {
   async complete(call: ProviderCall): Promise<ProviderCompletion> {
     const started = performance.now();
     const tokens = call.promptTokens + call.maxTokens;
-    this.health.begin(started, tokens);
+    this.claim(started, tokens);
     call.upstreamModel = this.upstreamModel;
     const attempt = this.attemptOf(call);
     try {
@@ -60,7 +60,7 @@ export class Deployment implements ChatProvider {
   async stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>> {
     const started = performance.now();
     const tokens = call.promptTokens + call.maxTokens;
-    this.health.begin(started, tokens);
+    this.claim(started, tokens);
     call.upstreamModel = this.upstreamModel;
     const attempt = this.attemptOf(call);
     let chunks: AsyncIterator<ProviderChunk>;
@@ -75,6 +75,22 @@ export class Deployment implements ChatProvider {
     const now = performance.now();
     this.report(this.health.succeeded(now, now - started));
     return new DeploymentChunks(this, first, chunks, call, started, tokens);
+  }
+
+  /**
+   * Starts an attempt. The call's order was made when it began: a deployment further down may have opened its
+   * breaker or been told to wait meanwhile (other calls failing on it), and is then passed over rather than
+   * called (an open breaker's call would also become its probe before the cooldown is over).
+   */
+  private claim(now: number, tokens: number): void {
+    if (!this.health.available(now, tokens)) {
+      throw new ServiceError('unavailable', `The upstream deployment '${this.name}' is resting.`, {
+        code: 'deployment_resting',
+        retryable: true,
+        retryAfterMs: Math.max(1_000, Math.ceil(this.health.availableAt(now) - now)),
+      });
+    }
+    this.health.begin(now, tokens);
   }
 
   /** A failure after the stream's first chunk: the call ends with it, and the deployment's health notes it. */
