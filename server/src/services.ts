@@ -167,6 +167,26 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     () => usage.depth,
   );
   const allowance = new MonthlyTokenAllowance(ctx, { leaseTokens: config.allowanceLeaseTokens });
+  metrics.labelledGauge(
+    'tessera_deployment_breaker_open',
+    "1 while a routed model's deployment has its circuit breaker open or half-open (modules/routing).",
+    ['model', 'deployment'],
+    () =>
+      [...router.states()].map((s) => ({
+        labels: { model: s.model, deployment: s.deployment },
+        value: s.open ? 1 : 0,
+      })),
+  );
+  metrics.labelledGauge(
+    'tessera_deployment_available',
+    "1 while a routed model's deployment takes calls: breaker not open, no 429 rest, within its own RPM/TPM.",
+    ['model', 'deployment'],
+    () =>
+      [...router.states()].map((s) => ({
+        labels: { model: s.model, deployment: s.deployment },
+        value: s.available ? 1 : 0,
+      })),
+  );
   metrics.externalCounter(
     'tessera_ratelimit_fallback_decisions_total',
     'Rate-limit decisions taken in process because Redis was unreachable.',

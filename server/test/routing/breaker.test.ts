@@ -64,6 +64,11 @@ describe('circuit breaker', () => {
     expect(stateOf('guarded', 0)).toBe('closed');
     expect((await ask(live, 'guarded')).provider).toBe('secondary');
     expect(stateOf('guarded', 0)).toBe('open');
+    // /metrics says so.
+    const metrics = await (await fetch(`${server.metricsUrl}/metrics`)).text();
+    expect(metrics).toContain('tessera_deployment_breaker_open{model="guarded",deployment="primary"} 1');
+    expect(metrics).toContain('tessera_deployment_breaker_open{model="guarded",deployment="secondary"} 0');
+    expect(metrics).toContain('tessera_deployment_available{model="guarded",deployment="primary"} 0');
     // Open: the primary is not called at all.
     for (let i = 0; i < 3; i++) expect((await ask(live, 'guarded')).provider).toBe('secondary');
     expect(fake.primary.calls).toHaveLength(2);

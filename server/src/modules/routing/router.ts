@@ -141,6 +141,21 @@ export class DeploymentRouter {
     return route.unavailable(entry, performance.now());
   }
 
+  /** Each deployment's state now, for /metrics (read at scrape time, not kept up to date). */
+  *states(): Generator<{ model: string; deployment: string; open: boolean; available: boolean }> {
+    const now = performance.now();
+    for (const [model, route] of this.routes) {
+      for (const d of route.deployments) {
+        yield {
+          model,
+          deployment: d.name,
+          open: d.health.state !== 'closed',
+          available: d.health.available(now, 0),
+        };
+      }
+    }
+  }
+
   /** Every deployment of the model (for its health in tests and logs). */
   deploymentsOf(modelId: string): readonly Deployment[] {
     return this.routes.get(modelId)?.deployments ?? [];
