@@ -19,7 +19,7 @@ import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
-import { createRouter, type DeploymentRouter } from './modules/routing';
+import { createRouter, type DeploymentRouter, type DeploymentState } from './modules/routing';
 import {
   createSearchGate,
   MemoryIndexes,
@@ -167,25 +167,23 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     () => usage.depth,
   );
   const allowance = new MonthlyTokenAllowance(ctx, { leaseTokens: config.allowanceLeaseTokens });
-  metrics.labelledGauge(
+  // Each routed deployment's breaker and availability, by model and deployment (modules/routing).
+  const deploymentGauge = (name: string, help: string, value: (s: DeploymentState) => boolean) =>
+    metrics.labelledGauge(name, help, ['model', 'deployment'], () =>
+      Array.from(router.states(), (s) => ({
+        labels: { model: s.model, deployment: s.deployment },
+        value: value(s) ? 1 : 0,
+      })),
+    );
+  deploymentGauge(
     'tessera_deployment_breaker_open',
-    "1 while a routed model's deployment has its circuit breaker open or half-open (modules/routing).",
-    ['model', 'deployment'],
-    () =>
-      [...router.states()].map((s) => ({
-        labels: { model: s.model, deployment: s.deployment },
-        value: s.open ? 1 : 0,
-      })),
+    '1 while its circuit breaker is open or half-open.',
+    (s) => s.open,
   );
-  metrics.labelledGauge(
+  deploymentGauge(
     'tessera_deployment_available',
-    "1 while a routed model's deployment takes calls: breaker not open, no 429 rest, within its own RPM/TPM.",
-    ['model', 'deployment'],
-    () =>
-      [...router.states()].map((s) => ({
-        labels: { model: s.model, deployment: s.deployment },
-        value: s.available ? 1 : 0,
-      })),
+    '1 while it takes calls: breaker not open, no 429 rest, within its own RPM/TPM.',
+    (s) => s.available,
   );
   metrics.externalCounter(
     'tessera_ratelimit_fallback_decisions_total',

@@ -72,6 +72,16 @@ class ModelRoute {
   }
 }
 
+/** A deployment's breaker and availability as /metrics shows them. */
+export interface DeploymentState {
+  model: string;
+  deployment: string;
+  /** Its breaker is open or half-open. */
+  open: boolean;
+  /** It would take a call now. */
+  available: boolean;
+}
+
 /** A deployment as the router was given it, its key already read from the environment (config.ts). */
 export interface ResolvedDeployment {
   name: string;
@@ -142,7 +152,7 @@ export class DeploymentRouter {
   }
 
   /** Each deployment's state now, for /metrics (read at scrape time, not kept up to date). */
-  *states(): Generator<{ model: string; deployment: string; open: boolean; available: boolean }> {
+  *states(): Generator<DeploymentState> {
     const now = performance.now();
     for (const [model, route] of this.routes) {
       for (const d of route.deployments) {
