@@ -62,7 +62,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Chat',
     summary: 'Create a chat completion',
     description:
-      "OpenAI-compatible. With `stream: true` the answer is Server-Sent Events of `chat.completion.chunk` objects ending with `data: [DONE]`. Live keys consume the token allowance; test keys are served by the simulator. The `x-tessera-provider` response header names the provider that answered (`simulator`, or the upstream); simulated answers and chunks carry `system_fingerprint: tessera-sim-<revision>`, an upstream's is relayed as sent.",
+      "OpenAI-compatible. With `stream: true` the answer is Server-Sent Events of `chat.completion.chunk` objects ending with `data: [DONE]`. Live keys consume the token allowance; test keys are served by the simulator. The `x-tessera-provider` response header names the provider that answered (`simulator`, or the upstream; for a model routed across deployments, the deployment); simulated answers and chunks carry `system_fingerprint: tessera-sim-<revision>`, an upstream's is relayed as sent.",
     request: { name: 'CreateChatCompletionRequest', schema: ChatCompletionRequest },
     response: {
       name: 'CreateChatCompletionResponse',
