@@ -3,8 +3,9 @@ import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { usageEvents } from '../../src/db/schema';
-import { writeCatalogue } from '../helpers/chat-setup';
+import { catalogueEntry, writeCatalogue } from '../helpers/chat-setup';
 import { type FakeDeployment, startFakeDeployment } from '../helpers/fake-deployments';
+import { FAKE_TEXT, type FakeUpstream, startFakeAnthropic } from '../helpers/fake-upstreams';
 import { createAccountWithKey } from '../helpers/fixtures';
 import { gql, sessionCookie } from '../helpers/graphql';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -14,6 +15,7 @@ let east: FakeDeployment;
 let west: FakeDeployment;
 let backup: FakeDeployment;
 let fakes: FakeDeployment[];
+let anthropic: FakeUpstream;
 let server: TestServer;
 let live: OpenAI;
 let liveKey: string;
@@ -30,6 +32,7 @@ beforeAll(async () => {
     FakeDeployment,
   ];
   fakes = [east, west, backup];
+  anthropic = await startFakeAnthropic();
   server = await startTestServer({
     env: {
       MODELS_FILE: writeCatalogue([
@@ -39,8 +42,23 @@ beforeAll(async () => {
           // The breaker stays out of this file's way (breaker.test.ts is about it).
           { attempt_timeout_ms: ATTEMPT_TIMEOUT_MS, breaker: { failures: 1_000, min_requests: 1_000 } },
         ),
+        // An OpenAI-compatible deployment, then Anthropic's Messages API behind the same model id.
+        catalogueEntry('mixed', 'openai', 'catalogue-model', {
+          deployments: [
+            { name: 'east', base_url: east.url, api_key_env: 'EAST_API_KEY', upstream_model: 'east-model' },
+            {
+              name: 'claude',
+              provider: 'anthropic',
+              base_url: anthropic.url,
+              api_key_env: 'CLAUDE_API_KEY',
+              upstream_model: 'ok',
+            },
+          ],
+          routing: { breaker: { failures: 1_000, min_requests: 1_000 } },
+        }),
       ]),
       ...keysOf(fakes),
+      CLAUDE_API_KEY: 'key-claude',
       MODEL_TIMEOUT_MS: String(MODEL_TIMEOUT_MS),
       UPSTREAM_RETRIES: '2',
       UPSTREAM_RETRY_BACKOFF_MS: '10',
@@ -57,9 +75,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await Promise.all((fakes ?? []).map((f) => f.close()));
+  await anthropic?.close();
 });
 
-beforeEach(() => resetFakes(fakes));
+beforeEach(() => {
+  resetFakes(fakes);
+  anthropic.requests.length = 0;
+});
 
 /** The stored usage event of a request, once the buffer has been written. */
 async function eventOf(requestId: string | null) {
@@ -166,6 +188,23 @@ describe('a model served by several deployments', () => {
       deployment: 'backup',
       count: 1,
     });
+  });
+
+  it("fails over across providers: an OpenAI-compatible deployment's 500, then Anthropic's API with its own key", async () => {
+    east.mode = 'fail';
+    const answer = await ask(live, 'mixed');
+    expect(answer.text).toBe(FAKE_TEXT);
+    expect(answer.provider).toBe('claude');
+    expect(anthropic.requests).toHaveLength(1);
+    expect(anthropic.requests[0]?.headers['x-api-key']).toBe('key-claude');
+    expect(anthropic.requests[0]?.body.model).toBe('ok');
+    const { data: stream, response } = await live.chat.completions
+      .create({ model: 'mixed', messages, stream: true })
+      .withResponse();
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe(FAKE_TEXT);
+    expect(response.headers.get('x-tessera-provider')).toBe('claude');
   });
 
   it('test keys are answered by the simulator, never by a deployment', async () => {
