@@ -41,6 +41,7 @@ for (let round = 0; round < rounds; round++) {
     status: 200,
     latencyMs: 1.234,
     model: 'tessera-fast-4k',
+    deployment: 'simulator',
     promptTokens: 12,
     completionTokens: 16,
     costMicros: null,

@@ -1,6 +1,6 @@
 /**
- * Tessera set up for the gateway benchmarks: two models (`bench-model`, and `bench-long` with a context of 1M
- * tokens) routed to a fake OpenAI upstream, an enterprise account with room for any load, on a fresh Postgres
+ * Tessera set up for the gateway benchmarks: three models (`bench-model`, `bench-routed` served by two
+ * deployments of the same upstream, and `bench-long` with a context of 1M tokens) routed to a fake OpenAI upstream, an enterprise account with room for any load, on a fresh Postgres
  * database when TEST_DATABASE_URL is set (dropped at exit), else embedded PGlite. Used by tessera.ts (the
  * benchmark's server) and maps.ts.
  */
@@ -38,6 +38,22 @@ export function benchSettings(
           created: 1767225600,
         },
         {
+          // The same upstream through routing (routing.ts): two deployments sharing its calls by weight.
+          id: 'bench-routed',
+          provider: 'openai',
+          upstream_model: 'ok',
+          context_window: 8192,
+          max_output_tokens: 512,
+          description: 'fake upstream, two deployments',
+          created: 1767225600,
+          deployments: ['bench-a', 'bench-b'].map((name) => ({
+            name,
+            base_url: `${upstreamUrl}/v1`,
+            api_key_env: 'BENCH_UPSTREAM_API_KEY',
+          })),
+          routing: { strategy: 'weighted' },
+        },
+        {
           // For long prompts (long-prompts.ts).
           id: 'bench-long',
           provider: 'openai',
@@ -57,6 +73,7 @@ export function benchSettings(
     MODELS_FILE: models,
     OPENAI_BASE_URL: `${upstreamUrl}/v1`,
     OPENAI_API_KEY: 'sk-bench-upstream',
+    BENCH_UPSTREAM_API_KEY: 'sk-bench-upstream',
     PLAN_ENTERPRISE_RPM: '10000000',
     PLAN_ENTERPRISE_MONTHLY_TOKENS: '1000000000',
     ...settings,

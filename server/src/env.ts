@@ -313,7 +313,14 @@ export const EnvSchema = z
         `names the same role as DATABASE_URL ("${app}"): the server's role must not own the tables`,
       );
   });
-export type Env = z.infer<typeof EnvSchema>;
+export type Env = z.infer<typeof EnvSchema> & {
+  /**
+   * Every `*_API_KEY` variable, for the model catalogue's deployments, which name the variable holding their key
+   * (`api_key_env`; modules/routing). Only that suffix is collected: a deployment cannot be pointed at any
+   * other secret of the environment.
+   */
+  UPSTREAM_API_KEYS: Record<string, string>;
+};
 
 /**
  * Parses the environment once, at start-up; the only place that reads `process.env`. `defaults` are a
@@ -328,5 +335,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env, defaults: Node
     const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
-  return result.data;
+  const keys: Record<string, string> = {};
+  for (const [name, value] of Object.entries(cleaned)) {
+    if (name.endsWith('_API_KEY') && typeof value === 'string') keys[name] = value;
+  }
+  return { ...result.data, UPSTREAM_API_KEYS: keys };
 }

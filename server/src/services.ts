@@ -20,6 +20,7 @@ import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
+import { createRouter, type DeploymentRouter, type DeploymentState } from './modules/routing';
 import {
   createSearchGate,
   MemoryIndexes,
@@ -50,6 +51,8 @@ export interface Services {
   codeAnalyzer: CodeAnalyzer;
   /** Upstream model providers and the simulator. */
   providers: ProviderRegistry;
+  /** The catalogue's models served by several deployments: their order, health and breakers (modules/routing). */
+  router: DeploymentRouter;
   /** Chat completions: validation, token counting, provider calls, streaming. */
   chat: ChatService;
   /** Embeddings: validation, token counting, provider calls. */
@@ -105,6 +108,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const keys = new ApiKeyVerifier(ctx);
   const lastUsed = new LastUsedTracker(ctx);
   const catalogue = ModelCatalogue.fromFile(config.modelsFile);
+  // Stops start-up on a deployment without its key, an unknown provider or a repeated name.
+  const router = createRouter(catalogue, config.chat.upstreamKeys, logger);
   const redis = config.redisUrl
     ? new RedisRateLimitStore({
         url: config.redisUrl,
@@ -135,6 +140,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     timeoutMs: config.modelTimeoutMs,
     keepAliveMs: config.chat.keepAliveMs,
     retry: { retries: config.chat.retries, backoffMs: config.chat.retryBackoffMs },
+    router,
   });
   const cacheStore = config.redisUrl
     ? new RedisCacheStore({
@@ -183,6 +189,24 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     () => usage.depth,
   );
   const allowance = new MonthlyTokenAllowance(ctx, { leaseTokens: config.allowanceLeaseTokens });
+  // Each routed deployment's breaker and availability, by model and deployment (modules/routing).
+  const deploymentGauge = (name: string, help: string, value: (s: DeploymentState) => boolean) =>
+    metrics.labelledGauge(name, help, ['model', 'deployment'], () =>
+      Array.from(router.states(), (s) => ({
+        labels: { model: s.model, deployment: s.deployment },
+        value: value(s) ? 1 : 0,
+      })),
+    );
+  deploymentGauge(
+    'tessera_deployment_breaker_open',
+    '1 while its circuit breaker is open or half-open.',
+    (s) => s.open,
+  );
+  deploymentGauge(
+    'tessera_deployment_available',
+    '1 while it takes calls: breaker not open, no 429 rest, within its own RPM/TPM.',
+    (s) => s.available,
+  );
   metrics.externalCounter(
     'tessera_ratelimit_fallback_decisions_total',
     'Rate-limit decisions taken in process because Redis was unreachable.',
@@ -239,6 +263,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
     catalogue,
     ownership,
     providers,
+    router,
     chat,
     embeddings,
     responseCache,
@@ -268,6 +293,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await searchMaintenance.stop();
       await lastUsed.stop();
       await providers.close();
+      await router.close();
       await rateLimiter.stop();
       await cacheStore.close();
       // Gives back leased tokens and writes what they served.

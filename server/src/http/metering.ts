@@ -92,6 +92,7 @@ function recordRequest(
     status,
     latencyMs: Math.round(latencyMs * 1000) / 1000,
     model: l.model ?? null,
+    deployment: l.provider ?? null,
     promptTokens: l.promptTokens ?? null,
     completionTokens: l.completionTokens ?? null,
     // A cache hit cost nothing (no model call); what it saved is recorded beside it.

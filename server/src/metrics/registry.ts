@@ -128,6 +128,25 @@ export class Metrics implements UsageMetricsSink, TenantDenialSink, MetricsSourc
     });
   }
 
+  /** A gauge with labels whose series are all read at scrape time (each routed deployment's breaker). */
+  labelledGauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    read: () => Iterable<{ labels: Record<L, string>; value: number }>,
+  ): void {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const series of read()) this.set(series.labels, series.value);
+      },
+    });
+  }
+
   /** A counter kept elsewhere as a plain number, exposed as a Prometheus counter. */
   externalCounter(name: string, help: string, read: CounterSource): void {
     new Counter({

@@ -62,7 +62,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Chat',
     summary: 'Create a chat completion',
     description:
-      "OpenAI-compatible. With `stream: true` the answer is Server-Sent Events of `chat.completion.chunk` objects ending with `data: [DONE]`. Live keys consume the token allowance; test keys are served by the simulator. The `x-tessera-provider` response header names the provider that answered (`simulator`, or the upstream); simulated answers and chunks carry `system_fingerprint: tessera-sim-<revision>`, an upstream's is relayed as sent. For a key with the response cache on (`cacheTtlSeconds`; docs/caching.md) `x-tessera-cache: hit|miss` says whether the answer came from the cache (a hit costs nothing); a request may send `x-tessera-cache: no-cache` (ask the model, store its answer) or `no-store` (bypass the cache).",
+      "OpenAI-compatible. With `stream: true` the answer is Server-Sent Events of `chat.completion.chunk` objects ending with `data: [DONE]`. Live keys consume the token allowance; test keys are served by the simulator. The `x-tessera-provider` response header names the provider that answered (`simulator`, or the upstream; for a model routed across deployments, the deployment); simulated answers and chunks carry `system_fingerprint: tessera-sim-<revision>`, an upstream's is relayed as sent. For a key with the response cache on (`cacheTtlSeconds`; docs/caching.md) `x-tessera-cache: hit|miss` says whether the answer came from the cache (a hit costs nothing); a request may send `x-tessera-cache: no-cache` (ask the model, store its answer) or `no-store` (bypass the cache).",
     request: { name: 'CreateChatCompletionRequest', schema: ChatCompletionRequest },
     response: {
       name: 'CreateChatCompletionResponse',

@@ -149,7 +149,7 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
         .replace(/^\uFEFF/, '')
         .trim()
         .split(/\r?\n/);
-      expect(errorLines[0]).toBe('occurred_at,status,code,method,path,message,key,request_id');
+      expect(errorLines[0]).toBe('occurred_at,status,code,method,path,message,deployment,key,request_id');
       expect(errorLines.length - 1).toBeGreaterThanOrEqual(2);
 
       // Item 9: Live mode has no traffic yet, and its empty state asks for a live key.

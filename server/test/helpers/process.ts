@@ -71,12 +71,12 @@ export interface ServerProcess {
 const RUNNING = /running at (http:\/\/\S+)/;
 const DEMO_KEY = /test key\s+(sk_test_\S+)/;
 
-/** The real entry point as an operator runs it (see `Entry`), on the embedded database in `dataDir`. */
-export async function startServerProcess(
+/** The server's process on the embedded database in `dataDir`, its output collected by `output()`. */
+function spawnServer(
   dataDir: string,
   env: Record<string, string>,
-  { expectDemoKey = false, entry = 'build' }: { expectDemoKey?: boolean; entry?: Entry } = {},
-): Promise<ServerProcess> {
+  entry: Entry,
+): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, entryArgs(entry, 'main'), {
     cwd: SERVER,
     env: {
@@ -98,17 +98,39 @@ export async function startServerProcess(
   child.stderr?.on('data', (d: Buffer) => {
     out += d.toString();
   });
+  return { child, output: () => out };
+}
+
+/** The real entry point as an operator runs it (see `Entry`), on the embedded database in `dataDir`. */
+export async function startServerProcess(
+  dataDir: string,
+  env: Record<string, string>,
+  { expectDemoKey = false, entry = 'build' }: { expectDemoKey?: boolean; entry?: Entry } = {},
+): Promise<ServerProcess> {
+  const { child, output } = spawnServer(dataDir, env, entry);
   const deadline = Date.now() + 45_000;
-  while (!RUNNING.test(out) || (expectDemoKey && !DEMO_KEY.test(out))) {
+  while (!RUNNING.test(output()) || (expectDemoKey && !DEMO_KEY.test(output()))) {
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL');
-      throw new Error(`server did not start:\n${out}`);
+      throw new Error(`server did not start:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   // The banner lines follow the "running at" line in the same tick; give the pipe a moment to deliver them.
   await new Promise((r) => setTimeout(r, 300));
-  return { child, url: RUNNING.exec(out)?.[1] ?? '', output: () => out, demoKey: DEMO_KEY.exec(out)?.[1] };
+  const out = output();
+  return { child, url: RUNNING.exec(out)?.[1] ?? '', output, demoKey: DEMO_KEY.exec(out)?.[1] };
+}
+
+/** A server process expected to refuse to start (bad configuration): its exit code and everything it wrote. */
+export async function failedStart(
+  dataDir: string,
+  env: Record<string, string>,
+  entry: Entry = 'sources',
+): Promise<{ code: number | null; output: string }> {
+  const { child, output } = spawnServer(dataDir, env, entry);
+  const code = await exited(child);
+  return { code, output: output() };
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {

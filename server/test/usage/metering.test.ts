@@ -134,6 +134,7 @@ describe('metering of REST requests', () => {
       status: 200,
       latencyMs: 5,
       model: null,
+      deployment: null,
       promptTokens: null,
       completionTokens: null,
       costMicros: null,

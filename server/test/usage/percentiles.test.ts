@@ -57,6 +57,7 @@ describe('p95 latency', () => {
         status: 200,
         latencyMs,
         model: null,
+        deployment: null,
         promptTokens: null,
         completionTokens: null,
         costMicros: null,

@@ -30,6 +30,7 @@ function event(accountId: string, keyId: string, i: number): UsageEvent {
     status: i % 5 === 0 ? 429 : 200,
     latencyMs: 1.5 + i,
     model: 'tessera-fast-4k',
+    deployment: 'simulator',
     promptTokens: 10 + i,
     completionTokens: 2 * i,
     costMicros: null,

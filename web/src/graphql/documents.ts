@@ -108,6 +108,7 @@ export interface RecentErrorsData {
           path: string;
           message: string | null;
           code: string | null;
+          deployment: string | null;
           occurredAt: string;
           maskedKey: string | null;
         };
@@ -127,7 +128,7 @@ export const RecentErrorsQuery = gql<
     recentErrors(first: $first, after: $after) {
       edges {
         cursor
-        node { requestId status method path message code occurredAt maskedKey }
+        node { requestId status method path message code deployment occurredAt maskedKey }
       }
       pageInfo { hasNextPage endCursor }
     }
@@ -141,6 +142,7 @@ export interface ErrorGroupData {
   message: string | null;
   method: string;
   path: string;
+  deployment: string | null;
   maskedKey: string | null;
   count: number;
   lastSeen: string;
@@ -157,7 +159,7 @@ export const ErrorGroupsQuery = gql<ErrorGroupsData, UsageVariables & { first: n
   usage(${USAGE_VARS}) {
     errorGroups(first: $first) {
       truncated
-      groups { status code message method path maskedKey count lastSeen lastRequestId }
+      groups { status code message method path deployment maskedKey count lastSeen lastRequestId }
     }
   }
 }`,

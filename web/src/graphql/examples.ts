@@ -41,7 +41,7 @@ query UsageSummary($period: UsagePeriod!, $mode: KeyMode) {
 query RecentErrors($after: String) {
   usage(period: LAST_24H) {
     recentErrors(first: 10, after: $after) {
-      edges { node { status method path message code occurredAt maskedKey } }
+      edges { node { status method path message code deployment occurredAt maskedKey } }
       pageInfo { hasNextPage endCursor }
     }
   }

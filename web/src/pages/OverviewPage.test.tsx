@@ -219,6 +219,7 @@ describe('overview page', () => {
         path: '/v1/chat/completions',
         message: i === 0 ? '=cmd, "quoted"' : 'Rate limit',
         code: 'rate_limit_exceeded',
+        deployment: 'azure-east',
         occurredAt: '2026-01-10T11:00:00.000Z',
         maskedKey: 'sk_test_…abcd',
       },
@@ -263,9 +264,9 @@ describe('overview page', () => {
       'method,path,requests,average_latency_ms,success_rate,tokens,cost_USD\r\nPOST,/v1/chat/completions,150,120,0.9,15000,0.0375\r\n',
     );
     const errors = (await files[1]?.text)?.split('\r\n') ?? [];
-    expect(errors[0]).toBe('occurred_at,status,code,method,path,message,key,request_id');
+    expect(errors[0]).toBe('occurred_at,status,code,method,path,message,deployment,key,request_id');
     expect(errors[1]).toBe(
-      `2026-01-10T11:00:00.000Z,429,rate_limit_exceeded,POST,/v1/chat/completions,"'=cmd, ""quoted""",sk_test_…abcd,req_0`,
+      `2026-01-10T11:00:00.000Z,429,rate_limit_exceeded,POST,/v1/chat/completions,"'=cmd, ""quoted""",azure-east,sk_test_…abcd,req_0`,
     );
     expect(errors[2]).toContain('req_1');
     click.mockRestore();

@@ -21,6 +21,12 @@ export const usageEvents = pgTable(
     status: smallint('status').notNull(),
     latencyMs: real('latency_ms').notNull(),
     model: text('model'),
+    /**
+     * Who answered a model call, as `x-tessera-provider` said: the deployment of a routed model
+     * (modules/routing), else the provider (`openai`, `anthropic`, `simulator`); the last one tried when the call
+     * failed; null for a request that reached no model.
+     */
+    deployment: text('deployment'),
     promptTokens: integer('prompt_tokens'),
     completionTokens: integer('completion_tokens'),
     /** The tokens' cost at the model's price that day, in micro-units of the catalogue's currency; null unpriced. */

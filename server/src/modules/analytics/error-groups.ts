@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/rows';
 import { checkPageSize, failedRequestsWhere, num, type UsageQuery } from './filter';
 
-/** Identical failures of a period: the same status, code, message, key and endpoint. */
+/** Identical failures of a period: the same status, code, message, key, endpoint and deployment. */
 export interface ErrorGroup {
   status: number;
   code: string | null;
@@ -11,6 +11,8 @@ export interface ErrorGroup {
   message: string | null;
   method: string;
   path: string;
+  /** The deployment (or provider) that failed (`x-tessera-provider`); null when no model was called. */
+  deployment: string | null;
   /** `sk_live_…a1b2`; null when the key no longer exists. */
   maskedKey: string | null;
   count: number;
@@ -46,18 +48,18 @@ export async function errorGroups({
     await ctx.db.execute(sql`
       with latest as (
         select e.occurred_at, e.id, e.request_id, e.status, e.error_code, e.error_type, e.error_message,
-               e.key_id, e.method, e.route
+               e.key_id, e.method, e.route, e.deployment
         from usage_events e
         where ${sql.join(parts, sql` and `)}
         order by e.occurred_at desc nulls last, e.id desc nulls last
         limit ${GROUPED_ERRORS_MAX + 1}
       ), grouped as (
-        select status, error_code, error_message, key_id, method, route, count(*) as n,
+        select status, error_code, error_message, key_id, method, route, deployment, count(*) as n,
                max(error_type) as error_type,
                (array_agg(request_id order by occurred_at desc, id desc))[1] as last_request_id,
                max(occurred_at) as last_seen
         from (select * from latest order by occurred_at desc, id desc limit ${GROUPED_ERRORS_MAX}) capped
-        group by status, error_code, error_message, key_id, method, route
+        group by status, error_code, error_message, key_id, method, route, deployment
       )
       select g.*, to_char(g.last_seen at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
              k.kind, k.last4, (select count(*) from latest) as scanned
@@ -75,6 +77,7 @@ export async function errorGroups({
       message: (r.error_message as string | null) ?? null,
       method: String(r.method),
       path: String(r.route),
+      deployment: (r.deployment as string | null) ?? null,
       maskedKey: r.kind && r.last4 ? maskKey(r.kind === 'live' ? 'live' : 'test', String(r.last4)) : null,
       count: num(r.n),
       lastSeen: new Date(String(r.at)),

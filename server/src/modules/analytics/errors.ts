@@ -14,6 +14,8 @@ export interface RecentError {
   message: string | null;
   code: string | null;
   type: string | null;
+  /** Who answered, or last failed, the model call (`x-tessera-provider`); null when no model was called. */
+  deployment: string | null;
   occurredAt: Date;
   /** `sk_live_…a1b2`; null when the key no longer exists. */
   maskedKey: string | null;
@@ -63,6 +65,7 @@ export async function recentErrors({
     await ctx.db.execute(sql`
       select e.id, to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
              e.request_id, e.status, e.method, e.route, e.error_message, e.error_code, e.error_type,
+             e.deployment,
              k.kind, k.last4
       from usage_events e
       left join api_keys k on k.id = e.key_id and k.account_id = e.account_id
@@ -85,6 +88,7 @@ export async function recentErrors({
         message: (r.error_message as string | null) ?? null,
         code: (r.error_code as string | null) ?? null,
         type: (r.error_type as string | null) ?? null,
+        deployment: (r.deployment as string | null) ?? null,
         occurredAt: new Date(at),
         maskedKey: r.kind && r.last4 ? maskKey(r.kind === 'live' ? 'live' : 'test', String(r.last4)) : null,
       };

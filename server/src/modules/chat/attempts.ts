@@ -3,6 +3,7 @@ import type { Logger } from '../../logger';
 import { allowsModel, type Principal } from '../keys';
 import type { ModelCatalogue, ModelEntry } from '../models';
 import { type ChatProvider, isRetryable, type ProviderRegistry } from '../providers';
+import { type DeploymentRouter, failsOver } from '../routing';
 import type { PreparedChat } from './prepare';
 import { fitsModel } from './prepare';
 
@@ -16,6 +17,11 @@ export interface RetryPolicy {
 export interface AttemptTarget {
   entry: ModelEntry;
   provider: ChatProvider;
+  /**
+   * One deployment of a routed model (modules/routing): tried once, the next deployment being its retry, and
+   * moved on from on what `failsOver` says (its own credentials refused, too).
+   */
+  routed: boolean;
 }
 
 /**
@@ -27,11 +33,22 @@ function targetsOf(
   principal: Principal,
   catalogue: ModelCatalogue,
   providers: ProviderRegistry,
+  router: DeploymentRouter | undefined,
 ): AttemptTarget[] {
   const targets: AttemptTarget[] = [];
+  let resting: Error | undefined;
   const add = (entry: ModelEntry) => {
+    // routedTargets: a live call to a model with deployments goes to those available, best first.
+    if (router !== undefined && principal.mode === 'live' && entry.deployments !== undefined) {
+      const tokens =
+        prepared.promptTokens * prepared.promptCopies + prepared.maxTokens * (prepared.request.n ?? 1);
+      const deployments = router.order(entry, tokens) ?? [];
+      for (const provider of deployments) targets.push({ entry, provider, routed: true });
+      if (deployments.length === 0) resting ??= router.unavailable(entry);
+      return;
+    }
     const provider = providers.forModel(entry, principal.mode);
-    if (provider) targets.push({ entry, provider });
+    if (provider) targets.push({ entry, provider, routed: false });
   };
   add(prepared.entry);
   const fallback = prepared.entry.fallback ? catalogue.find(prepared.entry.fallback) : undefined;
@@ -44,7 +61,7 @@ function targetsOf(
   ) {
     add(fallback);
   }
-  if (targets.length === 0) throw providers.unconfiguredError(prepared.entry);
+  if (targets.length === 0) throw resting ?? providers.unconfiguredError(prepared.entry);
   return targets;
 }
 
@@ -57,10 +74,13 @@ export interface AttemptOptions {
   policy: RetryPolicy;
   signal: AbortSignal;
   logger: Logger;
+  /** The catalogue's routed models (modules/routing); undefined where nothing is routed (unit tests). */
+  router: DeploymentRouter | undefined;
 }
 
 /**
- * Runs `attempt` until it succeeds, retrying retryable failures with backoff and then moving to the fallback model.
+ * Runs `attempt` until it succeeds, retrying retryable failures with backoff (a routed model: moving on to its
+ * next deployment) and then moving to the fallback model.
  * Callers only use it before anything reached the client, so a retry can never duplicate output.
  * Not p-retry (the server's retry helper elsewhere): it retries a list of targets, not one call; it gives up on
  * the first TypeError as a bug, throws the signal's reason even after an attempt succeeded, and its jitter only
@@ -72,8 +92,16 @@ export async function withRetries<T>(
 ): Promise<{ value: T; target: AttemptTarget }> {
   const { policy, signal } = options;
   let last: unknown;
-  for (const target of targetsOf(options.prepared, options.principal, options.catalogue, options.providers)) {
-    for (let i = 0; i <= policy.retries; i++) {
+  const targets = targetsOf(
+    options.prepared,
+    options.principal,
+    options.catalogue,
+    options.providers,
+    options.router,
+  );
+  for (const target of targets) {
+    const retries = target.routed ? 0 : policy.retries;
+    for (let i = 0; i <= retries; i++) {
       try {
         return { value: await attempt(target), target };
       } catch (err) {
@@ -88,10 +116,10 @@ export async function withRetries<T>(
           },
           'model call failed',
         );
-        if (!isRetryable(err)) throw err;
+        if (!(target.routed ? failsOver(err) : isRetryable(err))) throw err;
         last = err;
       }
-      if (i < policy.retries) {
+      if (i < retries) {
         const backoff = policy.backoffMs * 2 ** i;
         await sleep(backoff / 2 + Math.random() * backoff, undefined, { signal });
       }

@@ -5,6 +5,7 @@ import type { SpendReserver } from '../budgets/types';
 import type { Principal } from '../keys';
 import type { ModelCatalogue } from '../models';
 import type { ProviderCall, ProviderRegistry } from '../providers';
+import type { DeploymentRouter } from '../routing';
 import type { AttemptOptions, AttemptTarget, RetryPolicy } from './attempts';
 import type { PreparedChat } from './prepare';
 
@@ -16,6 +17,8 @@ export interface ChatDeps {
   timeoutMs: number;
   keepAliveMs: number;
   retry: RetryPolicy;
+  /** The catalogue's models routed across deployments (modules/routing). */
+  router?: DeploymentRouter | undefined;
 }
 
 /** What a call's abort offers: AbortController's shape. */
@@ -75,6 +78,7 @@ export function attemptOptions(deps: ChatDeps, call: ChatCall, signal: AbortSign
     policy: deps.retry,
     signal,
     logger: deps.logger,
+    router: deps.router,
   };
 }
 

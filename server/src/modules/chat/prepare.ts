@@ -84,7 +84,7 @@ export async function prepareChat({
     );
   }
   const fallback = entry.fallback ? catalogue.find(entry.fallback) : undefined;
-  const fansOut = entry.provider === 'anthropic' || fallback?.provider === 'anthropic';
+  const fansOut = servedByAnthropic(entry) || (fallback !== undefined && servedByAnthropic(fallback));
   const promptCopies = fansOut ? (request.n ?? 1) : 1;
   const { messages, tools } = request;
   if (promptLength(messages, tools, LONG_PROMPT_CHARS) > LONG_PROMPT_CHARS) {
@@ -119,4 +119,10 @@ function checkContext(
     promptCopies,
     functions,
   };
+}
+
+/** Whether Anthropic may answer the model (its provider, or one of its deployments'): `n` is then `n` calls. */
+function servedByAnthropic(entry: ModelEntry): boolean {
+  if (entry.provider === 'anthropic') return true;
+  return entry.deployments?.some((d) => d.provider === 'anthropic') ?? false;
 }

@@ -127,6 +127,7 @@ export function sampleEvents(
         status: failure?.status ?? 200,
         latencyMs: Math.round(latencyMs * 10) / 10,
         model: shape.tokens ? SAMPLE_MODEL : null,
+        deployment: shape.tokens ? 'simulator' : null,
         promptTokens,
         completionTokens,
         // Priced as the catalogue prices the model, as metering would.

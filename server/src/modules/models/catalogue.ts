@@ -3,6 +3,7 @@ import type { ModelObject } from '@tessera/shared';
 import { z } from 'zod';
 import { ServiceError } from '../../errors';
 import { serverPath } from '../../lib/paths';
+import { RoutedFields } from '../routing/schema';
 import { Currency, PriceHistory, PriceTable } from './pricing';
 
 export const DEFAULT_MODELS_FILE = serverPath('config/models.json');
@@ -28,6 +29,12 @@ export const ModelEntry = z.object({
   max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
   /** Prices per million tokens by day (pricing.ts); a model without them is metered without a cost. */
   pricing: PriceHistory.optional(),
+  /**
+   * Where the model is served when more than one upstream serves it: `deployments` (provider, base URL, key
+   * variable, weight, own RPM/TPM) and `routing` (strategy, attempt timeout, circuit breaker). Without them,
+   * `provider` serves it (modules/routing/README.md).
+   */
+  ...RoutedFields,
 });
 export type ModelEntry = z.infer<typeof ModelEntry>;
 
@@ -68,6 +75,9 @@ function parseEntry(
   index: number,
   issues: string[],
 ): ModelEntry | EmbeddingModelEntry | undefined {
+  if (raw.type === 'embedding' && (raw.deployments !== undefined || raw.routing !== undefined)) {
+    issues.push(`models.${index}.deployments: embedding models are not routed across deployments`);
+  }
   const parsed = raw.type === 'embedding' ? EmbeddingModelEntry.safeParse(raw) : ModelEntry.safeParse(raw);
   if (parsed.success) return parsed.data;
   for (const i of parsed.error.issues) issues.push(`models.${index}.${i.path.join('.')}: ${i.message}`);

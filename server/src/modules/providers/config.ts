@@ -3,6 +3,8 @@ import type { ProviderConfig } from './registry';
 /** The chat path's settings, from the environment (parsed in env.ts). */
 export interface ChatConfig {
   upstreams: ProviderConfig[];
+  /** The environment's `*_API_KEY` variables by name: the keys the catalogue's deployments name (modules/routing). */
+  upstreamKeys: Readonly<Record<string, string>>;
   simulatorTokenDelayMs: number;
   keepAliveMs: number;
   /** How long a streaming client may leave its full connection unread before it is cut off. */
@@ -27,6 +29,7 @@ interface ChatEnv {
   UPSTREAM_RETRIES: number;
   UPSTREAM_RETRY_BACKOFF_MS: number;
   NODE_ENV: 'development' | 'production' | 'test';
+  UPSTREAM_API_KEYS: Record<string, string>;
 }
 
 /**
@@ -53,6 +56,7 @@ export function chatConfigFromEnv(env: ChatEnv): ChatConfig {
   }
   return {
     upstreams,
+    upstreamKeys: env.UPSTREAM_API_KEYS,
     simulatorTokenDelayMs: env.SIMULATOR_TOKEN_DELAY_MS,
     keepAliveMs: env.STREAM_KEEPALIVE_MS,
     clientStallMs: env.STREAM_CLIENT_STALL_MS,

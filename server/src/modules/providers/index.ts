@@ -6,6 +6,7 @@ export {
   type ProvidersOptions,
   SIMULATOR_FALLBACK_OWNER,
   SIMULATOR_OWNER,
+  upstreamProvider,
 } from './registry';
 export type {
   ChatProvider,

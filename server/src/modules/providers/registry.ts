@@ -24,8 +24,17 @@ const PROVIDER_VARIABLES: Record<string, string> = {
   anthropic: 'ANTHROPIC_API_KEY',
 };
 
+/** An upstream's provider by its kind: the registry's own, and each deployment's (modules/routing). */
+export function upstreamProvider(config: ProviderConfig): OpenAiCompatibleProvider | AnthropicProvider {
+  return config.kind === 'anthropic' ? new AnthropicProvider(config) : new OpenAiCompatibleProvider(config);
+}
+
 export const SIMULATOR_OWNER = 'tessera-simulator';
 export const SIMULATOR_FALLBACK_OWNER = 'tessera-simulator (no upstream configured)';
+
+function isRouted(entry: ModelEntry | EmbeddingModelEntry): boolean {
+  return entry.type !== 'embedding' && entry.deployments !== undefined;
+}
 
 /** The configured providers and the rule that picks one for a model and a key. */
 export class ProviderRegistry implements ModelOwnership {
@@ -38,10 +47,7 @@ export class ProviderRegistry implements ModelOwnership {
     this.simulator = new SimulatorProvider(options.simulatorTokenDelayMs);
     this.simulatesUnconfigured = options.simulateUnconfigured ?? true;
     for (const u of options.upstreams) {
-      this.upstreams.set(
-        u.name,
-        u.kind === 'anthropic' ? new AnthropicProvider(u) : new OpenAiCompatibleProvider(u),
-      );
+      this.upstreams.set(u.name, upstreamProvider(u));
     }
   }
 
@@ -79,13 +85,14 @@ export class ProviderRegistry implements ModelOwnership {
   /** What `owned_by` says: the provider serving live keys, stated plainly when it is the simulator. */
   ownerOf(entry: ModelEntry | EmbeddingModelEntry): string {
     if (entry.provider === 'simulator') return SIMULATOR_OWNER;
-    if (this.upstreams.has(entry.provider)) return entry.provider;
+    // A model routed across deployments (modules/routing) is served by them, each configured with its key.
+    if (this.upstreams.has(entry.provider) || isRouted(entry)) return entry.provider;
     return this.simulatesUnconfigured ? SIMULATOR_FALLBACK_OWNER : `${entry.provider} (not configured)`;
   }
 
   /** Catalogue models whose provider is not configured, served by the simulator for live keys (for the banner). */
   simulated(entries: (ModelEntry | EmbeddingModelEntry)[]): string[] {
-    return entries.filter((e) => !this.upstreams.has(e.provider)).map((e) => e.id);
+    return entries.filter((e) => !this.upstreams.has(e.provider) && !isRouted(e)).map((e) => e.id);
   }
 
   names(): string[] {

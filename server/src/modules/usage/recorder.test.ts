@@ -16,6 +16,7 @@ function event(n: number): UsageEvent {
     status: 200,
     latencyMs: 1,
     model: null,
+    deployment: null,
     promptTokens: null,
     completionTokens: null,
     costMicros: null,

@@ -15,6 +15,7 @@ function event(overrides: Partial<UsageEvent>): UsageEvent {
     status: 200,
     latencyMs: 12,
     model: null,
+    deployment: null,
     promptTokens: null,
     completionTokens: null,
     costMicros: null,

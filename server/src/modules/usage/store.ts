@@ -203,6 +203,7 @@ async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent
     s: e.status,
     l: e.latencyMs,
     d: e.model ?? undefined,
+    g: e.deployment ?? undefined,
     p: e.promptTokens ?? undefined,
     c: e.completionTokens ?? undefined,
     u: e.costMicros ?? undefined,
@@ -214,10 +215,10 @@ async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent
   }));
   await db.execute(sql`
     insert into ${usageEvents} (occurred_at, request_id, account_id, key_id, mode, method, route, status,
-      latency_ms, model, prompt_tokens, completion_tokens, cost_micros, cache, saved_micros, error_type,
+      latency_ms, model, deployment, prompt_tokens, completion_tokens, cost_micros, cache, saved_micros, error_type,
       error_code, error_message)
-    select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, p, c, u, h, v, y, x, e
+    select timestamptz 'epoch' + t * interval '1 millisecond', q, a, k, o, m, r, s, l, d, g, p, c, u, h, v, y, x, e
     from json_to_recordset(${JSON.stringify(rows)}::json) as b(
-      t bigint, q text, a text, k text, o text, m text, r text, s smallint, l real, d text, p integer,
+      t bigint, q text, a text, k text, o text, m text, r text, s smallint, l real, d text, g text, p integer,
       c integer, u bigint, h text, v bigint, y text, x text, e text)`);
 }

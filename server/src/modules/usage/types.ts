@@ -14,6 +14,8 @@ export interface UsageEvent {
   status: number;
   latencyMs: number;
   model: string | null;
+  /** Who answered the model call (`x-tessera-provider`): a routed model's deployment, else its provider. */
+  deployment: string | null;
   promptTokens: number | null;
   completionTokens: number | null;
   /** What the tokens cost at the model's price that day, in micro-units of the catalogue's currency; null unpriced. */

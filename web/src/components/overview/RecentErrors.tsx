@@ -7,6 +7,8 @@ export interface ErrorGroupRow {
   method: string;
   path: string;
   message: string;
+  /** The deployment (or provider) that failed; null when no model was called. */
+  deployment: string | null;
   count: number;
   lastSeen: string;
   maskedKey: string | null;
@@ -34,6 +36,7 @@ export function RecentErrors({
               <th scope="col">Status</th>
               <th scope="col">Endpoint</th>
               <th scope="col">Message</th>
+              <th scope="col">Deployment</th>
               <th scope="col" className="num">
                 Count
               </th>
@@ -53,6 +56,7 @@ export function RecentErrors({
                 <td className="message" data-label="Message">
                   {e.message}
                 </td>
+                <td data-label="Deployment">{e.deployment ? <code>{e.deployment}</code> : '—'}</td>
                 <td className="num" data-label="Count">
                   {e.count.toLocaleString()}
                 </td>

@@ -37,13 +37,24 @@ async function exportErrors(variables: UsageVariables): Promise<number> {
         node.method,
         node.path,
         node.message,
+        node.deployment,
         node.maskedKey,
         node.requestId,
       ]);
     }
     after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
   } while (after !== null && rows.length < EXPORT_MAX);
-  const header = ['occurred_at', 'status', 'code', 'method', 'path', 'message', 'key', 'request_id'];
+  const header = [
+    'occurred_at',
+    'status',
+    'code',
+    'method',
+    'path',
+    'message',
+    'deployment',
+    'key',
+    'request_id',
+  ];
   downloadCsv(`tessera-errors-${variables.period.toLowerCase()}.csv`, toCsv(header, rows));
   return rows.length;
 }
@@ -75,11 +86,12 @@ export function RecentErrorsSection({
   if (groups.isError) return <ErrorState message={groups.error.message} onRetry={() => groups.refetch()} />;
   const list = groups.data.usage.errorGroups.groups;
   const rows = list.map((g) => ({
-    id: `${g.status} ${g.method} ${g.path} ${g.code} ${g.message} ${g.maskedKey}`,
+    id: `${g.status} ${g.method} ${g.path} ${g.code} ${g.message} ${g.deployment} ${g.maskedKey}`,
     status: g.status,
     method: g.method,
     path: g.path,
     message: g.message ?? g.code ?? 'No message',
+    deployment: g.deployment,
     count: g.count,
     lastSeen: g.lastSeen,
     maskedKey: g.maskedKey,

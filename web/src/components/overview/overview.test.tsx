@@ -60,7 +60,7 @@ describe('EndpointTable', () => {
 });
 
 describe('RecentErrors', () => {
-  it('shows each group with status, path, message, count, when last seen and masked key; more on demand', async () => {
+  it('shows each group with status, path, message, deployment, count, when last seen and masked key; more on demand', async () => {
     const onMore = vi.fn();
     render(
       <RecentErrors
@@ -72,6 +72,7 @@ describe('RecentErrors', () => {
             method: 'GET',
             path: '/v1/models/:id',
             message: "The model 'nope' does not exist",
+            deployment: 'azure-east',
             count: 1234,
             lastSeen: '2026-01-10T11:57:00Z',
             maskedKey: 'sk_test_…AbCd',
@@ -84,6 +85,7 @@ describe('RecentErrors', () => {
     const row = screen.getAllByRole('row')[1] as HTMLElement;
     expect(within(row).getByText('404')).toBeTruthy();
     expect(within(row).getByText('/v1/models/:id')).toBeTruthy();
+    expect(within(row).getByText('azure-east')).toBeTruthy();
     expect(within(row).getByText('1,234')).toBeTruthy();
     expect(within(row).getByText('3 min ago')).toBeTruthy();
     expect(within(row).getByText('sk_test_…AbCd')).toBeTruthy();

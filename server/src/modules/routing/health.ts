@@ -1,0 +1,151 @@
+import type { BreakerSpec } from './schema';
+
+/** Where a deployment's circuit breaker stands (health.ts); exported as a gauge and in logs. */
+export type BreakerState = 'closed' | 'open' | 'half_open';
+
+/** What an attempt's end did to a deployment's breaker, for the router to log transitions (not every call). */
+export type Transition = 'opened' | 'closed' | undefined;
+
+/**
+ * One deployment's health, in one small mutable object updated in place by each call (no timer, no per-call
+ * allocation): consecutive failures, the error rate over the last one to two windows (two counters a window,
+ * rolled when a call sees the window over), the latency of recent answers (an exponentially weighted mean), the
+ * circuit breaker, the cooldown an upstream's 429 asked for, and its own requests and tokens this minute.
+ *
+ * Times are `performance.now()` milliseconds, passed in (tests and the router give the same clock).
+ */
+export class DeploymentHealth {
+  state: BreakerState = 'closed';
+  consecutiveFailures = 0;
+  /** The mean time to an answer (a stream: its first chunk), weighted to recent calls; -1 before the first. */
+  latencyMs = -1;
+  /** Until when (ms) the deployment is left alone: its upstream answered 429 with this `retry-after`. */
+  coolUntil = 0;
+  private openUntil = 0;
+  /** A half-open breaker lets one call through at a time. */
+  private probing = false;
+  /** -Infinity: no window or minute yet (performance.now() starts near 0 in a new process). */
+  private windowStart = Number.NEGATIVE_INFINITY;
+  private ok = 0;
+  private failed = 0;
+  private previousOk = 0;
+  private previousFailed = 0;
+  private minuteStart = Number.NEGATIVE_INFINITY;
+  private minuteRequests = 0;
+  private minuteTokens = 0;
+
+  constructor(
+    private readonly breaker: BreakerSpec,
+    private readonly rpm: number | undefined,
+    private readonly tpm: number | undefined,
+  ) {}
+
+  /** Whether a call of `tokens` (prompt + cap) may be sent now. Changes nothing. */
+  available(now: number, tokens: number): boolean {
+    if (now < this.coolUntil) return false;
+    if (this.state === 'open' && now < this.openUntil) return false;
+    if (this.state === 'half_open' && this.probing) return false;
+    if (this.rpm === undefined && this.tpm === undefined) return true;
+    if (now - this.minuteStart >= 60_000) return true;
+    if (this.rpm !== undefined && this.minuteRequests >= this.rpm) return false;
+    // A call larger than the whole budget still goes when the minute is fresh, or it could never go.
+    return this.tpm === undefined || this.minuteTokens === 0 || this.minuteTokens + tokens <= this.tpm;
+  }
+
+  /** When it may be tried again (ms), for a Retry-After when no deployment is available. */
+  availableAt(now: number): number {
+    let at = now;
+    if (this.coolUntil > at) at = this.coolUntil;
+    if (this.state === 'open' && this.openUntil > at) at = this.openUntil;
+    if ((this.rpm !== undefined || this.tpm !== undefined) && now - this.minuteStart < 60_000) {
+      if (
+        (this.rpm !== undefined && this.minuteRequests >= this.rpm) ||
+        (this.tpm !== undefined && this.minuteTokens >= this.tpm)
+      )
+        at = Math.max(at, this.minuteStart + 60_000);
+    }
+    return at;
+  }
+
+  /** A call is sent: counted in the minute; an open breaker past its cooldown lets this one probe. */
+  begin(now: number, tokens: number): void {
+    if (this.state === 'open') this.state = 'half_open';
+    if (this.state === 'half_open') this.probing = true;
+    if (this.rpm === undefined && this.tpm === undefined) return;
+    if (now - this.minuteStart >= 60_000) {
+      this.minuteStart = now;
+      this.minuteRequests = 0;
+      this.minuteTokens = 0;
+    }
+    this.minuteRequests++;
+    this.minuteTokens += tokens;
+  }
+
+  /** The call used `actual` tokens where `reserved` were counted at `begin` (the same minute only). */
+  settleTokens(begunAt: number, reserved: number, actual: number): void {
+    if (this.tpm === undefined || begunAt < this.minuteStart) return;
+    this.minuteTokens = Math.max(0, this.minuteTokens - reserved + Math.min(actual, reserved));
+  }
+
+  succeeded(now: number, latencyMs: number): Transition {
+    this.roll(now);
+    this.ok++;
+    this.consecutiveFailures = 0;
+    this.latencyMs = this.latencyMs < 0 ? latencyMs : this.latencyMs * 0.8 + latencyMs * 0.2;
+    this.probing = false;
+    if (this.state === 'closed') return undefined;
+    // The probe answered: closed, with the window's old failures forgotten (or the rate would reopen it).
+    this.state = 'closed';
+    this.ok = 1;
+    this.failed = 0;
+    this.previousOk = 0;
+    this.previousFailed = 0;
+    return 'closed';
+  }
+
+  failedCall(now: number): Transition {
+    this.roll(now);
+    this.failed++;
+    this.consecutiveFailures++;
+    this.probing = false;
+    if (this.state === 'half_open') return this.open(now);
+    if (this.state === 'open') return undefined;
+    const calls = this.ok + this.failed + this.previousOk + this.previousFailed;
+    const rate = (this.failed + this.previousFailed) / calls;
+    if (
+      this.consecutiveFailures >= this.breaker.failures ||
+      (calls >= this.breaker.min_requests && rate >= this.breaker.error_rate)
+    )
+      return this.open(now);
+    return undefined;
+  }
+
+  /** The upstream said to come back later: no call until then; not a failure of its health. */
+  rateLimited(now: number, retryAfterMs: number): void {
+    this.coolUntil = Math.max(this.coolUntil, now + retryAfterMs);
+    this.probing = false;
+  }
+
+  /** The call ended without saying anything of the deployment (the client left, or the request was refused as invalid). */
+  neutral(): void {
+    this.probing = false;
+  }
+
+  private open(now: number): Transition {
+    this.state = 'open';
+    this.openUntil = now + this.breaker.cooldown_ms;
+    return 'opened';
+  }
+
+  /** Moves the window on when it is over: the last one becomes the previous one (or both empty after two). */
+  private roll(now: number): void {
+    const elapsed = now - this.windowStart;
+    if (elapsed < this.breaker.window_ms) return;
+    const adjacent = elapsed < 2 * this.breaker.window_ms;
+    this.previousOk = adjacent ? this.ok : 0;
+    this.previousFailed = adjacent ? this.failed : 0;
+    this.ok = 0;
+    this.failed = 0;
+    this.windowStart = now;
+  }
+}

@@ -1,0 +1,5 @@
+export { createRouter, resolveDeployments } from './config';
+export { Deployment, failsOver } from './deployment';
+export { type BreakerState, DeploymentHealth } from './health';
+export { DeploymentRouter, type DeploymentState } from './router';
+export { BreakerSpec, DeploymentSpec, RoutedFields, RoutingSpec } from './schema';

@@ -1,0 +1,177 @@
+import { ServiceError } from '../../errors';
+import type { Logger } from '../../logger';
+import type { ModelEntry } from '../models';
+import { type ChatProvider, upstreamProvider } from '../providers';
+import { Deployment, type TransitionListener } from './deployment';
+import { DeploymentHealth } from './health';
+import { RoutingSpec } from './schema';
+
+/** What the router needs of a provider it made: the chat calls and closing its connections. */
+type OwnedProvider = ChatProvider & { close(): Promise<void> };
+
+const DEFAULT_ROUTING = RoutingSpec.parse({});
+
+/** One routed model: its deployments and how they share its calls. */
+class ModelRoute {
+  /** By weight, heaviest first (ties in list order): the order of the failover after a weighted pick. */
+  private readonly byWeight: Deployment[];
+  private readonly totalWeight: number;
+
+  constructor(
+    readonly strategy: RoutingSpec['strategy'],
+    readonly deployments: Deployment[],
+  ) {
+    this.byWeight = [...deployments].sort((a, b) => b.weight - a.weight);
+    this.totalWeight = deployments.reduce((sum, d) => sum + d.weight, 0);
+  }
+
+  /**
+   * The deployments to try, in order, that are available now (breaker not open, no 429 cooldown running, within
+   * their own RPM/TPM). `weighted`: the first is smooth weighted round-robin's pick (nginx's: each available
+   * deployment's score grows by its weight, the highest is picked and loses the total), so shares are exact
+   * over every cycle with no randomness; the rest follow by weight. Weight 0 is never picked first.
+   */
+  order(now: number, tokens: number): Deployment[] {
+    const list = this.strategy === 'weighted' ? this.byWeight : this.deployments;
+    const available: Deployment[] = [];
+    for (const d of list) if (d.health.available(now, tokens)) available.push(d);
+    if (available.length < 2) return available;
+    if (this.strategy === 'latency') {
+      // Untried ones first (-1), so each gets measured; then the fastest recently.
+      return available.sort((a, b) => a.health.latencyMs - b.health.latencyMs);
+    }
+    if (this.strategy !== 'weighted' || this.totalWeight === 0) return available;
+    let total = 0;
+    let best: Deployment | undefined;
+    for (const d of available) {
+      if (d.weight === 0) continue;
+      d.current += d.weight;
+      total += d.weight;
+      if (best === undefined || d.current > best.current) best = d;
+    }
+    if (best === undefined) return available;
+    best.current -= total;
+    const at = available.indexOf(best);
+    if (at > 0) {
+      available.splice(at, 1);
+      available.unshift(best);
+    }
+    return available;
+  }
+
+  /** The 503 when none is available: when the first of them will be, as the client's Retry-After. */
+  unavailable(entry: ModelEntry, now: number): ServiceError {
+    let at = Number.POSITIVE_INFINITY;
+    for (const d of this.deployments) at = Math.min(at, d.health.availableAt(now));
+    const waitMs = Math.max(1_000, Math.ceil((at - now) / 1_000) * 1_000);
+    return new ServiceError(
+      'unavailable',
+      `Every deployment of the model '${entry.id}' is resting (circuit breaker open, the upstream's rate limit, or its own requests or tokens per minute). Please retry after ${waitMs / 1_000} s.`,
+      { code: 'no_deployment_available', retryable: true, retryAfterMs: waitMs },
+    );
+  }
+}
+
+/** A deployment's breaker and availability as /metrics shows them. */
+export interface DeploymentState {
+  model: string;
+  deployment: string;
+  /** Its breaker is open or half-open. */
+  open: boolean;
+  /** It would take a call now. */
+  available: boolean;
+}
+
+/** A deployment as the router was given it, its key already read from the environment (config.ts). */
+export interface ResolvedDeployment {
+  name: string;
+  kind: 'openai' | 'anthropic';
+  upstreamModel: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+  weight: number;
+  rpm: number | undefined;
+  tpm: number | undefined;
+}
+
+/** Every routed model of the catalogue (those with `deployments`), their deployments' health, and their pools. */
+export class DeploymentRouter {
+  private readonly routes = new Map<string, ModelRoute>();
+  private readonly owned: OwnedProvider[] = [];
+
+  constructor(
+    models: { entry: ModelEntry; deployments: ResolvedDeployment[] }[],
+    private readonly logger: Logger,
+  ) {
+    const onTransition: TransitionListener = (d, transition) => {
+      if (transition === 'opened') {
+        this.logger.warn(
+          { deployment: d.name, failures: d.health.consecutiveFailures },
+          'deployment circuit breaker opened',
+        );
+      } else {
+        this.logger.info({ deployment: d.name }, 'deployment circuit breaker closed: the probe answered');
+      }
+    };
+    for (const { entry, deployments } of models) {
+      const routing = entry.routing ?? DEFAULT_ROUTING;
+      const list = deployments.map((d) => {
+        const provider = upstreamProvider({
+          kind: d.kind,
+          name: d.name,
+          baseUrl: d.baseUrl,
+          apiKey: d.apiKey,
+        });
+        this.owned.push(provider);
+        return new Deployment(
+          d.name,
+          d.upstreamModel,
+          d.weight,
+          new DeploymentHealth(routing.breaker, d.rpm, d.tpm),
+          provider,
+          routing.attempt_timeout_ms ?? 0,
+          onTransition,
+        );
+      });
+      this.routes.set(entry.id, new ModelRoute(routing.strategy, list));
+    }
+  }
+
+  /**
+   * The deployments to try for a call of `tokens` (prompt + cap) to the model, best first; undefined for a model
+   * without deployments. Empty when none is available: `unavailable` says until when.
+   */
+  order(entry: ModelEntry, tokens: number): Deployment[] | undefined {
+    return this.routes.get(entry.id)?.order(performance.now(), tokens);
+  }
+
+  unavailable(entry: ModelEntry): ServiceError {
+    const route = this.routes.get(entry.id);
+    if (!route) throw new Error(`'${entry.id}' is not a routed model`);
+    return route.unavailable(entry, performance.now());
+  }
+
+  /** Each deployment's state now, for /metrics (read at scrape time, not kept up to date). */
+  *states(): Generator<DeploymentState> {
+    const now = performance.now();
+    for (const [model, route] of this.routes) {
+      for (const d of route.deployments) {
+        yield {
+          model,
+          deployment: d.name,
+          open: d.health.state !== 'closed',
+          available: d.health.available(now, 0),
+        };
+      }
+    }
+  }
+
+  /** Every deployment of the model (for its health in tests and logs). */
+  deploymentsOf(modelId: string): readonly Deployment[] {
+    return this.routes.get(modelId)?.deployments ?? [];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.owned.map((p) => p.close()));
+  }
+}
