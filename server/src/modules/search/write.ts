@@ -166,6 +166,7 @@ export async function indexDocuments({
   merges?: Pick<SearchMaintenance, 'wake' | 'wrote'>;
 }): Promise<IndexResult> {
   let mergeDue = false;
+  let entries = 0;
   const replaced = await ctx.db.transaction(async (tx) => {
     const language = await lockCollection(tx, scope);
     const existing = await removeDocuments(
@@ -175,6 +176,7 @@ export async function indexDocuments({
     );
     const refs = await readReferences(tx, scope);
     const stats = await insertDocuments(tx, scope, language, documents);
+    for (const d of stats.docs) entries += Object.keys(d.tf).length;
     if (refs) mergeDue = await appendPostings(tx, scope, refs, stats.docs);
     // A new collection gets its postings here (from its documents), an old one is rebuilt (from its
     // blocks) when its averages have drifted.
@@ -184,7 +186,7 @@ export async function indexDocuments({
     return new Set(existing);
   });
   if (mergeDue) merges?.wake(scope);
-  merges?.wrote(documents.length);
+  merges?.wrote(documents.length, entries);
   return {
     object: 'list',
     collection: scope.collection,
