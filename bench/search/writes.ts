@@ -5,7 +5,8 @@
  * Tessera over HTTP (auth, rate limit, JSON included) and, with `--profile`, in process with each
  * statement of a write timed, so a change to the write path can be judged per statement. The median of
  * `--rounds` for the batch and the large document; background merges are waited for between rounds
- * (they are not the write's cost, but they share the machine).
+ * (they are not the write's cost, but they share the machine). Beside each wall-clock figure, the CPU the write
+ * consumed (cpuMs), which a machine loaded by others disturbs far less.
  *   cd server && npx tsx ../bench/search/writes.ts [--docs=5000] [--rounds=7] [--pglite] [--profile]
  */
 import { readdirSync, readFileSync } from 'node:fs';
