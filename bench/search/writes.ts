@@ -5,9 +5,11 @@
  * Tessera over HTTP (auth, rate limit, JSON included) and, with `--profile`, in process with each
  * statement of a write timed, so a change to the write path can be judged per statement. The median of
  * `--rounds` for the batch and the large document; background merges are waited for between rounds
- * (they are not the write's cost, but they share the machine).
+ * (they are not the write's cost, but they share the machine). Beside each wall-clock figure, the CPU the write
+ * consumed (cpuMs), which a machine loaded by others disturbs far less.
  *   cd server && npx tsx ../bench/search/writes.ts [--docs=5000] [--rounds=7] [--pglite] [--profile]
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { indexDocuments } from '../../server/src/modules/search';
 import { Fts5Reference, type ReferenceDocument } from './fts5';
@@ -50,7 +52,30 @@ const batchOf = (round: number) =>
     return { ...d, id: `b${round}-${d.id}` };
   });
 
+/**
+ * CPU time used so far, in ms: this process's (the server, and PGlite when embedded) and, on PostgreSQL, that of
+ * every backend connected to the bench's database (/proc/PID/schedstat, in ns). Wall-clock times of a write swing
+ * 2-3× on a machine loaded by others; the CPU a write consumes does much less, so `--cpu` compares that.
+ */
+function cpuMs(database: string | undefined): number {
+  const own = process.cpuUsage();
+  let ms = (own.user + own.system) / 1000;
+  if (!database) return ms;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!title.startsWith('postgres: ') || !title.includes(` ${database} `)) continue;
+      ms += Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ms;
+}
+
 const bench = await startBench();
+const dbName = bench.server.databaseUrl ? new URL(bench.server.databaseUrl).pathname.slice(1) : undefined;
 const fts = new Fts5Reference();
 const services = bench.server.services;
 try {
@@ -60,35 +85,52 @@ try {
   );
   let tesseraMs = 0;
   let ftsMs = 0;
+  // Tessera's: everything from the first write to the end of the background work, less FTS5's (synchronous, so
+  // nothing else runs on this thread meanwhile).
+  const bulkCpu = { tessera: -cpuMs(dbName), fts: 0 };
   for (let i = 0; i < total; i += BULK_BATCH) {
     const documents = Array.from({ length: Math.min(BULK_BATCH, total - i) }, (_, j) => shapeDocument(i + j));
     let t0 = performance.now();
     await bench.post('/api/documents', { collection, documents });
     tesseraMs += performance.now() - t0;
+    const cpu = cpuMs(undefined);
     t0 = performance.now();
     fts.add(documents);
     ftsMs += performance.now() - t0;
+    bulkCpu.fts += cpuMs(undefined) - cpu;
   }
   const t0 = performance.now();
   await services.searchMaintenance.idle();
   const mergeTail = performance.now() - t0;
+  bulkCpu.tessera += cpuMs(dbName) - bulkCpu.fts;
   const bulk = { tessera: total / ((tesseraMs + mergeTail) / 1000), fts: total / (ftsMs / 1000) };
 
   // One write at a time, with the background work of the previous one finished.
   const timeWrites = async (make: (round: number) => ReferenceDocument[]) => {
     const tessera: number[] = [];
     const reference: number[] = [];
+    const tesseraCpu: number[] = [];
+    const referenceCpu: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const documents = make(round);
       await services.searchMaintenance.idle();
+      let cpu = cpuMs(dbName);
       let start = performance.now();
       await bench.post('/api/documents', { collection, documents });
       tessera.push(performance.now() - start);
+      tesseraCpu.push(cpuMs(dbName) - cpu);
+      cpu = cpuMs(undefined);
       start = performance.now();
       fts.add(documents);
       reference.push(performance.now() - start);
+      referenceCpu.push(cpuMs(undefined) - cpu);
     }
-    return { tessera: median(tessera), fts: median(reference) };
+    return {
+      tessera: median(tessera),
+      fts: median(reference),
+      tesseraCpu: median(tesseraCpu),
+      ftsCpu: median(referenceCpu),
+    };
   };
   const batch = await timeWrites(batchOf);
   const large = await timeWrites((round) => [largeDocument(round)]);
@@ -113,6 +155,20 @@ try {
   );
   console.log(
     `(Tessera's bulk figure includes ${Math.round(mergeTail)} ms of background merges after the last write)`,
+  );
+  console.log(
+    `\nCPU a write consumed (median; Tessera: server${dbName ? ' and its PostgreSQL backends' : ' with PGlite'}; FTS5: in process):`,
+  );
+  for (const [label, r] of [
+    [`a batch of ${BATCH}`, batch],
+    ['one large document', large],
+  ] as const) {
+    console.log(
+      `| ${label} | ${r.tesseraCpu.toFixed(1)} ms | ${r.ftsCpu.toFixed(1)} ms | ${(r.tesseraCpu / r.ftsCpu).toFixed(1)}× |`,
+    );
+  }
+  console.log(
+    `| bulk | ${bulkCpu.tessera.toFixed(0)} ms | ${bulkCpu.fts.toFixed(0)} ms | ${(bulkCpu.tessera / bulkCpu.fts).toFixed(1)}× |`,
   );
 
   if (profile) {

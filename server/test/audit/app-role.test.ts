@@ -148,6 +148,15 @@ describe.skipIf(!usingPostgres())('the audit log against the server’s database
     }
   });
 
+  it("the role empties the search indexes' GIN pending lists through migration 0022's function, owning no index", async () => {
+    expect(
+      await asAppRole([
+        'select search_clean_pending_lists()',
+        "select gin_clean_pending_list('search_documents_tsv_idx'::regclass)",
+      ]),
+    ).toEqual(['ok', '42501: must be owner of index search_documents_tsv_idx']);
+  });
+
   it('the start-up check tells the two roles apart', async () => {
     const owner = openDatabase({ url: ownerUrl, maxConnections: 1 });
     const app = openDatabase({ url: appUrl, maxConnections: 1 });

@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analysedRows } from '../../src/modules/search/analyse';
+import { queryRows } from '../../src/modules/search/sql';
 import { createAccountWithKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -242,5 +245,33 @@ describe('indexing', () => {
     ).toBe(404);
     expect((await api('DELETE', '/api/documents/collections/private', undefined, otherKey)).status).toBe(404);
     expect((await search({ collection: 'private', query: 'merger' })).body.data).toHaveLength(1);
+  });
+
+  it("stores each document's analysis exactly as Postgres makes it, and the terms' document frequencies", async () => {
+    // Quotes, backslashes, accents, a word repeated past the 256 positions Postgres keeps, a title.
+    const documents = [
+      { id: 'q1', title: "O'Brien's café", text: "it's a back\\slash \\'quoted' naïve café déjà-vu" },
+      { id: 'q2', text: `${'echo '.repeat(300)}end`, title: 'Echo echo' },
+      { id: 'q3', text: 'café au lait, 3.14 e-mail a@b.example https://x.example/p?q=1' },
+    ];
+    expect((await api('POST', '/api/documents', { collection: 'analysis', documents })).status).toBe(200);
+    const db = server.services.ctx.db;
+    const stored = sql`select id, title, body from search_documents where collection = 'analysis'`;
+    const differing = await queryRows<{ id: string }>(
+      db,
+      sql`select d.id from search_documents d join (${analysedRows(stored, 'english')}) r using (id)
+          where d.collection = 'analysis'
+            and (d.tsv <> r.tsv or d.tf <> r.tf or d.title_len <> r.title_len or d.body_len <> r.body_len)`,
+    );
+    expect(differing).toEqual([]);
+    const dfs = await queryRows<{ term: string; df: number; actual: number }>(
+      db,
+      sql`select t.term, t.df, (select count(*)::int from search_documents d
+            where d.account_id = t.account_id and d.collection = 'analysis' and d.tf ? t.term) as actual
+          from search_terms t where t.collection = 'analysis'`,
+    );
+    expect(dfs.length).toBeGreaterThan(10);
+    for (const row of dfs) expect(row.df, row.term).toBe(row.actual);
+    expect(dfs.find((r) => r.term === 'café')?.df).toBe(2);
   });
 });

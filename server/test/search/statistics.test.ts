@@ -71,4 +71,43 @@ describe('planner statistics of the search tables', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     expect(await counted()).toBe(410);
   });
+
+  it("leave no write's index entries pending: the GIN indexes' pending lists are emptied in the background", async () => {
+    const maintenance = server.services.searchMaintenance;
+    const db = server.services.ctx.db;
+    maintenance.cleanEveryEntries = 200;
+    await write(60); // the entries of the tests before, and these: emptied
+    const before = maintenance.pendingCleans;
+    await write(3); // at most ~16 lexemes a document: under the threshold, nothing emptied yet
+    expect(maintenance.pendingCleans).toBe(before);
+    await write(60);
+    expect(maintenance.pendingCleans).toBe(before + 1);
+    // Nothing left for a clean run now: the background one took the write's entries.
+    const [left] = await queryRows<{ pages: number }>(
+      db,
+      sql`select search_clean_pending_lists()::int as pages`,
+    );
+    expect(left?.pages).toBe(0);
+    // While the background is held back, a write's entries are pending (what the background run takes).
+    await maintenance.stop();
+    try {
+      await write(30);
+      const [pending] = await queryRows<{ pages: number }>(
+        db,
+        sql`select search_clean_pending_lists()::int as pages`,
+      );
+      expect(pending?.pages).toBeGreaterThan(0);
+    } finally {
+      maintenance.start();
+    }
+    const limits = await queryRows<{ options: string[] }>(
+      db,
+      sql`select reloptions as options from pg_class
+          where relname in ('search_documents_tsv_idx', 'search_terms_trgm_idx')`,
+    );
+    expect(limits.map((r) => r.options)).toEqual([
+      ['gin_pending_list_limit=65536'],
+      ['gin_pending_list_limit=65536'],
+    ]);
+  });
 });

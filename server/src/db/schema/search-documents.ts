@@ -31,7 +31,11 @@ export const searchDocuments = pgTable(
     title: text('title').notNull().default(''),
     body: text('body').notNull(),
     metadata: jsonb('metadata').notNull().default({}),
-    /** Title lexemes weighted A, body lexemes weighted B: matching (GIN) and snippets. */
+    /**
+     * Title lexemes weighted A, body lexemes weighted B: matching (GIN) and snippets. Migration 0022 sets the GIN
+     * index's gin_pending_list_limit (64 MB; not expressed here) and the background worker empties its pending
+     * list after writes (modules/search/maintenance.ts).
+     */
     tsv: tsvector('tsv').notNull(),
     /** Lexeme → [frequency in title, frequency in body]: BM25 reads it without unnesting `tsv`. */
     tf: jsonb('tf').notNull(),

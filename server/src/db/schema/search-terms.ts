@@ -3,7 +3,9 @@ import { accounts } from './accounts';
 
 /**
  * A collection's vocabulary: each lexeme with its document frequency (for idf), and a trigram
- * index over the lexemes so that fuzzy search can expand a misspelt word into indexed terms.
+ * index over the lexemes so that fuzzy search can expand a misspelt word into indexed terms. Migration 0022 sets
+ * that index's gin_pending_list_limit (64 MB; not expressed here) and the background worker empties its pending
+ * list after writes (modules/search/maintenance.ts).
  */
 export const searchTerms = pgTable(
   'search_terms',

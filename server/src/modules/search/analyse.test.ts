@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTsvector } from './analyse';
+import { decodeTsvector, tsvectorLiteral } from './analyse';
 
 // tsvectorsend(setweight(to_tsvector('english', 'River flows café'), 'A')
 //   || setweight(to_tsvector('english', 'the river rivers'), 'B')), printed by PostgreSQL 15;
@@ -25,5 +25,25 @@ describe('decodeTsvector', () => {
     });
     expect(() => decodeTsvector(SENT.subarray(0, SENT.length - 1))).toThrow(/truncated/);
     expect(() => decodeTsvector(SENT.subarray(0, 9))).toThrow(/truncated/);
+  });
+});
+
+describe('tsvectorLiteral', () => {
+  it('prints the binary form as tsvectorout does: lexemes quoted, positions with weight letters', () => {
+    expect(tsvectorLiteral(SENT)).toBe("'café':3A 'flow':2A 'river':1A,5B,6B");
+    expect(tsvectorLiteral(Buffer.from('00000000', 'hex'))).toBe('');
+  });
+
+  it('doubles quotes, escapes backslashes, writes C and no letter for D', () => {
+    // it's at 1 (weight D); a\b at 2 (weight C) and 3 (D).
+    const sent = Buffer.concat([
+      Buffer.from('00000002', 'hex'),
+      Buffer.from("it's", 'utf8'),
+      Buffer.from('0000010001', 'hex'),
+      Buffer.from('a\\b', 'utf8'),
+      Buffer.from('00000240020003', 'hex'),
+    ]);
+    expect(tsvectorLiteral(sent)).toBe("'it''s':1 'a\\\\b':2C,3");
+    expect(() => tsvectorLiteral(sent.subarray(0, sent.length - 1))).toThrow(/truncated/);
   });
 });

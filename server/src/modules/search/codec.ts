@@ -33,17 +33,21 @@ export function impactOf(tt: number, tb: number, tl: number, bl: number, refs: R
 }
 
 const f32 = new Float32Array(1);
+const f32Bits = new Uint32Array(f32.buffer);
 /** The smallest float4 not below x, so that a stored maximum never understates an impact. */
 export function float4Up(x: number): number {
   f32[0] = x;
   let y = f32[0] as number;
   if (y >= x) return y;
-  const bits = new Uint32Array(f32.buffer);
-  bits[0] = (bits[0] as number) + (y >= 0 ? 1 : -1);
+  f32Bits[0] = (f32Bits[0] as number) + (y >= 0 ? 1 : -1);
   y = f32[0] as number;
   return y;
 }
 
+/**
+ * Varints into a growing buffer. One writer serves every block of a run (`reset`, then `take` a copy of
+ * exactly the bytes written): a buffer allocated per block cost more than encoding a one-posting block.
+ */
 class ByteWriter {
   bytes = new Uint8Array(256);
   length = 0;
@@ -60,16 +64,25 @@ class ByteWriter {
     }
     this.bytes[this.length++] = v;
   }
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
+  take(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
 }
+
+const scratch = new ByteWriter();
 
 /** Postings' indexes by ascending ordinal: the order inside a block. */
 const byOrdinal = (p: Postings, indexes: number[]) =>
-  [...indexes].sort((x, y) => (p.ord[x] as number) - (p.ord[y] as number));
+  indexes.length === 1 ? indexes : [...indexes].sort((x, y) => (p.ord[x] as number) - (p.ord[y] as number));
 
 /** Encodes postings (any order) as one block; the caller keeps n ≤ BLOCK_SIZE. */
 export function encodeBlock(p: Postings, indexes: number[]): Uint8Array {
   const sorted = byOrdinal(p, indexes);
-  const w = new ByteWriter();
+  const w = scratch.reset();
   let previous = 0;
   for (const i of sorted) {
     const ord = p.ord[i] as number;
@@ -80,13 +93,13 @@ export function encodeBlock(p: Postings, indexes: number[]): Uint8Array {
     w.varint(p.tl[i] as number);
     w.varint(p.bl[i] as number);
   }
-  return w.bytes.slice(0, w.length);
+  return w.take();
 }
 
 /** The positions of the same postings as encodeBlock, in its order; null when unknown. */
 export function encodePositions(p: Postings, indexes: number[]): Uint8Array | null {
   if (!p.pos) return null;
-  const w = new ByteWriter();
+  const w = scratch.reset();
   for (const i of byOrdinal(p, indexes)) {
     const list = p.pos[i] as number[];
     w.varint(list.length);
@@ -96,7 +109,7 @@ export function encodePositions(p: Postings, indexes: number[]): Uint8Array | nu
       previous = position;
     }
   }
-  return w.bytes.slice(0, w.length);
+  return w.take();
 }
 
 /**
@@ -203,12 +216,17 @@ export function runBlocks(term: string, p: Postings, refs: References): BlockRow
   for (let i = 0; i < n; i++) {
     impact[i] = impactOf(p.tt[i] as number, p.tb[i] as number, p.tl[i] as number, p.bl[i] as number, refs);
   }
-  const order = Array.from({ length: n }, (_, i) => i).sort(
-    (x, y) => (impact[y] as number) - (impact[x] as number) || (p.ord[x] as number) - (p.ord[y] as number),
-  );
+  // Most terms of a batch are in one of its documents: nothing to sort.
+  const order =
+    n === 1
+      ? [0]
+      : Array.from({ length: n }, (_, i) => i).sort(
+          (x, y) =>
+            (impact[y] as number) - (impact[x] as number) || (p.ord[x] as number) - (p.ord[y] as number),
+        );
   const blocks: BlockRow[] = [];
   for (let start = 0; start < n; start += BLOCK_SIZE) {
-    const indexes = order.slice(start, start + BLOCK_SIZE);
+    const indexes = n <= BLOCK_SIZE ? order : order.slice(start, start + BLOCK_SIZE);
     blocks.push({
       term,
       maxImpact: float4Up(impact[indexes[0] as number] as number),

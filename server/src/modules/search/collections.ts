@@ -32,7 +32,7 @@ export const collectionVersionSql = (t: string) => {
 
 /**
  * Creates the collection if needed and locks its row for the rest of the transaction, so that
- * writes to one collection are serialised (statistics stay exact, term upserts cannot deadlock).
+ * writes to one collection are serialised (statistics stay exact, the terms' df updates cannot deadlock).
  */
 export async function lockCollection(
   db: Db,

@@ -2,12 +2,12 @@ import type { IndexResult } from '@tessera/shared';
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../context';
 import type { Db } from '../../db/client';
-import { analysedRows, decodeTsvector } from './analyse';
+import { analyseDocuments, decodeTsvectorWithLiteral } from './analyse';
 import { appendPostings, type IndexedDocument } from './blocks';
 import { lockCollection } from './collections';
 import type { SearchMaintenance } from './maintenance';
 import { liveAverages, needsRebase, readReferences, rebuildPostings } from './postings';
-import { queryRows, type Scope } from './sql';
+import { queryRows, type Scope, textArrayLiteral } from './sql';
 import type { CleanDocument } from './validate';
 
 /**
@@ -54,7 +54,11 @@ export async function removeDocuments(db: Db, scope: Scope, ids: string[]): Prom
 /**
  * Inserts documents, each with a new ordinal, and their share of the statistics; returns the
  * collection's new statistics and the written documents' ordinals, frequencies and lengths (for
- * their postings).
+ * their postings). The batch's terms: an update of the known ones' df, an insert of the new ones (an
+ * upsert's speculative insertion of every term cost ~1.6× as much; writers to a collection are
+ * serialised by its row lock, so no other writer adds a term meanwhile). Two statements: the analysis (`analyseDocuments`), whose tsvectors are read here
+ * (frequencies, lengths, positions, the batch's document frequencies), then the insert, given the
+ * tsvector as text and everything derived from it.
  */
 async function insertDocuments(
   db: Db,
@@ -63,15 +67,32 @@ async function insertDocuments(
   docs: CleanDocument[],
 ): Promise<{ n: number; tl: number; bl: number; docs: IndexedDocument[] }> {
   const { accountId: a, collection: c } = scope;
-  const source = sql`
-    select x.id, coalesce(x.title, '') as title, x.body, coalesce(x.metadata, '{}'::jsonb) as metadata
-    from jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) as x(id text, title text, body text, metadata jsonb)`;
-  const rows = await queryRows<{
-    n: number;
-    tl: number;
-    bl: number;
-    docs: { ord: number; tsv: string }[] | null;
-  }>(
+  const analysed = await analyseDocuments(db, language, docs);
+  const df = new Map<string, number>();
+  let titleLen = 0;
+  let bodyLen = 0;
+  const rows = docs.map((d, i) => {
+    const bytes = analysed[i];
+    if (!bytes) throw new Error('analysis returned fewer rows than documents');
+    const terms = decodeTsvectorWithLiteral(bytes);
+    for (const term of Object.keys(terms.tf)) df.set(term, (df.get(term) ?? 0) + 1);
+    titleLen += terms.titleLen;
+    bodyLen += terms.bodyLen;
+    return { doc: d, terms };
+  });
+  const vocabulary = [...df.keys()].sort();
+  const source = rows.map((r, i) => ({
+    i: i + 1,
+    id: r.doc.id,
+    title: r.doc.title,
+    body: r.doc.body,
+    metadata: r.doc.metadata,
+    tsv: r.terms.literal,
+    tf: r.terms.tf,
+    tl: r.terms.titleLen,
+    bl: r.terms.bodyLen,
+  }));
+  const stats = await queryRows<{ n: number; tl: number; bl: number; next: number }>(
     db,
     sql`
     with base as (
@@ -79,35 +100,52 @@ async function insertDocuments(
     ),
     ins as (
       insert into search_documents (account_id, collection, id, ord, title, body, metadata, tsv, tf, title_len, body_len)
-      select ${a}, ${c}, r.id, (select next_ord from base) + row_number() over (), r.title, r.body, r.metadata,
-        r.tsv, r.tf, r.title_len, r.body_len
-      from (${analysedRows(source, language)}) r
-      returning ord, tf, title_len, body_len, tsv
+      select ${a}, ${c}, x.id, (select next_ord from base) + x.i, coalesce(x.title, ''), x.body,
+        coalesce(x.metadata, '{}'::jsonb), x.tsv::tsvector, x.tf, x.tl, x.bl
+      from jsonb_to_recordset(${JSON.stringify(source)}::jsonb)
+        as x(i int, id text, title text, body text, metadata jsonb, tsv text, tf jsonb, tl int, bl int)
+      returning 1
     ),
-    terms as (
+    batch as (
+      select t.term, t.df
+      from unnest(${textArrayLiteral(vocabulary)}::text[], ${`{${vocabulary.map((t) => df.get(t)).join(',')}}`}::int[])
+        as t(term, df)
+    ),
+    known as (
+      update search_terms st set df = st.df + b.df
+      from batch b
+      where st.account_id = ${a} and st.collection = ${c} and st.term = b.term
+      returning st.term
+    ),
+    fresh as (
       insert into search_terms (account_id, collection, term, df)
-      select ${a}, ${c}, k, count(*)::int from ins, jsonb_object_keys(ins.tf) k group by k order by k
-      on conflict (account_id, collection, term) do update set df = search_terms.df + excluded.df
+      select ${a}, ${c}, b.term, b.df from batch b
+      where not exists (select 1 from known k where k.term = b.term)
+      order by b.term
       returning 1
     )
     update search_collections set
-      doc_count = doc_count + (select count(*) from ins),
-      title_len_sum = title_len_sum + (select coalesce(sum(title_len), 0) from ins),
-      body_len_sum = body_len_sum + (select coalesce(sum(body_len), 0) from ins),
-      next_ord = next_ord + (select count(*) from ins),
+      doc_count = doc_count + ${docs.length},
+      title_len_sum = title_len_sum + ${titleLen},
+      body_len_sum = body_len_sum + ${bodyLen},
+      next_ord = next_ord + ${docs.length},
       updated_at = now()
     where account_id = ${a} and name = ${c}
     returning doc_count::float8 as n, title_len_sum::float8 as tl, body_len_sum::float8 as bl,
-      (select jsonb_agg(jsonb_build_object('ord', ord, 'tsv', encode(tsvectorsend(ins.tsv), 'base64'))) from ins) as docs`,
+      next_ord::float8 as next`,
   );
-  const row = rows[0];
+  const row = stats[0];
   if (!row) throw new Error('collection statistics update returned no row');
-  // Frequencies, lengths and positions from the tsvector's binary form, decoded here: printing it as
-  // text in SQL and parsing that, or building JSON of it in SQL, cost more than the analysis.
-  const written = (row.docs ?? []).map((d): IndexedDocument => {
-    const terms = decodeTsvector(Buffer.from(d.tsv, 'base64'));
-    return { ord: d.ord, tf: terms.tf, title_len: terms.titleLen, body_len: terms.bodyLen, pos: terms.pos };
-  });
+  const first = row.next - docs.length;
+  const written = rows.map(
+    ({ terms }, i): IndexedDocument => ({
+      ord: first + i + 1,
+      tf: terms.tf,
+      title_len: terms.titleLen,
+      body_len: terms.bodyLen,
+      pos: terms.pos,
+    }),
+  );
   return { n: row.n, tl: row.tl, bl: row.bl, docs: written };
 }
 
@@ -128,6 +166,7 @@ export async function indexDocuments({
   merges?: Pick<SearchMaintenance, 'wake' | 'wrote'>;
 }): Promise<IndexResult> {
   let mergeDue = false;
+  let entries = 0;
   const replaced = await ctx.db.transaction(async (tx) => {
     const language = await lockCollection(tx, scope);
     const existing = await removeDocuments(
@@ -137,6 +176,7 @@ export async function indexDocuments({
     );
     const refs = await readReferences(tx, scope);
     const stats = await insertDocuments(tx, scope, language, documents);
+    for (const d of stats.docs) entries += Object.keys(d.tf).length;
     if (refs) mergeDue = await appendPostings(tx, scope, refs, stats.docs);
     // A new collection gets its postings here (from its documents), an old one is rebuilt (from its
     // blocks) when its averages have drifted.
@@ -146,7 +186,7 @@ export async function indexDocuments({
     return new Set(existing);
   });
   if (mergeDue) merges?.wake(scope);
-  merges?.wrote(documents.length);
+  merges?.wrote(documents.length, entries);
   return {
     object: 'list',
     collection: scope.collection,
