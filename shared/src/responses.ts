@@ -22,7 +22,12 @@ export const InputImagePart = z.object({
 /** What an assistant message given back as input holds: its text (annotations and log probabilities are ignored). */
 export const OutputTextPart = z.looseObject({ type: z.literal('output_text'), text: z.string() });
 export const RefusalPart = z.object({ type: z.literal('refusal'), refusal: z.string() });
-export const InputContentPart = z.union([InputTextPart, InputImagePart, OutputTextPart, RefusalPart]);
+export const InputContentPart = z.discriminatedUnion('type', [
+  InputTextPart,
+  InputImagePart,
+  OutputTextPart,
+  RefusalPart,
+]);
 export type InputContentPart = z.infer<typeof InputContentPart>;
 
 /** A message: EasyInputMessage (`type` may be left out) or InputMessage. */
@@ -86,7 +91,7 @@ export const ResponseToolChoice = z.union([
 ]);
 export type ResponseToolChoice = z.infer<typeof ResponseToolChoice>;
 
-export const ResponseTextFormat = z.union([
+export const ResponseTextFormat = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text') }),
   z.object({ type: z.literal('json_object') }),
   z.object({

@@ -119,7 +119,7 @@ describe('POST /v1/responses (simulator)', () => {
     expect(res.incomplete_details).toEqual({ reason: 'max_output_tokens' });
     expect(res.max_output_tokens).toBe(16);
     expect(res.usage?.output_tokens).toBe(16);
-    expect(res.output[0]?.status).toBe('incomplete');
+    expect(res.output[0]).toMatchObject({ type: 'message', status: 'incomplete' });
   });
 
   it('streams the semantic events in order, numbered, the deltas adding up to the completed text', async () => {

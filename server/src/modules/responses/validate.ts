@@ -19,6 +19,8 @@ const EXPECTED: Record<string, string> = {
   'input.*.content': 'a string or an array of content parts',
   'input.*.content.*':
     "a content part: 'input_text', 'input_image' (or 'output_text', 'refusal' for assistant messages)",
+  'input.*.content.*.type':
+    "'input_text' or 'input_image' (or 'output_text', 'refusal' for assistant messages)",
   'input.*.call_id': 'a string of 1 to 64 characters naming the function call',
   'input.*.arguments': 'a string (the JSON text of the arguments)',
   'input.*.output': "a string or an array of 'input_text' parts",
@@ -33,6 +35,7 @@ const EXPECTED: Record<string, string> = {
   parallel_tool_calls: 'a boolean',
   text: "an object such as {format: {type: 'json_object'}}",
   'text.format': "{type: 'text'}, {type: 'json_object'} or {type: 'json_schema', name, schema}",
+  'text.format.type': "'text', 'json_object' or 'json_schema'",
   stream: 'a boolean',
   metadata: `an object of at most ${MAX_METADATA_PAIRS} string values (keys of at most 64 characters, values of at most 512)`,
   user: 'a string',
@@ -134,6 +137,28 @@ function checkStateless(body: Record<string, unknown>): void {
     );
 }
 
+/**
+ * The issue to report from a union's: a missing value is missing whatever the union; otherwise the issue of the
+ * one branch whose type the value has (an array's items for `string | array`), with its full path.
+ */
+function specific(issue: z.core.$ZodIssue | undefined): z.core.$ZodIssue | undefined {
+  if (issue?.code !== 'invalid_union') return issue;
+  if (issue.input === undefined)
+    return {
+      code: 'invalid_type',
+      expected: 'string',
+      path: issue.path,
+      message: 'required',
+      input: undefined,
+    };
+  const typed = issue.errors.filter(
+    (errs) => !(errs[0]?.code === 'invalid_type' && errs[0].path.length === 0),
+  );
+  const first = typed.length === 1 ? typed[0]?.[0] : undefined;
+  if (!first) return issue;
+  return specific({ ...first, path: [...issue.path, ...first.path] });
+}
+
 /** Parses a Responses request; the first problem is a 400 whose `param` is OpenAI's path (`input[0].content`). */
 export function parseResponseRequest(body: unknown): ResponseRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -148,7 +173,7 @@ export function parseResponseRequest(body: unknown): ResponseRequest {
   checkTools(record.tools);
   checkInput(record.input);
   const result = WithoutItems.safeParse(body, PARSE_CONTEXT);
-  if (!result.success) throw invalidParameter(result.error.issues[0], { expected: EXPECTED });
+  if (!result.success) throw invalidParameter(specific(result.error.issues[0]), { expected: EXPECTED });
   const { input } = record;
   if (Array.isArray(input))
     input.forEach((item, i) => {
@@ -156,7 +181,10 @@ export function parseResponseRequest(body: unknown): ResponseRequest {
       const schema = ITEM_SCHEMAS[typeof type === 'string' ? type : 'message'] ?? InputMessageItem;
       const parsed = schema.safeParse(item, PARSE_CONTEXT);
       if (!parsed.success)
-        throw invalidParameter(parsed.error.issues[0], { prefix: `input[${i}]`, expected: ITEM_EXPECTED });
+        throw invalidParameter(specific(parsed.error.issues[0]), {
+          prefix: `input[${i}]`,
+          expected: ITEM_EXPECTED,
+        });
     });
   return ResponseRequest.parse(body);
 }
