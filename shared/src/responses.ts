@@ -151,7 +151,7 @@ const tokens = z.number().int().nonnegative();
 
 export const ResponseUsage = z.object({
   input_tokens: tokens,
-  input_tokens_details: z.object({ cached_tokens: tokens }),
+  input_tokens_details: z.object({ cached_tokens: tokens, cache_write_tokens: tokens }),
   output_tokens: tokens,
   output_tokens_details: z.object({ reasoning_tokens: tokens }),
   total_tokens: tokens,
@@ -227,8 +227,10 @@ export const ResponseObject = z.object({
   tools: z.array(z.record(z.string(), z.unknown())),
   top_p: z.number(),
   truncation: z.literal('disabled'),
-  usage: ResponseUsage.nullable(),
-  user: z.string().nullable(),
+  /** Left out until the response is finished (the stream's `response.created` and `response.in_progress`). */
+  usage: ResponseUsage.optional(),
+  /** The request's `user`, when it gave one. */
+  user: z.string().optional(),
   metadata: z.record(z.string(), z.string()),
 });
 export type ResponseObject = z.infer<typeof ResponseObject>;

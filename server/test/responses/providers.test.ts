@@ -91,7 +91,7 @@ describe('POST /v1/responses relayed to an OpenAI-compatible upstream as a chat 
     expect(res.output_text).toBe(FAKE_TEXT);
     expect(res.usage).toEqual({
       input_tokens: 11,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
       output_tokens: 7,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 18,

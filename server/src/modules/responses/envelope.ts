@@ -28,7 +28,7 @@ export function responseShell(
   model: string,
 ): ResponseObject {
   const choice = request.tool_choice ?? 'auto';
-  return {
+  const shell: ResponseObject = {
     id,
     object: 'response',
     created_at: createdAt,
@@ -57,17 +57,24 @@ export function responseShell(
     })),
     top_p: request.top_p ?? 1,
     truncation: 'disabled',
-    usage: null,
-    user: request.user ?? null,
     metadata: request.metadata ?? {},
   };
+  if (request.user != null) shell.user = request.user;
+  return shell;
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
 }
 
 /** Chat's token counts in the Responses API's words (the breakdowns 0 when the provider gave none). */
 export function responseUsage(usage: Usage): ResponseUsage {
   return {
     input_tokens: usage.prompt_tokens,
-    input_tokens_details: { cached_tokens: usage.prompt_tokens_details?.cached_tokens ?? 0 },
+    input_tokens_details: {
+      cached_tokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+      cache_write_tokens: count(usage.prompt_tokens_details?.cache_write_tokens),
+    },
     output_tokens: usage.completion_tokens,
     output_tokens_details: { reasoning_tokens: usage.completion_tokens_details?.reasoning_tokens ?? 0 },
     total_tokens: usage.total_tokens,
