@@ -282,7 +282,14 @@ describe('POST /v1/responses relayed to an OpenAI-compatible upstream as a chat 
     expect(error.message).toMatch(/1000 ms/);
     expect(failed.response.status).toBe('failed');
     expect(failed.response.error).toEqual({ code: 'server_error', message: error.message });
-    expect(failed.response.output[0]).toMatchObject({ type: 'message', status: 'incomplete' });
+    // The failed response holds what was streamed before the failure.
+    const sent = streamed.flatMap((e) => (e.type === 'response.output_text.delta' ? [e.delta] : [])).join('');
+    expect(sent.length).toBeGreaterThan(0);
+    expect(failed.response.output[0]).toMatchObject({
+      type: 'message',
+      status: 'incomplete',
+      content: [{ type: 'output_text', text: sent }],
+    });
     expect(streamed.map((e) => e.sequence_number)).toEqual(streamed.map((_, i) => i));
   });
 });

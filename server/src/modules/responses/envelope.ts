@@ -17,6 +17,11 @@ export function itemId(prefix: 'msg' | 'fc' | 'rs'): string {
   return `${prefix}_${randomBase62(32)}`;
 }
 
+/** A function call's id when the upstream's stream gave none, in OpenAI's form (`call_` and 24 characters). */
+export function callId(): string {
+  return `call_${randomBase62(24)}`;
+}
+
 /**
  * The response as it stands before any output: the request's settings echoed as OpenAI echoes them (defaults
  * where it left them out), no output, no usage. The answer and the stream's events fill in the rest.

@@ -9,7 +9,7 @@ import type {
   ResponseUsage,
 } from '@tessera/shared';
 import type { ChatSink } from '../chat';
-import { finish, itemId, responseUsage } from './envelope';
+import { callId, finish, itemId, responseUsage } from './envelope';
 
 /** An error as the transport answers it (OpenAI's error body's `error`), recorded for the usage event. */
 export interface StreamFailure {
@@ -181,7 +181,7 @@ export class ResponseStream implements ChatSink {
         id: itemId('fc'),
         type: 'function_call',
         status: 'in_progress',
-        call_id: typeof call.id === 'string' ? call.id : itemId('fc'),
+        call_id: typeof call.id === 'string' ? call.id : callId(),
         name: typeof call.function?.name === 'string' ? call.function.name : '',
         arguments: '',
       }));
@@ -262,6 +262,15 @@ export class ResponseStream implements ChatSink {
     const failure = this.sink.failure(err);
     this.failed = true;
     this.emit('error', { code: failure.code, message: failure.message, param: failure.param });
+    // The open part's text so far (its item holds it only once the part is done).
+    const current = this.current && this.output[this.current.index];
+    if (current?.type === 'message' && this.part) {
+      const { kind, index, text } = this.part;
+      current.content[index] =
+        kind === 'text'
+          ? { type: 'output_text', text, annotations: [], logprobs: [] }
+          : { type: 'refusal', refusal: text };
+    }
     for (const item of this.output) if (item.status === 'in_progress') item.status = 'incomplete';
     this.emit('response.failed', {
       response: {
