@@ -57,7 +57,7 @@ export class ResponsesService {
   ) {}
 
   async prepare(body: unknown, principal: Principal): Promise<PreparedResponse> {
-    const request = parseResponseRequest(body);
+    const request = await parseResponseRequest(body);
     let chat: PreparedChat;
     try {
       chat = await this.chat.prepare(chatRequest(request), principal);
