@@ -118,7 +118,7 @@ describe('POST /v1/responses refusals', () => {
     },
   );
 
-  it('store: false, background: false, truncation and include are accepted', async () => {
+  it('store: false, background: false, truncation, include, and tool_choice without tools are accepted', async () => {
     const res = await client.responses.create({
       model,
       input: 'hi',
@@ -127,6 +127,8 @@ describe('POST /v1/responses refusals', () => {
       truncation: 'auto',
       include: ['reasoning.encrypted_content'],
       parallel_tool_calls: false,
+      tool_choice: 'auto',
+      tools: [],
     });
     expect(res).toMatchObject({ status: 'completed', store: false, truncation: 'disabled' });
   });

@@ -116,7 +116,9 @@ export function chatRequest(request: ResponseRequest): Record<string, unknown> {
     if (request.parallel_tool_calls != null) body.parallel_tool_calls = request.parallel_tool_calls;
   }
   const choice = request.tool_choice;
-  if (choice != null)
+  // Without tools, 'auto' and 'none' say nothing (agents send them on every turn); chat would refuse them.
+  const idle = !body.tools && (choice === 'auto' || choice === 'none');
+  if (choice != null && !idle)
     body.tool_choice =
       typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
   const format = request.text?.format;
