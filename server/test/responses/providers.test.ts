@@ -145,7 +145,10 @@ describe('POST /v1/responses relayed to an OpenAI-compatible upstream as a chat 
         },
         { role: 'user', content: 'Thanks' },
       ],
+      // Without tools, as agents send it on every turn: not sent (OpenAI's chat refuses tool_choice without tools).
+      tool_choice: 'auto',
     });
+    expect(lastRequest(openai).tool_choice).toBeUndefined();
     expect(lastRequest(openai).messages).toEqual([
       { role: 'user', content: 'Weather in Lisbon and Porto?' },
       {
