@@ -9,6 +9,7 @@ export * from './errors';
 export * from './keys';
 export * from './models';
 export * from './plans';
+export * from './responses';
 export * from './sarif';
 export * from './search';
 export * from './sse';

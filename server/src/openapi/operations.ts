@@ -15,6 +15,8 @@ import {
   IndexResult,
   ModelList,
   ModelObject,
+  ResponseObject,
+  ResponseRequest,
   SarifLog,
   SearchRequest,
   SearchResponse,
@@ -84,6 +86,23 @@ export const OPERATIONS: Operation[] = [
       name: 'CreateEmbeddingResponse',
       schema: EmbeddingList,
       description: 'The embeddings, in input order.',
+    },
+    errors: [404, 502, 503],
+  },
+  {
+    method: 'post',
+    path: '/v1/responses',
+    tag: 'Responses',
+    summary: 'Create a model response',
+    description:
+      "OpenAI's Responses API (what Codex and the Agents SDK speak), answered by translating it to a chat completion, so every model of the catalogue, the simulator, limits, allowance, budgets and metering are chat's (key scope `chat`). `input` is a string or a list of items: messages (`input_text`, `input_image` by URL; `output_text` for earlier assistant turns), `function_call` and `function_call_output` items (a tool loop), `reasoning` items (accepted, left out). `instructions` become the system message; `tools` are function tools; `text.format` is `json_schema` or `json_object`; `max_output_tokens` is the completion cap (at least 16). The answer is a `response` (`resp_…`) whose `output` holds a `message` with `output_text`, `function_call` items and, from upstreams that show it, a `reasoning` item; `status` is `incomplete` at the cap. With `stream: true`, Server-Sent Events with `event:` names: `response.created`, `response.in_progress`, per item `response.output_item.added`, `response.content_part.added`, `response.output_text.delta` (or `response.function_call_arguments.delta`), their `…done` events, then `response.completed`; a failure after the stream opened is an `error` event and `response.failed`. Nothing is stored: `store: true`, `previous_response_id`, `conversation`, `background: true`, `prompt` and hosted tools are a 400 naming the parameter.",
+    request: { name: 'CreateResponse', schema: ResponseRequest },
+    response: {
+      name: 'Response',
+      schema: ResponseObject,
+      description: 'The response.',
+      stream:
+        'Server-Sent Events: `event: <type>` and `data: {…, "sequence_number": n}` for each event, ending with `response.completed`, `response.incomplete` or `response.failed`.',
     },
     errors: [404, 502, 503],
   },

@@ -10,6 +10,7 @@ import { type RestRoute, registerRoutes } from './routes';
 import { chatRoutes } from './v1/chat';
 import { embeddingRoutes } from './v1/embeddings';
 import { modelRoutes } from './v1/models';
+import { responseRoutes } from './v1/responses';
 
 /** Every authenticated REST route of the public API, under /v1 and /api. */
 export function restRoutes(services: Services): RestRoute[] {
@@ -17,6 +18,7 @@ export function restRoutes(services: Services): RestRoute[] {
     ...modelRoutes(services),
     ...chatRoutes(services),
     ...embeddingRoutes(services),
+    ...responseRoutes(services),
     ...documentRoutes(services),
     ...searchRoutes(services),
     ...codeAnalyzeRoutes(services),

@@ -37,6 +37,8 @@ export interface EndedRequest {
 const GENAI_OPERATIONS: Record<string, string> = {
   '/v1/chat/completions': 'chat',
   '/v1/embeddings': 'embeddings',
+  // The Responses API is answered as a chat completion (modules/responses).
+  '/v1/responses': 'chat',
 };
 
 /**

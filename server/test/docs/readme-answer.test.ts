@@ -48,4 +48,18 @@ describe('the README’s first call', () => {
     expect(body.data).toHaveLength(sent.input.length);
     expect(body.data[0]?.embedding).toHaveLength(sent.dimensions);
   });
+
+  it('answers the Responses API example with the default catalogue', async () => {
+    const curl = /responses -H[^\n]*\n\s*-d '(\{"model":[^']+\})'/.exec(README)?.[1];
+    expect(curl).toBeTruthy();
+    const res = await fetch(`${server.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: curl,
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { object: string; status: string; output: { type: string }[] };
+    expect(body).toMatchObject({ object: 'response', status: 'completed' });
+    expect(body.output.map((o) => o.type)).toEqual(['message']);
+  });
 });

@@ -95,6 +95,11 @@ export class SseSink implements ChatSink {
     this.write(`data: ${json}\n\n`);
   }
 
+  /** A named event (`event:` then `data:`), as the Responses API streams them. */
+  event(type: string, json: string): void {
+    this.write(`event: ${type}\ndata: ${json}\n\n`);
+  }
+
   comment(text: string): void {
     this.write(`: ${text}\n\n`);
   }

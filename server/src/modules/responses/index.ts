@@ -1,0 +1,3 @@
+export type { PreparedResponse } from './service';
+export { ResponsesService } from './service';
+export type { ResponseEventSink, StreamFailure } from './stream';
