@@ -24,12 +24,16 @@ export function runsShell(parsed: ParsedSource, call: PythonCall): boolean {
   return shell !== undefined && !FALSY.test(shell);
 }
 
-/** An archive variable the file binds to `tarfile.open(…)` / `TarFile(…)`: iterating it yields every member. */
+/**
+ * An archive the file binds to `tarfile.open(…)` / `TarFile(…)` (or a parameter annotated `tarfile.TarFile`), or the
+ * call itself (`tarfile.open(path).extractall(dest)`): iterating it yields every member.
+ */
 const isArchive = (parsed: ParsedSource, name: string): boolean =>
-  /^\w+$/.test(name) &&
-  new RegExp(
-    `\\b${name}\\s*=\\s*(tarfile\\.open|TarFile(\\.open)?)\\(|(tarfile\\.open|TarFile(\\.open)?)\\(.*\\)\\s+as\\s+${name}\\b`,
-  ).test(parsed.source);
+  /^(tarfile\.open|TarFile(\.open)?)\(/.test(name) ||
+  (/^\w+$/.test(name) &&
+    new RegExp(
+      `\\b${name}\\s*=\\s*(tarfile\\.open|TarFile(\\.open)?)\\(|(tarfile\\.open|TarFile(\\.open)?)\\(.*\\)\\s+as\\s+${name}\\b|\\b${name}\\s*:\\s*(tarfile\\.)?TarFile\\b`,
+    ).test(parsed.source));
 
 /** A file that imports tarfile and not zipfile: its `extractall` is tarfile's. */
 const onlyTarfile = (parsed: ParsedSource): boolean =>

@@ -447,6 +447,7 @@ export abstract class CallWalker extends CollectionWalker {
    */
   protected fixedDestinationOf(arg: SyntaxNode): boolean {
     if (fixedDestination(this.text(arg))) return true;
+    if (this.headChosenByCode(arg)) return true;
     if (!NAME_LIKE.test(arg.type)) return false;
     const name = this.text(arg);
     let last: string | undefined;
@@ -460,6 +461,46 @@ export abstract class CallWalker extends CollectionWalker {
     };
     visit(this.unit);
     return last !== undefined && fixedDestination(last);
+  }
+
+  /**
+   * The URL is text joined at the sink (`config.base + req.query.path`, `` `${base}${path}` ``, `$base . $path`)
+   * whose head is a name or member the code set and no input reached (neither constant nor tainted): the input is
+   * appended to a destination the code chose (configuration, a base URL), as Semgrep's express-open-redirect and
+   * CodeQL's URL-prefix sanitisers read it. A head that is input, a parameter, or literal text is not this.
+   */
+  private headChosenByCode(arg: SyntaxNode): boolean {
+    const literals = this.flow?.literals;
+    let node = arg;
+    for (let depth = 0; depth < 16; depth++) {
+      const first = node.children.find((c) => c.named);
+      if (!first) break;
+      const joins =
+        /binary|concat|additive|infix/.test(node.type) &&
+        node.children.some((c) => !c.named && (c.type === '+' || c.type === '.'));
+      if (joins && node.children.filter((c) => c.named).length === 2) {
+        node = first;
+        continue;
+      }
+      if (literals?.strings.includes(node.type)) {
+        // The string's first part must be an interpolation, not text (`"https://" + …` keeps the host open).
+        const part = node.children.find((c) => c.named || literals.interpolations.includes(c.type));
+        if (!part || !literals.interpolations.includes(part.type)) return false;
+        const inner = part.children.find((c) => c.named);
+        if (!inner) return false;
+        node = inner;
+        continue;
+      }
+      break;
+    }
+    if (node === arg) return false;
+    if (
+      !NAME_LIKE.test(node.type) &&
+      !/member_expression|field_access|attribute|selector_expression/.test(node.type)
+    )
+      return false;
+    const v = this.evaluate(node);
+    return !v.taint && !v.constant;
   }
 
   private isSinkCall(node: SyntaxNode, kind: TaintKind): boolean {
