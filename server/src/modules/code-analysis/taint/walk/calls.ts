@@ -142,6 +142,20 @@ export abstract class CallWalker extends CollectionWalker {
     this.checkSizes(call, matches, args, vals);
     this.ctx.checkValues(this, call, callee, typed, vals);
     this.ctx.checkCleartext(this, call, callee, vals);
+    // `def fetch(url="http://…"): requests.get(url)`: the function's own default, used when a caller passes none.
+    const defaults = args.map((arg, i) =>
+      !vals[i]?.constant && (!vals[i]?.taint || vals[i]?.taint?.weak) && NAME_LIKE.test(arg.type)
+        ? this.parameterDefault(this.text(arg))
+        : undefined,
+    );
+    if (defaults.some((d) => d !== undefined))
+      this.ctx.checkCleartext(
+        this,
+        call,
+        callee,
+        defaults.map((d) => (d === undefined ? CLEAN : { constant: { value: d } })),
+        'medium',
+      );
 
     const argTaint = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
     const number = this.numberFromCall(call, matches, vals, unionTaint(argTaint, calleeTaint));
@@ -501,6 +515,34 @@ export abstract class CallWalker extends CollectionWalker {
       return false;
     const v = this.evaluate(node);
     return !v.taint && !v.constant;
+  }
+
+  /**
+   * The string literal a parameter of the function being walked defaults to (`url="http://…"`, `url = 'http://…'`,
+   * `$url = "…"`), when the parameter list declares one; a parameter is found by its name's node and the literal
+   * beside it, whatever the grammar calls the pair.
+   */
+  private parameterDefault(name: string): string | undefined {
+    const params = this.unit.children.find((c) => /parameters|parameter_list|formal_parameters/.test(c.type));
+    if (!params) return undefined;
+    const literals = this.flow?.literals.strings ?? [];
+    for (const p of params.children) {
+      if (!p.named) continue;
+      const parts = p.children.filter((c) => c.named);
+      const head = parts[0];
+      const last = parts[parts.length - 1];
+      if (
+        !head ||
+        !last ||
+        parts.length < 2 ||
+        this.text(head).replace(/^\$/, '') !== name.replace(/^\$/, '')
+      )
+        continue;
+      if (!literals.includes(last.type)) return undefined;
+      const value = this.evaluate(last).constant?.value;
+      return typeof value === 'string' ? value : undefined;
+    }
+    return undefined;
   }
 
   private isSinkCall(node: SyntaxNode, kind: TaintKind): boolean {
