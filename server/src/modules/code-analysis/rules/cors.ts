@@ -1,3 +1,4 @@
+import { callText } from './security-crypto';
 import { forJs, type RuleDefinition } from './types';
 
 /**
@@ -35,6 +36,18 @@ const ORIGIN_PREDICATES = `(#match? @m "^(addAllowedOrigin|addAllowedOriginPatte
           (#match? @star "^(.[*].|[a-zA-Z.]+[(].[*].[)])$") (#eq? @cr "setAllowCredentials")`;
 const ANY_ORIGIN_BEAN = `((block ${ORIGIN_CALL} ${CREDENTIALS_CALL}) ${ORIGIN_PREDICATES})
         ((block ${CREDENTIALS_CALL} ${ORIGIN_CALL}) ${ORIGIN_PREDICATES})`;
+
+/**
+ * A response header set by hand to allow any origin (`*`) or the `null` origin (sandboxed frames, `data:` pages),
+ * as FindSecBugs' PERMISSIVE_CORS and Semgrep's permissive-cors read it: `response.addHeader(...)`,
+ * `w.Header().Set(...)`, `header("Access-Control-Allow-Origin: *")`, `response["Access-Control-Allow-Origin"] = "*"`.
+ */
+const ACAO = '[Aa]ccess-[Cc]ontrol-[Aa]llow-[Oo]rigin';
+const ANY = '(\\*|null)';
+const headerCall = (methods: string, q: string) =>
+  `\\.(${methods})\\(\\s*${q}${ACAO}${q}\\s*,\\s*${q}${ANY}${q}\\s*\\)$`;
+const headerStore = (q: string) => `\\[\\s*${q}${ACAO}${q}\\s*\\]\\s*=\\s*${q}${ANY}${q}$`;
+const JVM_HEADER = headerCall('addHeader|setHeader|header|set|add', '"');
 
 export const CORS_RULES: RuleDefinition[] = [
   {
@@ -104,21 +117,36 @@ export const CORS_RULES: RuleDefinition[] = [
     // read the responses; without credentials that exposes what the network position grants (an intranet API), so it
     // is a risky configuration (medium), not the credentialed case above.
     id: 'security/cors-any-origin',
-    needles: ['enableCors', 'cors', 'Access-Control-Allow-Origin'],
+    needles: ['enableCors', 'cors', 'Access-Control-Allow-Origin', 'access-control-allow-origin'],
     category: 'security',
     severity: 'medium',
     confidence: 'medium',
     cwe: 'CWE-942',
     message:
       "`{finding}` lets every web site read these responses (Access-Control-Allow-Origin: *); allow the origins that need it (`origin: ['https://app.example.com']`).",
-    languages:
-      forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments) @args) @finding
+    languages: {
+      ...forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments) @args) @finding
         (#eq? @m "enableCors"))
       ((call_expression function: (member_expression object: (identifier) @o property: (property_identifier) @m)
           arguments: (arguments (object (pair key: (property_identifier) @k value: (_) @cors)))) @finding
         (#eq? @o "NestFactory") (#eq? @m "create") (#eq? @k "cors"))
       ((decorator (call_expression function: (identifier) @h arguments: (arguments . (string) @n . (string) @v .))) @finding
-        (#eq? @h "Header") (#match? @n "^.[Aa]ccess-[Cc]ontrol-[Aa]llow-[Oo]rigin.$") (#match? @v "^.[*].$"))`),
+        (#eq? @h "Header") (#match? @n "^.[Aa]ccess-[Cc]ontrol-[Aa]llow-[Oo]rigin.$") (#match? @v "^.[*].$"))
+      ${callText('call_expression', headerCall('setHeader|header|set|append', '[\'"`]'))}`),
+      java: callText('method_invocation', JVM_HEADER),
+      kotlin: callText('call_expression', JVM_HEADER),
+      scala: callText('call_expression', JVM_HEADER),
+      csharp: callText(
+        'invocation_expression',
+        headerCall('Add|Append|AppendHeader|AddHeader|Set|TryAdd', '"'),
+      ),
+      go: callText('call_expression', headerCall('Set|Add', '"')),
+      php: callText('function_call_expression', `^header\\(\\s*["']${ACAO}:\\s*${ANY}["']`),
+      python: `${callText('assignment', headerStore('["\']'))}
+        ${callText('call', headerCall('add|set|__setitem__', '["\']'))}`,
+      ruby: `${callText('assignment', headerStore('["\']'))}
+        ${callText('call', headerCall('set_header|add_header', '["\']'))}`,
+    },
     check: (c) => {
       const anyOrigin = (options: string) => /\borigin\s*:\s*(true|['"`]\*['"`])/.test(options);
       if (c.args) return /^\(\s*\)$/.test(c.args.text) || anyOrigin(c.args.text);

@@ -37,6 +37,7 @@ import { EXCEPTION_RULES } from './exceptions';
 import { EXPRESS_CONFIG_RULES } from './express-config';
 import { FILE_PERMISSION_RULES } from './file-permissions';
 import { goAnalyses } from './go';
+import { GRPC_RULES } from './grpc';
 import { HARDCODED_IV_RULES } from './hardcoded-iv';
 import { badHexConversion } from './hex-encoding';
 import { INCOMPLETE_ESCAPING_RULES } from './incomplete-escaping';
@@ -91,6 +92,7 @@ export const RULES: RuleDefinition[] = [
   ...SESSION_RULES,
   ...API_MISUSE_RULES,
   ...CLEARTEXT_RULES,
+  ...GRPC_RULES,
   ...BROWSER_RULES,
   ...DOM_SINK_RULES,
   ...AWS_CDK_RULES,

@@ -24,12 +24,16 @@ export function runsShell(parsed: ParsedSource, call: PythonCall): boolean {
   return shell !== undefined && !FALSY.test(shell);
 }
 
-/** An archive variable the file binds to `tarfile.open(…)` / `TarFile(…)`: iterating it yields every member. */
+/**
+ * An archive the file binds to `tarfile.open(…)` / `TarFile(…)` (or a parameter annotated `tarfile.TarFile`), or the
+ * call itself (`tarfile.open(path).extractall(dest)`): iterating it yields every member.
+ */
 const isArchive = (parsed: ParsedSource, name: string): boolean =>
-  /^\w+$/.test(name) &&
-  new RegExp(
-    `\\b${name}\\s*=\\s*(tarfile\\.open|TarFile(\\.open)?)\\(|(tarfile\\.open|TarFile(\\.open)?)\\(.*\\)\\s+as\\s+${name}\\b`,
-  ).test(parsed.source);
+  /^(tarfile\.open|TarFile(\.open)?)\(/.test(name) ||
+  (/^\w+$/.test(name) &&
+    new RegExp(
+      `\\b${name}\\s*=\\s*(tarfile\\.open|TarFile(\\.open)?)\\(|(tarfile\\.open|TarFile(\\.open)?)\\(.*\\)\\s+as\\s+${name}\\b|\\b${name}\\s*:\\s*(tarfile\\.)?TarFile\\b`,
+    ).test(parsed.source));
 
 /** A file that imports tarfile and not zipfile: its `extractall` is tarfile's. */
 const onlyTarfile = (parsed: ParsedSource): boolean =>
@@ -95,7 +99,14 @@ export const PYTHON_RISKY_CALLS: PythonCallRule[] = [
       if (call.name === 'torch.load') return keyword(parsed, call, 'weights_only') !== 'True' && 'medium';
       if (call.name.includes('load') && !/^yaml\.(load|load_all)$/.test(call.name)) return true;
       const loader = argument(call, 1, 'Loader');
-      return !loader || !/(^|\.)(C?SafeLoader|BaseLoader)$/.test(nodeText(parsed, loader));
+      // No loader named: the call relies on PyYAML's default, which constructed any object before 5.1 and was
+      // FullLoader (CVE-2020-14343) until 5.4; Bandit's B506 reads it at high confidence. A document written in the
+      // call is the code's own, an audit as above.
+      if (!loader) {
+        const document = firstArgument(call, 'stream');
+        return document !== undefined && literalString(parsed, document) === undefined ? 'medium' : true;
+      }
+      return !/(^|\.)(C?SafeLoader|BaseLoader)$/.test(nodeText(parsed, loader));
     },
   },
   {

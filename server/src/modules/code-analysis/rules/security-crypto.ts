@@ -47,8 +47,8 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(md5|sha1|md4|ripemd160)$") (#match? @fn "^(New|Sum)$"))`,
       php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))
-            ((function_call_expression function: (name) @fn arguments: (arguments . (argument (string) @alg))) @finding
-              (#eq? @fn "hash") (#match? @alg "^.(md5|sha1|md4|md2).$"))`,
+            ((function_call_expression function: (name) @fn arguments: (arguments . (argument [(string) (encapsed_string)] @alg))) @finding
+              (#match? @fn "^(hash|hash_file|hash_init)$") (#match? @alg "^.(md5|sha1|md4|md2).$"))`,
       ruby: `((scope_resolution scope: (_) @m name: (constant) @alg) @finding (#match? @m "^(OpenSSL::)?Digest$") (#match? @alg "^(MD5|SHA1|MD4|RMD160)$"))
              ${callText('call', '^OpenSSL::Digest\\.(new|digest|hexdigest)\\(\\s*[\'"](md5|sha1|md4|MD5|SHA1|MD4)[\'"]')}`,
       csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding
@@ -95,7 +95,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         (#eq? @cls "Cipher") (#eq? @fn "getInstance") (#match? @alg "\\"(DES|DESede|RC4|RC2|Blowfish|AES\\"|AES/ECB|[A-Za-z0-9]+/ECB(?!/OAEP)|RSA/[A-Za-z0-9]+/NoPadding)"))`,
       go: `((call_expression function: (selector_expression operand: (identifier) @pkg field: (field_identifier) @fn)) @finding
         (#match? @pkg "^(des|rc4)$") (#match? @fn "^New(Cipher|TripleDESCipher)$"))`,
-      php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument (string) @alg))) @finding
+      php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument [(string) (encapsed_string)] @alg))) @finding
         (#match? @fn "^openssl_(en|de)crypt$") (#match? @alg "(?:des|rc4|bf-|-ecb)"))
         ${callText('function_call_expression', '^mcrypt_(encrypt|decrypt|generic|module_open|cbc|ecb|cfb|ofb)\\(')}`,
       kotlin: callText('call_expression', `^${JCA_CIPHER}`),

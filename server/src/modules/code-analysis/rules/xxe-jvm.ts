@@ -1,3 +1,4 @@
+import { callText } from './security-crypto';
 import type { RuleDefinition } from './types';
 
 /**
@@ -17,7 +18,31 @@ const HARDENED = [
   'setExpandEntityReferences(false)',
 ];
 
+/**
+ * A parser told in so many words to process DTDs or external entities: the `disallow-doctype-decl` feature set to
+ * false, the external-entity or external-DTD features set to true, StAX's `SUPPORT_DTD` or
+ * `IS_SUPPORTING_EXTERNAL_ENTITIES` set to true (Semgrep documentbuilderfactory-disallow-doctype-decl-false,
+ * FindSecBugs XXE_*). The file then mentions the feature, so the factory rule above (and Java's) reads it as
+ * hardened: this names the line that undoes it.
+ */
+const DISABLED = String.raw`\.(setFeature|setProperty)\(\s*("[^"]*disallow-doctype-decl"\s*,\s*false|("[^"]*(external-general-entities|external-parameter-entities|load-external-dtd)"|(XMLInputFactory\.)?(SUPPORT_DTD|IS_SUPPORTING_EXTERNAL_ENTITIES)|"javax\.xml\.stream\.(supportDTD|isSupportingExternalEntities)")\s*,\s*(true|Boolean\.TRUE))\s*\)$`;
+
 export const JVM_XXE_RULES: RuleDefinition[] = [
+  {
+    id: 'security/xxe-protection-disabled',
+    needles: ['setFeature', 'setProperty'],
+    category: 'security',
+    severity: 'high',
+    confidence: 'medium',
+    cwe: 'CWE-611',
+    message:
+      '`{finding}` turns the XML parser\'s protection against external entities off (XXE); set "http://apache.org/xml/features/disallow-doctype-decl" to true and external entities to false.',
+    languages: {
+      java: callText('method_invocation', DISABLED),
+      kotlin: callText('call_expression', DISABLED),
+      scala: callText('call_expression', DISABLED),
+    },
+  },
   {
     id: 'security/xxe-parser-factory',
     needles: ['Factory'],

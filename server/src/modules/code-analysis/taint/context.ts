@@ -465,7 +465,13 @@ export class FileContext {
    * A client called with a cleartext URL held in a variable (`url = "http://…"; requests.post(url)`); a literal
    * written in the call is the rule `security/cleartext-request`'s.
    */
-  checkCleartext(walker: WalkerBase, call: SyntaxNode, callee: string, vals: Val[]): void {
+  checkCleartext(
+    walker: WalkerBase,
+    call: SyntaxNode,
+    callee: string,
+    vals: Val[],
+    confidence: 'high' | 'medium' = 'high',
+  ): void {
     if (!walker.reporting) return;
     const text = this.parsed.source.slice(call.startIndex, call.endIndex);
     for (const v of vals) {
@@ -476,7 +482,7 @@ export class FileContext {
           rule_id: 'security/cleartext-request',
           category: 'security',
           severity: 'medium',
-          confidence: 'high',
+          confidence,
           message: `\`${callee.slice(0, 60)}\` sends the request in clear (${url.slice(0, 80)}): anyone on the path can read and change it; use https:// (wss://, SFTP/FTPS).`,
           ...locate(this.parsed, call),
           cwe: 'CWE-319',

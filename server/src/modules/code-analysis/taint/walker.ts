@@ -2,9 +2,9 @@ import type { SyntaxNode } from '../parsing/tree';
 import { foldBinary } from './constants';
 import { NAME_LIKE } from './syntax';
 import type { TaintLanguage } from './types';
-import { atParameterSink, CLEAN, unionTaint, type Val, withStep } from './values';
+import { atParameterSink, built, CLEAN, unionTaint, type Val, withStep } from './values';
 import { CallWalker } from './walk/calls';
-import { field, IS_CALL, namedChildren, PATH_LIKE, select, URL_PARSERS } from './walk/shared';
+import { CONCATENATING, field, IS_CALL, namedChildren, PATH_LIKE, select, URL_PARSERS } from './walk/shared';
 
 export { type CallShape, type SinkHit, select } from './walk/shared';
 
@@ -113,10 +113,18 @@ export class FlowWalker extends CallWalker {
         old.constant && v.constant ? foldBinary(opText, old.constant.value, v.constant.value) : undefined;
       // `n += 1`, `total *= n`: the same checks as the operator written out.
       const number = this.arithmetic(node, opText, target, valueNode, old, v);
-      const plain = unionTaint(
+      let plain = unionTaint(
         old.taint?.numeric ? undefined : old.taint,
         v.taint?.numeric ? undefined : v.taint,
       );
+      // `sql += field`, `$q .= $id`: text appended to text builds it, as `sql = sql + field` would.
+      const text =
+        CONCATENATING.test(opText) &&
+        (typeof old.constant?.value === 'string' ||
+          typeof v.constant?.value === 'string' ||
+          old.taint?.built === true ||
+          old.taint?.audit === true);
+      if (text) plain = plain ? built(plain) : this.auditOf(node, [old, v]);
       v = {
         taint: plain ?? number,
         constant: folded === undefined ? undefined : { value: folded },

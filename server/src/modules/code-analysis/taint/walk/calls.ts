@@ -142,6 +142,20 @@ export abstract class CallWalker extends CollectionWalker {
     this.checkSizes(call, matches, args, vals);
     this.ctx.checkValues(this, call, callee, typed, vals);
     this.ctx.checkCleartext(this, call, callee, vals);
+    // `def fetch(url="http://…"): requests.get(url)`: the function's own default, used when a caller passes none.
+    const defaults = args.map((arg, i) =>
+      !vals[i]?.constant && (!vals[i]?.taint || vals[i]?.taint?.weak) && NAME_LIKE.test(arg.type)
+        ? this.parameterDefault(this.text(arg))
+        : undefined,
+    );
+    if (defaults.some((d) => d !== undefined))
+      this.ctx.checkCleartext(
+        this,
+        call,
+        callee,
+        defaults.map((d) => (d === undefined ? CLEAN : { constant: { value: d } })),
+        'medium',
+      );
 
     const argTaint = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
     const number = this.numberFromCall(call, matches, vals, unionTaint(argTaint, calleeTaint));
@@ -447,6 +461,7 @@ export abstract class CallWalker extends CollectionWalker {
    */
   protected fixedDestinationOf(arg: SyntaxNode): boolean {
     if (fixedDestination(this.text(arg))) return true;
+    if (this.headChosenByCode(arg)) return true;
     if (!NAME_LIKE.test(arg.type)) return false;
     const name = this.text(arg);
     let last: string | undefined;
@@ -460,6 +475,74 @@ export abstract class CallWalker extends CollectionWalker {
     };
     visit(this.unit);
     return last !== undefined && fixedDestination(last);
+  }
+
+  /**
+   * The URL is text joined at the sink (`config.base + req.query.path`, `` `${base}${path}` ``, `$base . $path`)
+   * whose head is a name or member the code set and no input reached (neither constant nor tainted): the input is
+   * appended to a destination the code chose (configuration, a base URL), as Semgrep's express-open-redirect and
+   * CodeQL's URL-prefix sanitisers read it. A head that is input, a parameter, or literal text is not this.
+   */
+  private headChosenByCode(arg: SyntaxNode): boolean {
+    const literals = this.flow?.literals;
+    let node = arg;
+    for (let depth = 0; depth < 16; depth++) {
+      const first = node.children.find((c) => c.named);
+      if (!first) break;
+      const joins =
+        /binary|concat|additive|infix/.test(node.type) &&
+        node.children.some((c) => !c.named && (c.type === '+' || c.type === '.'));
+      if (joins && node.children.filter((c) => c.named).length === 2) {
+        node = first;
+        continue;
+      }
+      if (literals?.strings.includes(node.type)) {
+        // The string's first part must be an interpolation, not text (`"https://" + …` keeps the host open).
+        const part = node.children.find((c) => c.named || literals.interpolations.includes(c.type));
+        if (!part || !literals.interpolations.includes(part.type)) return false;
+        const inner = part.children.find((c) => c.named);
+        if (!inner) return false;
+        node = inner;
+        continue;
+      }
+      break;
+    }
+    if (node === arg) return false;
+    if (
+      !NAME_LIKE.test(node.type) &&
+      !/member_expression|field_access|attribute|selector_expression/.test(node.type)
+    )
+      return false;
+    const v = this.evaluate(node);
+    return !v.taint && !v.constant;
+  }
+
+  /**
+   * The string literal a parameter of the function being walked defaults to (`url="http://…"`, `url = 'http://…'`,
+   * `$url = "…"`), when the parameter list declares one; a parameter is found by its name's node and the literal
+   * beside it, whatever the grammar calls the pair.
+   */
+  private parameterDefault(name: string): string | undefined {
+    const params = this.unit.children.find((c) => /parameters|parameter_list|formal_parameters/.test(c.type));
+    if (!params) return undefined;
+    const literals = this.flow?.literals.strings ?? [];
+    for (const p of params.children) {
+      if (!p.named) continue;
+      const parts = p.children.filter((c) => c.named);
+      const head = parts[0];
+      const last = parts[parts.length - 1];
+      if (
+        !head ||
+        !last ||
+        parts.length < 2 ||
+        this.text(head).replace(/^\$/, '') !== name.replace(/^\$/, '')
+      )
+        continue;
+      if (!literals.includes(last.type)) return undefined;
+      const value = this.evaluate(last).constant?.value;
+      return typeof value === 'string' ? value : undefined;
+    }
+    return undefined;
   }
 
   private isSinkCall(node: SyntaxNode, kind: TaintKind): boolean {
