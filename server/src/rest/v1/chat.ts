@@ -1,26 +1,10 @@
-import { ServiceError } from '../../errors';
 import { locals, recordUsage } from '../../http/locals';
-import { CallAbortController } from '../../lib/call-abort';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
 import { sendJson } from '../send-json';
 import { answerFromCache, cacheTurnOf } from './chat-cache';
+import { abortOnClientClose, PROVIDER_HEADER } from './model-call';
 import { SseSink } from './sse-sink';
-
-/**
- * Why a call was aborted when its client left: a known error, so that it is neither logged as a failure nor
- * mapped to a 500 (the response can no longer be sent; the request is metered as 499).
- */
-export function clientClosed(): ServiceError {
-  return new ServiceError(
-    'invalid_request',
-    'The client closed the connection before the response was complete.',
-    { code: 'client_closed' },
-  );
-}
-
-/** The provider that answered a chat call: `simulator`, or the configured upstream's name. */
-export const PROVIDER_HEADER = 'x-tessera-provider';
 
 export function chatRoutes(services: Services): RestRoute[] {
   return [
@@ -31,12 +15,7 @@ export function chatRoutes(services: Services): RestRoute[] {
       body: true,
       bodyLimit: services.ctx.config.chatBodyLimitBytes,
       handler: async (req, res, principal) => {
-        // The client leaving (before the response is complete) aborts the model call at once, or before it
-        // starts if a long prompt was still being counted.
-        const abort = new CallAbortController();
-        res.on('close', () => {
-          if (!res.writableFinished) abort.abort(clientClosed());
-        });
+        const abort = abortOnClientClose(res);
         const prepared = await services.chat.prepare(req.body, principal);
         // A call refused before any model sees it (the allowance's 429, its 503 in an outage) consumed
         // nothing: metered with its model and 0 tokens, so that usage adds up to what the allowance counted.

@@ -1,9 +1,8 @@
 import { recordUsage } from '../../http/locals';
-import { CallAbortController } from '../../lib/call-abort';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
 import { sendJson, sendJsonList } from '../send-json';
-import { clientClosed, PROVIDER_HEADER } from './chat';
+import { abortOnClientClose, PROVIDER_HEADER } from './model-call';
 
 /** Answers of more vector components than this (about 1 MB of JSON) are written a piece at a time. */
 const LARGE_ANSWER_COMPONENTS = 65_536;
@@ -17,11 +16,7 @@ export function embeddingRoutes(services: Services): RestRoute[] {
       body: true,
       bodyLimit: services.ctx.config.embeddingsBodyLimitBytes,
       handler: async (req, res, principal) => {
-        // As for chat: the client leaving aborts the model call at once (or before it, while texts are counted).
-        const abort = new CallAbortController();
-        res.on('close', () => {
-          if (!res.writableFinished) abort.abort(clientClosed());
-        });
+        const abort = abortOnClientClose(res);
         const prepared = await services.embeddings.prepare(req.body, principal);
         // Refused before the model (the allowance): metered with its model and 0 tokens, as chat's are.
         recordUsage(res, { model: prepared.entry.id, promptTokens: 0, completionTokens: 0 });

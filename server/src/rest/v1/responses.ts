@@ -1,12 +1,11 @@
 import type { Response } from 'express';
 import { locals, recordError, recordUsage } from '../../http/locals';
-import { CallAbortController } from '../../lib/call-abort';
 import { type ResponseEventSink, ResponsesService } from '../../modules/responses';
 import type { Services } from '../../services';
 import { toHttpError } from '../errors';
 import type { RestRoute } from '../routes';
 import { sendJson } from '../send-json';
-import { clientClosed, PROVIDER_HEADER } from './chat';
+import { abortOnClientClose, PROVIDER_HEADER } from './model-call';
 import { SseSink } from './sse-sink';
 
 /** The response's events as Server-Sent Events on the client's connection (SseSink's batching and backpressure). */
@@ -40,11 +39,7 @@ export function responseRoutes(services: Services): RestRoute[] {
       body: true,
       bodyLimit: services.ctx.config.chatBodyLimitBytes,
       handler: async (req, res, principal) => {
-        // As for chat: the client leaving aborts the model call at once, or before it if its prompt is counted.
-        const abort = new CallAbortController();
-        res.on('close', () => {
-          if (!res.writableFinished) abort.abort(clientClosed());
-        });
+        const abort = abortOnClientClose(res);
         const prepared = await responses.prepare(req.body, principal);
         // Refused before the model (the allowance, a budget): metered with its model and 0 tokens, as chat's are.
         recordUsage(res, { model: prepared.chat.entry.id, promptTokens: 0, completionTokens: 0 });
