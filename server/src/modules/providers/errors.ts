@@ -5,8 +5,14 @@ export function isRetryable(err: unknown): boolean {
   return err instanceof ServiceError && err.retryable === true;
 }
 
-function retryAfterSeconds(header: string | undefined): number {
-  const seconds = Number(header);
+/**
+ * An upstream's `retry-after` in whole seconds, at least 1: delay-seconds (`30`, `1.5`) or an HTTP-date
+ * (`Wed, 21 Oct 2026 07:28:00 GMT`, RFC 9110 §10.2.3) counted from `now`. Missing or unreadable: 1.
+ */
+export function retryAfterSeconds(header: string | undefined, now = Date.now()): number {
+  if (header === undefined) return 1;
+  const trimmed = header.trim();
+  const seconds = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : (Date.parse(trimmed) - now) / 1000;
   return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 1;
 }
 
