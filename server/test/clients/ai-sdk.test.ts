@@ -65,8 +65,9 @@ describe.each([
     expect(result.finishReason).toBe('tool-calls');
     expect(result.toolCalls).toHaveLength(1);
     const [call] = result.toolCalls;
-    expect(call?.toolName).toBe('get_weather');
-    expect(typeof (call?.input as { city?: unknown }).city).toBe('string');
+    if (!call) throw new Error('no tool call');
+    expect(call.toolName).toBe('get_weather');
+    expect(typeof (call.input as { city?: unknown }).city).toBe('string');
   });
 
   it("surfaces a refused request as the SDK's error with our status and message", async () => {
