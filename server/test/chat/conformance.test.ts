@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFakeCatalogue } from '../helpers/chat-setup';
-import { type FakeUpstream, startFakeAnthropic, startFakeOpenAi } from '../helpers/fake-upstreams';
-import { createAccountWithKey } from '../helpers/fixtures';
+import { type FakeProvidersServer, startFakeProvidersServer } from '../helpers/conformance-setup';
 import { compileOpenAiSchemas, expectConforms as conforms } from '../helpers/openai-schemas';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
 
 let validators: ReturnType<typeof compileOpenAiSchemas>;
 let server: TestServer;
-let upstream: FakeUpstream;
-let anthropic: FakeUpstream;
+let setup: FakeProvidersServer | undefined;
 let testKey: string;
 let liveKey: string;
 
@@ -39,26 +36,11 @@ describe("conformance with OpenAI's OpenAPI document", () => {
       'Model',
       'ErrorResponse',
     ]);
-    upstream = await startFakeOpenAi();
-    anthropic = await startFakeAnthropic();
-    server = await startTestServer({
-      env: {
-        MODELS_FILE: writeFakeCatalogue(),
-        OPENAI_BASE_URL: `${upstream.url}/v1`,
-        ANTHROPIC_BASE_URL: anthropic.url,
-        ANTHROPIC_API_KEY: 'ant-conformance',
-        SIMULATOR_TOKEN_DELAY_MS: '0',
-        BODY_LIMIT_BYTES: '65536',
-        PLAN_PRO_RPM: '100000',
-      },
-    });
-    testKey = (await createAccountWithKey(server, { plan: 'pro' })).key.key;
-    liveKey = (await createAccountWithKey(server, { plan: 'pro', kind: 'live' })).key.key;
+    setup = await startFakeProvidersServer({ BODY_LIMIT_BYTES: '65536' });
+    ({ server, testKey, liveKey } = setup);
   }, 60_000);
   afterAll(async () => {
-    await server?.close();
-    await upstream?.close();
-    await anthropic?.close();
+    await setup?.close();
   });
 
   const messages = [

@@ -4,17 +4,14 @@
  * translated from Anthropic, whole and streamed, failures included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFakeCatalogue } from '../helpers/chat-setup';
-import { type FakeUpstream, startFakeAnthropic, startFakeOpenAi } from '../helpers/fake-upstreams';
-import { createAccountWithKey } from '../helpers/fixtures';
+import { type FakeProvidersServer, startFakeProvidersServer } from '../helpers/conformance-setup';
 import { compileOpenAiSchemas, expectConforms as conforms } from '../helpers/openai-schemas';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
 import { weatherParams } from '../helpers/simulator-suite';
 
 let validators: ReturnType<typeof compileOpenAiSchemas>;
 let server: TestServer;
-let upstream: FakeUpstream;
-let anthropic: FakeUpstream;
+let setup: FakeProvidersServer | undefined;
 let testKey: string;
 let liveKey: string;
 
@@ -52,26 +49,11 @@ async function streamEvents(
 
 beforeAll(async () => {
   validators = compileOpenAiSchemas(['Response', 'ResponseStreamEvent', 'ErrorResponse']);
-  upstream = await startFakeOpenAi();
-  anthropic = await startFakeAnthropic();
-  server = await startTestServer({
-    env: {
-      MODELS_FILE: writeFakeCatalogue(),
-      OPENAI_BASE_URL: `${upstream.url}/v1`,
-      ANTHROPIC_BASE_URL: anthropic.url,
-      ANTHROPIC_API_KEY: 'ant-conformance',
-      SIMULATOR_TOKEN_DELAY_MS: '0',
-      PLAN_PRO_RPM: '100000',
-      MODEL_TIMEOUT_MS: '1000',
-    },
-  });
-  testKey = (await createAccountWithKey(server, { plan: 'pro' })).key.key;
-  liveKey = (await createAccountWithKey(server, { plan: 'pro', kind: 'live' })).key.key;
+  setup = await startFakeProvidersServer({ MODEL_TIMEOUT_MS: '1000' });
+  ({ server, testKey, liveKey } = setup);
 }, 60_000);
 afterAll(async () => {
-  await server?.close();
-  await upstream?.close();
-  await anthropic?.close();
+  await setup?.close();
 });
 
 const tools = [{ type: 'function', name: 'get_weather', parameters: weatherParams, strict: true }];
