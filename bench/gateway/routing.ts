@@ -1,7 +1,9 @@
 /**
- * What routing costs: Tessera's CPU a call and closed-loop latency for a model served by two deployments
- * (`bench-routed`, weighted) against the same model unrouted (`bench-model`), both to the same fake upstream, on
- * one Tessera process, interleaved round by round so that the machine's noise falls on both alike.
+ * What routing, cost and budgets cost: Tessera's CPU a call and closed-loop latency for a model served by two
+ * deployments (`bench-routed`, weighted), and for a routed and priced model called with a key held to money
+ * budgets (`bench-full`: every call costed; `priced` with the bench key, `full` with setup.ts's budgeted key, its
+ * calls reserved against two budgets before they run and settled after), against the same model unrouted (`bench-model`), all to the same fake upstream, on one
+ * Tessera process, interleaved round by round so that the machine's noise falls on each alike.
  *   cd server && TEST_DATABASE_URL=postgres://… npx tsx ../bench/gateway/routing.ts [--plain] [--rounds=8]
  */
 import { processCpu, SERVER_NODE_ARGS, start } from './children';
@@ -13,13 +15,18 @@ const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.split('=')[1]
 const CALLS = 2_000;
 
 const upstream = await start('./upstream.ts');
-const tessera = await start('./tessera.ts', [upstream.info.url ?? ''], SERVER_NODE_ARGS);
-const target = (model: string): Target => ({
+const tessera = await start('./tessera.ts', [upstream.info.url ?? '', '--features'], SERVER_NODE_ARGS);
+const target = (model: string, key = tessera.info.key): Target => ({
   url: `${tessera.info.url}/v1/chat/completions`,
-  headers: { authorization: `Bearer ${tessera.info.key}` },
+  headers: { authorization: `Bearer ${key}` },
   model,
 });
-const models = { unrouted: target('bench-model'), routed: target('bench-routed') };
+const models = {
+  unrouted: target('bench-model'),
+  routed: target('bench-routed'),
+  priced: target('bench-full'),
+  full: target('bench-full', tessera.info.budgetedKey),
+};
 
 /** `n` calls, 4 at a time; their latencies (ms) and how many failed. */
 async function closedLoop(t: Target, n: number): Promise<{ latencies: number[]; errors: number }> {
@@ -39,14 +46,16 @@ async function closedLoop(t: Target, n: number): Promise<{ latencies: number[]; 
 }
 
 type Name = keyof typeof models;
-const cpu: Record<Name, number[]> = { unrouted: [], routed: [] };
-const p50: Record<Name, number[]> = { unrouted: [], routed: [] };
-const p99: Record<Name, number[]> = { unrouted: [], routed: [] };
+const names = Object.keys(models) as Name[];
+const cpu = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Name, number[]>;
+const p50 = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Name, number[]>;
+const p99 = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Name, number[]>;
 let errors = 0;
 try {
   for (const t of Object.values(models)) await closedLoop(t, 4_000);
   for (let r = 0; r < rounds; r++) {
-    const order: Name[] = r % 2 ? ['routed', 'unrouted'] : ['unrouted', 'routed'];
+    // Each variant first, in the middle and last in turn.
+    const order = names.map((_, i) => names[(i + r) % names.length] as Name);
     for (const name of order) {
       await closedLoop(models[name], 300);
       const before = processCpu(tessera.child.pid);
@@ -63,7 +72,7 @@ try {
   console.log(
     `${stream ? 'streamed (time to first token)' : 'non-streamed'}, medians of ${rounds} rounds × ${CALLS} calls, 4 at a time, ${errors} errors:`,
   );
-  for (const name of ['unrouted', 'routed'] as const) {
+  for (const name of names) {
     console.log(
       `  ${name.padEnd(8)} CPU a call ${median(cpu[name]).toFixed(0)} µs (rounds ${cpu[name].map((x) => x.toFixed(0)).join(' ')}), latency p50 ${median(p50[name]).toFixed(2)} ms, p99 ${median(p99[name]).toFixed(2)} ms`,
     );

@@ -4,12 +4,15 @@
  * streams, at fixed offered loads, in alternating slices so that the machine's noise falls on every path alike.
  *   cd server && npx tsx ../bench/gateway/run.ts [rps…] [--seconds=5] [--warmup=3] [--slice=1] [--rounds=1]
  *     [--modes=plain,stream] [--with-floor] [--workers=<n>] [--against=<checkout>] [--ladder] [--goal-p99=5]
- *     [--no-allowance] [--pin]
+ *     [--no-allowance] [--features] [--pin]
  * (TEST_DATABASE_URL=postgres://… puts Tessera on a fresh Postgres database, named TEST_DATABASE_PREFIX_… when
  * that is set; --no-allowance replaces the live allowance's reserve/settle, two database writes per call, by a
  * no-op to show the gateway's own cost.)
  * --with-floor: the floor relay is a path too; each row then gives Tessera's added p50, added p99 and CPU a call as
  * ratios to the relay's (issue 42's goals: CPU ≤ 1.5×, added p99 ≤ 2×).
+ * --features: Tessera's calls go to `bench-full` (two weighted deployments, priced: every call costed) with a key
+ * held to its organisation's and its own money budgets (reserved before each call, settled after it): issue 40's
+ * gateway with routing, cost and budgets on (cache off).
  * --rounds=<n>: the whole measurement n times; after the rounds, the median of each figure and ratio over them.
  * --ladder: the loads are a rising ladder; the summary gives, for each mode and path, the highest load whose
  * median added p99 is ≤ --goal-p99 (ms, default 5), and a mode stops climbing once every path has missed it.
@@ -41,6 +44,7 @@ const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.s
 const seconds = Number(option('seconds') ?? 5);
 const noAllowance = args.includes('--no-allowance');
 const withFloor = args.includes('--with-floor');
+const features = args.includes('--features');
 const logLevel = option('log-level');
 /** --cpu-prof=<dir>: writes a V8 CPU profile of each Tessera process into <dir> when it exits. */
 const profileDir = option('cpu-prof');
@@ -75,6 +79,7 @@ const tesseraArgs = [
   ...(noAllowance ? ['--no-allowance'] : []),
   ...(logLevel ? [`--log-level=${logLevel}`] : []),
   ...(diagnose ? ['--diagnose'] : []),
+  ...(features ? ['--features'] : []),
   ...args.filter(
     (a) =>
       a.startsWith('--alloc-prof=') ||
@@ -109,10 +114,14 @@ interface Path {
   /** The process whose CPU (with its descendants') and memory count as the path's; none for the direct calls. */
   pid?: number;
 }
-const key = (x: Child) => ({ authorization: `Bearer ${x.info.key}` });
+const key = (x: Child) => ({ authorization: `Bearer ${x.info.budgetedKey ?? x.info.key}` });
 const relayPath = async (name: string, x: Child): Promise<Path> => ({
   name,
-  target: { url: `${x.info.url}/v1/chat/completions`, headers: key(x), model: 'bench-model' },
+  target: {
+    url: `${x.info.url}/v1/chat/completions`,
+    headers: key(x),
+    model: x.info.budgetedKey ? 'bench-full' : 'bench-model',
+  },
   // tessera-cluster.ts names the cluster's primary; its processes are its children.
   pid: Number(x.info.pid ?? x.child.pid),
 });

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { buildServer } from '../../server/build';
 import { SERVER_NODE_ARGS } from './children';
-import { benchKey, benchServices, benchSettings } from './setup';
+import { benchKey, benchServices, benchSettings, budgetedKey } from './setup';
 
 const upstreamUrl = process.argv[2];
 const workers = process.argv.find((a) => a.startsWith('--workers='))?.split('=')[1];
@@ -38,6 +38,7 @@ const settings = {
 // The account and key, made in this process on the fresh database (kept open, so not dropped, until exit).
 const { services, accountId, databaseUrl } = await benchServices(upstreamUrl, settings);
 const key = await benchKey(services, accountId, 'live');
+const budgeted = process.argv.includes('--features') ? await budgetedKey(services) : undefined;
 
 const SERVER = fileURLToPath(new URL('../../server/', import.meta.url));
 const built = mkdtempSync(join(SERVER, '.dist-bench-'));
@@ -80,7 +81,7 @@ lines.on('line', (line) => {
   if (!url) return;
   lines.close();
   child.stdout?.resume();
-  process.stdout.write(`${JSON.stringify({ url, key, pid: String(child.pid) })}\n`);
+  process.stdout.write(`${JSON.stringify({ url, key, budgetedKey: budgeted, pid: String(child.pid) })}\n`);
 });
 
 process.on('SIGTERM', () => {

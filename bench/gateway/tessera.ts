@@ -10,7 +10,7 @@ import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { collectStartupGarbage, releaseWorkersYoungGeneration } from '../../server/src/lib/heap';
 import { startServer } from '../../server/src/server';
-import { benchKey, benchServices } from './setup';
+import { benchKey, benchServices, budgetedKey } from './setup';
 
 const upstreamUrl = process.argv[2];
 const withoutAllowance = process.argv.includes('--no-allowance');
@@ -56,6 +56,8 @@ const { services, accountId } = await benchServices(
   },
 );
 const key = await benchKey(services, accountId, 'live');
+// --features: a second account whose key is held to money budgets (run.ts --features, routing.ts).
+const budgeted = process.argv.includes('--features') ? await budgetedKey(services) : undefined;
 if (withoutAllowance) {
   // Isolates the gateway's own cost from the allowance's database round trips (reported separately).
   const real = services.allowance;
@@ -156,7 +158,7 @@ if (snapshotDir) {
     process.stderr.write(`tessera heap snapshot ${file}: ${memory()}\n`);
   });
 }
-process.stdout.write(`${JSON.stringify({ url: running.url, key })}\n`);
+process.stdout.write(`${JSON.stringify({ url: running.url, key, budgetedKey: budgeted })}\n`);
 process.on('SIGTERM', () => {
   if (process.argv.includes('--diagnose'))
     process.stderr.write(`tessera ${diagnosis()}\ntessera at exit: ${memory()}\n`);

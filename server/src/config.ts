@@ -59,6 +59,8 @@ export interface AppConfig {
   analyticsConcurrency: AccountGateOptions;
   /** Tokens an instance leases from an account's allowance at a time (0: a database write per call). */
   allowanceLeaseTokens: number;
+  /** A money budget's lease is its amount ÷ this (modules/budgets/leases.ts); 0 reserves every call in the database. */
+  spendLeaseDivisor: number;
   /** Webhook deliveries (modules/webhooks) and the key that encrypts their secrets at rest. */
   webhooks: {
     pollMs: number;
@@ -154,6 +156,7 @@ export function configFromEnv(env: Env): AppConfig {
       queuePerAccount: env.ANALYTICS_QUEUE_PER_ACCOUNT,
     },
     allowanceLeaseTokens: env.ALLOWANCE_LEASE_TOKENS,
+    spendLeaseDivisor: env.SPEND_LEASE_DIVISOR,
     webhooks: {
       pollMs: env.WEBHOOK_POLL_MS,
       retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,

@@ -210,6 +210,12 @@ export const EnvSchema = z
      */
     ALLOWANCE_LEASE_TOKENS: z.coerce.number().int().min(0).default(100_000),
     /**
+     * A money budget's lease is its amount ÷ this (at least twice the call): while a budget has 16 leases' worth
+     * left, an instance admits its calls against a lease in memory (docs/budgets.md); 0 reserves every call in
+     * the database.
+     */
+    SPEND_LEASE_DIVISOR: z.coerce.number().int().min(0).max(1_000_000).default(256),
+    /**
      * 32 bytes (64 hex characters, or base64) that encrypt the webhook signing secrets at rest (AES-256-GCM);
      * unset, they are stored as they are (modules/webhooks/secret-box.ts).
      */

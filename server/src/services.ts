@@ -238,6 +238,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const spend = new SpendGuard(ctx, {
     currency: catalogue.prices.currency,
     onAlert: () => webhooks.wake(),
+    leaseDivisor: config.spendLeaseDivisor,
   });
   const codeAnalyzer = new CodeAnalyzer(config.codeAnalysis, logger);
   const tracing = config.tracing && new Tracing(config.tracing);
@@ -298,7 +299,8 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await cacheStore.close();
       // Gives back leased tokens and writes what they served.
       await allowance.stop();
-      spend.stop();
+      // Gives back leased money and writes what it served (and the alerts that raises, for the webhooks).
+      await spend.stop();
       await webhooks.stop();
       // After the HTTP server has drained: every request's event is in the buffer by now.
       await usage.stop();

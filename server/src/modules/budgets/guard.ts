@@ -5,6 +5,7 @@ import { type SpendBudgetRow, spendBudgets } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import type { Principal } from '../../principal';
 import { spendBudgetExceeded } from './errors';
+import { SpendLeaseBook } from './leases';
 import { releaseExpiredSpend, reserveSpend, settleSpend } from './statements';
 import { targetsOf } from './targets';
 import type { SpendHold, SpendReserver } from './types';
@@ -20,13 +21,18 @@ export interface SpendGuardOptions {
   sweepIntervalMs?: number;
   /** Told of each alert raised, so the webhook loop can deliver it at once rather than at its next poll. */
   onAlert?: () => void;
+  /** A budget's lease is its amount ÷ this (leases.ts); 0 reserves every call in the database. Default 256. */
+  leaseDivisor?: number;
+  /** How often leases write what they served (default 250 ms). */
+  leaseFlushMs?: number;
 }
 
 /**
  * Money budgets on the call path: an account's budgets are read once a second at most (a budget set on this
  * instance applies at once, on another within the TTL), and a call that some budget binds reserves its
- * worst-case cost in the database before it runs (statements.ts), so concurrent calls on any number of
- * instances never spend more than a budget. Calls no budget binds touch no database.
+ * worst-case cost before it runs, against this instance's lease of each budget in memory (leases.ts) or, near a
+ * budget's end, in the database (statements.ts), so concurrent calls on any number of instances never spend
+ * more than a budget. Calls no budget binds touch no database.
  */
 export class SpendGuard implements SpendReserver {
   private readonly cache = new Map<string, { at: number; rows: SpendBudgetRow[]; refreshing: boolean }>();
@@ -34,6 +40,7 @@ export class SpendGuard implements SpendReserver {
   private readonly ttlMs: number;
   private readonly holdTtlMs: number;
   private timer: NodeJS.Timeout | undefined;
+  private readonly leases: SpendLeaseBook;
 
   constructor(
     private readonly ctx: Ctx,
@@ -41,6 +48,15 @@ export class SpendGuard implements SpendReserver {
   ) {
     this.ttlMs = options.budgetsTtlMs ?? 1_000;
     this.holdTtlMs = options.holdTtlMs ?? 15 * 60_000;
+    this.leases = new SpendLeaseBook(ctx, {
+      divisor: options.leaseDivisor ?? 256,
+      currency: options.currency,
+      maxAgeMs: 30_000,
+      idleMs: 5_000,
+      flushMs: options.leaseFlushMs ?? 250,
+      ttlMs: this.holdTtlMs,
+      onAlert: options.onAlert,
+    });
   }
 
   get currency(): string {
@@ -51,11 +67,19 @@ export class SpendGuard implements SpendReserver {
     if (this.timer) return;
     this.timer = setInterval(() => void this.sweep(), this.options.sweepIntervalMs ?? 60_000);
     this.timer.unref();
+    this.leases.start();
   }
 
-  stop(): void {
+  /** Stops the sweep, writes what the leases served and gives their spare money back. */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.leases.stop();
+  }
+
+  /** Writes what the leases served so far (they also do so every `leaseFlushMs`). */
+  flushLeases(): Promise<void> {
+    return this.leases.flushNow();
   }
 
   /** Drops an account's cached budgets (after a change on this instance). */
@@ -120,6 +144,9 @@ export class SpendGuard implements SpendReserver {
     const targets = targetsOf(rows, principal, nowMs);
     if (targets.length === 0) return undefined;
     const micros = Math.max(0, Math.ceil(maxMicros));
+    // Away from a budget's end, a lease of it admits the call in memory (leases.ts).
+    const leased = await this.leases.draw(principal.accountId, targets, micros);
+    if (leased) return leased;
     const id = newId('spd');
     const result = await reserveSpend(this.ctx.db, {
       id,
