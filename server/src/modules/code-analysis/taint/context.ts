@@ -11,7 +11,7 @@ import { TAINT_RULES } from './rules';
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
 import { type Const, confidenceAt, type Taint, type TraceStep, unionTaint, type Val } from './values';
-import type { WalkerBase } from './walk/base';
+import type { WalkState } from './walk/state';
 import { FlowWalker } from './walker';
 
 /** A sink an argument of a function reaches inside it (or inside the functions it calls). */
@@ -358,7 +358,7 @@ export class FileContext {
     return summary;
   }
 
-  onReturn(walker: WalkerBase, unit: SyntaxNode, value: SyntaxNode, v: Val): void {
+  onReturn(walker: WalkState, unit: SyntaxNode, value: SyntaxNode, v: Val): void {
     const sinks = this.lang.returnSink;
     if (!sinks || !v.taint || !walker.reporting) return;
     if (!isRouteHandler(this.parsed, this.lang, unit)) return;
@@ -378,7 +378,7 @@ export class FileContext {
   }
 
   checkValues(
-    walker: WalkerBase,
+    walker: WalkState,
     call: SyntaxNode,
     callee: string,
     typed: string | undefined,
@@ -466,7 +466,7 @@ export class FileContext {
    * written in the call is the rule `security/cleartext-request`'s.
    */
   checkCleartext(
-    walker: WalkerBase,
+    walker: WalkState,
     call: SyntaxNode,
     callee: string,
     vals: Val[],

@@ -3,8 +3,13 @@ import { foldBinary } from './constants';
 import { NAME_LIKE } from './syntax';
 import type { TaintLanguage } from './types';
 import { atParameterSink, built, CLEAN, unionTaint, type Val, withStep } from './values';
+import { streamExtraction } from './walk/assign';
 import { CallWalker } from './walk/calls';
+import { putEntry } from './walk/collections';
+import { tokenTree } from './walk/macros';
+import { arithmetic, checkIndex, extremeValue } from './walk/numbers';
 import { CONCATENATING, field, IS_CALL, namedChildren, PATH_LIKE, select, URL_PARSERS } from './walk/shared';
+import { checkKeySink } from './walk/sinks';
 
 export { type CallShape, type SinkHit, select } from './walk/shared';
 
@@ -27,7 +32,7 @@ export class FlowWalker extends CallWalker {
       if (clean.types.includes(type) && clean.pattern.test(this.text(node))) return CLEAN;
     const extraction = this.lang.extractions?.find((e) => e.type === type);
     if (extraction) {
-      const handled = this.extraction(node, extraction.source);
+      const handled = streamExtraction(this, node, extraction.source);
       if (handled) return handled;
     }
     if (flow) {
@@ -35,10 +40,10 @@ export class FlowWalker extends CallWalker {
       if (handled) return handled;
     }
     if (this.lang.calls.includes(type)) return this.evaluateCall(node);
-    if (type === 'token_tree' && this.lang.tokenTrees) return this.tokenTree(node);
+    if (type === 'token_tree' && this.lang.tokenTrees) return tokenTree(this, node);
     if (type === 'macro_invocation' && this.lang.tokenTrees) return this.macro(node);
     if (this.lang.constructorDeclarations?.includes(type)) this.constructorDeclaration(node);
-    for (const k of this.lang.keySinks ?? []) if (k.type === type) this.checkKey(node, k);
+    for (const k of this.lang.keySinks ?? []) if (k.type === type) checkKeySink(this, node, k);
     const assignment = this.lang.assignments.find((a) => a.type === type);
     if (assignment) return this.assign(node, assignment);
     for (const m of this.lang.memberSinks ?? []) if (m.type === type) this.checkMember(node, m);
@@ -49,7 +54,7 @@ export class FlowWalker extends CallWalker {
       if (known && (!known.taint?.weak || known.taint.audit)) return known;
       if (this.lang.sources.some((re) => re.test(text))) return { taint: this.newTaint(node, text) };
       if (known) return known;
-      const extreme = this.extremeValue(node, text);
+      const extreme = extremeValue(this, node, text);
       if (extreme) return extreme;
       // A field another method of the class stored input in.
       const stored = this.ctx.readField(this.unit, text);
@@ -112,7 +117,7 @@ export class FlowWalker extends CallWalker {
       const folded =
         old.constant && v.constant ? foldBinary(opText, old.constant.value, v.constant.value) : undefined;
       // `n += 1`, `total *= n`: the same checks as the operator written out.
-      const number = this.arithmetic(node, opText, target, valueNode, old, v);
+      const number = arithmetic(this, node, opText, target, valueNode, old, v);
       let plain = unionTaint(
         old.taint?.numeric ? undefined : old.taint,
         v.taint?.numeric ? undefined : v.taint,
@@ -174,8 +179,8 @@ export class FlowWalker extends CallWalker {
       if (objectNode && (NAME_LIKE.test(objectNode.type) || PATH_LIKE.test(objectNode.type))) {
         const name = this.text(objectNode);
         const index = indexNode ? this.evaluate(indexNode) : CLEAN;
-        this.checkIndex(target, indexNode, index);
-        this.putEntry(name, index.constant?.value, v.taint, at, true);
+        checkIndex(this, target, indexNode, index);
+        putEntry(this, name, index.constant?.value, v.taint, at, true);
         return;
       }
     }

@@ -20,7 +20,8 @@ import {
   type Val,
   withStep,
 } from '../values';
-import { CollectionWalker } from './collections';
+import { collectionCall } from './collections';
+import { checkSizes, numberFromCall } from './numbers';
 import {
   ARGUMENT_LISTS,
   type CallShape,
@@ -32,12 +33,13 @@ import {
   PACKAGE_PREFIX,
   select,
 } from './shared';
+import { StatementWalker } from './statements';
 
 /** A string builder's methods that add text to it (Java, Kotlin, C#). */
 const BUILDER_APPENDS = /^(append|insert|Append|AppendFormat|AppendLine|Insert)$/;
 
 /** Calls: sources, sanitisers, sinks, the file's and the project's function summaries, builder models. */
-export abstract class CallWalker extends CollectionWalker {
+export abstract class CallWalker extends StatementWalker {
   /** `std::ifstream in(path);`: the declared type's constructor runs on the arguments, which may reach a sink. */
   protected constructorDeclaration(node: SyntaxNode): void {
     const typeNode = field(node, 'type');
@@ -139,7 +141,7 @@ export abstract class CallWalker extends CollectionWalker {
       if (taint) this.assignTo(target, { taint: unionTaint(this.evaluate(target).taint, taint) }, call);
     }
     this.checkSinks(call, callee, typed, args, vals, calleeTaint);
-    this.checkSizes(call, matches, args, vals);
+    checkSizes(this, call, matches, args, vals);
     this.ctx.checkValues(this, call, callee, typed, vals);
     this.ctx.checkCleartext(this, call, callee, vals);
     // `def fetch(url="http://…"): requests.get(url)`: the function's own default, used when a caller passes none.
@@ -158,7 +160,7 @@ export abstract class CallWalker extends CollectionWalker {
       );
 
     const argTaint = vals.reduce<Taint | undefined>((t, v) => unionTaint(t, v.taint), undefined);
-    const number = this.numberFromCall(call, matches, vals, unionTaint(argTaint, calleeTaint));
+    const number = numberFromCall(this, call, matches, vals, unionTaint(argTaint, calleeTaint));
     if (number) return number;
     if (this.lang.sanitizers.some(matches)) return CLEAN;
     const template = this.templateTaint(matches, args, vals);
@@ -233,7 +235,7 @@ export abstract class CallWalker extends CollectionWalker {
       const fallback = vals[1]?.taint;
       return fallback ? { taint: fallback } : CLEAN;
     }
-    const modelled = receiverName ? this.collectionCall(receiverName, method, vals, call) : undefined;
+    const modelled = receiverName ? collectionCall(this, receiverName, method, vals, call) : undefined;
     if (modelled) return modelled;
     if (receiver.constant) {
       const folded = foldMethod(

@@ -10,8 +10,13 @@ import {
 } from '../guards';
 import { refineNumbers } from '../numeric/refine';
 import { CLEAN, type Const, Env, markSafe, type Taint, type Val } from '../values';
-import { ExpressionWalker } from './expressions';
+import { dictLiteral, listLiteral, subscriptRead } from './containers';
+import { declareTypes } from './declarations';
+import { stringLiteral } from './literals';
+import { checkCast, checkLoopBound, numericModel, refineHost } from './numbers';
+import { binaryOperation, comparisonChain, unaryOperation } from './operators';
 import { ARGUMENT_LISTS, field, joinVals, namedChildren, select, selectAll } from './shared';
+import { WalkState } from './state';
 
 /** A receiver read without running anything (a name, a member path, a subscript): reading it again is harmless. */
 const COLLECTION_PATH =
@@ -27,7 +32,7 @@ function hasInput(env: Env): boolean {
 }
 
 /** Statements and control flow: branches explored apart and joined, constant conditions deciding, switches, loops, tries, returns. */
-export abstract class StatementWalker extends ExpressionWalker {
+export abstract class StatementWalker extends WalkState {
   /**
    * A closure (lambda, arrow function, block) runs where it is written, seeing the enclosing function's names:
    * `db.withConnection { conn => conn.query(sql) }`. It is also walked as its own unit; findings are reported once.
@@ -99,7 +104,7 @@ export abstract class StatementWalker extends ExpressionWalker {
       return CLEAN;
     }
     const lit = flow.literals;
-    if (lit.strings.includes(type)) return this.stringLiteral(flow, node);
+    if (lit.strings.includes(type)) return stringLiteral(this, flow, node);
     if (lit.leafStrings?.includes(type) && node.children.length === 0) {
       // Scala's `"abc"` is one token: its text between the quotes (escapes read as written).
       const raw = this.source.slice(node.startIndex, node.endIndex);
@@ -116,10 +121,10 @@ export abstract class StatementWalker extends ExpressionWalker {
     if (lit.booleans?.includes(type)) return { constant: { value: this.text(node) === 'true' } };
     if (lit.falses.includes(type)) return { constant: { value: false } };
     if (lit.nulls.includes(type)) return { constant: { value: null } };
-    if (flow.binaries.includes(type)) return this.binary(node);
-    if (flow.comparisons.includes(type)) return this.comparison(node);
+    if (flow.binaries.includes(type)) return binaryOperation(this, node);
+    if (flow.comparisons.includes(type)) return comparisonChain(this, node);
     const operand = flow.unaries[type];
-    if (operand !== undefined) return this.unary(node, operand);
+    if (operand !== undefined) return unaryOperation(this, node, operand);
     if (flow.tuples?.includes(type) && namedChildren(node).length === 1) {
       const inner = namedChildren(node)[0];
       return inner ? this.evaluate(inner) : CLEAN;
@@ -133,19 +138,19 @@ export abstract class StatementWalker extends ExpressionWalker {
       const value = select(node, cast);
       const v = value ? this.evaluate(value) : CLEAN;
       const target = field(node, 'type');
-      const out = target ? this.checkCast(node, this.text(target), value, v) : v;
+      const out = target ? checkCast(this, node, this.text(target), value, v) : v;
       // `(string) $_POST['name']`: text cannot carry the operators an array or object adds to a NoSQL filter.
       if (target && out.taint && /^(string|String)$/.test(this.text(target)))
         return { ...out, taint: markSafe(out.taint, ['nosql-injection']) };
       return out;
     }
     const subscript = flow.subscripts[type];
-    if (subscript) return this.subscript(node, subscript);
-    if (flow.lists.includes(type)) return this.list(node);
+    if (subscript) return subscriptRead(this, node, subscript);
+    if (flow.lists.includes(type)) return listLiteral(this, node);
     const dict = flow.dicts[type];
-    if (dict) return this.dict(node, dict);
+    if (dict) return dictLiteral(this, node, dict);
     const declaration = flow.typedDeclarations[type];
-    if (declaration) this.declareTypes(node, declaration);
+    if (declaration) declareTypes(this, node, declaration);
     return undefined;
   }
 
@@ -154,7 +159,7 @@ export abstract class StatementWalker extends ExpressionWalker {
    * the state itself where nothing can narrow).
    */
   protected refined(condition: SyntaxNode | undefined, truth: boolean, from: Env = this.env): Env {
-    if (!condition || !this.numbers || !hasInput(from)) return from;
+    if (!condition || !numericModel(this) || !hasInput(from)) return from;
     const saved = this.env;
     this.env = from;
     const narrowed = new Map<string, Taint>();
@@ -162,7 +167,7 @@ export abstract class StatementWalker extends ExpressionWalker {
       get: (name: string) => narrowed.get(name) ?? from.vars.get(name),
       set: (name: string, taint: Taint) => narrowed.set(name, taint),
     };
-    refineNumbers(view, this, condition, truth);
+    refineNumbers(view, refineHost(this), condition, truth);
     this.env = saved;
     if (narrowed.size === 0) return from;
     const env = from.clone();
@@ -380,7 +385,7 @@ export abstract class StatementWalker extends ExpressionWalker {
     // Other children (a C-style for's init and update) run once, in order.
     for (const c of node.children) if (c.named && c !== body && c !== condition) this.evaluate(c);
     const test = condition ?? field(node, 'condition');
-    this.checkLoopBound(test);
+    checkLoopBound(this, test);
     const after = this.explore(body, this.refined(test, true));
     this.env = Env.join([this.env, after]);
     return CLEAN;
