@@ -5,7 +5,9 @@ import type { TaintLanguage } from './types';
 import { atParameterSink, built, CLEAN, unionTaint, type Val, withStep } from './values';
 import { streamExtraction } from './walk/assign';
 import { CallWalker } from './walk/calls';
+import { runClosure } from './walk/closures';
 import { putEntry } from './walk/collections';
+import { evaluateFlow } from './walk/dispatch';
 import { tokenTree } from './walk/macros';
 import { arithmetic, checkIndex, extremeValue } from './walk/numbers';
 import { CONCATENATING, field, IS_CALL, namedChildren, PATH_LIKE, select, URL_PARSERS } from './walk/shared';
@@ -25,7 +27,7 @@ export class FlowWalker extends CallWalker {
   override evaluate(node: SyntaxNode): Val {
     if (this.env.dead) return CLEAN;
     if (node !== this.unit && node.named && this.ctx.isFunction(node))
-      return this.ctx.isClosure(node) ? this.closure(node) : CLEAN; // its own unit
+      return this.ctx.isClosure(node) ? runClosure(this, node) : CLEAN; // its own unit
     const flow = this.flow;
     const type = node.type;
     for (const clean of this.lang.cleanMembers ?? [])
@@ -36,7 +38,7 @@ export class FlowWalker extends CallWalker {
       if (handled) return handled;
     }
     if (flow) {
-      const handled = this.evaluateFlow(flow, node);
+      const handled = evaluateFlow(this, flow, node);
       if (handled) return handled;
     }
     if (this.lang.calls.includes(type)) return this.evaluateCall(node);

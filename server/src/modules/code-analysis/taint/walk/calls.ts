@@ -33,13 +33,13 @@ import {
   PACKAGE_PREFIX,
   select,
 } from './shared';
-import { StatementWalker } from './statements';
+import { WalkState } from './state';
 
 /** A string builder's methods that add text to it (Java, Kotlin, C#). */
 const BUILDER_APPENDS = /^(append|insert|Append|AppendFormat|AppendLine|Insert)$/;
 
 /** Calls: sources, sanitisers, sinks, the file's and the project's function summaries, builder models. */
-export abstract class CallWalker extends StatementWalker {
+export abstract class CallWalker extends WalkState {
   /** `std::ifstream in(path);`: the declared type's constructor runs on the arguments, which may reach a sink. */
   protected constructorDeclaration(node: SyntaxNode): void {
     const typeNode = field(node, 'type');
