@@ -11,6 +11,7 @@ import { TAINT_RULES } from './rules';
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
 import { type Const, confidenceAt, type Taint, type TraceStep, unionTaint, type Val } from './values';
+import { callShape } from './walk/calls';
 import type { WalkState } from './walk/state';
 import { FlowWalker } from './walker';
 
@@ -365,7 +366,11 @@ export class FileContext {
     const text = walker.nodeText(value);
     for (const sink of Array.isArray(sinks) ? sinks : [sinks]) {
       if (sink.value && !sink.value.test(text)) continue;
-      if (sink.unless && /call|invocation/.test(value.type) && sink.unless.test(walker.shape(value).callee))
+      if (
+        sink.unless &&
+        /call|invocation/.test(value.type) &&
+        sink.unless.test(callShape(walker, value).callee)
+      )
         continue;
       if (sink.scope || sink.scopeUnless) {
         const declared = handlerAnnotations(this.parsed, unit);

@@ -4,14 +4,17 @@ import { NAME_LIKE } from './syntax';
 import type { TaintLanguage } from './types';
 import { atParameterSink, built, CLEAN, unionTaint, type Val, withStep } from './values';
 import { streamExtraction } from './walk/assign';
-import { CallWalker } from './walk/calls';
+import { callShape, evaluateCall } from './walk/calls';
 import { runClosure } from './walk/closures';
 import { putEntry } from './walk/collections';
+import { constructorDeclaration, rememberConstructedType } from './walk/declarations';
+import { fixedDestinationOf } from './walk/destinations';
 import { evaluateFlow } from './walk/dispatch';
 import { tokenTree } from './walk/macros';
 import { arithmetic, checkIndex, extremeValue } from './walk/numbers';
 import { CONCATENATING, field, IS_CALL, namedChildren, PATH_LIKE, select, URL_PARSERS } from './walk/shared';
-import { checkKeySink } from './walk/sinks';
+import { checkKeySink, checkMemberSink, checkSinks } from './walk/sinks';
+import { WalkState } from './walk/state';
 
 export { type CallShape, type SinkHit, select } from './walk/shared';
 
@@ -22,7 +25,7 @@ export { type CallShape, type SinkHit, select } from './walk/shared';
  * expressions.ts literals and operators, statements.ts control flow, calls.ts calls, sinks and summaries; this class
  * dispatches a node to them and stores assignments.
  */
-export class FlowWalker extends CallWalker {
+export class FlowWalker extends WalkState {
   /** Evaluates an expression or runs a statement, in order, updating the state; returns the value. */
   override evaluate(node: SyntaxNode): Val {
     if (this.env.dead) return CLEAN;
@@ -41,14 +44,14 @@ export class FlowWalker extends CallWalker {
       const handled = evaluateFlow(this, flow, node);
       if (handled) return handled;
     }
-    if (this.lang.calls.includes(type)) return this.evaluateCall(node);
+    if (this.lang.calls.includes(type)) return evaluateCall(this, node);
     if (type === 'token_tree' && this.lang.tokenTrees) return tokenTree(this, node);
     if (type === 'macro_invocation' && this.lang.tokenTrees) return this.macro(node);
-    if (this.lang.constructorDeclarations?.includes(type)) this.constructorDeclaration(node);
+    if (this.lang.constructorDeclarations?.includes(type)) constructorDeclaration(this, node);
     for (const k of this.lang.keySinks ?? []) if (k.type === type) checkKeySink(this, node, k);
     const assignment = this.lang.assignments.find((a) => a.type === type);
     if (assignment) return this.assign(node, assignment);
-    for (const m of this.lang.memberSinks ?? []) if (m.type === type) this.checkMember(node, m);
+    for (const m of this.lang.memberSinks ?? []) if (m.type === type) checkMemberSink(this, node, m);
     if (PATH_LIKE.test(type) || node.children.length === 0 || this.lang.sourceNodes?.includes(type)) {
       const text = this.text(node);
       const known = this.env.has(text) ? this.env.get(text) : undefined;
@@ -83,7 +86,7 @@ export class FlowWalker extends CallWalker {
     const name = node.children[0];
     if (!tree || !name) return this.evaluateChildren(node);
     const v = this.evaluateChildren(node);
-    this.checkSinks(node, `${this.text(name).replace(/\s+/g, '')}!`, undefined, [tree], [v], undefined);
+    checkSinks(this, node, `${this.text(name).replace(/\s+/g, '')}!`, undefined, [tree], [v], undefined);
     return v;
   }
 
@@ -154,11 +157,11 @@ export class FlowWalker extends CallWalker {
       );
       // `location.href = "https://example.com/" + input`: the host is the code's, as for a call's URL.
       const fixed =
-        (sink.kind === 'open-redirect' || sink.kind === 'ssrf') && this.fixedDestinationOf(valueNode);
+        (sink.kind === 'open-redirect' || sink.kind === 'ssrf') && fixedDestinationOf(this, valueNode);
       if (taint && !fixed) this.flag(sink.kind, node, this.text(target), taint);
     }
     this.assignTo(target, v, node);
-    this.rememberConstructedType(target, valueNode);
+    rememberConstructedType(this, target, valueNode);
     this.rememberParsedUrl(target, valueNode);
     return v;
   }
@@ -166,7 +169,7 @@ export class FlowWalker extends CallWalker {
   /** `url = urlparse(target)`: a check of `url`'s host or scheme is a check of `target`. */
   protected rememberParsedUrl(target: SyntaxNode, value: SyntaxNode): void {
     if (!this.lang.calls.includes(value.type) || !NAME_LIKE.test(target.type)) return;
-    const { callee, args } = this.shape(value);
+    const { callee, args } = callShape(this, value);
     const arg = args[0];
     if (!arg || !NAME_LIKE.test(arg.type) || !URL_PARSERS.test(callee)) return;
     this.env.parsedFrom.set(this.text(target), this.text(arg));

@@ -23,6 +23,7 @@ import type { RefineHost } from '../numeric/refine';
 import { NAME_LIKE } from '../syntax';
 import type { NumericKind } from '../types';
 import { type Taint, type Val, withStep } from '../values';
+import { callShape } from './calls';
 import { field, namedChildren } from './shared';
 import type { WalkState } from './state';
 
@@ -49,7 +50,7 @@ export function refineHost(s: WalkState): RefineHost {
 }
 
 export function calleeText(s: WalkState, node: SyntaxNode): string | undefined {
-  return s.lang.calls.includes(node.type) ? s.shape(node).callee : undefined;
+  return s.lang.calls.includes(node.type) ? callShape(s, node).callee : undefined;
 }
 
 /** The declared type of a name or field (`int data`, a field's declaration), where the language declares one. */
@@ -128,7 +129,7 @@ function resultType(s: WalkState, nodes: (SyntaxNode | undefined)[], ranges: Ran
 
 /**
  * `a + b`, `a - b`, `a * b`, `a / b`, `a % b` where an operand is a number from input or chance: reports what can go
- * wrong in s range, and returns the result's numeric taint (none once reported, or for text concatenation).
+ * wrong in this range, and returns the result's numeric taint (none once reported, or for text concatenation).
  */
 export function arithmetic(
   s: WalkState,

@@ -17,7 +17,7 @@ import {
   unionTaint,
   type Val,
 } from '../values';
-import { type CallShape, MAX_SINK_HITS, type SinkHit, STRING_BUILDING } from './shared';
+import { MAX_SINK_HITS, type SinkHit, STRING_BUILDING } from './shared';
 
 /**
  * The explicit state of one function's walk, and what every node handler uses: the abstract state (`env`), what the
@@ -152,7 +152,4 @@ export abstract class WalkState {
 
   /** Stores a value into a target: a name, a field path, a subscript (collection entry), or a pattern of names. */
   abstract assignTo(target: SyntaxNode, v: Val, at: SyntaxNode): void;
-
-  /** A call's callee text, its arguments and their list. */
-  abstract shape(call: SyntaxNode): CallShape;
 }
