@@ -11,9 +11,9 @@ import { TAINT_RULES } from './rules';
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
 import { type Const, confidenceAt, type Taint, type TraceStep, unionTaint, type Val } from './values';
-import { callShape } from './walk/calls';
+import { callShape } from './walk/shape';
 import type { WalkState } from './walk/state';
-import { FlowWalker } from './walker';
+import { newWalk } from './walker';
 
 /** A sink an argument of a function reaches inside it (or inside the functions it calls). */
 export interface SinkThrough {
@@ -314,7 +314,7 @@ export class FileContext {
     if (this.computing.has(fn)) return undefined;
     this.computing.add(fn);
     const names = this.parameters(fn);
-    const base = new FlowWalker(this, fn, false);
+    const base = newWalk(this, fn, false);
     base.run([]);
     const summary: Summary = {
       flows: [],
@@ -329,7 +329,7 @@ export class FileContext {
     names.forEach((name, i) => {
       if (/^(self|cls)$/.test(name)) return;
       const marker: Taint = { origin: { text: `#${i}`, line: 0 }, steps: [] };
-      const walker = new FlowWalker(this, fn, false);
+      const walker = newWalk(this, fn, false);
       walker.run([[name, marker]]);
       const t = walker.returned?.taint;
       const flows = t?.origin.text === `#${i}`;
@@ -657,7 +657,7 @@ export class FileContext {
     const name = this.parameters(fn).filter((p) => !/^(self|cls)$/.test(p))[index];
     if (!name) return [];
     this.probing.add(key);
-    const walker = new FlowWalker(this, fn, false);
+    const walker = newWalk(this, fn, false);
     walker.probe = [];
     walker.runWith([[name, value]]);
     this.probing.delete(key);

@@ -1,3 +1,7 @@
+/**
+ * Branches: `if`/`elif`/`else` chains and ternaries explored apart and joined, a constant condition deciding, and
+ * the checks a condition makes (allow-lists, redirect checks, guards) holding on the path where it held.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import type { BranchSpec, FlowSyntax } from '../flow/types';
 import {

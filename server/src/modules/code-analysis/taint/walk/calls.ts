@@ -1,43 +1,20 @@
+/**
+ * Calls: the callee's parts and the arguments evaluated, sources and propagators, sinks and size sinks, value
+ * checks, sanitisers (plain, per kind, of a template's bound values), then the call through a summary (summaries.ts)
+ * or a library method's model (methods.ts).
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import { NAME_LIKE } from '../syntax';
 import { built, CLEAN, markSafe, type Taint, unionTaint, type Val, withStep } from '../values';
+import { assignTo } from './assign';
 import { parameterDefault } from './declarations';
 import { knownMethod } from './methods';
 import { checkSizes, numberFromCall } from './numbers';
-import { ARGUMENT_LISTS, type CallShape, field, namedChildren, PACKAGE_PREFIX, select } from './shared';
+import { callShape } from './shape';
+import { field, namedChildren } from './shared';
 import { checkSinks } from './sinks';
 import type { WalkState } from './state';
 import { throughSummary } from './summaries';
-
-/** Calls: sources, sanitisers, sinks, the file's and the project's function summaries, builder models. */
-
-export function callShape(s: WalkState, call: SyntaxNode): CallShape {
-  const isList = (c: SyntaxNode) => c.field === 'arguments' || ARGUMENT_LISTS.test(c.type);
-  const suffix = call.children.find((c) => c.type === 'call_suffix');
-  const argsNode = call.children.find(isList) ?? suffix?.children.find(isList);
-  if (argsNode) {
-    let callee = s.source.slice(call.startIndex, argsNode.startIndex).replace(/\s+/g, '');
-    if (s.lang.qualifiedNames) callee = callee.replace(PACKAGE_PREFIX, '$1');
-    const wrappers = s.lang.argumentWrappers ?? [];
-    const args = argsNode.children
-      .filter((c) => c.named && !/comment/.test(c.type))
-      .map((a) => {
-        if (a.type === 'argument' && a.children.length === 1) return a.children[0] as SyntaxNode;
-        if (wrappers.includes(a.type)) return select(a, 'value') ?? select(a, '*last') ?? a;
-        return a;
-      });
-    return { callee, args, argsNode };
-  }
-  const first = call.children[0];
-  // `x.html_safe`: a method call without arguments (Ruby) is its receiver and method.
-  if (call.children.some((c) => c.field === 'method'))
-    return { callee: s.text(call), args: [], argsNode: undefined };
-  return {
-    callee: first ? s.text(first) : '',
-    args: call.children.slice(1).filter((c) => c.named && !/comment/.test(c.type)),
-    argsNode: undefined,
-  };
-}
 
 export function evaluateCall(s: WalkState, call: SyntaxNode): Val {
   const { callee, args, argsNode } = callShape(s, call);
@@ -76,13 +53,13 @@ export function evaluateCall(s: WalkState, call: SyntaxNode): Val {
     if (source.when && !source.when.test(s.source.slice(call.startIndex, call.endIndex))) continue;
     const targets = source.into === 'all' ? args : args.slice(source.into, source.into + 1);
     const taint = s.newTaint(call, callee);
-    for (const target of targets) s.assignTo(target, { taint }, call);
+    for (const target of targets) assignTo(s, target, { taint }, call);
   }
   for (const p of s.lang.propagators ?? []) {
     const target = args[p.into];
     if (!target || !p.callee.test(callee)) continue;
     const taint = built(vals.find((v, i) => i !== p.into && v.taint)?.taint);
-    if (taint) s.assignTo(target, { taint: unionTaint(s.evaluate(target).taint, taint) }, call);
+    if (taint) assignTo(s, target, { taint: unionTaint(s.evaluate(target).taint, taint) }, call);
   }
   checkSinks(s, call, callee, typed, args, vals, calleeTaint);
   checkSizes(s, call, matches, args, vals);

@@ -1,3 +1,7 @@
+/**
+ * Closures: a lambda, arrow function or block runs where it is written, seeing the enclosing function's names (it is
+ * also walked as its own unit; findings are reported once); an iterator's callback gets the receiver's items.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import { CLEAN, type Taint, type Val } from '../values';
 import { explore } from './paths';

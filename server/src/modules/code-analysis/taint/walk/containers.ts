@@ -1,3 +1,7 @@
+/**
+ * List and dict literals, and subscript reads: the values collections are built from and read by (constant keys
+ * and indices entry by entry, slices folded).
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import { foldIndex, foldSlice } from '../constants';
 import { CLEAN, type Collection, collectionTaint, type Taint, unionTaint, type Val } from '../values';

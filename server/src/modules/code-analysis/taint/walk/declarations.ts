@@ -1,6 +1,11 @@
+/**
+ * Declarations: the types names and fields are declared with (typed receivers resolve `xp.evaluate` to
+ * `XPath.evaluate`), the type an object is constructed as, a declared object's constructor as a call, and the literal
+ * a parameter defaults to.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import { NAME_LIKE } from '../syntax';
-import { callShape } from './calls';
+import { callShape } from './shape';
 import { ARGUMENT_LISTS, field, namedChildren } from './shared';
 import { checkSinks } from './sinks';
 import type { WalkState } from './state';

@@ -1,3 +1,6 @@
+/**
+ * Destinations: a URL whose scheme and host the code fixes before any input joins it is no SSRF or open redirect.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import { NAME_LIKE } from '../syntax';
 import type { WalkState } from './state';

@@ -1,5 +1,8 @@
+/**
+ * Literals and their constants: strings (interpolations built from their parts), numbers, characters, booleans, null.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
-import { unescapeLiteral } from '../constants';
+import { parseNumber, unescapeLiteral } from '../constants';
 import type { FlowSyntax } from '../flow/types';
 import { built, CLEAN, type Taint, unionTaint, type Val } from '../values';
 import { namedChildren } from './shared';
@@ -48,4 +51,25 @@ function literalPart(s: WalkState, part: SyntaxNode): string {
     at = e.endIndex;
   }
   return text + raw(at, part.endIndex);
+}
+
+/** Scala's `"abc"` is one token: its text between the quotes (escapes read as written). */
+export function leafString(s: WalkState, node: SyntaxNode): Val {
+  const raw = s.source.slice(node.startIndex, node.endIndex);
+  const quotes = raw.startsWith('"""') ? 3 : 1;
+  return { constant: { value: unescapeLiteral(raw.slice(quotes, raw.length - quotes)) } };
+}
+
+export function numberLiteral(s: WalkState, node: SyntaxNode): Val {
+  const n = parseNumber(s.text(node));
+  return n === undefined ? CLEAN : { constant: { value: n } };
+}
+
+export function charLiteral(s: WalkState, node: SyntaxNode): Val {
+  return { constant: { value: unescapeLiteral(s.text(node).slice(1, -1)) } };
+}
+
+/** A boolean literal whose node type does not say which (`true` and `false` share one). */
+export function booleanLiteral(s: WalkState, node: SyntaxNode): Val {
+  return { constant: { value: s.text(node) === 'true' } };
 }

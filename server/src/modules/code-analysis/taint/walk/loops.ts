@@ -1,6 +1,11 @@
+/**
+ * Loops: the body explored once from the state its condition allows and joined with the state that skips it; a
+ * `for each` binds its target to the iterable's items.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import type { FlowSyntax } from '../flow/types';
 import { CLEAN, Env, type Val } from '../values';
+import { assignTo } from './assign';
 import { checkLoopBound } from './numbers';
 import { conditionTruth, explore, refined } from './paths';
 import { field, select } from './shared';
@@ -31,7 +36,7 @@ export function foreachStatement(s: WalkState, flow: FlowSyntax, node: SyntaxNod
   const body = s.env.clone();
   const saved = s.env;
   s.env = body;
-  if (target) s.assignTo(target, { taint: v.taint }, node);
+  if (target) assignTo(s, target, { taint: v.taint }, node);
   const bodyNode = select(node, spec.body);
   if (bodyNode) s.evaluate(bodyNode);
   const after = s.env;

@@ -1,6 +1,8 @@
+/** Macros (Rust): a macro's tokens read as calls and names, and a macro the catalogue names as a sink. */
 import type { SyntaxNode } from '../../parsing/tree';
 import { NAME_LIKE } from '../syntax';
 import { CLEAN, markSafe, type Taint, unionTaint, type Val } from '../values';
+import { checkSinks } from './sinks';
 import type { WalkState } from './state';
 
 /**
@@ -58,4 +60,17 @@ export function tokenTree(s: WalkState, node: SyntaxNode): Val {
   }
   endPath(false);
   return taint ? { taint } : CLEAN;
+}
+
+/**
+ * A macro (`info!("user {}", name)`): its tokens' taint, and a sink when the catalogue names the macro with its
+ * `!` (the callee is the macro's path and `!`, its one argument the token tree).
+ */
+export function macroInvocation(s: WalkState, node: SyntaxNode): Val {
+  const tree = node.children.find((c) => c.type === 'token_tree');
+  const name = node.children[0];
+  if (!tree || !name) return s.evaluateChildren(node);
+  const v = s.evaluateChildren(node);
+  checkSinks(s, node, `${s.text(name).replace(/\s+/g, '')}!`, undefined, [tree], [v], undefined);
+  return v;
 }

@@ -1,3 +1,6 @@
+/**
+ * Library methods: collections, lookup tables, constants folded, replacements, builders, mutators, formatters.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import { foldMethod, unescapeLiteral } from '../constants';
 import { kindsRejecting } from '../guards';

@@ -23,7 +23,7 @@ import type { RefineHost } from '../numeric/refine';
 import { NAME_LIKE } from '../syntax';
 import type { NumericKind } from '../types';
 import { type Taint, type Val, withStep } from '../values';
-import { callShape } from './calls';
+import { callShape } from './shape';
 import { field, namedChildren } from './shared';
 import type { WalkState } from './state';
 

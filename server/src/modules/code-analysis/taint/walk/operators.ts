@@ -1,8 +1,11 @@
+/**
+ * Operators: binary and unary operators and comparison chains folded on constants, text built from its parts, casts.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import { foldBinary, truthy } from '../constants';
 import { built, CLEAN, type Const, markSafe, unionTaint, type Val } from '../values';
-import { arithmetic } from './numbers';
-import { CONCATENATING, field, namedChildren, numericFormatSafeFor } from './shared';
+import { arithmetic, checkCast } from './numbers';
+import { CONCATENATING, field, namedChildren, numericFormatSafeFor, select } from './shared';
 import type { WalkState } from './state';
 
 export function binaryOperation(s: WalkState, node: SyntaxNode): Val {
@@ -74,4 +77,16 @@ export function unaryOperation(s: WalkState, node: SyntaxNode, operandField: str
       return { constant: { value: -v.constant.value } };
   }
   return opText === '!' || opText === 'not' ? CLEAN : { taint: v.taint };
+}
+
+/** `(T) v`: the value converted; a narrowing numeric cast is checked (numbers.ts). */
+export function castExpression(s: WalkState, node: SyntaxNode, valueSelector: string): Val {
+  const value = select(node, valueSelector);
+  const v = value ? s.evaluate(value) : CLEAN;
+  const target = field(node, 'type');
+  const out = target ? checkCast(s, node, s.text(target), value, v) : v;
+  // `(string) $_POST['name']`: text cannot carry the operators an array or object adds to a NoSQL filter.
+  if (target && out.taint && /^(string|String)$/.test(s.text(target)))
+    return { ...out, taint: markSafe(out.taint, ['nosql-injection']) };
+  return out;
 }

@@ -1,3 +1,6 @@
+/**
+ * Paths: the walk's state copied for a path (a branch, a loop body), narrowed by what a condition says of numbers.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import { truthy } from '../constants';
 import { refineNumbers } from '../numeric/refine';

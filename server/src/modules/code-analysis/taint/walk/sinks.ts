@@ -1,3 +1,7 @@
+/**
+ * Sinks: a call's arguments (positional, keyed, a list's head, the receiver, the key that picks the function), a
+ * property key or a member that reach a sink the catalogue names, with the sink's conditions.
+ */
 import { CONFIDENCE_LEVELS } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
 import type { SinkSpec, TaintKind, TaintLanguage } from '../types';
@@ -11,8 +15,8 @@ import {
   unionTaint,
   type Val,
 } from '../values';
-import { callShape } from './calls';
 import { fixedDestinationOf } from './destinations';
+import { callShape } from './shape';
 import { field, isShellCommandLine, namedChildren } from './shared';
 import type { WalkState } from './state';
 

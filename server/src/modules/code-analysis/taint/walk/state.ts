@@ -24,7 +24,7 @@ import { MAX_SINK_HITS, type SinkHit, STRING_BUILDING } from './shared';
  * function returns, the sinks reached, positions and trace steps, reporting, and what guards read and mark. Handlers
  * are functions of (state, node); the state knows nothing of them.
  */
-export abstract class WalkState {
+export class WalkState {
   env = new Env();
   /** What the function returns, joined over its return statements. */
   returned: Val | undefined;
@@ -47,6 +47,8 @@ export abstract class WalkState {
     readonly ctx: FileContext,
     readonly unit: SyntaxNode,
     readonly reporting: boolean,
+    /** The walk's dispatch of a node to its kind's handlers (dispatch.ts), given by whoever starts the walk. */
+    private readonly dispatch: (s: WalkState, node: SyntaxNode) => Val,
   ) {
     this.lang = ctx.lang;
     this.flow = ctx.lang.flow;
@@ -148,8 +150,7 @@ export abstract class WalkState {
   }
 
   /** Evaluates an expression or runs a statement, in order, updating the state; returns the value. */
-  abstract evaluate(node: SyntaxNode): Val;
-
-  /** Stores a value into a target: a name, a field path, a subscript (collection entry), or a pattern of names. */
-  abstract assignTo(target: SyntaxNode, v: Val, at: SyntaxNode): void;
+  evaluate(node: SyntaxNode): Val {
+    return this.dispatch(this, node);
+  }
 }

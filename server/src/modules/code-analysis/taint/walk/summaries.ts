@@ -1,3 +1,6 @@
+/**
+ * Calls through summaries: a function the file or the project defines, applied at the call (context.ts `Summary`).
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import type { Summary } from '../context';
 import { markSafe, type Taint, unionTaint, type Val, withStep } from '../values';

@@ -1,3 +1,7 @@
+/**
+ * Switches: `switch`/`when`/`match` arms explored apart (falling through where the language does) and joined; a
+ * constant subject runs the arm it selects.
+ */
 import type { SyntaxNode } from '../../parsing/tree';
 import type { FlowSyntax } from '../flow/types';
 import { CLEAN, type Const, Env, type Val } from '../values';

@@ -1,3 +1,4 @@
+/** `try`/`catch`/`finally`: a handler may start anywhere in the body, the finaliser runs on every path. */
 import type { SyntaxNode } from '../../parsing/tree';
 import type { FlowSyntax } from '../flow/types';
 import { CLEAN, Env, type Val } from '../values';
