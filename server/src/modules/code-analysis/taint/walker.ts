@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '../parsing/tree';
-import type { FileContext } from './context';
 import { evaluateNode } from './walk/dispatch';
+import type { WalkHost } from './walk/host';
 import { WalkState } from './walk/state';
 
 /**
@@ -11,6 +11,6 @@ import { WalkState } from './walk/state';
  * operators, containers, branches and paths, loops, switches, tries, jumps, closures, calls, summaries, library
  * methods, sinks, destinations, declarations, assignments, names, numbers.
  */
-export function newWalk(ctx: FileContext, unit: SyntaxNode, reporting: boolean): WalkState {
+export function newWalk(ctx: WalkHost, unit: SyntaxNode, reporting: boolean): WalkState {
   return new WalkState(ctx, unit, reporting, evaluateNode);
 }

@@ -15,6 +15,7 @@ import { field, namedChildren } from './shared';
 import { checkSinks } from './sinks';
 import type { WalkState } from './state';
 import { throughSummary } from './summaries';
+import { checkCleartext, checkValues } from './value-checks';
 
 export function evaluateCall(s: WalkState, call: SyntaxNode): Val {
   const { callee, args, argsNode } = callShape(s, call);
@@ -63,8 +64,8 @@ export function evaluateCall(s: WalkState, call: SyntaxNode): Val {
   }
   checkSinks(s, call, callee, typed, args, vals, calleeTaint);
   checkSizes(s, call, matches, args, vals);
-  s.ctx.checkValues(s, call, callee, typed, vals);
-  s.ctx.checkCleartext(s, call, callee, vals);
+  checkValues(s, call, callee, typed, vals);
+  checkCleartext(s, call, callee, vals);
   // `def fetch(url="http://…"): requests.get(url)`: the function's own default, used when a caller passes none.
   const defaults = args.map((arg, i) =>
     !vals[i]?.constant && (!vals[i]?.taint || vals[i]?.taint?.weak) && NAME_LIKE.test(arg.type)
@@ -72,7 +73,7 @@ export function evaluateCall(s: WalkState, call: SyntaxNode): Val {
       : undefined,
   );
   if (defaults.some((d) => d !== undefined))
-    s.ctx.checkCleartext(
+    checkCleartext(
       s,
       call,
       callee,

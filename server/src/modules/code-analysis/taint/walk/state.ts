@@ -1,6 +1,5 @@
 import type { Finding } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
-import type { FileContext } from '../context';
 import type { FlowSyntax } from '../flow/types';
 import { norm } from '../syntax';
 import type { TaintKind, TaintLanguage } from '../types';
@@ -17,6 +16,7 @@ import {
   unionTaint,
   type Val,
 } from '../values';
+import type { WalkHost } from './host';
 import { MAX_SINK_HITS, type SinkHit, STRING_BUILDING } from './shared';
 
 /**
@@ -44,7 +44,7 @@ export class WalkState {
   readonly source: string;
 
   constructor(
-    readonly ctx: FileContext,
+    readonly ctx: WalkHost,
     readonly unit: SyntaxNode,
     readonly reporting: boolean,
     /** The walk's dispatch of a node to its kind's handlers (dispatch.ts), given by whoever starts the walk. */

@@ -2,8 +2,8 @@
  * Calls through summaries: a function the file or the project defines, applied at the call (context.ts `Summary`).
  */
 import type { SyntaxNode } from '../../parsing/tree';
-import type { Summary } from '../context';
 import { markSafe, type Taint, unionTaint, type Val, withStep } from '../values';
+import type { Summary } from './host';
 import type { WalkState } from './state';
 
 /**
