@@ -11,7 +11,7 @@ import { PATH_LIKE } from './shared';
 import type { WalkState } from './state';
 
 /** A node type's entry in a language's table: its handlers in precedence order, and whether it reads a name. */
-interface KindEntry {
+export interface KindEntry {
   handlers: readonly NodeHandler[];
   namePath: boolean;
 }
@@ -19,7 +19,8 @@ interface KindEntry {
 /** Each language's table, filled type by type as the walk meets them (the catalogue and flow syntax are data). */
 const TABLES = new WeakMap<TaintLanguage, Map<string, KindEntry>>();
 
-function entryFor(lang: TaintLanguage, type: string): KindEntry {
+/** The entry of a node type in the language's table (made on first use). */
+export function kindEntry(lang: TaintLanguage, type: string): KindEntry {
   let table = TABLES.get(lang);
   if (!table) {
     table = new Map();
@@ -47,7 +48,7 @@ export function evaluateNode(s: WalkState, node: SyntaxNode): Val {
   if (s.env.dead) return CLEAN;
   if (node !== s.unit && node.named && s.ctx.isFunction(node))
     return s.ctx.isClosure(node) ? runClosure(s, node) : CLEAN;
-  const entry = entryFor(s.lang, node.type);
+  const entry = kindEntry(s.lang, node.type);
   for (const handler of entry.handlers) {
     const v = handler(s, node);
     if (v) return v;
