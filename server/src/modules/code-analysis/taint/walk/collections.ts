@@ -1,7 +1,7 @@
 /**
  * Collections modelled entry by entry: a map's values under constant keys, a list's items by index, and the rest
- * of the collection as one taint. Calls reach them through `collectionCall` (calls.ts), subscripts through
- * `putEntry` (walker.ts).
+ * of the collection as one taint. Calls reach them through `collectionCall` (methods.ts), subscripts through
+ * `putEntry` (assign.ts).
  */
 import type { SyntaxNode } from '../../parsing/tree';
 import {

@@ -2,8 +2,9 @@
  * The walk's handler table, as an ordered list of rules. Each rule looks at a node type of a language (its
  * catalogue and flow syntax) and, where it applies, gives that type's handler: a function of (state, node) that
  * returns the node's value, or undefined to let the next rule's handler (and finally the name read or the children)
- * run. The order is the precedence: a type several rules claim (a call that is also a binary in some grammar) goes
- * to the first. A language walks a new node kind by adding a rule here (or data its flow syntax already reads).
+ * run. The order is the precedence: of the rules that claim a type, the first whose handler answers gives the value
+ * (a declaration records its types and is then walked as an assignment). A language walks a new node kind by data its
+ * flow syntax already reads, or by a rule added here; no class to extend.
  */
 import type { SyntaxNode } from '../../parsing/tree';
 import type { FlowSyntax } from '../flow/types';

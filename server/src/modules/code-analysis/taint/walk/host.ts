@@ -1,5 +1,5 @@
 /**
- * What a walk needs of the file it walks in (context.ts's `WalkHost` is it): the parsed file and its catalogue,
+ * What a walk needs of the file it walks in (context.ts's `FileContext` is it): the parsed file and its catalogue,
  * its functions and their summaries, the fields its classes share, and where findings go. The walk knows the file
  * only through this, so that the file can make walks of its functions (for their summaries) without an import
  * cycle between them.
