@@ -1,7 +1,7 @@
 /**
  * A/B latency of two revisions of the code analysis, interleaved so that both see the same machine load.
  *   (cd server && npx tsx ../bench/code-analysis/compare.ts <git revision> [--runs 15] [--languages swift,scala])
- * Extracts the revision's server/src (and package.json: ES modules) into a temporary directory (server/node_modules linked), starts one worker pool
+ * Extracts the revision's server/src and server/grammars (and package.json: ES modules) into a temporary directory (server/node_modules linked), starts one worker pool
  * per side (one worker each), warms both up (8 analyses per language), then alternates one analysis on the old side
  * and one on the working tree's, per language: p50/p95 of each side and the ratio.
  */
@@ -27,7 +27,7 @@ const root = resolve(import.meta.dirname, '../..');
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-analysis-'));
 execSync(
-  `git -C ${root} archive ${revision} server/src server/package.json server/tsconfig.json | tar -x -C ${dir}`,
+  `git -C ${root} archive ${revision} server/src server/grammars server/package.json server/tsconfig.json | tar -x -C ${dir}`,
 );
 symlinkSync(join(root, 'server/node_modules'), join(dir, 'server/node_modules'));
 const old = (await import(join(dir, 'server/src/modules/code-analysis/index.ts'))) as {

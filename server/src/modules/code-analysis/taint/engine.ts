@@ -7,7 +7,7 @@ import { parameterSources, unknownParameters } from './parameters';
 import type { TaintProject } from './project';
 import type { Origin } from './syntax';
 import type { Taint } from './values';
-import { FlowWalker } from './walker';
+import { newWalk } from './walker';
 
 /**
  * Taint tracking over the dataflow: each function (and the top level) is walked in order over an abstract state
@@ -43,7 +43,7 @@ export function taintFindings(
   let moduleInput: [string, Taint][] = [];
   const walk = (unit: SyntaxNode) => {
     if (unit === parsed.root) {
-      const top = new FlowWalker(ctx, unit, true);
+      const top = newWalk(ctx, unit, true);
       top.run([]);
       if (MODULE_INPUT_LANGUAGES.has(parsed.language))
         moduleInput = [...top.env.vars].filter(([, t]) => !t.weak && !t.audit && !t.numeric);
@@ -58,7 +58,7 @@ export function taintFindings(
       ...known.map(([name, origin]): [string, Taint] => [name, parameterTaint(origin, false)]),
       ...unknown.map(([name, origin]): [string, Taint] => [name, parameterTaint(origin, true)]),
     ];
-    new FlowWalker(ctx, unit, true).run([...moduleInput, ...parameters]);
+    newWalk(ctx, unit, true).run([...moduleInput, ...parameters]);
   };
   for (const unit of ctx.units) walk(unit);
   // A method that read `this.q` before the method storing input in it was walked reads it now.

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '../parsing/tree';
 import type { TaintKind } from './types';
-import type { WalkerBase } from './walk/base';
+import type { WalkState } from './walk/state';
 
 /** Every sink kind: what an allow-list check or a full-match validation makes a value safe for. */
 const ALL_KINDS: TaintKind[] = [
@@ -62,7 +62,7 @@ const named = (node: SyntaxNode) => node.children.filter((c) => c.named && !/com
  * the characters it holds; an allow-list (`name in ALLOWED`), a full regex match or a character-class test
  * (`isalnum`) rules out everything.
  */
-export function applyGuard(walker: WalkerBase, condition: SyntaxNode, held = false): void {
+export function applyGuard(walker: WalkState, condition: SyntaxNode, held = false): void {
   // Past an `unless` the condition held: only a membership in a list the code holds says anything then.
   if (held) {
     allowListHeld(walker, condition);
@@ -171,7 +171,7 @@ export function applyGuard(walker: WalkerBase, condition: SyntaxNode, held = fal
 }
 
 /** The name parsed by an inline `urlparse(name)`, as `parsedSource` gives it for `url = urlparse(name)`. */
-function parsedInline(walker: WalkerBase, node: SyntaxNode): string | undefined {
+function parsedInline(walker: WalkState, node: SyntaxNode): string | undefined {
   if (node.type !== 'call') return undefined;
   const fn = field(node, 'function');
   const first = named(field(node, 'arguments') ?? node)[0];
@@ -183,7 +183,7 @@ function parsedInline(walker: WalkerBase, node: SyntaxNode): string | undefined 
  * The branch taken when a redirect check holds (`if (Url.IsLocalUrl(returnUrl)) return Redirect(returnUrl);`):
  * inside it, the checked value is a path on this site.
  */
-export function applySafeRedirectCheck(walker: WalkerBase, condition: SyntaxNode): void {
+export function applySafeRedirectCheck(walker: WalkState, condition: SyntaxNode): void {
   let node: SyntaxNode | undefined = condition;
   while (node && /parenthesized/.test(node.type)) node = named(node)[0];
   if (!node || !/call|invocation/.test(node.type)) return;
@@ -198,7 +198,7 @@ export function applySafeRedirectCheck(walker: WalkerBase, condition: SyntaxNode
  * `ALLOWED.include?(x)`, `HANDLERS.has(x)`, `Object.hasOwn(HANDLERS, x)` known to hold (past an `unless`, inside
  * the branch an `if` takes): `x` is one of the listed values or keys.
  */
-export function allowListHeld(walker: WalkerBase, condition: SyntaxNode): void {
+export function allowListHeld(walker: WalkState, condition: SyntaxNode): void {
   const member = allowListedValue(walker, condition);
   if (member && walker.taintOfName(member)) walker.markValidated(member, ALL_KINDS);
 }
@@ -207,7 +207,7 @@ export function allowListHeld(walker: WalkerBase, condition: SyntaxNode): void {
  * The value an allow-list membership test checks, when the list is the code's own: `x` in `ALLOWED.include?(x)`,
  * `HANDLERS.has(x)`, `Object.hasOwn(HANDLERS, x)`, `in_array($x, ['a', 'b'], true)`.
  */
-export function allowListedValue(walker: WalkerBase, condition: SyntaxNode): SyntaxNode | undefined {
+export function allowListedValue(walker: WalkState, condition: SyntaxNode): SyntaxNode | undefined {
   let node: SyntaxNode | undefined = condition;
   while (node && /parenthesized/.test(node.type)) node = named(node)[0];
   if (!node || !/call|method_invocation/.test(node.type)) return;
@@ -242,7 +242,7 @@ export function allowListedValue(walker: WalkerBase, condition: SyntaxNode): Syn
  * A branch taken when the value is a path on this site (`next.startsWith('/') && !next.startsWith('//')`, a
  * protocol-relative `//host` excluded): a redirect to it stays here.
  */
-export function relativePathHeld(walker: WalkerBase, condition: SyntaxNode): void {
+export function relativePathHeld(walker: WalkState, condition: SyntaxNode): void {
   const text = walker.nodeText(condition).replace(/\s+/g, '');
   const visit = (node: SyntaxNode): void => {
     if (node.type === 'call_expression') {

@@ -1,10 +1,11 @@
 import type { CodeLanguage, Finding, ThreatModel } from '@tessera/shared';
 import type { ParsedSource } from '../parsing/parse';
 import { type SyntaxNode, walk } from '../parsing/tree';
-import { FileContext, type Summary } from './context';
+import { FileContext } from './context';
 import { type Imports, readImports } from './imports';
 import { taintCatalogue } from './languages';
 import { norm } from './syntax';
+import type { Summary } from './walk/host';
 
 /** Languages whose files call each other's functions (TypeScript imports JavaScript; C++ calls C). */
 const FAMILY: Partial<Record<CodeLanguage, string>> = {

@@ -1,4 +1,4 @@
-/** Helpers every layer of the dataflow walk shares: child selectors, value joins, collection reads. */
+/** Helpers the handlers of the dataflow walk share: child selectors, value joins, collection reads. */
 import type { SyntaxNode } from '../../parsing/tree';
 import type { TaintKind } from '../types';
 import { CLEAN, type Const, type Taint, type TraceStep, unionTaint, type Val } from '../values';

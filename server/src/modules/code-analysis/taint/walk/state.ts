@@ -1,6 +1,5 @@
 import type { Finding } from '@tessera/shared';
 import type { SyntaxNode } from '../../parsing/tree';
-import type { FileContext } from '../context';
 import type { FlowSyntax } from '../flow/types';
 import { norm } from '../syntax';
 import type { TaintKind, TaintLanguage } from '../types';
@@ -17,15 +16,20 @@ import {
   unionTaint,
   type Val,
 } from '../values';
-import { type CallShape, MAX_SINK_HITS, type SinkHit, STRING_BUILDING } from './shared';
+import type { WalkHost } from './host';
+import { MAX_SINK_HITS, type SinkHit, STRING_BUILDING } from './shared';
 
-/** The walk's state and what every layer uses: positions, trace steps, reporting, what guards read and mark. */
-export abstract class WalkerBase {
+/**
+ * The explicit state of one function's walk, and what every node handler uses: the abstract state (`env`), what the
+ * function returns, the sinks reached, positions and trace steps, reporting, and what guards read and mark. Handlers
+ * are functions of (state, node); the state knows nothing of them.
+ */
+export class WalkState {
   env = new Env();
   /** What the function returns, joined over its return statements. */
   returned: Val | undefined;
   /** The value of the last node `explore` ran (an `if` expression's arm). */
-  protected explored: Val = CLEAN;
+  explored: Val = CLEAN;
   /** Sinks reached when not reporting. */
   readonly sinkHits: SinkHit[] = [];
   /**
@@ -34,15 +38,17 @@ export abstract class WalkerBase {
    */
   probe: Finding[] | undefined;
   /** How many closures deep the walk is: a closure's `return` is not the function's. */
-  protected closures = 0;
-  protected readonly lang: TaintLanguage;
-  protected readonly flow: FlowSyntax | undefined;
-  protected readonly source: string;
+  closures = 0;
+  readonly lang: TaintLanguage;
+  readonly flow: FlowSyntax | undefined;
+  readonly source: string;
 
   constructor(
-    protected readonly ctx: FileContext,
-    protected readonly unit: SyntaxNode,
+    readonly ctx: WalkHost,
+    readonly unit: SyntaxNode,
     readonly reporting: boolean,
+    /** The walk's dispatch of a node to its kind's handlers (dispatch.ts), given by whoever starts the walk. */
+    private readonly dispatch: (s: WalkState, node: SyntaxNode) => Val,
   ) {
     this.lang = ctx.lang;
     this.flow = ctx.lang.flow;
@@ -60,11 +66,11 @@ export abstract class WalkerBase {
     for (const child of this.unit.children) this.evaluate(child);
   }
 
-  protected text(node: SyntaxNode): string {
+  text(node: SyntaxNode): string {
     return norm(this.source, node);
   }
 
-  protected step(node: SyntaxNode, note: string): TraceStep {
+  step(node: SyntaxNode, note: string): TraceStep {
     const step: TraceStep = {
       line: node.startRow + 1,
       column: node.startCol + 1,
@@ -76,12 +82,12 @@ export abstract class WalkerBase {
     return step;
   }
 
-  protected newTaint(node: SyntaxNode, text: string): Taint {
+  newTaint(node: SyntaxNode, text: string): Taint {
     const origin = { text: text.slice(0, 60), line: node.startRow + 1 };
     return { origin, steps: [this.step(node, `source: ${text}`)] };
   }
 
-  protected evaluateChildren(node: SyntaxNode): Val {
+  evaluateChildren(node: SyntaxNode): Val {
     let taint: Taint | undefined;
     for (const child of node.children) {
       if (!child.named) continue;
@@ -95,7 +101,7 @@ export abstract class WalkerBase {
    * Text built at `node` from parts of which some are of unknown origin (neither constant nor tainted) and some
    * constant text: the audit taint of a query or command assembled from values nobody proved safe or unsafe.
    */
-  protected auditOf(node: SyntaxNode, parts: readonly Val[]): Taint | undefined {
+  auditOf(node: SyntaxNode, parts: readonly Val[]): Taint | undefined {
     if (!parts.some((p) => typeof p.constant?.value === 'string')) return undefined;
     if (!parts.some((p) => (!p.taint || p.taint.numeric) && !p.constant)) return undefined;
     const text = this.text(node);
@@ -144,11 +150,7 @@ export abstract class WalkerBase {
   }
 
   /** Evaluates an expression or runs a statement, in order, updating the state; returns the value. */
-  abstract evaluate(node: SyntaxNode): Val;
-
-  /** Stores a value into a target: a name, a field path, a subscript (collection entry), or a pattern of names. */
-  abstract assignTo(target: SyntaxNode, v: Val, at: SyntaxNode): void;
-
-  /** A call's callee text, its arguments and their list. */
-  abstract shape(call: SyntaxNode): CallShape;
+  evaluate(node: SyntaxNode): Val {
+    return this.dispatch(this, node);
+  }
 }
