@@ -278,7 +278,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
     category: 'security',
     severity: 'medium',
     confidence: 'high',
-    cwe: 'CWE-200',
+    cwe: 'CWE-497',
     message:
       "`{finding}` shows the server's configuration and environment (secrets set there included) to whoever requests the page; remove it from deployed code.",
     languages: {
