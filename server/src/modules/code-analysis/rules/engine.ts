@@ -60,6 +60,7 @@ import { RAILS_CONFIG_RULES } from './rails-config';
 import { RAILS_CONTROLLER_RULES } from './rails-controllers';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
+import { SAME_SITE_RULES } from './same-site';
 import { runScopedRules } from './scoped';
 import { SCOPED_RULES } from './scoped-rules';
 import { SECURITY_RULES } from './security';
@@ -134,6 +135,7 @@ export const RULES: RuleDefinition[] = [
   ...TEMP_PATH_RULES,
   ...UNMAINTAINED_LIBRARY_RULES,
   ...DYNAMIC_CODE_RULES,
+  ...SAME_SITE_RULES,
 ];
 
 const compiled = new Map<string, Query>();
