@@ -105,16 +105,19 @@ export const BROWSER_RULES: RuleDefinition[] = [
     // style or URL. A literal the code fixes is the developer's own markup; a sanitiser's output (DOMPurify's,
     // sanitize-html's, Angular's own `sanitizer.sanitize(…)`) is what the message asks for.
     id: 'security/angular-sanitizer-bypass',
-    needles: ['bypassSecurityTrust'],
+    needles: ['bypassSecurityTrust', 'SecurityContext.NONE'],
     category: 'security',
     severity: 'high',
     confidence: 'medium',
     cwe: 'CWE-79',
     message:
       '`{finding}` marks a value as trusted, so Angular inserts it without sanitising; let Angular sanitise it (bind it normally) or sanitise it yourself first (DOMPurify).',
+    // `sanitizer.sanitize(SecurityContext.NONE, v)` returns v unsanitised, as a bypass does.
     languages:
       forJs(`((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (_) @v)) @finding
-                       (#match? @m "^bypassSecurityTrust(Html|Script|Style|Url|ResourceUrl)$"))`),
+                       (#match? @m "^bypassSecurityTrust(Html|Script|Style|Url|ResourceUrl)$"))
+             ((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (member_expression) @ctx . (_) @v)) @finding
+                       (#eq? @m "sanitize") (#match? @ctx "^SecurityContext\\.NONE$"))`),
     check: (c) =>
       (!/^(string|template_string)$/.test(c.v?.type ?? '') || /\$\{/.test(c.v?.text ?? '')) &&
       !/^(DOMPurify\.sanitize|sanitizeHtml|[\w.]*\.sanitize)\s*\(/.test(c.v?.text ?? ''),

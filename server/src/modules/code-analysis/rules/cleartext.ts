@@ -93,17 +93,18 @@ export const CLEARTEXT_RULES: RuleDefinition[] = [
         'call',
         '^(ftplib\\.)?FTP\\(|^(telnetlib\\.)?Telnet\\(|^(smtplib\\.)?SMTP\\(|^(poplib\\.)?POP3\\(|^(imaplib\\.)?IMAP4\\(|^(nntplib\\.)?NNTP\\(|^(http\\.client\\.|httplib\\.)?HTTPConnection\\(\\s*(?![\'"](localhost|127\\.))',
       ),
+      // `ServerSocket(0)` binds an ephemeral port: the free-port idiom of tests and launchers, which serve nothing.
       java: callText(
         'object_creation_expression',
-        '^new\\s+([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|POP3Client|IMAPClient|Socket|ServerSocket)\\(',
+        '^new\\s+([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|POP3Client|IMAPClient|Socket|ServerSocket)\\((?!\\s*0\\s*\\))',
       ),
       kotlin: callText(
         'call_expression',
-        '^([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\(',
+        '^([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\((?!\\s*0\\s*\\))',
       ),
       scala: callText(
         'instance_expression',
-        '^new\\s+([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\b',
+        '^new\\s+([\\w.]+\\.)?(FTPClient|TelnetClient|SMTPClient|Socket|ServerSocket)\\b(?!\\(\\s*0\\s*\\))',
       ),
       go: callText('call_expression', '^(ftp\\.(Dial|DialTimeout|Connect)|telnet\\.(Dial|DialTo))\\('),
       php: callText('function_call_expression', '^ftp_connect\\('),

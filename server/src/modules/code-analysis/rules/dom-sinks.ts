@@ -125,6 +125,27 @@ const JSX_URLS = `((jsx_attribute (property_identifier) @a (jsx_expression (_) @
   ((jsx_self_closing_element name: (_) @el attribute: (jsx_attribute (property_identifier) @a (jsx_expression (_) @v)) @finding)
     (#match? @el "^(Link|NavLink)$") (#eq? @a "to"))`;
 
+/**
+ * Markup assembled from parts at a jQuery call that parses HTML (`$("<li>" + name + "</li>")`, `.html(…)`,
+ * `.append([…].join(""))`): a literal holding a tag, and some part the code does not fix. An element or a selector
+ * handed over (`.append(node)`, `$(sel)`) builds nothing and is not reported (Semgrep's raw-html-concat/-join,
+ * jquery-insecure-method).
+ */
+function builtMarkup(node: Captures[string]): boolean {
+  if (!node || !/['"`][^'"`]*<[a-zA-Z!/]/.test(node.text)) return false;
+  if (node.type === 'call_expression') {
+    const join = /^\[([\s\S]*)\]\s*\.\s*join\s*\(/.exec(node.text.trim());
+    return join !== null && /[A-Za-z_$]/.test(unknownParts(join[1] ?? '').replace(/[,\s]/g, ''));
+  }
+  return (
+    /^(binary_expression|template_string|parenthesized_expression)$/.test(node.type) && unknownHtml(node)
+  );
+}
+
+const JQUERY_HTML = `((call_expression function: (identifier) @fn arguments: (arguments . (_) @v)) @finding (#match? @fn "^([$]|jQuery)$"))
+  ((call_expression function: (member_expression property: (property_identifier) @m) arguments: (arguments . (_) @v)) @finding
+    (#match? @m "^(html|append|prepend|after|before|replaceWith|wrap|wrapAll|wrapInner|insertAfter|insertBefore|appendTo|prependTo)$"))`;
+
 export const DOM_SINK_RULES: RuleDefinition[] = [
   {
     id: 'security/unsafe-html-sink',
@@ -233,5 +254,28 @@ export const DOM_SINK_RULES: RuleDefinition[] = [
       const end = prog.indexOf('\n}', at);
       return !/\.origin\b/.test(prog.slice(at, end === -1 ? undefined : end));
     },
+  },
+  {
+    id: 'security/jquery-html-built',
+    needles: [
+      '$(',
+      'jQuery(',
+      '.html(',
+      '.append(',
+      '.prepend(',
+      '.after(',
+      '.before(',
+      '.replaceWith(',
+      '.wrap',
+    ],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-79',
+    message:
+      '`{finding}` has jQuery parse markup built from values the code does not fix, so markup or script in them runs; build the elements and set their text (`$("<li>").text(name)`), or sanitise the values first.',
+    languages: { javascript: JQUERY_HTML, typescript: JQUERY_HTML, tsx: JQUERY_HTML },
+    check: (c) => builtMarkup(c.v),
+    yieldsTo: 'security/xss',
   },
 ];

@@ -32,6 +32,7 @@ import { DOM_SINK_RULES } from './dom-sinks';
 import { DOTNET_CONFIG_RULES } from './dotnet-config';
 import { DOTNET_MORE_RULES, DOTNET_TRANSPORT_RULES, missingHsts } from './dotnet-transport';
 import { DOWNLOAD_EXEC_RULES } from './download-exec';
+import { DYNAMIC_CODE_RULES } from './dynamic-code';
 import { ESCAPE_BYPASS_RULES } from './escape-bypass';
 import { EXCEPTION_RULES } from './exceptions';
 import { EXPRESS_CONFIG_RULES } from './express-config';
@@ -59,6 +60,7 @@ import { RAILS_CONFIG_RULES } from './rails-config';
 import { RAILS_CONTROLLER_RULES } from './rails-controllers';
 import { REDOS_RULES } from './redos';
 import { RISKY_API_RULES } from './risky-apis';
+import { SAME_SITE_RULES } from './same-site';
 import { runScopedRules } from './scoped';
 import { SCOPED_RULES } from './scoped-rules';
 import { SECURITY_RULES } from './security';
@@ -132,6 +134,8 @@ export const RULES: RuleDefinition[] = [
   ...JVM_INSECURE_API_RULES,
   ...TEMP_PATH_RULES,
   ...UNMAINTAINED_LIBRARY_RULES,
+  ...DYNAMIC_CODE_RULES,
+  ...SAME_SITE_RULES,
 ];
 
 const compiled = new Map<string, Query>();

@@ -29,6 +29,8 @@ export function permissiveModeCall(call: string): boolean {
   // C++17 `std::filesystem::permissions(p, perms::all)`: named bits, unless they are being removed.
   if (/\bperms::(all|others_all|others_write|group_all|group_write)\b/.test(args))
     return !/\bperm_options::remove\b/.test(args);
+  // POSIX's named bits (`stat.S_IRWXO`, `S_IWGRP | S_IWOTH`) granting write to group or others; `~S_IWOTH` clears one.
+  if (/\bS_I(WOTH|WGRP|RWXO|RWXG)\b/.test(args) && !args.includes('~')) return true;
   const posix = /"([r-][w-][xsS-][r-]([w-])[xsS-][r-]([w-])[xtT-])"/.exec(args);
   if (posix) return posix[2] === 'w' || posix[3] === 'w';
   const code = args.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""');
@@ -78,7 +80,8 @@ export const FILE_PERMISSION_RULES: RuleDefinition[] = [
     languages: {
       python: callText(
         'call',
-        '^(os\\.(chmod|fchmod|lchmod|mkdir|makedirs|mknod|open)|[\\w.]*\\.(chmod|mkdir))\\(',
+        // pathlib too: `Path(p).chmod(0o777)`, `Path(d).mkdir(mode=0o777)`, `p.touch(mode=0o666)`.
+        '^(os\\.(chmod|fchmod|lchmod|mkdir|makedirs|mknod|open)|[\\w.]*(\\([^()]*\\))?\\.(chmod|lchmod|mkdir|touch))\\(',
       ),
       go: callText('call_expression', '^(os|ioutil)\\.(Chmod|Mkdir|MkdirAll|OpenFile|WriteFile)\\('),
       ...forJs(

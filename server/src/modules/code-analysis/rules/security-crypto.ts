@@ -81,6 +81,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       'BF_',
       'BF-',
       'mcrypt_',
+      'mdecrypt_',
     ],
     category: 'security',
     severity: 'high',
@@ -97,7 +98,7 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         (#match? @pkg "^(des|rc4)$") (#match? @fn "^New(Cipher|TripleDESCipher)$"))`,
       php: `((function_call_expression function: (name) @fn arguments: (arguments . (_) . (argument [(string) (encapsed_string)] @alg))) @finding
         (#match? @fn "^openssl_(en|de)crypt$") (#match? @alg "(?:des|rc4|bf-|-ecb)"))
-        ${callText('function_call_expression', '^mcrypt_(encrypt|decrypt|generic|module_open|cbc|ecb|cfb|ofb)\\(')}`,
+        ${callText('function_call_expression', '^(mcrypt_(encrypt|decrypt|generic|generic_init|module_open|cbc|ecb|cfb|ofb)|mdecrypt_generic)\\(')}`,
       kotlin: callText('call_expression', `^${JCA_CIPHER}`),
       scala: callText('call_expression', `^${JCA_CIPHER}`),
       csharp: `${callText('invocation_expression', '^(DES|TripleDES|RC2)\\.Create\\(')}

@@ -96,7 +96,9 @@ export const SECURITY_RULES: RuleDefinition[] = [
       // Faraday `ssl: { verify: false }`, HTTParty `verify: false`, RestClient `verify_ssl: false`.
       ruby: `((scope_resolution name: (constant) @c) @finding (#eq? @c "VERIFY_NONE"))
              ((pair key: [(hash_key_symbol) (simple_symbol)] @k value: (false)) @finding (#match? @k "^:?(verify|verify_ssl|ssl_verify|verify_peer)$"))`,
-      java: `((method_declaration name: (identifier) @n body: (block . "{" . "}")) @finding (#match? @n "^(checkServerTrusted|checkClientTrusted)$"))
+      // An empty check, comments aside (`// trust anyone`), accepts every certificate.
+      java: `((method_declaration name: (identifier) @n body: (block) @b) @finding (#match? @n "^(checkServerTrusted|checkClientTrusted)$")
+               (#match? @b "^\\\\{(\\\\s|//[^\\\\n]*|/\\\\*[^*]*\\\\*+/)*\\\\}$"))
              ((identifier) @finding (#eq? @finding "ALLOW_ALL_HOSTNAME_VERIFIER"))
              ((object_creation_expression type: (type_identifier) @t) @finding (#eq? @t "NoopHostnameVerifier"))
              ((method_invocation name: (identifier) @n arguments: (argument_list (lambda_expression body: (true)))) @finding (#match? @n "^(setHostnameVerifier|setDefaultHostnameVerifier|hostnameVerifier)$"))
@@ -107,7 +109,7 @@ export const SECURITY_RULES: RuleDefinition[] = [
                 (class_body (method_declaration name: (identifier) @v body: (block . (return_statement (true)) .)))) @finding
                (#eq? @i "HostnameVerifier") (#eq? @v "verify"))`,
       kotlin: `${callText('call_expression', '(\\.hostnameVerifier|^HostnameVerifier)\\s*\\{\\s*[\\w\\s,]*->\\s*true\\s*\\}$')}
-             ((function_declaration (simple_identifier) @n (function_body) @b) @finding (#match? @n "^check(Server|Client)Trusted$") (#match? @b "^\\{\\s*\\}$"))`,
+             ((function_declaration (simple_identifier) @n (function_body) @b) @finding (#match? @n "^check(Server|Client)Trusted$") (#match? @b "^\\\\{(\\\\s|//[^\\\\n]*|/\\\\*[^*]*\\\\*+/)*\\\\}$"))`,
       csharp: `((assignment_expression left: (_) @l right: (lambda_expression body: (boolean_literal) @v)) @finding
                (#match? @l "(ServerCertificate(Custom)?ValidationCallback|RemoteCertificateValidationCallback)$") (#eq? @v "true"))
              ((assignment_expression left: (_) @l right: [(lambda_expression body: (block . (return_statement (boolean_literal) @v) .))
@@ -266,6 +268,21 @@ export const SECURITY_RULES: RuleDefinition[] = [
       ruby: `((assignment left: (call method: (identifier) @m) right: (true)) @finding (#eq? @m "consider_all_requests_local"))
              ((method name: (identifier) @m (body_statement [(true) (return (argument_list (true)))])) @finding
                (#eq? @m "show_detailed_exceptions?"))`,
+    },
+  },
+  {
+    // Semgrep's phpinfo-use, PHPCS's DiscouragedFunctions: the page lists the server's configuration, modules,
+    // paths and environment (database passwords, API keys set there) to whoever loads it.
+    id: 'security/phpinfo-exposure',
+    needles: ['phpinfo'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'high',
+    cwe: 'CWE-497',
+    message:
+      "`{finding}` shows the server's configuration and environment (secrets set there included) to whoever requests the page; remove it from deployed code.",
+    languages: {
+      php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(phpinfo|phpcredits)$"))`,
     },
   },
   ...SECRET_RULES,

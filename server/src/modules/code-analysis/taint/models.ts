@@ -85,6 +85,9 @@ export const MUTATORS = new Set([
   'setdefault',
   'extend',
   'update',
+  // Ruby's String#concat/prepend (and Array#concat) change the receiver in place: `sql.concat(params[:x])`.
+  'concat',
+  'prepend',
   // Buffers (StringIO, StringWriter, ByteArrayOutputStream) hold what is written into them.
   'write',
   'writelines',

@@ -65,8 +65,17 @@ const SIZE_KINDS: readonly TaintKind[] = [
   'uncontrolled-allocation',
 ];
 
-/** The sinks a weak taint (a parameter of unknown origin) is reported at, once built into a string. */
-export const WEAK_KINDS: readonly TaintKind[] = ['sql-injection', 'command-injection'];
+/**
+ * The sinks a weak taint (a parameter of unknown origin) is reported at, once built into a string: query languages
+ * and command lines, where text spliced from a caller's value changes what runs (an LDAP filter or XPath expression
+ * as much as SQL: Semgrep's ldap-injection, Roslyn's CA3005/CA3008 read a formatted parameter so).
+ */
+export const WEAK_KINDS: readonly TaintKind[] = [
+  'sql-injection',
+  'command-injection',
+  'ldap-injection',
+  'xpath-injection',
+];
 
 /** The sinks audit findings are reported at: text built from unknown values runs there as a program. */
 export const AUDIT_KINDS: readonly TaintKind[] = [

@@ -106,7 +106,14 @@ export const csharp: TaintLanguage = {
       callee: /^(fastJSON\.)?JSON\.ToObject(<.*>)?$|\.(UnPickle|UnPickleOfString)(<.*>)?$/,
       arg: 0,
     },
-    { kind: 'ldap-injection', callee: /^newDirectorySearcher$/, arg: 'any' },
+    // `new DirectorySearcher(filter)`, `new DirectorySearcher(root, "(uid=" + u + ")")`: the filter is text; the search
+    // root (a DirectoryEntry, whose bind user name is no filter) is not.
+    {
+      kind: 'ldap-injection',
+      callee: /^newDirectorySearcher$/,
+      arg: 'any',
+      argTypes: /^(string_literal|interpolated_string_expression|binary_expression|invocation_expression)$/,
+    },
     // MongoDB's driver parses a string filter as JSON: text built from input can add operators (`$where`, `$ne`).
     {
       kind: 'nosql-injection',

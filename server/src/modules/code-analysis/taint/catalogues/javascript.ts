@@ -157,7 +157,9 @@ export const javascript: TaintLanguage = {
     // loads what it links from the server's network.
     {
       kind: 'code-injection',
-      callee: /^(page|browserPage|tab)\.(evaluate|evaluateHandle|addScriptTag)$/,
+      // `evaluateOnNewDocument` (Puppeteer) and `addInitScript` (Playwright) run it in every page the browser opens.
+      callee:
+        /^(page|browserPage|tab|context)\.(evaluate|evaluateHandle|evaluateOnNewDocument|addInitScript|addScriptTag)$/,
       arg: 0,
     },
     { kind: 'ssrf', callee: /^(page|browserPage|tab)\.setContent$/, arg: 0 },

@@ -114,7 +114,8 @@ export const python: TaintLanguage = {
     {
       kind: 'command-injection',
       callee:
-        /^(os\.system|os\.popen|commands\.getoutput|subprocess\.getoutput|subprocess\.getstatusoutput)$/,
+        // Python 2's `os.popen2/3/4` and `popen2.popen*` (Bandit B605) run their text in a shell as os.popen does.
+        /^(os\.system|os\.popen[234]?|popen2\.popen[234]|commands\.(getoutput|getstatusoutput)|subprocess\.getoutput|subprocess\.getstatusoutput)$/,
       arg: 0,
     },
     {

@@ -41,6 +41,13 @@ export const ruby: TaintLanguage = {
     },
     // Rails route helpers (`report_path(id)`) build a path of this application.
     { callee: /^\w+_path$/, kinds: ['open-redirect'] },
+    // The drivers' own quoting (mysql2 `client.escape`, pg `conn.escape_string`/`escape_literal`/`quote_ident`) makes
+    // a value one SQL literal or identifier; Regexp/URI/CGI escaping does not quote for SQL.
+    {
+      callee:
+        /^(?!(Regexp|URI|CGI|Shellwords)\.)[\w@$:]+(\.\w+)*\.(escape|escape_string|escape_literal|escape_identifier|quote_ident)$/,
+      kinds: ['sql-injection'],
+    },
     {
       callee:
         /^Net::LDAP::Filter\.(eq|equals|begins|ends|contains|ge|le|present)$|^Net::LDAP::Filter\.escape$/,
@@ -74,6 +81,16 @@ export const ruby: TaintLanguage = {
       arg: 0,
       argTypes: /^(string|binary|identifier|call|element_reference)$/,
       listHead: /^array$/,
+    },
+    // The drivers under ActiveRecord take SQL text too: pg's `conn.exec`/`exec_params`/`async_exec`, mysql2's and
+    // Trilogy's `client.query`, Sequel's `DB.run` (Brakeman, Semgrep ruby-pg-sqli). On a receiver only: a bare `exec`
+    // is Kernel#exec, a command; `exec_params(sql, [binds])` binds the list, its text is the first argument.
+    {
+      kind: 'sql-injection',
+      callee:
+        /^(?!(Kernel|Process)\.)[\w:@$]+(\.\w+)*\.(exec|exec_params|async_exec|async_exec_params|sync_exec|sync_exec_params|query|async_query)$|^(DB|Sequel::Model\.db)\.run$/,
+      arg: 0,
+      argTypes: /^(string|binary|identifier|call|element_reference)$/,
     },
     // `User.select("name, #{params[:col]}")`, `User.select(params[:cols])`: SQL text (a block filters in Ruby, symbols
     // name columns; Array#select takes no argument).

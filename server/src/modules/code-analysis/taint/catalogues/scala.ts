@@ -11,13 +11,14 @@ export const scala: TaintLanguage = {
   ],
   calls: ['call_expression', 'instance_expression'],
   flow: scalaFlow,
-  // scala.sys.process: `cmd.!` and `cmd.!!` run the command.
+  // scala.sys.process: `cmd.!`, `cmd.!!`, `cmd.lazyLines`, `cmd.lineStream` (and their `_!` forms) run the command;
+  // `lines` is not among them: on a String it is StringOps.lines, which splits text.
   memberSinks: [
     {
       type: 'field_expression',
       member: 'field',
       receiver: 'value',
-      name: /^!!?$/,
+      name: /^(!!?|lazyLines(_!)?|lineStream(_!)?)$/,
       kind: 'command-injection',
       // `Seq("grep", q).!!` runs grep with q as one argument; only a shell (`Seq("sh", "-c", …)`) reads a command line.
       unless: /^(Seq|List|Vector|Array)\(\s*"(?!(sh|bash|zsh|dash|cmd|cmd\.exe|powershell)")[^"]*"\s*,/,
