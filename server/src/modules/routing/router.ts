@@ -92,6 +92,8 @@ export interface ResolvedDeployment {
   weight: number;
   rpm: number | undefined;
   tpm: number | undefined;
+  /** `responses_api: true`: the upstream's own Responses API answers `POST /v1/responses`. */
+  responsesApi: boolean;
 }
 
 /** Every routed model of the catalogue (those with `deployments`), their deployments' health, and their pools. */
@@ -131,6 +133,7 @@ export class DeploymentRouter {
           provider,
           routing.attempt_timeout_ms ?? 0,
           onTransition,
+          d.responsesApi,
         );
       });
       this.routes.set(entry.id, new ModelRoute(routing.strategy, list));
