@@ -14,8 +14,14 @@ import type {
 import { isRetryable } from '../providers';
 import type { DeploymentHealth, Transition } from './health';
 
-/** Told when a deployment's breaker opens or closes (the router logs it and moves its gauge). */
-export type TransitionListener = (deployment: Deployment, transition: Transition) => void;
+/**
+ * Told when a deployment's breaker opens or closes, or its upstream asks it to rest (a 429's `retry-after`): the
+ * router logs it and, with Redis, shares it with the other instances (sync.ts).
+ */
+export type TransitionListener = (
+  deployment: Deployment,
+  transition: NonNullable<Transition> | 'rested',
+) => void;
 
 /**
  * Whether a failure on one deployment should move the call on to the next: what a retry could fix (5xx, lost
@@ -204,6 +210,7 @@ export class Deployment implements ChatProvider, ResponsesProvider {
     }
     if (err instanceof ServiceError && err.code === 'upstream_overloaded') {
       this.health.rateLimited(now, err.retryAfterMs ?? 1_000);
+      this.onTransition(this, 'rested');
     } else if (failsOver(err)) {
       this.report(this.health.failedCall(now));
     } else {
