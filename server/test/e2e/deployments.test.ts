@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageEvents } from '../../src/db/schema';
 import type { RunningServer } from '../../src/server';
 import type { Services } from '../../src/services';
 import { catalogueEntry, writeCatalogue } from '../helpers/chat-setup';
@@ -66,8 +68,19 @@ describe.skipIf(!hasChromium)('the overview shows traffic per deployment, in Chr
     for (let i = 0; i < 2; i++) await sdk.chat.completions.create({ model: 'routed', messages });
     west.mode = 'fail';
     await expect(sdk.chat.completions.create({ model: 'routed', messages })).rejects.toThrow();
-    // Usage is written in batches: the panel reads what has been written.
-    for (let i = 0; i < 20 && server.services.usage.depth > 0; i++) await server.services.usage.flush();
+    // Usage is written in batches, and an event is recorded once its response has ended (which may be after
+    // the client read it): the panel reads what has been written.
+    const written = async () =>
+      (
+        await server.services.ctx.db
+          .select({ id: usageEvents.id })
+          .from(usageEvents)
+          .where(eq(usageEvents.accountId, account.id))
+      ).length;
+    for (let i = 0; i < 100 && (await written()) < 6; i++) {
+      await server.services.usage.flush();
+      await new Promise((r) => setTimeout(r, 50));
+    }
     browser = await launchChromium();
   });
 

@@ -115,8 +115,11 @@ beforeAll(async () => {
   const deadline = Date.now() + 10_000;
   for (;;) {
     await server.services.usage.flush();
-    const seen = await rows({ key: created.key.key });
-    if (seen.reduce((n, r) => n + r.requests, 0) >= 8 || Date.now() > deadline) break;
+    // A usage event is recorded when its response has ended, which may be after the client has read it.
+    const mine = await rows({ key: created.key.key });
+    const theirs = await rows({ key: otherKey });
+    const total = (list: Row[]) => list.reduce((n, r) => n + r.requests, 0);
+    if ((total(mine) >= 8 && total(theirs) >= 1) || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 100));
   }
 });
