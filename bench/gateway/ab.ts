@@ -4,6 +4,7 @@
  * server in turn, so that the machine's noise falls on both alike. Prints the median and every round.
  *   git worktree add /tmp/old <commit> && (cd /tmp/old && npx pnpm@10 install --frozen-lockfile)
  *   cd server && TEST_DATABASE_URL=postgres://… npx tsx ../bench/gateway/ab.ts --against=/tmp/old [--plain] [--rounds=12]
+ *     [--model=bench-routed]   (the model called: `bench-model` by default, `bench-routed` for routing's path)
  */
 import { pathToFileURL } from 'node:url';
 import { processCpu, SERVER_NODE_ARGS, start } from './children';
@@ -15,6 +16,7 @@ if (!against) throw new Error('usage: ab.ts --against=<other checkout> [--plain]
 const stream = !args.includes('--plain');
 const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 12);
 const CALLS = 3_000;
+const model = args.find((a) => a.startsWith('--model='))?.split('=')[1] ?? 'bench-model';
 
 // The other checkout's own starter, so that its bench/gateway/tessera.ts (and its server code) runs.
 const other = (await import(pathToFileURL(`${against}/bench/gateway/children.ts`).href)) as {
@@ -30,7 +32,7 @@ type Server = (typeof servers)['this'];
 const target = (x: Server): Target => ({
   url: `${x.info.url}/v1/chat/completions`,
   headers: { authorization: `Bearer ${x.info.key}` },
-  model: 'bench-model',
+  model,
 });
 
 async function closedLoop(t: Target, n: number): Promise<void> {

@@ -20,7 +20,12 @@ import { ModelCatalogue } from './modules/models';
 import type { ModelOwnership } from './modules/models/list';
 import { ProviderRegistry } from './modules/providers';
 import { MemoryRateLimitStore, RateLimiter, RedisRateLimitStore } from './modules/ratelimit';
-import { createRouter, type DeploymentRouter, type DeploymentState } from './modules/routing';
+import {
+  createRouter,
+  type DeploymentRouter,
+  type DeploymentState,
+  RedisRoutingSync,
+} from './modules/routing';
 import {
   createSearchGate,
   MemoryIndexes,
@@ -110,6 +115,17 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const catalogue = ModelCatalogue.fromFile(config.modelsFile);
   // Stops start-up on a deployment without its key, an unknown provider or a repeated name.
   const router = createRouter(catalogue, config.chat.upstreamKeys, logger);
+  // With Redis, deployments' breakers and 429 rests are shared by every instance (modules/routing/sync.ts);
+  // without routed models there is nothing to share, and no connection is opened.
+  const routingSync =
+    config.redisUrl && !router.pairs().next().done
+      ? new RedisRoutingSync(
+          { url: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs },
+          router,
+          logger,
+        )
+      : undefined;
+  if (routingSync) router.attach(routingSync);
   const redis = config.redisUrl
     ? new RedisRateLimitStore({
         url: config.redisUrl,
@@ -281,6 +297,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       keys.start();
       lastUsed.start();
       rateLimiter.start();
+      void routingSync?.start();
       if (cacheStore instanceof RedisCacheStore) cacheStore.connect();
       allowance.start();
       spend.start();
@@ -295,6 +312,7 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
       await lastUsed.stop();
       await providers.close();
       await router.close();
+      await routingSync?.close();
       await rateLimiter.stop();
       await cacheStore.close();
       // Gives back leased tokens and writes what they served.

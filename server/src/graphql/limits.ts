@@ -47,6 +47,8 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Usage.timeseries': 100,
   /** One aggregate query, grouped by route. */
   'Usage.endpoints': 100,
+  /** One aggregate query over the deployment rollups, grouped by model and deployment (each group's histogram). */
+  'Usage.deployments': 100,
   /** One page of errors through a partial index (its rows priced by `first` below it). */
   'Usage.recentErrors': 50,
   /** An index range scan of up to 10,000 errors, grouped (its groups priced by `first` below it). */

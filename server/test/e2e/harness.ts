@@ -22,8 +22,12 @@ export function dashboardBuild(): string {
 }
 
 /** The real server (same app, same services) on a free port, serving that build, on a fresh database. */
-export async function startDashboardServer(webDist: string): Promise<RunningServer & { services: Services }> {
-  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
+export async function startDashboardServer(
+  webDist: string,
+  /** More of the environment: a catalogue (`MODELS_FILE`) and its upstreams' keys. */
+  extraEnv: Record<string, string> = {},
+): Promise<RunningServer & { services: Services }> {
+  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...extraEnv });
   const database = await openTestDatabase({ migrated: true });
   const services = createServices(env, { database, logger: createLogger(env.LOG_LEVEL) });
   await database.migrate();

@@ -172,6 +172,7 @@ describe('GraphQL errors and limits', () => {
       'summary { totalRequests }',
       'timeseries { requests }',
       'endpoints { requests }',
+      'deployments { rows { requests } }',
     ]) {
       const r = await gql(server, auth, aliased(200, selection));
       expect(r.errors?.[0]?.extensions?.code, selection).toBe('BAD_USER_INPUT');

@@ -55,6 +55,20 @@ export interface OverviewData {
       tokens: number | null;
       costMicros: number | null;
     }[];
+    deployments: {
+      rows: {
+        model: string;
+        deployment: string | null;
+        requests: number;
+        errors: number;
+        successRate: number;
+        p50LatencyMs: number | null;
+        p95LatencyMs: number | null;
+        tokens: number | null;
+        costMicros: number | null;
+      }[];
+      truncated: boolean;
+    };
   };
 }
 
@@ -92,6 +106,10 @@ export const OverviewQuery = gql<OverviewData, UsageVariables>(
       start requests status2xx status4xx status429 status5xx aborted averageLatencyMs p95LatencyMs
     }
     endpoints { method path requests averageLatencyMs successRate tokens costMicros }
+    deployments {
+      rows { model deployment requests errors successRate p50LatencyMs p95LatencyMs tokens costMicros }
+      truncated
+    }
   }
 }`,
 );

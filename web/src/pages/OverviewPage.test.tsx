@@ -73,6 +73,24 @@ function overview(requests: number, previous: number): OverviewData {
             },
           ]
         : [],
+      deployments: {
+        rows: requests
+          ? [
+              {
+                model: 'gpt-4o',
+                deployment: 'azure-east',
+                requests,
+                errors: 0,
+                successRate: 1,
+                p50LatencyMs: 90,
+                p95LatencyMs: 200,
+                tokens: 100 * requests,
+                costMicros: 250 * requests,
+              },
+            ]
+          : [],
+        truncated: false,
+      },
     },
   };
 }
@@ -163,6 +181,10 @@ describe('overview page', () => {
     expect(screen.getByRole('table', { name: 'Requests per endpoint' }).textContent).toContain(
       '/v1/chat/completions',
     );
+    // The deployment panel: the model, who answered it, and its spend in the summary's currency.
+    const deployments = screen.getByRole('table', { name: 'Requests per deployment' });
+    expect(deployments.textContent).toContain('azure-east');
+    expect(deployments.textContent).toContain('$0.0375');
     expect(await screen.findByText('No errors in this period')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: '7 d' }));

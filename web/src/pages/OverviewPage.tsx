@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DeploymentTable } from '../components/overview/DeploymentTable';
 import { EndpointTable } from '../components/overview/EndpointTable';
 import { FirstCall } from '../components/overview/FirstCall';
 import { RecentErrorsSection } from '../components/overview/RecentErrorsSection';
@@ -201,6 +202,16 @@ function OverviewBody({
             <p className="muted">No requests in this period.</p>
           ) : (
             <EndpointTable rows={data.endpoints.map((e) => ({ ...e, avgLatencyMs: e.averageLatencyMs }))} />
+          )}
+          <h2 id="deployments-title">Deployments</h2>
+          {data.deployments.rows.length === 0 ? (
+            <p className="muted">No model calls in this period.</p>
+          ) : (
+            <DeploymentTable
+              rows={data.deployments.rows}
+              currency={s.currency}
+              truncated={data.deployments.truncated}
+            />
           )}
           <h2 id="recent-errors-title">Recent errors</h2>
           <RecentErrorsSection variables={variables} refetchMs={REFRESH_MS} />

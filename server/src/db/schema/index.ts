@@ -17,6 +17,7 @@ export * from './sessions';
 export * from './spend-budgets';
 export * from './spend-holds';
 export * from './spend-periods';
+export * from './usage-deployment-rollups';
 export * from './usage-events';
 export * from './usage-rollups';
 export * from './users';

@@ -8,6 +8,7 @@ import {
   recentErrors,
   resolvePeriod,
   type UsageScope,
+  usageByDeployment,
   usageByEndpoint,
   usageSummary,
   usageTimeseries,
@@ -148,6 +149,8 @@ export const usageResolvers = {
       ),
     endpoints: (p: UsageParent) =>
       aggregate(p, () => usageByEndpoint({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period })),
+    deployments: (p: UsageParent) =>
+      aggregate(p, () => usageByDeployment({ ctx: p.ctx.services.ctx, scope: p.scope, period: p.period })),
     recentErrors: (p: UsageParent, args: { first?: number | null; after?: string | null }) =>
       aggregate(p, async () => {
         const page = await recentErrors({

@@ -1,4 +1,10 @@
 export { accountAllowance } from './allowance';
+export {
+  DEPLOYMENT_ROWS_MAX,
+  type DeploymentUsage,
+  type DeploymentUsageList,
+  usageByDeployment,
+} from './deployments';
 export { type EndpointUsage, usageByEndpoint } from './endpoints';
 export { type ErrorGroup, type ErrorGroups, errorGroups, GROUPED_ERRORS_MAX } from './error-groups';
 export { type RecentError, type RecentErrorsPage, recentErrors } from './errors';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger';
 import { allowsModel, type Principal } from '../keys';
 import type { ModelCatalogue, ModelEntry } from '../models';
-import { type ChatProvider, isRetryable, type ProviderRegistry } from '../providers';
+import { type ChatProvider, isRetryable, type ProviderRegistry, type ResponsesProvider } from '../providers';
 import { type DeploymentRouter, failsOver } from '../routing';
 import type { PreparedChat } from './prepare';
 import { fitsModel } from './prepare';
@@ -28,12 +28,35 @@ export interface AttemptTarget {
  * The model, then its fallback when one is configured and still fits the prompt; a model whose provider has no
  * configuration (production) is left out, and with none left the call is refused naming what is missing.
  */
+/**
+ * Whether a live call of `POST /v1/responses` to this model is relayed to its upstreams' own Responses API:
+ * every provider that may answer it says it speaks it (the model's `openai` upstream with `responses_api`, or
+ * each of its deployments). A model served by some upstreams that do and some that do not is translated, so a
+ * failover never has to change protocol mid-call.
+ */
+export function speaksResponses(
+  entry: ModelEntry,
+  principal: Principal,
+  providers: ProviderRegistry,
+): boolean {
+  if (principal.mode !== 'live') return false;
+  if (entry.deployments !== undefined) return entry.deployments.every((d) => d.responses_api === true);
+  return entry.responses_api === true && providers.forModel(entry, 'live')?.responses !== undefined;
+}
+
+/** The Responses API of a target, when the catalogue says its upstream speaks it. */
+export function responsesOf(target: AttemptTarget): ResponsesProvider | undefined {
+  if (!target.routed && target.entry.responses_api !== true) return undefined;
+  return target.provider.responses;
+}
+
 function targetsOf(
   prepared: PreparedChat,
   principal: Principal,
   catalogue: ModelCatalogue,
   providers: ProviderRegistry,
   router: DeploymentRouter | undefined,
+  responses: boolean,
 ): AttemptTarget[] {
   const targets: AttemptTarget[] = [];
   let resting: Error | undefined;
@@ -57,7 +80,9 @@ function targetsOf(
     principal.mode === 'live' &&
     // A key limited to some models is never answered by another one.
     allowsModel(principal, fallback.id) &&
-    fitsModel(fallback, prepared.promptTokens, prepared.maxTokens, prepared.explicitCap)
+    fitsModel(fallback, prepared.promptTokens, prepared.maxTokens, prepared.explicitCap) &&
+    // A relayed Responses call falls back only to a model that speaks the Responses API too.
+    (!responses || speaksResponses(fallback, principal, providers))
   ) {
     add(fallback);
   }
@@ -76,6 +101,8 @@ export interface AttemptOptions {
   logger: Logger;
   /** The catalogue's routed models (modules/routing); undefined where nothing is routed (unit tests). */
   router: DeploymentRouter | undefined;
+  /** A call relayed to the upstreams' own Responses API (modules/responses/relay.ts): its fallback must be too. */
+  responses: boolean;
 }
 
 /**
@@ -98,6 +125,7 @@ export async function withRetries<T>(
     options.catalogue,
     options.providers,
     options.router,
+    options.responses,
   );
   for (const target of targets) {
     const retries = target.routed ? 0 : policy.retries;

@@ -69,7 +69,12 @@ export function providerCall(
  * after the spread makes a new hidden class and descriptor array, for every call (five per call here, found
  * with --log-maps), which also left the property loads that see them megamorphic.
  */
-export function attemptOptions(deps: ChatDeps, call: ChatCall, signal: AbortSignal): AttemptOptions {
+export function attemptOptions(
+  deps: ChatDeps,
+  call: ChatCall,
+  signal: AbortSignal,
+  responses = false,
+): AttemptOptions {
   return {
     prepared: call.prepared,
     principal: call.principal,
@@ -79,6 +84,7 @@ export function attemptOptions(deps: ChatDeps, call: ChatCall, signal: AbortSign
     signal,
     logger: deps.logger,
     router: deps.router,
+    responses,
   };
 }
 

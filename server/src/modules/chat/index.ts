@@ -1,7 +1,13 @@
-export type { RetryPolicy } from './attempts';
+export {
+  type AttemptTarget,
+  type RetryPolicy,
+  responsesOf,
+  speaksResponses,
+  withRetries,
+} from './attempts';
 export { CallDeadline } from './deadline';
-export type { CallAbort, ChatCall, ChatDeps } from './deps';
-export type { ChatOutcome, MeteredUsage } from './meter';
+export { attemptOptions, type CallAbort, type ChatCall, type ChatDeps } from './deps';
+export { type ChatOutcome, type MeteredUsage, type UsageMeter, withAllowance } from './meter';
 export type { PreparedChat } from './prepare';
 export { ChatService, shuttingDown } from './service';
 export type { ChatSink } from './stream';

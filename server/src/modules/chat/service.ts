@@ -26,6 +26,21 @@ export class ChatService {
     );
   }
 
+  /** What the service calls with: the Responses API's native relay shares it (modules/responses/relay.ts). */
+  get dependencies(): ChatDeps {
+    return this.deps;
+  }
+
+  /** Runs a call of another shape (the Responses relay) as one of this service's, so that `endAll` ends it. */
+  async track<T>(abort: CallAbort, work: () => Promise<T>): Promise<T> {
+    this.running.add(abort);
+    try {
+      return await work();
+    } finally {
+      this.running.delete(abort);
+    }
+  }
+
   /** Stops logging for the process's counting thread (the services' stop). */
   close(): void {
     this.stopListening();

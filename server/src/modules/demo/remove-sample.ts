@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../context';
-import { apiKeys, usageEvents, usageRollups } from '../../db/schema';
+import { apiKeys, usageDeploymentRollups, usageEvents, usageRollups } from '../../db/schema';
 import { type AuditContext, recordAudit } from '../audit';
 
 /** Whether the account still shows sample traffic. */
@@ -41,6 +41,11 @@ export async function removeSampleData({
     await tx
       .delete(usageRollups)
       .where(and(eq(usageRollups.accountId, accountId), inArray(usageRollups.keyId, ids)));
+    await tx
+      .delete(usageDeploymentRollups)
+      .where(
+        and(eq(usageDeploymentRollups.accountId, accountId), inArray(usageDeploymentRollups.keyId, ids)),
+      );
     await tx.delete(apiKeys).where(and(eq(apiKeys.accountId, accountId), inArray(apiKeys.id, ids)));
     if (audit)
       await recordAudit(tx, audit, {

@@ -31,6 +31,18 @@ const embedding = {
 };
 
 describe('ModelCatalogue.fromFile', () => {
+  it('takes responses_api on a chat model served by openai, and stops start-up on it elsewhere', () => {
+    expect(fromModels([{ ...chat, responses_api: true }]).find('chat')?.responses_api).toBe(true);
+    expect(() =>
+      fromModels([
+        { ...chat, id: 'claude', provider: 'anthropic', responses_api: true },
+        { ...embedding, responses_api: true },
+      ]),
+    ).toThrow(
+      /models\.0\.responses_api: only a chat model served by an OpenAI-compatible upstream.*models\.1\.responses_api/,
+    );
+  });
+
   it('reads chat and embedding models apart', () => {
     const catalogue = fromModels([chat, embedding]);
     expect(catalogue.entries.map((m) => m.id)).toEqual(['chat']);

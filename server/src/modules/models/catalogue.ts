@@ -27,6 +27,12 @@ export const ModelEntry = z.object({
    * models refuse `max_tokens`).
    */
   max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+  /**
+   * The `openai` upstream serving this model speaks OpenAI's Responses API itself: `POST /v1/responses` calls of
+   * live keys are relayed to its `POST /responses` rather than translated to chat completions (docs/routing.md).
+   * A routed model says it on each deployment instead.
+   */
+  responses_api: z.boolean().optional(),
   /** Prices per million tokens by day (pricing.ts); a model without them is metered without a cost. */
   pricing: PriceHistory.optional(),
   /**
@@ -77,6 +83,11 @@ function parseEntry(
 ): ModelEntry | EmbeddingModelEntry | undefined {
   if (raw.type === 'embedding' && (raw.deployments !== undefined || raw.routing !== undefined)) {
     issues.push(`models.${index}.deployments: embedding models are not routed across deployments`);
+  }
+  if (raw.responses_api === true && (raw.type === 'embedding' || raw.provider !== 'openai')) {
+    issues.push(
+      `models.${index}.responses_api: only a chat model served by an OpenAI-compatible upstream (provider 'openai') can speak the Responses API`,
+    );
   }
   const parsed = raw.type === 'embedding' ? EmbeddingModelEntry.safeParse(raw) : ModelEntry.safeParse(raw);
   if (parsed.success) return parsed.data;

@@ -8,6 +8,7 @@ export {
   SIMULATOR_OWNER,
   upstreamProvider,
 } from './registry';
+export { isTerminalResponseEvent, responsesUsageOf } from './responses-relay';
 export type {
   ChatProvider,
   EmbeddingCall,
@@ -16,4 +17,8 @@ export type {
   ProviderChunk,
   ProviderCompletion,
   ProviderEmbeddings,
+  RelayedEvent,
+  RelayedResponse,
+  ResponsesCall,
+  ResponsesProvider,
 } from './types';

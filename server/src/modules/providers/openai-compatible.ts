@@ -4,6 +4,7 @@ import { ServiceError } from '../../errors';
 import { inFormat, lengthOf } from './embedding-format';
 import { upstreamStreamError } from './errors';
 import { UpstreamClient, type UpstreamTarget } from './http';
+import { ResponsesRelay } from './responses-relay';
 import { parseEventJson } from './sse-json';
 import type {
   ChatProvider,
@@ -94,10 +95,16 @@ interface UpstreamEmbeddings {
 /** Any server speaking OpenAI's chat API: OpenAI, vLLM, Ollama, llama.cpp, LM Studio, Groq, Together… */
 export class OpenAiCompatibleProvider implements ChatProvider, EmbeddingProvider {
   private readonly client: UpstreamClient;
+  /**
+   * The upstream's own `POST /responses`, on the same connections and key: used only for the models (or
+   * deployments) the catalogue says speak it (`responses_api: true`).
+   */
+  readonly responses: ResponsesRelay;
 
   constructor(readonly target: UpstreamTarget) {
     const auth: Record<string, string> = target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {};
     this.client = new UpstreamClient(target, auth);
+    this.responses = new ResponsesRelay(target.name, this.client);
   }
 
   get name(): string {

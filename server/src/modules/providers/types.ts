@@ -68,6 +68,11 @@ export interface ChatProvider {
    * every new generator function its own prototype and hidden classes (four new maps per streamed call).
    */
   stream(call: ProviderCall): Promise<AsyncIterable<ProviderChunk>>;
+  /**
+   * The upstream's own Responses API, where it has one (an OpenAI-compatible upstream; a deployment only when
+   * configured with `responses_api: true`). Whether a model's calls use it is the catalogue's choice.
+   */
+  readonly responses?: ResponsesProvider | undefined;
 }
 
 /** One embeddings call, as a provider sees it. */
@@ -99,4 +104,41 @@ export interface ProviderEmbeddings {
 export interface EmbeddingProvider {
   readonly name: string;
   embed(call: EmbeddingCall): Promise<ProviderEmbeddings>;
+}
+
+/** One call relayed to an upstream's own `POST /responses` (OpenAI's Responses API), as a provider sees it. */
+export interface ResponsesCall {
+  /** The model's name at the provider. */
+  upstreamModel: string;
+  /** The client's request as validated (modules/responses), sent with the upstream's model name and the cap. */
+  body: Record<string, unknown>;
+  /** Counted by Tessera before the call (the request translated to chat): the upstream's usage wins. */
+  promptTokens: number;
+  /** The output cap in force, sent as `max_output_tokens` so the model cannot write past the reservation. */
+  maxTokens: number;
+  signal: AbortSignal;
+}
+
+/** An upstream's whole `response` object, and its usage in chat's terms (what the meter settles to). */
+export interface RelayedResponse {
+  body: Record<string, unknown>;
+  usage: Usage | undefined;
+}
+
+/** One event of an upstream's Responses stream: its type, its parsed JSON, and the usage it reported. */
+export interface RelayedEvent {
+  type: string;
+  data: Record<string, unknown>;
+  /** The event's JSON text as the upstream sent it: relayed unchanged unless the gateway rewrote `data`. */
+  json: string;
+  /** From `response.completed` (or `incomplete`, `failed`): the upstream's count of the whole call. */
+  usage: Usage | undefined;
+}
+
+/** An upstream that speaks the Responses API itself (configured so: `responses_api: true`, docs/routing.md). */
+export interface ResponsesProvider {
+  readonly name: string;
+  respond(call: ResponsesCall): Promise<RelayedResponse>;
+  /** Resolves once the upstream accepted the call (2xx, an event stream), then yields its events. */
+  respondStream(call: ResponsesCall): Promise<AsyncIterable<RelayedEvent>>;
 }

@@ -1,10 +1,17 @@
 import type { ResponseObject, ResponseRequest } from '@tessera/shared';
 import { ServiceError } from '../../errors';
 import type { Clock } from '../../lib/clock';
-import type { ChatCall, ChatOutcome, ChatService, PreparedChat } from '../chat';
+import {
+  type ChatCall,
+  type ChatOutcome,
+  type ChatService,
+  type PreparedChat,
+  speaksResponses,
+} from '../chat';
 import type { Principal } from '../keys';
 import { responseId, responseShell } from './envelope';
 import { responseOf } from './from-chat';
+import { relayResponse, relayResponseStream } from './relay';
 import { type ResponseEventSink, ResponseStream } from './stream';
 import { chatRequest } from './to-chat';
 import { parseResponseRequest } from './validate';
@@ -15,6 +22,11 @@ export interface PreparedResponse {
   chat: PreparedChat;
   /** The response before any output (in progress), with its id and creation time. */
   shell: ResponseObject;
+  /**
+   * The client's body as validated, when the model's upstreams speak the Responses API and the call is relayed
+   * to them (relay.ts); undefined when it is translated to chat completions (test keys always are).
+   */
+  relayed: Record<string, unknown> | undefined;
 }
 
 /** Chat's parameter names where the Responses API has its own. */
@@ -65,11 +77,18 @@ export class ResponsesService {
       throw inResponseTerms(err);
     }
     const createdAt = Math.floor(this.clock.now() / 1000);
-    return { request, chat, shell: responseShell(request, responseId(), createdAt, chat.entry.id) };
+    const relayed = speaksResponses(chat.entry, principal, this.chat.dependencies.providers)
+      ? (body as Record<string, unknown>)
+      : undefined;
+    return { request, chat, shell: responseShell(request, responseId(), createdAt, chat.entry.id), relayed };
   }
 
-  /** The whole response, once the model has answered. */
-  async create(prepared: PreparedResponse, call: ChatCall): Promise<ChatOutcome<ResponseObject>> {
+  /** The whole response, once the model has answered: the upstream's own, or translated from chat. */
+  async create(
+    prepared: PreparedResponse,
+    call: ChatCall,
+  ): Promise<ChatOutcome<ResponseObject | Record<string, unknown>>> {
+    if (prepared.relayed) return relayResponse(this.chat, call, prepared.relayed);
     const ended = await this.chat.complete(call);
     if (!ended.ok) return ended;
     return { ok: true, value: responseOf(prepared.shell, ended.value), usage: ended.usage };
@@ -77,6 +96,7 @@ export class ResponsesService {
 
   /** The response as Server-Sent Events; failures after the stream opened are its `error` and `response.failed` events. */
   stream(prepared: PreparedResponse, call: ChatCall, sink: ResponseEventSink): Promise<ChatOutcome<void>> {
+    if (prepared.relayed) return relayResponseStream(this.chat, call, prepared.relayed, sink);
     return this.chat.stream(call, new ResponseStream(prepared.shell, sink, () => this.clock.now()));
   }
 }

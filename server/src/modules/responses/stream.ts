@@ -34,7 +34,7 @@ export interface ResponseEventSink {
 }
 
 /** `response.failed`'s `error.code` is one of OpenAI's codes: the specific code goes in the `error` event. */
-function responseErrorCode(failure: StreamFailure): string {
+export function responseErrorCode(failure: StreamFailure): string {
   return failure.code === 'rate_limit_exceeded' || failure.type === 'rate_limit_error'
     ? 'rate_limit_exceeded'
     : 'server_error';

@@ -25,6 +25,27 @@ function catalogueOf(deployments: unknown[], extra: Record<string, unknown> = {}
 const good = { base_url: 'https://east.example.com/v1', api_key_env: 'EAST_API_KEY' };
 
 describe('deployments in the catalogue', () => {
+  it('takes responses_api on OpenAI-compatible deployments only, and on each deployment rather than the model', () => {
+    const [routed] = resolveDeployments(
+      catalogueOf([
+        { ...good, name: 'a', responses_api: true },
+        { ...good, name: 'b' },
+      ]),
+      { EAST_API_KEY: 'sk-east' },
+    );
+    expect(routed?.deployments.map((d) => d.responsesApi)).toEqual([true, false]);
+    expect(() =>
+      resolveDeployments(
+        catalogueOf([{ ...good, name: 'claude', provider: 'anthropic', responses_api: true }], {
+          responses_api: true,
+        }),
+        { EAST_API_KEY: 'sk-east' },
+      ),
+    ).toThrow(
+      /deployment 0 \('claude'\): responses_api is for OpenAI-compatible upstreams.*model 'routed': responses_api goes on each deployment/,
+    );
+  });
+
   it('takes the model’s provider and upstream model by default, the key from its variable, and names it by host', () => {
     const [routed] = resolveDeployments(catalogueOf([good, { ...good, name: 'b', weight: 0 }]), {
       EAST_API_KEY: 'sk-east',

@@ -55,7 +55,18 @@ export function resolveDeployments(
         weight: d.weight,
         rpm: d.rpm,
         tpm: d.tpm,
+        responsesApi: d.responses_api === true,
       });
+      if (d.responses_api && kind !== 'openai') {
+        issues.push(
+          `${where}: responses_api is for OpenAI-compatible upstreams (provider 'openai'); '${kind}' has no Responses API`,
+        );
+      }
+    }
+    if (entry.responses_api !== undefined) {
+      issues.push(
+        `model '${entry.id}': responses_api goes on each deployment of a routed model, not on the model`,
+      );
     }
     if (entry.routing?.strategy === 'weighted' && deployments.every((d) => d.weight === 0)) {
       issues.push(`model '${entry.id}': strategy 'weighted' needs a deployment of weight above 0`);

@@ -11,6 +11,24 @@ const breaker = BreakerSpec.parse({
 });
 
 describe('DeploymentHealth', () => {
+  it("applies another instance's changes: a rest, an open breaker until its end, and the close of its probe", () => {
+    const h = new DeploymentHealth(breaker, undefined, undefined);
+    h.restedElsewhere(100);
+    expect(h.available(99, 1)).toBe(false);
+    expect(h.availableAt(0)).toBe(100);
+    expect(h.available(100, 1)).toBe(true);
+    h.openedElsewhere(300);
+    expect(h.state).toBe('open');
+    expect(h.available(299, 1)).toBe(false);
+    // After the shared cooldown this instance may probe once, as with a breaker it opened itself.
+    expect(h.available(300, 1)).toBe(true);
+    h.begin(300, 1);
+    expect(h.available(301, 1)).toBe(false);
+    h.closedElsewhere();
+    expect(h.state).toBe('closed');
+    expect(h.consecutiveFailures).toBe(0);
+  });
+
   it('opens after N consecutive failures, lets one probe through after the cooldown, and closes when it answers', () => {
     const h = new DeploymentHealth(breaker, undefined, undefined);
     for (let i = 0; i < 2; i++) {

@@ -126,6 +126,34 @@ export class DeploymentHealth {
     this.probing = false;
   }
 
+  /** Until when (ms) an open breaker keeps the deployment out, for another instance to do the same (sync.ts). */
+  get openUntilMs(): number {
+    return this.openUntil;
+  }
+
+  /** Another instance was told by the upstream to wait (sync.ts): no call from here either until `until`. */
+  restedElsewhere(until: number): void {
+    this.coolUntil = Math.max(this.coolUntil, until);
+  }
+
+  /**
+   * Another instance opened the breaker: open here too until `until`. A probe of this instance's own under way
+   * still settles it (closed when it answers, open again when it fails).
+   */
+  openedElsewhere(until: number): void {
+    this.state = 'open';
+    this.openUntil = Math.max(this.openUntil, until);
+  }
+
+  /** Another instance's probe answered: closed here too, with the failures counted so far forgotten. */
+  closedElsewhere(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.consecutiveFailures = 0;
+    this.failed = 0;
+    this.previousFailed = 0;
+  }
+
   /** The call ended without saying anything of the deployment (the client left, or the request was refused as invalid). */
   neutral(): void {
     this.probing = false;

@@ -1,5 +1,11 @@
 export { createRouter, resolveDeployments } from './config';
 export { Deployment, failsOver } from './deployment';
 export { type BreakerState, DeploymentHealth } from './health';
-export { DeploymentRouter, type DeploymentState } from './router';
+export {
+  DeploymentRouter,
+  type DeploymentState,
+  type RoutingSync,
+  type SharedRoutingEvent,
+} from './router';
 export { BreakerSpec, DeploymentSpec, RoutedFields, RoutingSpec } from './schema';
+export { RedisRoutingSync } from './sync';

@@ -29,6 +29,7 @@ function routerOf(strategy: 'ordered' | 'weighted' | 'latency', weights: number[
     weight,
     rpm,
     tpm: undefined,
+    responsesApi: false,
   }));
   const router = new DeploymentRouter([{ entry, deployments }], createLogger('silent'));
   routers.push(router);

@@ -92,28 +92,39 @@ export interface ResolvedDeployment {
   weight: number;
   rpm: number | undefined;
   tpm: number | undefined;
+  /** `responses_api: true`: the upstream's own Responses API answers `POST /v1/responses`. */
+  responsesApi: boolean;
 }
+
+/** A change of a deployment's state that every instance should know (sync.ts), `until` in ms since the epoch. */
+export interface SharedRoutingEvent {
+  model: string;
+  deployment: string;
+  kind: 'opened' | 'closed' | 'rested';
+  until: number;
+}
+
+/** Where the router sends its deployments' changes for the other instances (Redis: sync.ts). */
+export interface RoutingSync {
+  publish(event: SharedRoutingEvent): void;
+}
+
+/** A time of this process's clock (performance.now()) as ms since the epoch, and back: instances share the latter. */
+const toEpoch = (at: number) => Date.now() + (at - performance.now());
+const fromEpoch = (epoch: number) => performance.now() + (epoch - Date.now());
 
 /** Every routed model of the catalogue (those with `deployments`), their deployments' health, and their pools. */
 export class DeploymentRouter {
   private readonly routes = new Map<string, ModelRoute>();
   private readonly owned: OwnedProvider[] = [];
+  private sync: RoutingSync | undefined;
 
   constructor(
     models: { entry: ModelEntry; deployments: ResolvedDeployment[] }[],
     private readonly logger: Logger,
   ) {
-    const onTransition: TransitionListener = (d, transition) => {
-      if (transition === 'opened') {
-        this.logger.warn(
-          { deployment: d.name, failures: d.health.consecutiveFailures },
-          'deployment circuit breaker opened',
-        );
-      } else {
-        this.logger.info({ deployment: d.name }, 'deployment circuit breaker closed: the probe answered');
-      }
-    };
     for (const { entry, deployments } of models) {
+      const onTransition: TransitionListener = (d, transition) => this.changed(entry.id, d, transition);
       const routing = entry.routing ?? DEFAULT_ROUTING;
       const list = deployments.map((d) => {
         const provider = upstreamProvider({
@@ -131,6 +142,7 @@ export class DeploymentRouter {
           provider,
           routing.attempt_timeout_ms ?? 0,
           onTransition,
+          d.responsesApi,
         );
       });
       this.routes.set(entry.id, new ModelRoute(routing.strategy, list));
@@ -164,6 +176,49 @@ export class DeploymentRouter {
         };
       }
     }
+  }
+
+  /** Shares each deployment's changes through `sync` from now on (Redis, when configured). */
+  attach(sync: RoutingSync): void {
+    this.sync = sync;
+  }
+
+  /** Every (model, deployment) pair, for the shared state's keys. */
+  *pairs(): Generator<{ model: string; deployment: string }> {
+    for (const [model, route] of this.routes)
+      for (const d of route.deployments) yield { model, deployment: d.name };
+  }
+
+  /**
+   * Another instance's change, applied here without being shared again: its 429 rest, its breaker opened (this
+   * instance keeps the deployment out until the same moment) or closed by its probe. Unknown names (another
+   * instance on another catalogue) are ignored.
+   */
+  applyShared(event: SharedRoutingEvent): void {
+    const d = this.routes.get(event.model)?.deployments.find((x) => x.name === event.deployment);
+    if (!d) return;
+    if (event.kind === 'rested') d.health.restedElsewhere(fromEpoch(event.until));
+    else if (event.kind === 'opened') d.health.openedElsewhere(fromEpoch(event.until));
+    else d.health.closedElsewhere();
+  }
+
+  private changed(model: string, d: Deployment, transition: SharedRoutingEvent['kind']): void {
+    if (transition === 'opened') {
+      this.logger.warn(
+        { deployment: d.name, failures: d.health.consecutiveFailures },
+        'deployment circuit breaker opened',
+      );
+    } else if (transition === 'closed') {
+      this.logger.info({ deployment: d.name }, 'deployment circuit breaker closed: the probe answered');
+    }
+    if (!this.sync) return;
+    const until =
+      transition === 'rested'
+        ? toEpoch(d.health.coolUntil)
+        : transition === 'opened'
+          ? toEpoch(d.health.openUntilMs)
+          : Date.now();
+    this.sync.publish({ model, deployment: d.name, kind: transition, until });
   }
 
   /** Every deployment of the model (for its health in tests and logs). */

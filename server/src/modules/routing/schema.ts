@@ -52,6 +52,11 @@ export const DeploymentSpec = z
     rpm: z.number().int().positive().optional(),
     /** This deployment's own tokens per minute (prompt + completion cap at the call, settled to the usage). */
     tpm: z.number().int().positive().optional(),
+    /**
+     * The upstream speaks OpenAI's Responses API itself (`POST /responses`): `POST /v1/responses` calls are relayed
+     * to it as they came (when every deployment of the model says so) rather than translated to chat completions.
+     */
+    responses_api: z.boolean().optional(),
   })
   .strict()
   .superRefine((d, ctx) => {

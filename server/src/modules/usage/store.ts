@@ -1,7 +1,8 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { apiKeys, usageEvents, usageRollups } from '../../db/schema';
+import { apiKeys, usageDeploymentRollups, usageEvents, usageRollups } from '../../db/schema';
+import { deploymentRollupDeltas } from './deployment-rollup';
 import { rollupDeltas } from './rollup';
 import type { KeyOwner, UsageEvent, UsageStore } from './types';
 
@@ -64,6 +65,7 @@ export class PgUsageStore implements UsageStore {
             },
           });
       }
+      await upsertDeploymentRollups(tx, deploymentRollupDeltas(events));
     });
   }
 
@@ -100,7 +102,54 @@ export class PgUsageStore implements UsageStore {
     await this.db
       .delete(usageRollups)
       .where(and(eq(usageRollups.granularity, 'minute'), lt(usageRollups.bucketStart, before.minuteRollups)));
+    await this.db
+      .delete(usageDeploymentRollups)
+      .where(
+        and(
+          eq(usageDeploymentRollups.granularity, 'minute'),
+          lt(usageDeploymentRollups.bucketStart, before.minuteRollups),
+        ),
+      );
     return total;
+  }
+}
+
+/** The per-deployment rollups of a batch, added to their rows as `usage_rollups` are. */
+async function upsertDeploymentRollups(
+  tx: Pick<Db, 'insert'>,
+  deltas: ReturnType<typeof deploymentRollupDeltas>,
+): Promise<void> {
+  const t = usageDeploymentRollups;
+  for (let i = 0; i < deltas.length; i += CHUNK) {
+    await tx
+      .insert(t)
+      .values(deltas.slice(i, i + CHUNK))
+      .onConflictDoUpdate({
+        target: [
+          t.accountId,
+          t.granularity,
+          t.bucketStart,
+          t.mode,
+          t.keyId,
+          t.method,
+          t.route,
+          t.model,
+          t.deployment,
+        ],
+        set: {
+          requests: sql`usage_deployment_rollups.requests + excluded.requests`,
+          errors: sql`usage_deployment_rollups.errors + excluded.errors`,
+          latencySumMs: sql`usage_deployment_rollups.latency_sum_ms + excluded.latency_sum_ms`,
+          latencyHistogram: sql`(select array_agg(h.a + h.b order by h.i)
+            from unnest(usage_deployment_rollups.latency_histogram, excluded.latency_histogram)
+            with ordinality as h(a, b, i))`,
+          latencyMaxMs: sql`greatest(usage_deployment_rollups.latency_max_ms, excluded.latency_max_ms)`,
+          tokenRequests: sql`usage_deployment_rollups.token_requests + excluded.token_requests`,
+          promptTokens: sql`usage_deployment_rollups.prompt_tokens + excluded.prompt_tokens`,
+          completionTokens: sql`usage_deployment_rollups.completion_tokens + excluded.completion_tokens`,
+          costMicros: sql`usage_deployment_rollups.cost_micros + excluded.cost_micros`,
+        },
+      });
   }
 }
 

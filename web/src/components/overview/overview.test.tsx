@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Lines } from '../../charts/Lines';
 import { StackedBars } from '../../charts/StackedBars';
+import { DeploymentTable } from './DeploymentTable';
 import { EndpointTable } from './EndpointTable';
 import { RecentErrors } from './RecentErrors';
 import { StatCard } from './StatCard';
@@ -29,6 +30,59 @@ describe('StatCard', () => {
     expect(screen.getByText(/50% vs previous period/).className).toContain('delta-bad');
     const remaining = screen.getByRole('article', { name: 'Tokens remaining' });
     expect(within(remaining).getByText('No previous data').className).toContain('delta-flat');
+  });
+});
+
+describe('DeploymentTable', () => {
+  it('shows each model and deployment in the order given, with its errors, percentiles and cost', () => {
+    render(
+      <DeploymentTable
+        currency="USD"
+        truncated={false}
+        rows={[
+          {
+            model: 'gpt-4o',
+            deployment: 'azure-east',
+            requests: 1200,
+            errors: 12,
+            successRate: 0.99,
+            p50LatencyMs: 420,
+            p95LatencyMs: 1900,
+            tokens: 96_000,
+            costMicros: 1_250_000,
+          },
+          {
+            model: 'gpt-4o',
+            deployment: null,
+            requests: 4,
+            errors: 4,
+            successRate: 0,
+            p50LatencyMs: 2,
+            p95LatencyMs: 3,
+            tokens: null,
+            costMicros: null,
+          },
+        ]}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Requests per deployment' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    const first = within(rows[0] as HTMLElement);
+    expect(first.getByText('azure-east')).toBeTruthy();
+    expect(first.getByText('1,200')).toBeTruthy();
+    expect(first.getByText('420 ms')).toBeTruthy();
+    expect(first.getByText('1.90 s')).toBeTruthy();
+    expect(first.getByText('96K')).toBeTruthy();
+    expect(rows[0]?.textContent).toMatch(/\$1\.25/);
+    const second = within(rows[1] as HTMLElement);
+    expect(second.getByText('not called')).toBeTruthy();
+    expect(second.getAllByTitle('no usage reported')).toHaveLength(2);
+    expect(screen.queryByText(/busiest model and deployment pairs/)).toBeNull();
+  });
+
+  it('says when the quietest pairs were left out', () => {
+    render(<DeploymentTable currency="USD" truncated={true} rows={[]} />);
+    expect(screen.getByText(/The 100 busiest model and deployment pairs are shown/)).toBeTruthy();
   });
 });
 

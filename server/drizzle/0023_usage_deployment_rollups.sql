@@ -1,0 +1,22 @@
+CREATE TABLE "usage_deployment_rollups" (
+	"account_id" text NOT NULL,
+	"granularity" text NOT NULL,
+	"bucket_start" timestamp with time zone NOT NULL,
+	"mode" text NOT NULL,
+	"key_id" text NOT NULL,
+	"method" text NOT NULL,
+	"route" text NOT NULL,
+	"model" text NOT NULL,
+	"deployment" text NOT NULL,
+	"requests" integer NOT NULL,
+	"errors" integer NOT NULL,
+	"latency_sum_ms" double precision NOT NULL,
+	"latency_histogram" integer[] NOT NULL,
+	"latency_max_ms" double precision NOT NULL,
+	"token_requests" integer NOT NULL,
+	"prompt_tokens" bigint NOT NULL,
+	"completion_tokens" bigint NOT NULL,
+	"cost_micros" bigint NOT NULL,
+	CONSTRAINT "usage_deployment_rollups_pk" PRIMARY KEY("account_id","granularity","bucket_start","mode","key_id","method","route","model","deployment"),
+	CONSTRAINT "usage_deployment_rollups_granularity_check" CHECK ("usage_deployment_rollups"."granularity" in ('minute', 'hour', 'day'))
+);
