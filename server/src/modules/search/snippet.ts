@@ -1,7 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { systemClock } from '../../lib/clock';
-import { TtlCache } from '../../lib/ttl-cache';
+import { wordKey, wordLexemes } from './analysis';
 import { queryRows, textArrayLiteral } from './sql';
 
 /**
@@ -20,13 +19,6 @@ const LEAD_IN = 5;
 
 /** SQL: the part of a hit's body its snippet is made from (`d`, a search_documents row). */
 export const snippetSourceSql = (): SQL => sql`left(d.body, ${HIGHLIGHT_MAX_CHARS})`;
-
-/**
- * The lexemes a word analyses to, per language (text search configuration): a word's analysis does
- * not change, and a page's words mostly recur from one search to the next, so most pages need no
- * statement. The TTL picks up a dictionary changed under a configuration.
- */
-const analysed = new TtlCache<string, string[]>({ max: 50_000, ttlMs: 3_600_000, clock: systemClock });
 
 /** Lowercase without diacritics, for the cheap test below only (an ASCII word has none to strip). */
 const fold = (text: string) =>
@@ -160,7 +152,7 @@ async function markedWords(
   for (const word of words) {
     const folded = fold(word);
     if (!prefixes.byFirst.get(folded.charAt(0))?.some((p) => folded.startsWith(p))) continue;
-    const known = analysed.fresh(`${language}\u0000${word}`);
+    const known = wordLexemes.fresh(wordKey(language, word));
     if (known) decide(word, known);
     else unknown.push(word);
   }
@@ -171,7 +163,7 @@ async function markedWords(
           from unnest(${textArrayLiteral(unknown)}::text[]) w`,
     );
     for (const r of rows) {
-      analysed.set(`${language}\u0000${r.w}`, r.lexemes);
+      wordLexemes.set(wordKey(language, r.w), r.lexemes);
       decide(r.w, r.lexemes);
     }
   }
