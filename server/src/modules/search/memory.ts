@@ -10,7 +10,7 @@ import { fieldNorm, roundScore, termShare, termWeights } from './memory-score';
 import { buildKeywordPlan, type CollectionRow } from './plan';
 import type { RankedRow, RankQuery } from './query';
 import type { Operator, QueryPlan } from './query-plan';
-import { snippetSourceSql } from './snippet';
+import { snippetSourceSql, type WordBounds, wordBounds } from './snippet';
 import { queryRows, type Scope } from './sql';
 import type { ParsedQuery } from './syntax';
 
@@ -67,6 +67,8 @@ interface CollectionIndex {
    * phrase needs it: most queries never read positions, and decoding every document made most of a load.
    */
   positions: (string | Map<string, number[]>)[];
+  /** Each document's snippet source's words, found the first time it is on a page (snippet.ts). */
+  words: (WordBounds | undefined)[];
   titleLen: Int32Array;
   bodyLen: Int32Array;
   byId: Map<string, number>;
@@ -273,6 +275,7 @@ async function loadIndex(db: Db, scope: Scope, version: string): Promise<Collect
     metadata: new Array(n),
     texts: new Array(n),
     positions: new Array(n),
+    words: new Array(n),
     titleLen: new Int32Array(n),
     bodyLen: new Int32Array(n),
     byId: new Map(),
@@ -304,8 +307,9 @@ async function loadIndex(db: Db, scope: Scope, version: string): Promise<Collect
       200 +
       2 * (row.id.length + row.title.length + row.text.length) +
       2 * JSON.stringify(row.metadata).length +
-      // The tsvector's text, and room for its positions once decoded.
-      6 * row.tsv.length;
+      // The tsvector's text, and room for its positions once decoded; the snippet source's words.
+      6 * row.tsv.length +
+      2 * row.text.length;
   });
   for (const [lexeme, flat] of postings) {
     const k = flat.length / 3;
@@ -454,5 +458,15 @@ function rankInMemory(
     title: index.titles[i] as string,
     metadata: index.metadata[i] as Record<string, unknown>,
     text: index.texts[i] as string,
+    words: wordsOf(index, i),
   }));
+}
+
+/** A document's snippet source's words, found the first time it is on a page. */
+function wordsOf(index: CollectionIndex, i: number): WordBounds {
+  const known = index.words[i];
+  if (known) return known;
+  const found = wordBounds(index.texts[i] as string);
+  index.words[i] = found;
+  return found;
 }

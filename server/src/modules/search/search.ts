@@ -233,6 +233,7 @@ export async function searchDocuments({
     marks.language,
     marks.lexemes,
     page.map((r) => r.text),
+    page.map((r) => r.words),
   );
   return {
     object: 'list',

@@ -43,39 +43,32 @@ function isWordChar(cp: number): boolean {
   return known;
 }
 
-/**
- * A text's words: maximal runs of letters and digits (`[\p{L}\p{N}]+`), word k spanning
- * [bounds[2k], bounds[2k + 1]), at most `max` of them. `words` holds the lowercased text of the words
- * `wanted` lets through (by the UTF-16 unit they start with, lowercased when ASCII; a word starting
- * with any other is always let through): only those can be marked, and making a string of every word
- * (an object and two strings a word, 30,000 words for a page of 100) was most of a page's snippet time.
- */
-interface Scanned {
+/** A text's words: word k spans [bounds[2k], bounds[2k + 1]). */
+export interface WordBounds {
   bounds: Int32Array;
   count: number;
-  words: Map<number, string>;
 }
 
-function scan(text: string, max: number, wanted: Set<number> | undefined): Scanned {
+/**
+ * A text's words, maximal runs of letters and digits (`[\p{L}\p{N}]+`), at most `max` of them, as
+ * offsets: making an object and two strings of every word (30,000 words for a page of 100) was most
+ * of a page's snippet time. A collection's index in memory keeps them per document (memory.ts).
+ */
+export function wordBounds(text: string, max = Number.POSITIVE_INFINITY): WordBounds {
   let bounds = new Int32Array(256);
   let count = 0;
-  const words = new Map<number, string>();
-  const push = (start: number, end: number) => {
+  let start = -1;
+  const end = (at: number) => {
     if (2 * count + 2 > bounds.length) {
       const grown = new Int32Array(bounds.length * 2);
       grown.set(bounds);
       bounds = grown;
     }
     bounds[2 * count] = start;
-    bounds[2 * count + 1] = end;
-    if (wanted) {
-      const first = text.charCodeAt(start);
-      const lower = first >= 65 && first <= 90 ? first + 32 : first;
-      if (first >= 128 || wanted.has(lower)) words.set(count, text.slice(start, end).toLowerCase());
-    }
+    bounds[2 * count + 1] = at;
     count++;
+    start = -1;
   };
-  let start = -1;
   for (let i = 0; i < text.length && count < max; ) {
     const unit = text.charCodeAt(i);
     let width = 1;
@@ -89,19 +82,38 @@ function scan(text: string, max: number, wanted: Set<number> | undefined): Scann
     }
     if (word) {
       if (start < 0) start = i;
-    } else if (start >= 0) {
-      push(start, i);
-      start = -1;
-    }
+    } else if (start >= 0) end(i);
     i += width;
   }
-  if (start >= 0 && count < max) push(start, text.length);
+  if (start >= 0 && count < max) end(text.length);
+  return { bounds: count * 2 < bounds.length / 2 ? bounds.slice(0, 2 * count) : bounds, count };
+}
+
+/**
+ * The lowercased text of the words `wanted` lets through (by the UTF-16 unit they start with,
+ * lowercased when ASCII; a word starting with any other is always let through): only those can be
+ * marked, so only those become strings.
+ */
+interface Scanned extends WordBounds {
+  words: Map<number, string>;
+}
+
+function candidates(text: string, { bounds, count }: WordBounds, wanted: Set<number> | undefined): Scanned {
+  const words = new Map<number, string>();
+  if (wanted)
+    for (let k = 0; k < count; k++) {
+      const start = bounds[2 * k] as number;
+      const first = text.charCodeAt(start);
+      const lower = first >= 65 && first <= 90 ? first + 32 : first;
+      if (first >= 128 || wanted.has(lower))
+        words.set(k, text.slice(start, bounds[2 * k + 1] as number).toLowerCase());
+    }
   return { bounds, count, words };
 }
 
 /** The text's words (scan's), as objects: for tests. */
 export function tokens(text: string): { start: number; end: number; word: string }[] {
-  const { bounds, count } = scan(text, Number.POSITIVE_INFINITY, undefined);
+  const { bounds, count } = wordBounds(text);
   return Array.from({ length: count }, (_, k) => {
     const start = bounds[2 * k] as number;
     const end = bounds[2 * k + 1] as number;
@@ -261,12 +273,16 @@ export async function makeSnippets(
   language: string,
   lexemes: string[],
   texts: string[],
+  /** Each text's words when known (memory.ts keeps them), else they are found here. */
+  known: (WordBounds | undefined)[] = [],
 ): Promise<string[]> {
   const prefixes = lexemes.length > 0 ? prefixesOf(lexemes) : undefined;
-  const scanned = texts.map((text) =>
-    prefixes
-      ? scan(text, Number.POSITIVE_INFINITY, prefixes.firstUnits)
-      : scan(text, FRAGMENT_WORDS, undefined),
+  const scanned = texts.map((text, i) =>
+    candidates(
+      text,
+      known[i] ?? wordBounds(text, prefixes ? Number.POSITIVE_INFINITY : FRAGMENT_WORDS),
+      prefixes?.firstUnits,
+    ),
   );
   const words = new Set<string>();
   for (const s of scanned) for (const word of s.words.values()) words.add(word);
