@@ -29,8 +29,20 @@ try {
   await bench.server.services.searchMaintenance.idle();
   const { ctx } = bench.server.services;
   let statements: number[] = [];
+  const timed =
+    (run: (query: unknown) => Promise<unknown>) =>
+    async (query: unknown): Promise<unknown> => {
+      const t0 = performance.now();
+      try {
+        return await run(query);
+      } finally {
+        statements.push(performance.now() - t0);
+      }
+    };
   const timedDb = new Proxy(ctx.db, {
     get(target, prop, receiver) {
+      // A search from a loaded in-memory index runs its one statement outside a transaction.
+      if (prop === 'execute') return timed((q) => (target.execute as (x: unknown) => Promise<unknown>)(q));
       if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
       return (run: (tx: unknown) => Promise<unknown>) =>
         target.transaction(async (tx) =>
@@ -38,14 +50,7 @@ try {
             new Proxy(tx, {
               get(t, q, r) {
                 if (q !== 'execute') return Reflect.get(t, q, r);
-                return async (query: unknown) => {
-                  const t0 = performance.now();
-                  try {
-                    return await (t.execute as (x: unknown) => Promise<unknown>)(query);
-                  } finally {
-                    statements.push(performance.now() - t0);
-                  }
-                };
+                return timed((query) => (t.execute as (x: unknown) => Promise<unknown>)(query));
               },
             }),
           ),
@@ -85,7 +90,7 @@ try {
             // `--sql`: the SQL path only (the server's memory index left out).
             memory: process.argv.includes('--sql') ? undefined : bench.server.services.searchMemory,
             onStrategy: (s) => {
-              path += `${path ? '+' : ''}${s.kind}${'rounds' in s ? s.rounds : ''}`;
+              path += `${path ? '+' : ''}${s.kind}${'rounds' in s ? s.rounds : ''}${'direct' in s && s.direct ? '(direct)' : ''}`;
             },
           },
         });

@@ -2,13 +2,17 @@ import type { SearchFilter } from '@tessera/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { decodeTsvector } from './analyse';
+import { analyseFromCache, missingAnalysisSql, rememberAnalysis } from './analysis';
+import { collectionVersionSql } from './collections';
 import { filterSql } from './filter';
 import { type MatchNode, parseTsquery, phraseMatches } from './memory-match';
 import { fieldNorm, roundScore, termShare, termWeights } from './memory-score';
+import { buildKeywordPlan, type CollectionRow } from './plan';
 import type { RankedRow, RankQuery } from './query';
-import type { QueryPlan } from './query-plan';
-import { snippetSourceSql } from './snippet';
+import type { Operator, QueryPlan } from './query-plan';
+import { snippetSourceSql, type WordBounds, wordBounds } from './snippet';
 import { queryRows, type Scope } from './sql';
+import type { ParsedQuery } from './syntax';
 
 /**
  * Small collections answered from memory (docs/search.md, "Small collections"): at a few thousand
@@ -48,6 +52,10 @@ interface Postings {
 
 interface CollectionIndex {
   version: string;
+  /** The collection's text search configuration (part of the version). */
+  language: string;
+  /** Lexeme → document frequency, from search_terms in the snapshot the documents were read in. */
+  dfs: Map<string, number>;
   /** Documents in id order (the database's collation: loaded `order by id`), so an index is a rank. */
   ids: string[];
   titles: string[];
@@ -59,6 +67,8 @@ interface CollectionIndex {
    * phrase needs it: most queries never read positions, and decoding every document made most of a load.
    */
   positions: (string | Map<string, number[]>)[];
+  /** Each document's snippet source's words, found the first time it is on a page (snippet.ts). */
+  words: (WordBounds | undefined)[];
   titleLen: Int32Array;
   bodyLen: Int32Array;
   byId: Map<string, number>;
@@ -158,6 +168,67 @@ export class MemoryIndexes {
     return this.answer(db, index, node, rq);
   }
 
+  /**
+   * A keyword search answered with one statement and no transaction when the collection's index is
+   * loaded: the statement reads the collection's row (its version, statistics and references), and
+   * analyses the query's words the caches do not know (analysis.ts); when the version is the index's,
+   * the plan is built from that analysis and the index's document frequencies, exactly as the plan
+   * statement would have built it, and the page comes from the index. Undefined when the search must
+   * take the usual path (no index or another version, a filter not yet evaluated for this version, a
+   * query form or cursor the index does not answer).
+   */
+  async rankDirect(
+    db: Db,
+    rq: Omit<RankQuery, 'plan'> & { parsed: ParsedQuery; operator: Operator; maxTerms: number },
+  ): Promise<{ rows: RankedRow[]; plan: QueryPlan } | undefined> {
+    const key = JSON.stringify([rq.scope.accountId, rq.scope.collection]);
+    const index = this.indexes.get(key);
+    if (!index) return undefined;
+    if (rq.filter && !index.filters.has(JSON.stringify(rq.filter))) return undefined;
+    let analysed = analyseFromCache(index.language, rq.parsed);
+    const missing = 'missing' in analysed ? analysed.missing : undefined;
+    const rows = await queryRows<
+      CollectionRow & {
+        words: Record<string, string[]> | null;
+        pieces: Record<string, [string, number][]> | null;
+        units: Record<string, { q: string; lexemes: string[] }> | null;
+      }
+    >(
+      db,
+      sql`select c.language, c.doc_count::float8 as n, c.title_len_sum::float8 as tl,
+          c.body_len_sum::float8 as bl, c.impact_title_avg as rt, c.impact_body_avg as rb,
+          ${collectionVersionSql('c')} as version
+          ${missing ? sql`, ${missingAnalysisSql(sql`c.language::regconfig`, missing)}` : sql``}
+        from search_collections c where c.account_id = ${rq.scope.accountId} and c.name = ${rq.scope.collection}`,
+    );
+    const row = rows[0];
+    if (!row || row.version !== index.version || row.n > this.limits.maxDocuments) return undefined;
+    if (missing) {
+      rememberAnalysis(row.language, row);
+      analysed = analyseFromCache(index.language, rq.parsed);
+    }
+    if (!('analysis' in analysed)) return undefined;
+    const plan = buildKeywordPlan(
+      rq.parsed,
+      rq.operator,
+      rq.maxTerms,
+      row,
+      analysed.analysis,
+      (t) => index.dfs.get(t) ?? 0,
+    );
+    const { tsquery } = plan;
+    if (tsquery === null) return { rows: [], plan };
+    const node = parseTsquery(tsquery);
+    if (!node) return undefined;
+    const passes = rq.filter ? index.filters.get(JSON.stringify(rq.filter)) : undefined;
+    const page = rankInMemory(index, node, { ...rq, plan: { ...plan, tsquery } }, passes);
+    if (!page) return undefined;
+    // Most recently used last.
+    this.indexes.delete(key);
+    this.indexes.set(key, index);
+    return { rows: page, plan };
+  }
+
   private async answer(db: Db, index: CollectionIndex, node: MatchNode, rq: RankQuery) {
     const passes = rq.filter ? await filterPasses(db, rq.scope, index, rq.filter) : undefined;
     return rankInMemory(index, node, rq, passes);
@@ -189,14 +260,22 @@ async function loadIndex(db: Db, scope: Scope, version: string): Promise<Collect
     from search_documents d where d.account_id = ${a} and d.collection = ${c}
     order by d.id`,
   );
+  const terms = await queryRows<{ term: string; df: number }>(
+    db,
+    sql`select term, df from search_terms where account_id = ${a} and collection = ${c}`,
+  );
   const n = rows.length;
   const index: CollectionIndex = {
     version,
+    // The version ends with the language (collectionVersionSql), which no language name contains.
+    language: version.slice(version.lastIndexOf('/') + 1),
+    dfs: new Map(terms.map((t) => [t.term, Number(t.df)])),
     ids: new Array(n),
     titles: new Array(n),
     metadata: new Array(n),
     texts: new Array(n),
     positions: new Array(n),
+    words: new Array(n),
     titleLen: new Int32Array(n),
     bodyLen: new Int32Array(n),
     byId: new Map(),
@@ -228,8 +307,9 @@ async function loadIndex(db: Db, scope: Scope, version: string): Promise<Collect
       200 +
       2 * (row.id.length + row.title.length + row.text.length) +
       2 * JSON.stringify(row.metadata).length +
-      // The tsvector's text, and room for its positions once decoded.
-      6 * row.tsv.length;
+      // The tsvector's text, and room for its positions once decoded; the snippet source's words.
+      6 * row.tsv.length +
+      2 * row.text.length;
   });
   for (const [lexeme, flat] of postings) {
     const k = flat.length / 3;
@@ -242,6 +322,7 @@ async function loadIndex(db: Db, scope: Scope, version: string): Promise<Collect
     index.postings.set(lexeme, p);
     bytes += 96 + 2 * lexeme.length + 12 * k;
   }
+  for (const t of terms) bytes += 64 + 2 * t.term.length;
   index.bytes = bytes;
   return index;
 }
@@ -377,5 +458,15 @@ function rankInMemory(
     title: index.titles[i] as string,
     metadata: index.metadata[i] as Record<string, unknown>,
     text: index.texts[i] as string,
+    words: wordsOf(index, i),
   }));
+}
+
+/** A document's snippet source's words, found the first time it is on a page. */
+function wordsOf(index: CollectionIndex, i: number): WordBounds {
+  const known = index.words[i];
+  if (known) return known;
+  const found = wordBounds(index.texts[i] as string);
+  index.words[i] = found;
+  return found;
 }

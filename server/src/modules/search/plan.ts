@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { AnalysedUnit, QueryAnalysis } from './analysis';
 import { idf } from './bm25';
 import { collectionVersionSql, readCollection } from './collections';
 import { expandFuzzy } from './fuzzy';
@@ -30,12 +31,6 @@ function statistics(docCount: number, titleLenSum: number, bodyLenSum: number) {
 /** A unit that analyses to at most one lexeme (a word, or a quoted single word): a plain word's match. */
 const singleLexeme = (u: AnalysedUnit) =>
   u.lexemes.length <= 1 && !/[<&|!:]/.test(u.q.replace(/'(?:[^']|'')*'/g, ''));
-
-interface AnalysedUnit {
-  /** phraseto_tsquery's text ('' when the unit is only stop words). */
-  q: string;
-  lexemes: string[];
-}
 
 /**
  * Keyword mode: the parsed query analysed by the collection's language in one statement (each
@@ -87,9 +82,46 @@ export async function planKeyword(
   );
   const row = rows[0];
   if (!row) return undefined;
-  const stats = statistics(row.n, row.tl, row.bl);
   const dfs = new Map(Object.entries(row.dfs ?? {}));
-  const analysed = row.units ?? [];
+  return buildKeywordPlan(
+    parsed,
+    operator,
+    maxTerms,
+    row,
+    { words: new Map(Object.entries(row.words ?? {})), units: row.units ?? [] },
+    (t) => dfs.get(t) ?? 0,
+  );
+}
+
+/** What plan statements read of a collection's row (planKeyword's, memory.ts's). */
+export interface CollectionRow {
+  language: string;
+  n: number;
+  tl: number;
+  bl: number;
+  rt: number | null;
+  rb: number | null;
+  version: string;
+}
+
+/** jsonb's order of an object's keys (shorter first, then bytewise), which the plan's term order follows. */
+const jsonbKeyOrder = (x: string, y: string) => x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * The plan of a parsed query from its analysis (analysis.ts), the collection's row and the document
+ * frequencies: the same whether the analysis came from the plan statement or from memory.
+ */
+export function buildKeywordPlan(
+  parsed: ParsedQuery,
+  operator: Operator,
+  maxTerms: number,
+  row: CollectionRow,
+  analysis: QueryAnalysis,
+  df: (term: string) => number,
+): QueryPlan {
+  const stats = statistics(row.n, row.tl, row.bl);
+  const analysed = analysis.units;
+  const wordTimes = [...analysis.words].sort((x, y) => jsonbKeyOrder(x[0], y[0]));
   let next = 0;
   const analysedClauses = parsed.clauses.map((clause: Clause) => ({
     occur: operator === 'and' && clause.occur === 'should' ? 'must' : clause.occur,
@@ -116,7 +148,7 @@ export async function planKeyword(
   const clauses = analysedClauses.filter((c) => !folded.includes(c));
 
   // Term weights: how often each lexeme occurs in the query's positive parts.
-  const times = new Map<string, number>(Object.entries(row.words ?? {}));
+  const times = new Map<string, number>(wordTimes);
   for (const clause of folded) {
     for (const unit of clause.units) {
       for (const lexeme of unit.lexemes) times.set(lexeme, (times.get(lexeme) ?? 0) + 1);
@@ -134,7 +166,7 @@ export async function planKeyword(
   }
   const wordLexemes = [
     ...new Set([
-      ...Object.keys(row.words ?? {}),
+      ...wordTimes.map(([lexeme]) => lexeme),
       ...folded.flatMap((c) => c.units.flatMap((u) => u.lexemes)),
     ]),
   ];
@@ -142,7 +174,7 @@ export async function planKeyword(
   const term = (t: string): ScoredTerm => ({
     term: t,
     weight: queryTermWeight(times.get(t) ?? 1),
-    df: dfs.get(t) ?? 0,
+    df: df(t),
   });
   const byIdf = (x: ScoredTerm, y: ScoredTerm) =>
     idf(stats.n, y.df) * y.weight - idf(stats.n, x.df) * x.weight || (x.term < y.term ? -1 : 1);
@@ -161,9 +193,7 @@ export async function planKeyword(
   // Words the caller joined by OR that the match leaves out (past the scored terms): the page may miss
   // documents holding only those, which the response says (approximate).
   const kept = new Set(terms.map((t) => t.term));
-  const leftOut = folded.some((c) =>
-    c.units.some((u) => u.lexemes.some((l) => !kept.has(l) && (dfs.get(l) ?? 0) > 0)),
-  );
+  const leftOut = folded.some((c) => c.units.some((u) => u.lexemes.some((l) => !kept.has(l) && df(l) > 0)));
 
   const required = mode === 'and' ? wordLexemes : [];
   const tsquery = matchQuery(

@@ -6,7 +6,7 @@ import type { CursorPosition } from './cursor';
 import { filterSql } from './filter';
 import type { QueryPlan } from './query-plan';
 import { scoreExpression, scoringSource } from './rank';
-import { snippetSourceSql } from './snippet';
+import { snippetSourceSql, type WordBounds } from './snippet';
 import { queryRows, type Scope, textArrayLiteral } from './sql';
 
 export interface RankedRow {
@@ -16,6 +16,8 @@ export interface RankedRow {
   metadata: Record<string, unknown>;
   /** What the hit's snippet is made from (snippet.ts), once the page is known. */
   text: string;
+  /** Its words, when already known (memory.ts). */
+  words?: WordBounds | undefined;
 }
 
 export interface RankQuery {

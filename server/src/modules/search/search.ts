@@ -65,7 +65,7 @@ export interface SearchOptions {
   onStrategy?: (
     strategy:
       | { kind: 'full' }
-      | { kind: 'memory' }
+      | { kind: 'memory'; direct: boolean }
       | { kind: 'phrase'; candidates: number }
       | { kind: 'topk'; rounds: number; wholeLists: number; estimated: boolean }
       | { kind: 'fallback'; rounds: number }
@@ -164,46 +164,67 @@ export async function searchDocuments({
   const scope: Scope = { accountId, collection: input.collection };
   const parsed = input.mode === 'fuzzy' ? undefined : parseBounded(input.query);
   const timeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const maxTerms = options.maxScoredTerms ?? MAX_SCORED_TERMS;
+  const feedback = options.feedback ?? false;
   let leftOut = false;
   let marks = { language: 'simple', lexemes: [] as string[] };
-  const { rows, approximate } = await withTimeLimit(ctx.db, timeoutMs, async (db): Promise<Ranked> => {
-    const maxTerms = options.maxScoredTerms ?? MAX_SCORED_TERMS;
-    const plan = parsed
-      ? await planKeyword(db, scope, parsed, input.operator, maxTerms)
-      : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
-    if (!plan || plan.tsquery === null) return { rows: [], approximate: false };
-    leftOut = plan.leftOut === true;
-    marks = { language: plan.language, lexemes: plan.highlight };
-    const planned = { ...plan, tsquery: plan.tsquery };
-    const feedback = options.feedback ?? false;
-    // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
-    // what the caller wants, and operator "and" asks for every word.
-    if (feedback && parsed && parsed.clauses.length === 0 && input.operator === 'or') {
-      const firstPass = await rank(db, planned, {
-        scope,
-        input: { ...input, limit: feedback.docs, offset: undefined, cursor: undefined },
-        after: undefined,
-        options: { ...options, onStrategy: undefined },
+  // A small collection whose index is loaded: one statement, no transaction (memory.ts rankDirect).
+  const direct =
+    options.memory && parsed && !feedback
+      ? await options.memory.rankDirect(ctx.db, {
+          scope,
+          parsed,
+          operator: input.operator,
+          maxTerms,
+          filter: input.filter,
+          after,
+          offset: input.offset ?? 0,
+          limit: input.limit,
+        })
+      : undefined;
+  if (direct) options.onStrategy?.({ kind: 'memory', direct: true });
+  const { rows, approximate } = direct
+    ? { rows: direct.rows, approximate: false }
+    : await withTimeLimit(ctx.db, timeoutMs, async (db): Promise<Ranked> => {
+        const plan = parsed
+          ? await planKeyword(db, scope, parsed, input.operator, maxTerms)
+          : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
+        if (!plan || plan.tsquery === null) return { rows: [], approximate: false };
+        leftOut = plan.leftOut === true;
+        marks = { language: plan.language, lexemes: plan.highlight };
+        const planned = { ...plan, tsquery: plan.tsquery };
+        // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
+        // what the caller wants, and operator "and" asks for every word.
+        if (feedback && parsed && parsed.clauses.length === 0 && input.operator === 'or') {
+          const firstPass = await rank(db, planned, {
+            scope,
+            input: { ...input, limit: feedback.docs, offset: undefined, cursor: undefined },
+            after: undefined,
+            options: { ...options, onStrategy: undefined },
+          });
+          const expanded = await expandWithFeedback(db, scope, planned, firstPass.rows, feedback);
+          return rank(db, expanded, { scope, input, after, options });
+        }
+        if (options.memory) {
+          const rows = await options.memory.rank(db, {
+            scope,
+            plan: planned,
+            filter: input.filter,
+            after,
+            offset: input.offset ?? 0,
+            limit: input.limit,
+          });
+          if (rows) {
+            options.onStrategy?.({ kind: 'memory', direct: false });
+            return { rows, approximate: false };
+          }
+        }
+        return rank(db, planned, { scope, input, after, options });
       });
-      const expanded = await expandWithFeedback(db, scope, planned, firstPass.rows, feedback);
-      return rank(db, expanded, { scope, input, after, options });
-    }
-    if (options.memory) {
-      const rows = await options.memory.rank(db, {
-        scope,
-        plan: planned,
-        filter: input.filter,
-        after,
-        offset: input.offset ?? 0,
-        limit: input.limit,
-      });
-      if (rows) {
-        options.onStrategy?.({ kind: 'memory' });
-        return { rows, approximate: false };
-      }
-    }
-    return rank(db, planned, { scope, input, after, options });
-  });
+  if (direct && direct.plan.tsquery !== null) {
+    leftOut = direct.plan.leftOut === true;
+    marks = { language: direct.plan.language, lexemes: direct.plan.highlight };
+  }
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   const hasMore = rows.length > input.limit;
@@ -212,6 +233,7 @@ export async function searchDocuments({
     marks.language,
     marks.lexemes,
     page.map((r) => r.text),
+    page.map((r) => r.words),
   );
   return {
     object: 'list',
