@@ -1,18 +1,15 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Clock } from '../lib/clock';
 import type { Metrics } from '../metrics/registry';
-import { hashKey, parseKey } from '../modules/keys';
 import type { PriceTable } from '../modules/models';
 import { ABORTED_STATUS, type UsageEvent, type UsageRecorder } from '../modules/usage';
 import type { Tracing } from '../telemetry/tracing';
-import { locals } from './locals';
+import { contextOf, type RequestContext } from './request-context';
 
 const HANDLER_WAIT_MS = 120_000;
 
 export interface MeteringDeps {
   usage: UsageRecorder;
   metrics: Metrics;
-  clock: Clock;
   /**
    * What to do with a request that presented no key: count it as unattributed (REST), or leave it out of
    * usage (GraphQL, where the dashboard's session calls are not API usage).
@@ -25,12 +22,13 @@ export interface MeteringDeps {
 }
 
 /**
- * Meters a request once it is over: placed before authentication so that refusals are counted too. Runs on
- * 'finish' (response sent) or 'close' (client went away first: recorded as 499). Synchronous and in memory:
- * the request never waits on a database write.
+ * Meters a request once it is over, from its context's usage record: placed before authentication so that
+ * refusals are counted too. Runs on 'finish' (response sent) or 'close' (client went away first: recorded as
+ * 499). Synchronous and in memory: the request never waits on a database write.
  */
 export function meter(deps: MeteringDeps): RequestHandler {
   return (req, res, next) => {
+    const context = contextOf(res);
     let recorded = false;
     let endedAt = 0;
     let endedWall = 0;
@@ -41,15 +39,14 @@ export function meter(deps: MeteringDeps): RequestHandler {
       if (recorded) return;
       recorded = true;
       if (timer) clearTimeout(timer);
-      recordRequest(req, res, deps, { at: endedAt, wall: endedWall, finished });
+      recordRequest(req, res, context, deps, { at: endedAt, wall: endedWall, finished });
     };
     const done = () => {
       if (endedAt !== 0) return;
       endedAt = performance.now();
-      endedWall = deps.clock.now();
+      endedWall = context.clock.now();
       finished = res.writableFinished;
-      const l = locals(res);
-      if (!l.handlerRunning) {
+      if (!context.handlerRunning) {
         record();
         return;
       }
@@ -58,7 +55,7 @@ export function meter(deps: MeteringDeps): RequestHandler {
       timer = setTimeout(record, HANDLER_WAIT_MS);
       timer.unref();
       // Not left pending: a timer would hold the request and response for minutes.
-      l.onHandlerDone = record;
+      context.whenHandlerDone(record);
     };
     // Both may fire; the first decides (the second is ignored).
     res.on('finish', done);
@@ -70,20 +67,20 @@ export function meter(deps: MeteringDeps): RequestHandler {
 function recordRequest(
   req: Request,
   res: Response,
+  context: RequestContext,
   deps: MeteringDeps,
   ended: { at: number; wall: number; finished: boolean },
 ): void {
-  const l = locals(res);
   const status = ended.finished ? res.statusCode : ABORTED_STATUS;
-  const latencyMs = Math.max(0, ended.at - l.startedAt);
-  const route = l.route ?? req.path;
+  const latencyMs = Math.max(0, ended.at - context.startedAt);
+  const route = context.route ?? req.path;
   deps.metrics.observeRequest(req.method, route, status, latencyMs);
-  const principal = l.principal;
+  const { principal, usage } = context;
   const occurredAt = ended.wall - latencyMs;
   // One object of one shape per request: it is what the buffer keeps.
   const event: UsageEvent = {
     occurredAt,
-    requestId: l.requestId,
+    requestId: context.requestId,
     accountId: principal?.accountId ?? '',
     keyId: principal?.keyId ?? '',
     mode: principal?.mode ?? 'test',
@@ -91,32 +88,37 @@ function recordRequest(
     route,
     status,
     latencyMs: Math.round(latencyMs * 1000) / 1000,
-    model: l.model ?? null,
-    deployment: l.provider ?? null,
-    promptTokens: l.promptTokens ?? null,
-    completionTokens: l.completionTokens ?? null,
+    model: usage.model,
+    deployment: usage.provider,
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
     // A cache hit cost nothing (no model call); what it saved is recorded beside it.
     costMicros:
-      l.cache === 'hit'
+      usage.cache === 'hit'
         ? 0
-        : l.model !== undefined && deps.prices
-          ? deps.prices.costMicros(l.model, l.promptTokens ?? 0, l.completionTokens ?? 0, occurredAt)
+        : usage.model !== null && deps.prices
+          ? deps.prices.costMicros(
+              usage.model,
+              usage.promptTokens ?? 0,
+              usage.completionTokens ?? 0,
+              occurredAt,
+            )
           : null,
-    cache: l.cache ?? null,
-    savedMicros: l.savedMicros ?? null,
-    errorType: l.errorType ?? null,
-    errorCode: l.errorCode ?? null,
-    errorMessage: l.errorMessage ?? (status === ABORTED_STATUS ? 'The client closed the connection.' : null),
+    cache: usage.cache,
+    savedMicros: usage.savedMicros,
+    errorType: usage.errorType,
+    errorCode: usage.errorCode,
+    errorMessage:
+      usage.errorMessage ?? (status === ABORTED_STATUS ? 'The client closed the connection.' : null),
   };
-  deps.tracing?.requestEnded({ headers: req.headers, event, provider: l.provider });
+  deps.tracing?.requestEnded({ headers: req.headers, event, provider: usage.provider ?? undefined });
   if (principal) {
     deps.usage.record(event);
     return;
   }
   // A well-formed key that was refused (revoked, or unknown): the writer attributes it if the key exists.
-  const presented = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
-  if (presented && parseKey(presented)) {
-    deps.usage.recordUnresolved({ ...event, keyHash: hashKey(presented) });
+  if (context.keyHash !== null) {
+    deps.usage.recordUnresolved({ ...event, keyHash: context.keyHash });
     return;
   }
   if (deps.anonymous !== 'ignore' || req.get('authorization') !== undefined) deps.metrics.unattributed(1);
