@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger';
-import { allowsModel, type Principal } from '../keys';
-import type { ModelCatalogue, ModelEntry } from '../models';
+import type { Principal } from '../keys';
+import type { ModelEntry } from '../models';
 import { type ChatProvider, isRetryable, type ProviderRegistry } from '../providers';
 import { type DeploymentRouter, failsOver } from '../routing';
 import type { PreparedChat } from './prepare';
@@ -31,7 +31,6 @@ export interface AttemptTarget {
 function targetsOf(
   prepared: PreparedChat,
   principal: Principal,
-  catalogue: ModelCatalogue,
   providers: ProviderRegistry,
   router: DeploymentRouter | undefined,
 ): AttemptTarget[] {
@@ -51,12 +50,11 @@ function targetsOf(
     if (provider) targets.push({ entry, provider, routed: false });
   };
   add(prepared.entry);
-  const fallback = prepared.entry.fallback ? catalogue.find(prepared.entry.fallback) : undefined;
+  // The fallback the key may use (prepare.ts decides the key's access to models).
+  const fallback = prepared.fallback;
   if (
     fallback &&
     principal.mode === 'live' &&
-    // A key limited to some models is never answered by another one.
-    allowsModel(principal, fallback.id) &&
     fitsModel(fallback, prepared.promptTokens, prepared.maxTokens, prepared.explicitCap)
   ) {
     add(fallback);
@@ -69,7 +67,6 @@ function targetsOf(
 export interface AttemptOptions {
   prepared: PreparedChat;
   principal: Principal;
-  catalogue: ModelCatalogue;
   providers: ProviderRegistry;
   policy: RetryPolicy;
   signal: AbortSignal;
@@ -92,13 +89,7 @@ export async function withRetries<T>(
 ): Promise<{ value: T; target: AttemptTarget }> {
   const { policy, signal } = options;
   let last: unknown;
-  const targets = targetsOf(
-    options.prepared,
-    options.principal,
-    options.catalogue,
-    options.providers,
-    options.router,
-  );
+  const targets = targetsOf(options.prepared, options.principal, options.providers, options.router);
   for (const target of targets) {
     const retries = target.routed ? 0 : policy.retries;
     for (let i = 0; i <= retries; i++) {

@@ -73,7 +73,6 @@ export function attemptOptions(deps: ChatDeps, call: ChatCall, signal: AbortSign
   return {
     prepared: call.prepared,
     principal: call.principal,
-    catalogue: deps.catalogue,
     providers: deps.providers,
     policy: deps.retry,
     signal,
