@@ -51,6 +51,7 @@ function fakeResponse(): Response {
   context.route = '/v1/models';
   context.principal = principal;
   res.locals = { context };
+  res.req = req;
   res.statusCode = 200;
   res.writableFinished = true;
   return res;

@@ -27,56 +27,49 @@ export interface MeteringDeps {
  * 499). Synchronous and in memory: the request never waits on a database write.
  */
 export function meter(deps: MeteringDeps): RequestHandler {
-  return (req, res, next) => {
+  // Made once per middleware, not per request: the response is the listeners' `this` and the timer's argument,
+  // and what a request's end needs is kept in its context.
+  const record = (res: Response): void => {
     const context = contextOf(res);
-    let recorded = false;
-    let endedAt = 0;
-    let endedWall = 0;
+    if (context.metered) return;
+    context.metered = true;
+    if (context.meterTimer) clearTimeout(context.meterTimer);
+    recordRequest(res.req, res, context, deps);
+  };
+  function ended(this: Response): void {
+    const context = contextOf(this);
+    if (context.endedAt !== 0) return;
+    context.endedAt = performance.now();
+    context.endedWall = context.clock.now();
     // Whether the response ended before the connection closed: judged once, when the first of the two fires.
-    let finished = false;
-    let timer: NodeJS.Timeout | undefined;
-    const record = () => {
-      if (recorded) return;
-      recorded = true;
-      if (timer) clearTimeout(timer);
-      recordRequest(req, res, context, deps, { at: endedAt, wall: endedWall, finished });
-    };
-    const done = () => {
-      if (endedAt !== 0) return;
-      endedAt = performance.now();
-      endedWall = context.clock.now();
-      finished = res.writableFinished;
-      if (!context.handlerRunning) {
-        record();
-        return;
-      }
-      // The client went away while the handler still works (a stream being cut): its final usage comes
-      // when it returns. A handler that never returns is recorded anyway after HANDLER_WAIT_MS.
-      timer = setTimeout(record, HANDLER_WAIT_MS);
-      timer.unref();
-      // Not left pending: a timer would hold the request and response for minutes.
-      context.whenHandlerDone(record);
-    };
+    context.finished = this.writableFinished;
+    if (!context.handlerRunning) {
+      record(this);
+      return;
+    }
+    // The client went away while the handler still works (a stream being cut): its final usage comes when it
+    // returns. A handler that never returns is recorded anyway after HANDLER_WAIT_MS.
+    const timer = setTimeout(record, HANDLER_WAIT_MS, this);
+    // Not left pending: a timer would hold the request and response for minutes.
+    timer.unref();
+    context.meterTimer = timer;
+    context.whenHandlerDone(record, this);
+  }
+  return (_req, res, next) => {
     // Both may fire; the first decides (the second is ignored).
-    res.on('finish', done);
-    res.on('close', done);
+    res.on('finish', ended);
+    res.on('close', ended);
     next();
   };
 }
 
-function recordRequest(
-  req: Request,
-  res: Response,
-  context: RequestContext,
-  deps: MeteringDeps,
-  ended: { at: number; wall: number; finished: boolean },
-): void {
-  const status = ended.finished ? res.statusCode : ABORTED_STATUS;
-  const latencyMs = Math.max(0, ended.at - context.startedAt);
+function recordRequest(req: Request, res: Response, context: RequestContext, deps: MeteringDeps): void {
+  const status = context.finished ? res.statusCode : ABORTED_STATUS;
+  const latencyMs = Math.max(0, context.endedAt - context.startedAt);
   const route = context.route ?? req.path;
   deps.metrics.observeRequest(req.method, route, status, latencyMs);
   const { principal, usage } = context;
-  const occurredAt = ended.wall - latencyMs;
+  const occurredAt = context.endedWall - latencyMs;
   // One object of one shape per request: it is what the buffer keeps.
   const event: UsageEvent = {
     occurredAt,

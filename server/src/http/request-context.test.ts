@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../lib/clock';
 import { isAuthenticated, RequestContext, refusedBeforeModel } from './request-context';
@@ -35,14 +36,14 @@ describe('RequestContext', () => {
     context.handlerRunning = true;
     context.handlerEnded();
     expect(context.handlerRunning).toBe(false);
-    let calls = 0;
+    const seen: unknown[] = [];
+    const res = {} as Response;
     context.handlerRunning = true;
-    context.whenHandlerDone(() => {
-      calls += 1;
-    });
+    context.whenHandlerDone((r) => seen.push(r), res);
     context.handlerEnded();
     context.handlerEnded();
-    expect(calls).toBe(1);
+    expect(seen).toEqual([res]);
+    expect(seen[0]).toBe(res);
   });
 
   it('meters a call refused before any model with its model and 0 tokens', () => {

@@ -69,7 +69,19 @@ export class RequestContext {
   readonly usage = new UsageRecord();
   /** While the route's handler runs, metering waits for it: an aborted stream's final token count comes last. */
   handlerRunning = false;
-  private onHandlerDone: (() => void) | undefined = undefined;
+  /**
+   * How the response ended, as metering (metering.ts) notes it: `performance.now()` and the clock's time (0 until
+   * then), and whether it finished (false: the client left first, status 499). Kept here rather than in closures
+   * made for every request.
+   */
+  endedAt = 0;
+  endedWall = 0;
+  finished = false;
+  /** Whether the usage event was made: once, when both the response and the handler are over. */
+  metered = false;
+  meterTimer: NodeJS.Timeout | undefined = undefined;
+  private onHandlerDone: ((res: Response) => void) | undefined = undefined;
+  private handlerResponse: Response | undefined = undefined;
 
   constructor(
     readonly requestId: string,
@@ -78,16 +90,19 @@ export class RequestContext {
     readonly clock: Clock,
   ) {}
 
-  /** Metering's hook for a request that ended while its handler still ran. */
-  whenHandlerDone(record: () => void): void {
+  /** Metering's hook for a request that ended while its handler still ran: `record(res)` once it returns. */
+  whenHandlerDone(record: (res: Response) => void, res: Response): void {
     this.onHandlerDone = record;
+    this.handlerResponse = res;
   }
 
   handlerEnded(): void {
     this.handlerRunning = false;
     const done = this.onHandlerDone;
+    const res = this.handlerResponse;
     this.onHandlerDone = undefined;
-    done?.();
+    this.handlerResponse = undefined;
+    if (done && res) done(res);
   }
 }
 
