@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { meter } from '../../server/src/http/metering';
+import { RequestContext } from '../../server/src/http/request-context';
 import { createLogger } from '../../server/src/logger';
 import { Metrics } from '../../server/src/metrics/registry';
 import { UsageRecorder, type UsageStore } from '../../server/src/modules/usage';
@@ -32,7 +33,8 @@ const usage = new UsageRecorder(
     minuteRollupRetentionDays: 3,
   },
 );
-const middleware = meter({ usage, metrics, clock: { now: () => Date.now() } });
+const clock = { now: () => Date.now() };
+const middleware = meter({ usage, metrics });
 const principal = {
   keyId: 'key_1',
   accountId: 'acc_1',
@@ -45,7 +47,11 @@ const req = { method: 'GET', path: '/v1/models', get: () => undefined } as unkno
 
 function fakeResponse(): Response {
   const res = new EventEmitter() as unknown as Response & { writableFinished: boolean; statusCode: number };
-  res.locals = { requestId: 'req_x', startedAt: performance.now(), route: '/v1/models', principal };
+  const context = new RequestContext('req_x', performance.now(), clock);
+  context.route = '/v1/models';
+  context.principal = principal;
+  res.locals = { context };
+  res.req = req;
   res.statusCode = 200;
   res.writableFinished = true;
   return res;

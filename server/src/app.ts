@@ -4,7 +4,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { ServiceError } from './errors';
 import { mountGraphql } from './graphql';
-import { locals } from './http/locals';
+import { RequestContext } from './http/request-context';
 import { serverPath } from './lib/paths';
 import { metricsHandler } from './metrics/endpoint';
 import { mountOpenApi } from './openapi';
@@ -14,7 +14,7 @@ import { mountAuditExport } from './rest/audit-export';
 import { directDispatch, expressServerClasses } from './rest/direct';
 import { accessLog } from './rest/middleware/access-log';
 import { apiCors, corsHeaders } from './rest/middleware/cors';
-import { requestId } from './rest/middleware/request-id';
+import { requestContext } from './rest/middleware/request-id';
 import {
   apiSecurityHeaders,
   securityHeaders,
@@ -42,14 +42,14 @@ export interface App {
 }
 
 export function createApp(services: Services, options: AppOptions = {}): App {
-  const { logger, config } = services.ctx;
+  const { logger, config, clock } = services.ctx;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
   // Every request passes these first, through Express or the direct dispatch (whose routes are all the API's).
-  const prelude = [requestId, accessLog(logger)];
+  const prelude = [requestContext(clock), accessLog(logger)];
   const apiHeaders = apiSecurityHeaders();
   const apiCorsHeaders = corsHeaders(config.corsOrigins);
   const documentHeaders = securityHeaders({
@@ -143,7 +143,8 @@ function errorHandler(services: Services): ErrorRequestHandler {
         },
       );
     }
-    if (locals(res).requestId === undefined) locals(res).requestId = 'unknown';
+    // Every request has its context from the first middleware on; this is for an error raised before it.
+    res.locals.context ??= new RequestContext('unknown', performance.now(), services.ctx.clock);
     sendError(res, mapped, services.ctx.logger);
   };
 }

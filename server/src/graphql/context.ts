@@ -2,11 +2,11 @@ import type { Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { AccountRow } from '../db/schema';
 import { isServiceError, ServiceError } from '../errors';
-import { locals, recordError } from '../http/locals';
+import { contextOf, type RequestContext } from '../http/request-context';
 import { SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { findAccount, type Member, resolveSession } from '../modules/accounts';
-import type { Principal } from '../modules/keys';
+import { type Principal, presentedKey } from '../modules/keys';
 import { authorize } from '../modules/teams';
 import type { Services } from '../services';
 import { toGraphQLError } from './errors';
@@ -20,8 +20,8 @@ export interface GraphqlContext {
   member: Member | null;
   /** Set when an API key was used (the call is metered like a REST call). */
   principal: Principal | null;
-  /** For metering only (errors are recorded on the response's locals); resolvers never write to it. */
-  res: Response;
+  /** The request's context (http/request-context.ts): its id, and its usage record for metering. */
+  request: RequestContext;
 }
 
 function unauthenticated(message: string): GraphQLError {
@@ -34,14 +34,14 @@ function unauthenticated(message: string): GraphQLError {
  */
 export function graphqlContext(services: Services) {
   return async ({ req, res }: { req: Request; res: Response }): Promise<GraphqlContext> => {
+    const request = contextOf(res);
     try {
-      return await resolveCaller(services, req, res);
+      return await resolveCaller(services, req, request);
     } catch (err) {
       // A database that is down or stalled while the caller is looked up is a 503 with retry advice (it was
       // Apollo's generic 500); GraphQL's own errors (401) pass as they are.
       const mapped = toGraphQLError(err);
-      recordError(
-        res,
+      request.usage.failed(
         { type: 'graphql_error', code: String(mapped.extensions.code), message: mapped.message },
         { first: true },
       );
@@ -51,23 +51,31 @@ export function graphqlContext(services: Services) {
 }
 
 /** The caller: by API key (then metered like REST) or by the dashboard's session. */
-async function resolveCaller(services: Services, req: Request, res: Response): Promise<GraphqlContext> {
-  if (req.get('authorization') !== undefined) {
+async function resolveCaller(
+  services: Services,
+  req: Request,
+  request: RequestContext,
+): Promise<GraphqlContext> {
+  const authorization = req.get('authorization');
+  if (authorization !== undefined) {
     let principal: Principal;
     try {
-      principal = await services.keys.verify(req.get('authorization'));
+      const presented = presentedKey(authorization);
+      // A refused key's call is attributed to its account by this hash, as on REST.
+      request.keyHash = presented.hash;
+      principal = await services.keys.verify(presented);
     } catch (err) {
       // Keys that cannot be checked now (the database is down) are not a credentials problem: 503.
       if (isServiceError(err) && err.kind === 'unavailable') throw toGraphQLError(err);
       const mapped = toGraphQLError(err);
-      recordError(res, {
+      request.usage.failed({
         type: 'authentication_error',
         code: isServiceError(err) ? err.code : 'invalid_api_key',
         message: mapped.message,
       });
       throw unauthenticated(mapped.message);
     }
-    locals(res).principal = principal;
+    request.principal = principal;
     // GraphQL reads the whole account's usage and keys: a key limited to some endpoints is not allowed there.
     if (principal.access?.scopes) {
       const err = new ServiceError(
@@ -75,12 +83,12 @@ async function resolveCaller(services: Services, req: Request, res: Response): P
         `This API key is limited to some endpoints (${[...principal.access.scopes].join(', ')}) and may not read the account through GraphQL. Use a key without scopes, or the dashboard.`,
         { code: 'permission_denied', type: 'permission_denied' },
       );
-      recordError(res, { type: 'permission_denied', code: 'permission_denied', message: err.message });
+      request.usage.failed({ type: 'permission_denied', code: 'permission_denied', message: err.message });
       throw toGraphQLError(err);
     }
-    services.lastUsed.touch(principal.keyId, services.ctx.clock.now());
+    services.lastUsed.touch(principal.keyId, request.clock.now());
     const account = await findAccount({ ctx: services.ctx, idOrEmail: principal.accountId });
-    return { services, account, authenticatedBy: 'API_KEY', member: null, principal, res };
+    return { services, account, authenticatedBy: 'API_KEY', member: null, principal, request };
   }
   const token = readCookie(req.headers.cookie, SESSION_COOKIE);
   const caller = token ? await resolveSession({ ctx: services.ctx, token }) : null;
@@ -103,5 +111,5 @@ async function resolveCaller(services: Services, req: Request, res: Response): P
     );
   }
   authorize(member, 'read');
-  return { services, account: member.account, authenticatedBy: 'SESSION', member, principal: null, res };
+  return { services, account: member.account, authenticatedBy: 'SESSION', member, principal: null, request };
 }

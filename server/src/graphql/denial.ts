@@ -1,5 +1,4 @@
 import type { ScopedResource } from '../errors';
-import { locals } from '../http/locals';
 import { logTenantDenial } from '../lib/tenant-denial';
 import type { GraphqlContext } from './context';
 
@@ -11,7 +10,7 @@ export function logGraphqlDenial(ctx: GraphqlContext, resource: ScopedResource, 
     via: ctx.authenticatedBy === 'API_KEY' ? 'api_key' : 'session',
     actorKeyId: ctx.principal?.keyId,
     resource,
-    requestId: locals(ctx.res).requestId,
+    requestId: ctx.request.requestId,
     operation,
   });
 }

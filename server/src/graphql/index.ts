@@ -3,8 +3,8 @@ import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { errorHeaders } from '../http/error-headers';
-import { locals, recordError } from '../http/locals';
 import { meter } from '../http/metering';
+import { contextOf } from '../http/request-context';
 import { serverPath } from '../lib/paths';
 import type { Services } from '../services';
 import { type GraphqlContext, graphqlContext } from './context';
@@ -48,7 +48,7 @@ export function createGraphqlServer(services: Services): ApolloServer<GraphqlCon
                 for (const [name, value] of Object.entries(errorHeaders(unavailable)))
                   response.http.headers.set(name, value);
               }
-              recordError(contextValue.res, {
+              contextValue.request.usage.failed({
                 type: 'graphql_error',
                 code: String(first.extensions?.code ?? 'INTERNAL_SERVER_ERROR'),
                 message: first.message,
@@ -72,7 +72,6 @@ export function mountGraphql(app: Express, services: Services): void {
     meter({
       usage: services.usage,
       metrics: services.metrics,
-      clock: services.ctx.clock,
       anonymous: 'ignore',
       tracing: services.tracing,
     }),
@@ -85,7 +84,7 @@ export function mountGraphql(app: Express, services: Services): void {
 }
 
 const tagRoute: RequestHandler = (_req, res, next) => {
-  locals(res).route = '/graphql';
+  contextOf(res).route = '/graphql';
   next();
 };
 

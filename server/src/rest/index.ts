@@ -30,9 +30,6 @@ export function mountRest(app: Express, services: Services): DirectRoute[] {
   return registerRoutes(
     app,
     restRoutes(services),
-    meteredPipeline(
-      services,
-      authenticate({ keys: services.keys, lastUsed: services.lastUsed, clock: services.ctx.clock }),
-    ),
+    meteredPipeline(services, authenticate({ keys: services.keys, lastUsed: services.lastUsed })),
   );
 }

@@ -15,7 +15,6 @@ export function meteredPipeline(services: Services, authenticate: RequestHandler
     meter: meter({
       usage: services.usage,
       metrics: services.metrics,
-      clock,
       tracing: services.tracing,
       prices: services.catalogue.prices,
     }),

@@ -1,6 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import { ServiceError } from '../errors';
-import { locals } from '../http/locals';
+import { contextOf } from '../http/request-context';
 import { CSRF_HEADER, PLAYGROUND_KEY_ID, SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { resolveSession } from '../modules/accounts';
@@ -44,7 +44,7 @@ function authenticateSession(services: Services): RequestHandler {
     // Viewers read the dashboard only: 403 permission_denied naming the role needed.
     authorize(caller.member, 'playground.use');
     const account = caller.member.account;
-    locals(res).principal = {
+    contextOf(res).principal = {
       keyId: PLAYGROUND_KEY_ID,
       accountId: account.id,
       mode: 'test',

@@ -1,9 +1,14 @@
 import type { KeyScope } from '@tessera/shared';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { ServiceError } from '../errors';
-import { locals } from '../http/locals';
+import {
+  type AuthenticatedContext,
+  contextOf,
+  isAuthenticated,
+  type RouteOutcome,
+} from '../http/request-context';
 import type { JsonBounds } from '../lib/json-shape';
-import { type Principal, requireScope } from '../modules/keys';
+import { requireScope } from '../modules/keys';
 import type { DirectRoute } from './direct';
 import { jsonBody } from './middleware/json-body';
 
@@ -19,7 +24,16 @@ export interface RestRoute {
   bodyLimit?: number;
   /** The key scope the route needs: a key limited to other endpoints gets 403 `permission_denied`. */
   scope: KeyScope;
-  handler: (req: Request, res: Response, principal: Principal) => Promise<void> | void;
+  /**
+   * Answers the request. A handler that called a model returns its outcome (what the call consumed, and the error
+   * if it failed), which the pipeline records for metering and then throws to the error mapper; the others return
+   * nothing.
+   */
+  handler: (
+    req: Request,
+    res: Response,
+    context: AuthenticatedContext,
+  ) => Promise<RouteOutcome> | Promise<void> | RouteOutcome | void;
 }
 
 export interface Pipeline {
@@ -44,25 +58,28 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
   const direct: DirectRoute[] = [];
   for (const route of routes) {
     const tag: RequestHandler = (_req, res, next) => {
-      locals(res).route = route.path;
+      contextOf(res).route = route.path;
       next();
     };
     const run: RequestHandler = async (req, res) => {
-      const principal = locals(res).principal;
-      if (!principal) throw new Error('authenticated route reached without a principal');
-      const l = locals(res);
-      l.handlerRunning = true;
+      const context = contextOf(res);
+      if (!isAuthenticated(context)) throw new Error('authenticated route reached without a principal');
+      context.handlerRunning = true;
       try {
-        await route.handler(req, res, principal);
+        const outcome = await route.handler(req, res, context);
+        if (outcome) {
+          // The one place a request's model and tokens enter its usage record.
+          context.usage.consumed(outcome.usage);
+          if (!outcome.ok) throw outcome.error;
+        }
       } finally {
         // Metering waits for this: an aborted stream's final token count is known only now.
-        l.handlerRunning = false;
-        l.onHandlerDone?.();
+        context.handlerEnded();
       }
     };
     // Right after authentication, before the rate limit and the body: a refused call costs nothing more.
     const scoped: RequestHandler = (_req, res, next) => {
-      const principal = locals(res).principal;
+      const principal = contextOf(res).principal;
       if (principal?.access) requireScope(principal, route.scope);
       next();
     };
@@ -89,7 +106,7 @@ export function registerRoutes(app: Express, routes: RestRoute[], pipeline: Pipe
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].join(', ');
     app.all(path, (req, res, next) => {
-      locals(res).route = path;
+      contextOf(res).route = path;
       res.setHeader('allow', allow);
       next(
         new ServiceError(

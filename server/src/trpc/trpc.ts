@@ -5,7 +5,7 @@ import { ZodError } from 'zod';
 import type { AccountRow } from '../db/schema';
 import { asUnavailable, type ErrorKind, isServiceError } from '../errors';
 import { errorHeaders } from '../http/error-headers';
-import { locals, recordError } from '../http/locals';
+import { contextOf } from '../http/request-context';
 import { CSRF_HEADER, SESSION_COOKIE } from '../http/session';
 import { readCookie } from '../lib/cookies';
 import { deniedResource, logTenantDenial } from '../lib/tenant-denial';
@@ -109,10 +109,11 @@ function mapFailure({
   }
   const mapped = toTRPCError(cause);
   for (const [name, value] of Object.entries(errorHeaders(cause))) res.setHeader(name, value);
-  if (cause.kind === 'unavailable' && locals(res).errorType === undefined) {
-    recordError(res, { type: 'server_error', code: cause.code, message: cause.message });
+  const request = contextOf(res);
+  if (cause.kind === 'unavailable' && request.usage.errorType === null) {
+    request.usage.failed({ type: 'server_error', code: cause.code, message: cause.message });
     logger.warn(
-      { requestId: locals(res).requestId, path, cause: rootCause(cause.cause) },
+      { requestId: request.requestId, path, cause: rootCause(cause.cause) },
       'trpc call refused: a dependency is unavailable',
     );
   } else if (mapped.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error, path }, 'trpc error');
@@ -180,7 +181,7 @@ const mapErrors = t.middleware(async ({ next, type, ctx, path }) => {
         actorAccount: ctx.account.id,
         via: 'session',
         resource,
-        requestId: locals(ctx.res).requestId,
+        requestId: contextOf(ctx.res).requestId,
         operation: path,
       });
     }

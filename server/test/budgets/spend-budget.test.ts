@@ -7,6 +7,7 @@ import { and, asc, eq, like } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, usageEvents } from '../../src/db/schema';
+import { presentedKey } from '../../src/modules/keys';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signUpOwner } from '../helpers/teams';
 import {
@@ -284,7 +285,7 @@ describe('a key’s spend budget', () => {
       subjectId: key.id,
       budget: { amountMicros: 5_000, period: 'day' },
     });
-    const principal = await server.services.keys.verify(`Bearer ${key.key}`);
+    const principal = await server.services.keys.verify(presentedKey(`Bearer ${key.key}`));
     await server.services.spend.reserve(principal, 1_200);
     expect((await periodRows(server, owner.accountId, 'key'))[0]).toMatchObject({ reservedMicros: 1_200 });
     await server.services.ctx.db.execute(

@@ -1,6 +1,6 @@
 import type { ApiKeyView, CreatedApiKey } from '@tessera/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyVerifier, updateKey } from '../../src/modules/keys';
+import { ApiKeyVerifier, presentedKey, updateKey } from '../../src/modules/keys';
 import { createAccount, createKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { TrpcTestClient } from '../helpers/trpc-client';
@@ -63,7 +63,7 @@ describe('editing a key’s settings (tRPC)', () => {
     const account = await createAccount(server);
     const key = await createKey(server, account.id);
     const elsewhere = new ApiKeyVerifier(server.services.ctx);
-    await elsewhere.verify(`Bearer ${key.key}`);
+    await elsewhere.verify(presentedKey(`Bearer ${key.key}`));
     await elsewhere.sync();
     await updateKey({
       ctx: server.services.ctx,
@@ -72,7 +72,7 @@ describe('editing a key’s settings (tRPC)', () => {
       modelExists: (id) => server.services.catalogue.find(id) !== undefined,
     });
     await elsewhere.sync();
-    const principal = await elsewhere.verify(`Bearer ${key.key}`);
+    const principal = await elsewhere.verify(presentedKey(`Bearer ${key.key}`));
     expect([...(principal.access?.models ?? [])]).toEqual(['tessera-fast-4k']);
     expect(principal.access?.expiresAt).toBe(Date.parse('2099-01-01T00:00:00Z'));
   });

@@ -4,6 +4,7 @@ import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { allowancePeriods, allowanceReservations, keyBudgetPeriods } from '../../src/db/schema';
 import { MonthlyTokenAllowance } from '../../src/modules/allowance';
+import { presentedKey } from '../../src/modules/keys';
 import { type Cluster, startCluster } from '../helpers/cluster';
 import { usingPostgres } from '../helpers/database';
 import { createAccount, createKey } from '../helpers/fixtures';
@@ -166,7 +167,7 @@ describe('a key’s token budget, on one instance', () => {
     const key = await createKey(server, account.id, 'live', 'budgeted', {
       tokenBudget: { tokens: 500, period: 'day' },
     });
-    const principal = await server.services.keys.verify(`Bearer ${key.key}`);
+    const principal = await server.services.keys.verify(presentedKey(`Bearer ${key.key}`));
     const allowance = new MonthlyTokenAllowance(server.services.ctx);
     await allowance.reserve(principal, 120);
     expect(await keyPeriod(server, key.id)).toMatchObject({ used: 0, reserved: 120 });
@@ -207,7 +208,7 @@ describe.skipIf(!usingPostgres())('a key’s token budget on PostgreSQL: one loc
     const key = await createKey(server, account.id, 'live', 'budgeted', {
       tokenBudget: { tokens: 500, period: 'day' },
     });
-    const principal = await server.services.keys.verify(`Bearer ${key.key}`);
+    const principal = await server.services.keys.verify(presentedKey(`Bearer ${key.key}`));
     const reservation = await new MonthlyTokenAllowance(server.services.ctx).reserve(principal, 100);
     // Another call of the key being admitted (reserveWithKeyBudget): it holds the key's row and wants the
     // account's next.

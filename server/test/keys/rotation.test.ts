@@ -2,7 +2,7 @@ import type { ApiKeyView, CreatedApiKey } from '@tessera/shared';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RotatedKey } from '../../src/modules/keys';
-import { ApiKeyVerifier, rotateKey } from '../../src/modules/keys';
+import { ApiKeyVerifier, presentedKey, rotateKey } from '../../src/modules/keys';
 import { createAccount, createKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { TrpcTestClient } from '../helpers/trpc-client';
@@ -118,7 +118,7 @@ describe('key rotation', () => {
     const account = await createAccount(server);
     const key = await createKey(server, account.id);
     const elsewhere = new ApiKeyVerifier(server.services.ctx);
-    await elsewhere.verify(`Bearer ${key.key}`);
+    await elsewhere.verify(presentedKey(`Bearer ${key.key}`));
     await elsewhere.sync();
     await rotateKey({
       ctx: server.services.ctx,
@@ -126,6 +126,8 @@ describe('key rotation', () => {
       input: { id: key.id, gracePeriodSeconds: 0 },
     });
     await elsewhere.sync();
-    await expect(elsewhere.verify(`Bearer ${key.key}`)).rejects.toMatchObject({ code: 'expired_api_key' });
+    await expect(elsewhere.verify(presentedKey(`Bearer ${key.key}`))).rejects.toMatchObject({
+      code: 'expired_api_key',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../../logger';
-import { allowsModel, type Principal } from '../keys';
-import type { ModelCatalogue, ModelEntry } from '../models';
+import type { Principal } from '../keys';
+import type { ModelEntry } from '../models';
 import { type ChatProvider, isRetryable, type ProviderRegistry, type ResponsesProvider } from '../providers';
 import { type DeploymentRouter, failsOver } from '../routing';
 import type { PreparedChat } from './prepare';
@@ -53,7 +53,6 @@ export function responsesOf(target: AttemptTarget): ResponsesProvider | undefine
 function targetsOf(
   prepared: PreparedChat,
   principal: Principal,
-  catalogue: ModelCatalogue,
   providers: ProviderRegistry,
   router: DeploymentRouter | undefined,
   responses: boolean,
@@ -74,12 +73,11 @@ function targetsOf(
     if (provider) targets.push({ entry, provider, routed: false });
   };
   add(prepared.entry);
-  const fallback = prepared.entry.fallback ? catalogue.find(prepared.entry.fallback) : undefined;
+  // The fallback the key may use (prepare.ts decides the key's access to models).
+  const fallback = prepared.fallback;
   if (
     fallback &&
     principal.mode === 'live' &&
-    // A key limited to some models is never answered by another one.
-    allowsModel(principal, fallback.id) &&
     fitsModel(fallback, prepared.promptTokens, prepared.maxTokens, prepared.explicitCap) &&
     // A relayed Responses call falls back only to a model that speaks the Responses API too.
     (!responses || speaksResponses(fallback, principal, providers))
@@ -94,7 +92,6 @@ function targetsOf(
 export interface AttemptOptions {
   prepared: PreparedChat;
   principal: Principal;
-  catalogue: ModelCatalogue;
   providers: ProviderRegistry;
   policy: RetryPolicy;
   signal: AbortSignal;
@@ -122,7 +119,6 @@ export async function withRetries<T>(
   const targets = targetsOf(
     options.prepared,
     options.principal,
-    options.catalogue,
     options.providers,
     options.router,
     options.responses,

@@ -78,7 +78,6 @@ export function attemptOptions(
   return {
     prepared: call.prepared,
     principal: call.principal,
-    catalogue: deps.catalogue,
     providers: deps.providers,
     policy: deps.retry,
     signal,

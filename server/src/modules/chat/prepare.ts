@@ -1,6 +1,6 @@
 import type { ChatCompletionRequest } from '@tessera/shared';
 import { ServiceError } from '../../errors';
-import { type Principal, requireModel } from '../keys';
+import { allowsModel, type Principal, requireModel } from '../keys';
 import type { ModelCatalogue, ModelEntry } from '../models';
 import { countLongPromptTokens, countPromptTokens, promptLength } from '../tokenizer';
 import { asToolsRequest, hasFunctionPieces, usesFunctions } from './legacy-functions';
@@ -10,6 +10,8 @@ import { parseChatRequest } from './validate';
 export interface PreparedChat {
   request: ChatCompletionRequest;
   entry: ModelEntry;
+  /** The entry's fallback model, when it has one and the key may use it (attempts.ts tries it if it fits). */
+  fallback: ModelEntry | undefined;
   promptTokens: number;
   /** The completion cap per choice: the request's, or what fits the model. */
   maxTokens: number;
@@ -73,6 +75,8 @@ export async function prepareChat({
   const functions = usesFunctions(parsed);
   const request = functions || hasFunctionPieces(parsed) ? asToolsRequest(parsed) : parsed;
   const entry = catalogue.require(request.model);
+  // The key's access to models is decided here, once: the model asked for (403, before the prompt is counted),
+  // and its fallback, since a key limited to some models is never answered by another one.
   requireModel(principal, entry.id);
   const requested = request.max_completion_tokens ?? request.max_tokens ?? undefined;
   if (requested !== undefined && requested > entry.max_output_tokens) {
@@ -86,20 +90,23 @@ export async function prepareChat({
   const fallback = entry.fallback ? catalogue.find(entry.fallback) : undefined;
   const fansOut = servedByAnthropic(entry) || (fallback !== undefined && servedByAnthropic(fallback));
   const promptCopies = fansOut ? (request.n ?? 1) : 1;
+  const usable = fallback && allowsModel(principal, fallback.id) ? fallback : undefined;
   const { messages, tools } = request;
   if (promptLength(messages, tools, LONG_PROMPT_CHARS) > LONG_PROMPT_CHARS) {
     // Past the context window the count stops: the request is refused whatever the rest holds.
     const count = await countLongPromptTokens(messages, tools, principal.accountId, entry.context_window);
     if (!count.complete) throw contextError(entry, count.tokens, undefined, false);
-    return checkContext(request, entry, requested, count.tokens, promptCopies, functions);
+    return checkContext(request, entry, usable, requested, count.tokens, promptCopies, functions);
   }
-  return checkContext(request, entry, requested, countPromptTokens(messages, tools), promptCopies, functions);
+  const promptTokens = countPromptTokens(messages, tools);
+  return checkContext(request, entry, usable, requested, promptTokens, promptCopies, functions);
 }
 
 /** The context check, once the prompt is counted. */
 function checkContext(
   request: ChatCompletionRequest,
   entry: ModelEntry,
+  fallback: ModelEntry | undefined,
   requested: number | undefined,
   promptTokens: number,
   promptCopies: number,
@@ -113,6 +120,7 @@ function checkContext(
   return {
     request,
     entry,
+    fallback,
     promptTokens,
     maxTokens,
     explicitCap: requested !== undefined,

@@ -5,6 +5,7 @@ export { generateKey, hashKey, maskPresentedKey, parseKey } from './generate';
 export { LastUsedTracker } from './last-used';
 export { listKeys } from './list';
 export { isAccountKey, keyOwnership } from './owned';
+export { type PresentedKey, presentedKey } from './presented';
 export { revokeKey } from './revoke';
 export { type RotatedKey, rotateKey } from './rotate';
 export { updateKey } from './update';

@@ -7,7 +7,8 @@ import { TtlCache } from '../../lib/ttl-cache';
 import type { Principal } from '../../principal';
 import { resolveLimits } from '../plans';
 import { accessOf } from './access';
-import { hashKey, maskPresentedKey, parseKey } from './generate';
+import { maskPresentedKey } from './generate';
+import { invalidKey, type PresentedKey } from './presented';
 
 interface CachedKey {
   keyHash: string;
@@ -21,9 +22,6 @@ export interface KeyVerifierOptions {
   /** How often revocations and account changes made by other instances are picked up. */
   syncIntervalMs?: number;
 }
-
-const MISSING_KEY_MESSAGE =
-  "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
 
 /**
  * Verifies API keys on the request path. A known key costs a hash and a map lookup, no database read.
@@ -50,10 +48,8 @@ export class ApiKeyVerifier {
     this.syncIntervalMs = options.syncIntervalMs ?? 500;
   }
 
-  async verify(authorization: string | undefined): Promise<Principal> {
-    const key = extractBearer(authorization);
-    if (!parseKey(key)) throw invalidKey(key);
-    const keyHash = hashKey(key);
+  /** The caller of a presented key (presented.ts reads and hashes it): 401 when it is unknown, revoked or expired. */
+  async verify({ key, hash: keyHash }: PresentedKey): Promise<Principal> {
     const now = this.ctx.clock.now();
 
     const cached = this.cache.fresh(keyHash);
@@ -175,31 +171,6 @@ export class ApiKeyVerifier {
   }
 }
 
-function extractBearer(authorization: string | undefined): string {
-  if (authorization === undefined || authorization.trim() === '') {
-    throw new ServiceError('authentication', MISSING_KEY_MESSAGE, { code: 'missing_api_key' });
-  }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (match?.[1]) return match[1];
-  const scheme = /^Bearer(?:\s+(.*))?$/is.exec(authorization.trim());
-  if (scheme) {
-    // The scheme is right; what follows it is not one key (empty, or broken by whitespace).
-    if (!scheme[1]) {
-      throw new ServiceError('authentication', MISSING_KEY_MESSAGE, { code: 'missing_api_key' });
-    }
-    throw new ServiceError(
-      'authentication',
-      'The API key in the Authorization header is malformed: it contains whitespace. Keys read `sk_live_…` or `sk_test_…` with no spaces; copy the key again.',
-      { code: 'invalid_api_key' },
-    );
-  }
-  throw new ServiceError(
-    'authentication',
-    'The Authorization header must use the Bearer scheme: `Authorization: Bearer YOUR_KEY`.',
-    { code: 'invalid_api_key' },
-  );
-}
-
 /** The principal, unless its key has expired (its own expiry or the end of a rotation's grace): 401. */
 function unexpired(principal: Principal, key: string, now: number): Principal {
   const expiresAt = principal.access?.expiresAt;
@@ -208,13 +179,5 @@ function unexpired(principal: Principal, key: string, now: number): Principal {
     'authentication',
     `This API key expired at ${new Date(expiresAt).toISOString()}: ${maskPresentedKey(key)}. Create a new key in the Tessera dashboard.`,
     { code: 'expired_api_key' },
-  );
-}
-
-function invalidKey(key: string): ServiceError {
-  return new ServiceError(
-    'authentication',
-    `Incorrect API key provided: ${maskPresentedKey(key)}. You can find your API keys in the Tessera dashboard.`,
-    { code: 'invalid_api_key' },
   );
 }

@@ -9,7 +9,7 @@ export function codeAnalyzeRoutes(services: Services): RestRoute[] {
       path: '/api/code/analyze',
       scope: 'code_analysis',
       body: true,
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         res.json(await codeAnalyzer.analyze(req.body, principal.accountId));
       },
     },

@@ -35,7 +35,7 @@ export function documentRoutes(services: Services): RestRoute[] {
       path: '/api/documents',
       scope: 'search_write',
       body: true,
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         const { collection, documents } = parseIndexRequest(req.body, ctx.config.searchLimits);
         const scope = { accountId: principal.accountId, collection };
         res.json(
@@ -49,7 +49,7 @@ export function documentRoutes(services: Services): RestRoute[] {
       method: 'get',
       path: '/api/documents',
       scope: 'search_read',
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         const { limit, cursor } = parseOrThrow(ListQuery, req.query);
         const scope = { accountId: principal.accountId, collection: collectionOf(req) };
         res.json(await listDocuments({ ctx, scope, limit, cursor }));
@@ -59,7 +59,7 @@ export function documentRoutes(services: Services): RestRoute[] {
       method: 'get',
       path: '/api/documents/:id',
       scope: 'search_read',
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         const scope = { accountId: principal.accountId, collection: collectionOf(req) };
         res.json(await getDocument({ ctx, scope, id: parseDocumentId(req.params.id) }));
       },
@@ -68,7 +68,7 @@ export function documentRoutes(services: Services): RestRoute[] {
       method: 'delete',
       path: '/api/documents/:id',
       scope: 'search_write',
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         const scope = { accountId: principal.accountId, collection: collectionOf(req) };
         const id = parseDocumentId(req.params.id);
         await deleteDocument({ ctx, scope, id });
@@ -79,7 +79,7 @@ export function documentRoutes(services: Services): RestRoute[] {
       method: 'get',
       path: '/api/documents/collections/:collection',
       scope: 'search_read',
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         const collection = parseCollectionName(req.params.collection);
         res.json(await getCollection({ ctx, scope: { accountId: principal.accountId, collection } }));
       },
@@ -89,7 +89,7 @@ export function documentRoutes(services: Services): RestRoute[] {
       path: '/api/documents/collections/:collection',
       scope: 'search_write',
       body: true,
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         const collection = parseCollectionName(req.params.collection);
         const { language } = parseOrThrow(CollectionConfig, req.body ?? {});
         const scope = { accountId: principal.accountId, collection };
@@ -100,7 +100,7 @@ export function documentRoutes(services: Services): RestRoute[] {
       method: 'delete',
       path: '/api/documents/collections/:collection',
       scope: 'search_write',
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         const collection = parseCollectionName(req.params.collection);
         await deleteCollection({ ctx, scope: { accountId: principal.accountId, collection } });
         res.json({ object: 'collection', id: collection, deleted: true });

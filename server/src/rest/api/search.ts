@@ -11,7 +11,7 @@ export function searchRoutes(services: Services): RestRoute[] {
       path: '/api/search',
       scope: 'search_read',
       body: true,
-      handler: async (req, res, principal) => {
+      handler: async (req, res, { principal }) => {
         const input = parseOrThrow(SearchRequest, req.body ?? {});
         res.json(
           await services.searchGate.run(principal.accountId, () =>

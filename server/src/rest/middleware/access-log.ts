@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { locals } from '../../http/locals';
+import { contextOf } from '../../http/request-context';
 import type { Logger } from '../../logger';
 
 /** One structured line per request when the response is done (or the client went away). */
@@ -18,18 +18,18 @@ export function accessLog(logger: Logger): RequestHandler {
 }
 
 function writeLine(logger: Logger, req: Request, res: Response): void {
-  const l = locals(res);
+  const context = contextOf(res);
   const line = {
-    requestId: l.requestId,
+    requestId: context.requestId,
     method: req.method,
-    route: l.route ?? null,
+    route: context.route,
     path: req.path,
     status: res.statusCode,
-    latencyMs: Math.round((performance.now() - l.startedAt) * 100) / 100,
-    accountId: l.principal?.accountId,
-    keyId: l.principal?.keyId,
+    latencyMs: Math.round((performance.now() - context.startedAt) * 100) / 100,
+    accountId: context.principal?.accountId,
+    keyId: context.principal?.keyId,
     aborted: !res.writableFinished,
-    errorCode: l.errorCode ?? undefined,
+    errorCode: context.usage.errorCode ?? undefined,
   };
   if (res.statusCode >= 500) logger.error(line, 'request');
   else logger.info(line, 'request');

@@ -2,14 +2,15 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../lib/clock';
 import { createLogger } from '../../logger';
 import { jsonBody } from './json-body';
-import { requestId } from './request-id';
+import { requestContext } from './request-id';
 import { sendError } from './send-error';
 
 // The body parser in a bare app; the full server runs the same middleware on every POST route.
 const app = express();
-app.use(requestId);
+app.use(requestContext(systemClock));
 app.post('/echo', jsonBody(1024, 30_000, { maxValues: 100_000, maxDepth: 128 }), (req, res) => {
   res.json({ got: req.body ?? null });
 });

@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import { ServiceError } from '../../errors';
 import { jsonParseThread } from '../../http/json-parse-thread';
 import { type JsonBodyResult, readJsonBody } from '../../http/json-text';
-import { locals } from '../../http/locals';
+import { contextOf } from '../../http/request-context';
 import type { JsonBounds } from '../../lib/json-shape';
 
 interface BodyParserError {
@@ -123,7 +123,7 @@ export function jsonBody(limit: number, timeoutMs: number, bounds: JsonBounds): 
       next();
       return;
     }
-    const owner = locals(res).principal?.accountId ?? '';
+    const owner = contextOf(res).principal?.accountId ?? '';
     const encoding = req.headers['content-encoding'];
     if (PLAIN_JSON.test(req.headers['content-type'] ?? '') && (!encoding || encoding === 'identity')) {
       readPlainJson(req, limit, timeoutMs)

@@ -1,7 +1,7 @@
 import { PLAN_LABELS } from '@tessera/shared';
 import type { RequestHandler, Response } from 'express';
 import { ServiceError } from '../../errors';
-import { locals } from '../../http/locals';
+import { contextOf } from '../../http/request-context';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../logger';
 import type { TokenAllowance } from '../../modules/allowance';
@@ -21,7 +21,7 @@ export function rateLimit(deps: {
   // Per middleware, so per server: one process may hold several (tests), and one's warning must not mute another's.
   const warned = { at: Number.NEGATIVE_INFINITY };
   return async (_req, res, next) => {
-    const principal = locals(res).principal;
+    const principal = contextOf(res).principal;
     if (!principal) throw new Error('rate limit reached without a principal');
     const [decision] = await Promise.all([
       deps.limiter.check(principal),

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { locals, recordUsage } from '../../http/locals';
+import type { AuthenticatedContext, RouteOutcome } from '../../http/request-context';
 import { asChunks, asCompletion, CACHE_HEADER, type CacheTurn } from '../../modules/cache';
 import type { ChatCall } from '../../modules/chat';
 import type { Services } from '../../services';
@@ -32,37 +32,37 @@ export function cacheTurnOf(services: Services, req: Request, call: CachedCall):
 
 /**
  * The cache's one hook in the chat route: looks the request up and, on a hit, answers it (JSON, or a stream
- * shaped as a live one) and meters it as a hit: no model call, no allowance or budget, 0 tokens, cost 0, and
- * the answer's original cost as saved. Returns whether it answered; on a miss the route calls the model and
- * stores the answer through the turn.
+ * shaped as a live one) and returns its outcome, metered as a hit: no model call, no allowance or budget, 0
+ * tokens, cost 0, and the answer's original cost as saved. On a miss it returns nothing; the route calls the
+ * model and stores the answer through the turn.
  */
 export async function answerFromCache(
   services: Services,
   res: Response,
+  context: AuthenticatedContext,
   turn: CacheTurn,
   call: CachedCall,
-): Promise<boolean> {
+): Promise<RouteOutcome | undefined> {
   const hit = await turn.lookup();
-  const l = locals(res);
+  const { usage } = context;
   if (!hit) {
-    l.cache = 'miss';
+    usage.cache = 'miss';
     res.setHeader(CACHE_HEADER, 'miss');
-    return false;
+    return undefined;
   }
-  l.cache = 'hit';
-  l.savedMicros = hit.costMicros;
+  usage.cache = 'hit';
+  usage.savedMicros = hit.costMicros;
   call.onProvider(hit.provider);
-  recordUsage(res, { model: hit.model, promptTokens: 0, completionTokens: 0 });
   res.setHeader(CACHE_HEADER, 'hit');
-  const created = Math.floor(services.ctx.clock.now() / 1000);
+  const created = Math.floor(context.clock.now() / 1000);
   if (!call.prepared.request.stream) {
     sendJson(res, 200, asCompletion(hit, created));
-    return true;
+  } else {
+    const sink = new SseSink(res, context, services.ctx.config.chat.clientStallMs);
+    sink.open();
+    const includeUsage = call.prepared.request.stream_options?.include_usage === true;
+    for (const chunk of asChunks(hit, created, includeUsage)) sink.send(chunk);
+    sink.done();
   }
-  const sink = new SseSink(res, services.ctx.config.chat.clientStallMs);
-  sink.open();
-  const includeUsage = call.prepared.request.stream_options?.include_usage === true;
-  for (const chunk of asChunks(hit, created, includeUsage)) sink.send(chunk);
-  sink.done();
-  return true;
+  return { ok: true, usage: { model: hit.model, promptTokens: 0, completionTokens: 0 } };
 }

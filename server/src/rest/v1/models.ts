@@ -10,7 +10,7 @@ export function modelRoutes(services: Services): RestRoute[] {
       method: 'get',
       path: '/v1/models',
       scope: 'models',
-      handler: (_req, res, principal) => {
+      handler: (_req, res, { principal }) => {
         res.json(listModels({ catalogue, ownership, allowed: principal.access?.models }));
       },
     },
@@ -18,7 +18,7 @@ export function modelRoutes(services: Services): RestRoute[] {
       method: 'get',
       path: '/v1/models/:id',
       scope: 'models',
-      handler: (req, res, principal) => {
+      handler: (req, res, { principal }) => {
         // Express has already percent-decoded the parameter (`a%2Fb` arrives as `a/b`).
         const model = getModel({ catalogue, ownership, id: String(req.params.id) });
         requireModel(principal, model.id, null);

@@ -1,5 +1,10 @@
-import type { Response } from 'express';
-import { locals, recordError, recordUsage } from '../../http/locals';
+import type { Request, Response } from 'express';
+import {
+  type AuthenticatedContext,
+  type RequestContext,
+  type RouteOutcome,
+  refusedBeforeModel,
+} from '../../http/request-context';
 import { type ResponseEventSink, ResponsesService } from '../../modules/responses';
 import type { Services } from '../../services';
 import { toHttpError } from '../errors';
@@ -9,16 +14,16 @@ import { abortOnClientClose, PROVIDER_HEADER } from './model-call';
 import { SseSink } from './sse-sink';
 
 /** The response's events as Server-Sent Events on the client's connection (SseSink's batching and backpressure). */
-function eventSink(res: Response, stallMs: number): ResponseEventSink {
-  const sse = new SseSink(res, stallMs);
+function eventSink(res: Response, context: RequestContext, stallMs: number): ResponseEventSink {
+  const sse = new SseSink(res, context, stallMs);
   return {
     open: () => sse.open(),
     event: (type, json) => sse.event(type, json),
     ready: () => sse.ready(),
     comment: (text) => sse.comment(text),
     failure(err) {
-      const { error } = toHttpError(err, locals(res).requestId).body;
-      recordError(res, error);
+      const { error } = toHttpError(err, context.requestId).body;
+      context.usage.failed(error);
       return error;
     },
     end: () => sse.end(),
@@ -38,34 +43,42 @@ export function responseRoutes(services: Services): RestRoute[] {
       scope: 'chat',
       body: true,
       bodyLimit: services.ctx.config.chatBodyLimitBytes,
-      handler: async (req, res, principal) => {
-        const abort = abortOnClientClose(res);
-        const prepared = await responses.prepare(req.body, principal);
-        // Refused before the model (the allowance, a budget): metered with its model and 0 tokens, as chat's are.
-        recordUsage(res, { model: prepared.chat.entry.id, promptTokens: 0, completionTokens: 0 });
-        const call = {
-          principal,
-          allowance: services.allowance,
-          spend: services.spend,
-          prepared: prepared.chat,
-          abort,
-          onProvider(name: string) {
-            locals(res).provider = name;
-            if (!res.headersSent) res.setHeader(PROVIDER_HEADER, name);
-          },
-        };
-        if (prepared.request.stream) {
-          const sink = eventSink(res, services.ctx.config.chat.clientStallMs);
-          const ended = await responses.stream(prepared, call, sink);
-          recordUsage(res, ended.usage);
-          if (!ended.ok) throw ended.error;
-        } else {
-          const ended = await responses.create(prepared, call);
-          recordUsage(res, ended.usage);
-          if (!ended.ok) throw ended.error;
-          sendJson(res, 200, ended.value);
-        }
-      },
+      handler: (req, res, context) => createResponse(services, responses, req, res, context),
     },
   ];
+}
+
+async function createResponse(
+  services: Services,
+  responses: ResponsesService,
+  req: Request,
+  res: Response,
+  context: AuthenticatedContext,
+): Promise<RouteOutcome> {
+  const abort = abortOnClientClose(res);
+  const prepared = await responses.prepare(req.body, context.principal);
+  const call = {
+    principal: context.principal,
+    allowance: services.allowance,
+    spend: services.spend,
+    prepared: prepared.chat,
+    abort,
+    onProvider(name: string) {
+      context.usage.provider = name;
+      if (!res.headersSent) res.setHeader(PROVIDER_HEADER, name);
+    },
+  };
+  try {
+    if (prepared.request.stream) {
+      const sink = eventSink(res, context, services.ctx.config.chat.clientStallMs);
+      return await responses.stream(prepared, call, sink);
+    }
+    const ended = await responses.create(prepared, call);
+    if (ended.ok) sendJson(res, 200, ended.value);
+    return ended;
+  } catch (error) {
+    // Once the call ran, the chat service answers with an outcome: what is thrown was thrown before any model saw
+    // it (the allowance, a budget), and is metered with the model and 0 tokens, as chat's are.
+    return refusedBeforeModel(prepared.chat.entry.id, error);
+  }
 }

@@ -3,7 +3,8 @@ import { type AddressInfo, connect } from 'node:net';
 import express, { type Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../errors';
-import { locals } from '../../http/locals';
+import { contextOf, RequestContext } from '../../http/request-context';
+import { systemClock } from '../../lib/clock';
 import { SseSink } from './sse-sink';
 
 /** A real HTTP server whose one route hands its response to `drive` as an SseSink. */
@@ -14,8 +15,9 @@ async function serve(drive: (sink: SseSink, res: Response) => Promise<void> | vo
     settle = resolve;
   });
   app.get('/', (_req, res) => {
-    res.locals.requestId = 'req_test';
-    const sink = new SseSink(res, stallMs);
+    const context = new RequestContext('req_test', performance.now(), systemClock);
+    res.locals.context = context;
+    const sink = new SseSink(res, context, stallMs);
     Promise.resolve(drive(sink, res)).then(() => settle(res));
   });
   const server = app.listen(0, '127.0.0.1');
@@ -88,7 +90,7 @@ describe('SseSink: Server-Sent Events on an Express response', () => {
     const error = JSON.parse((event as string).replace(/^data: /, '')) as { error: Record<string, unknown> };
     expect(Object.keys(error.error).sort()).toEqual(['code', 'message', 'param', 'type']);
     expect(error.error.code).toBe('upstream_error');
-    expect(locals(await finished()).errorCode).toBe('upstream_error');
+    expect(contextOf(await finished()).usage.errorCode).toBe('upstream_error');
   });
 
   it('waits for a slow reader to drain, and cuts off one that reads nothing for the stall limit', async () => {
@@ -113,7 +115,7 @@ describe('SseSink: Server-Sent Events on an Express response', () => {
     const res = await finished();
     expect(waited).toBeGreaterThan(0);
     expect(res.destroyed).toBe(true);
-    expect(locals(res).errorCode).toBe('client_stalled');
+    expect(contextOf(res).usage.errorCode).toBe('client_stalled');
     socket.destroy();
   });
 });

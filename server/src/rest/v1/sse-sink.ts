@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { locals, recordError } from '../../http/locals';
+import type { RequestContext, UsageRecord } from '../../http/request-context';
 import type { ChatSink } from '../../modules/chat';
 import { toHttpError } from '../errors';
 
@@ -19,6 +19,8 @@ export class SseSink implements ChatSink {
 
   constructor(
     private readonly res: Response,
+    /** The request's context: its id names an error event, whose cause goes to its usage record. */
+    private readonly request: RequestContext,
     /** How long a client may leave its full connection unread before it is cut off. */
     private readonly stallMs: number,
   ) {}
@@ -88,7 +90,7 @@ export class SseSink implements ChatSink {
     if (this.pending.length < SSE_GATHER_LIMIT && !res.writableNeedDrain) return undefined;
     if (this.pending.length > 0 || this.corked) this.flush();
     if (!res.writableNeedDrain || res.destroyed) return undefined;
-    return drained(res, this.stallMs);
+    return drained(res, this.request.usage, this.stallMs);
   }
 
   send(json: string): void {
@@ -105,8 +107,8 @@ export class SseSink implements ChatSink {
   }
 
   error(err: unknown): void {
-    const http = toHttpError(err, locals(this.res).requestId);
-    recordError(this.res, http.body.error);
+    const http = toHttpError(err, this.request.requestId);
+    this.request.usage.failed(http.body.error);
     this.write(`data: ${JSON.stringify(http.body)}\n\n`);
   }
 
@@ -127,7 +129,7 @@ const SSE_GATHER_LIMIT = 64 * 1024;
  * is cut off: its connection is destroyed, which aborts the model call like any client that leaves (its tokens
  * so far are metered), and its usage event says why.
  */
-function drained(res: Response, stallMs: number): Promise<void> {
+function drained(res: Response, usage: UsageRecord, stallMs: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -136,7 +138,7 @@ function drained(res: Response, stallMs: number): Promise<void> {
       resolve();
     };
     const timer = setTimeout(() => {
-      recordError(res, {
+      usage.failed({
         type: 'invalid_request_error',
         code: 'client_stalled',
         message: `The client read nothing of the stream for ${stallMs} ms (STREAM_CLIENT_STALL_MS) while it waited; the connection was closed.`,
