@@ -48,17 +48,7 @@ export class PgUsageStore implements UsageStore {
               usageRollups.statusClass,
             ],
             set: {
-              requests: sql`usage_rollups.requests + excluded.requests`,
-              errors: sql`usage_rollups.errors + excluded.errors`,
-              latencySumMs: sql`usage_rollups.latency_sum_ms + excluded.latency_sum_ms`,
-              latencyHistogram: sql`(select array_agg(h.a + h.b order by h.i)
-                from unnest(usage_rollups.latency_histogram, excluded.latency_histogram)
-                with ordinality as h(a, b, i))`,
-              latencyMaxMs: sql`greatest(usage_rollups.latency_max_ms, excluded.latency_max_ms)`,
-              tokenRequests: sql`usage_rollups.token_requests + excluded.token_requests`,
-              promptTokens: sql`usage_rollups.prompt_tokens + excluded.prompt_tokens`,
-              completionTokens: sql`usage_rollups.completion_tokens + excluded.completion_tokens`,
-              costMicros: sql`usage_rollups.cost_micros + excluded.cost_micros`,
+              ...addedMeasures('usage_rollups'),
               cacheHits: sql`usage_rollups.cache_hits + excluded.cache_hits`,
               cacheMisses: sql`usage_rollups.cache_misses + excluded.cache_misses`,
               savedMicros: sql`usage_rollups.saved_micros + excluded.saved_micros`,
@@ -137,17 +127,7 @@ async function upsertDeploymentRollups(
           t.deployment,
         ],
         set: {
-          requests: sql`usage_deployment_rollups.requests + excluded.requests`,
-          errors: sql`usage_deployment_rollups.errors + excluded.errors`,
-          latencySumMs: sql`usage_deployment_rollups.latency_sum_ms + excluded.latency_sum_ms`,
-          latencyHistogram: sql`(select array_agg(h.a + h.b order by h.i)
-            from unnest(usage_deployment_rollups.latency_histogram, excluded.latency_histogram)
-            with ordinality as h(a, b, i))`,
-          latencyMaxMs: sql`greatest(usage_deployment_rollups.latency_max_ms, excluded.latency_max_ms)`,
-          tokenRequests: sql`usage_deployment_rollups.token_requests + excluded.token_requests`,
-          promptTokens: sql`usage_deployment_rollups.prompt_tokens + excluded.prompt_tokens`,
-          completionTokens: sql`usage_deployment_rollups.completion_tokens + excluded.completion_tokens`,
-          costMicros: sql`usage_deployment_rollups.cost_micros + excluded.cost_micros`,
+          ...addedMeasures('usage_deployment_rollups'),
         },
       });
   }
@@ -270,4 +250,25 @@ async function insertEvents(db: Pick<Db, 'execute'>, events: readonly UsageEvent
     from json_to_recordset(${JSON.stringify(rows)}::json) as b(
       t bigint, q text, a text, k text, o text, m text, r text, s smallint, l real, d text, g text, p integer,
       c integer, u bigint, h text, v bigint, y text, x text, e text)`);
+}
+
+/**
+ * The upsert's additions of the measures every rollup table shares (modules/usage/rollup-fold.ts): counts and sums
+ * added, histograms added bucket by bucket, the largest latency kept.
+ */
+function addedMeasures(table: 'usage_rollups' | 'usage_deployment_rollups') {
+  const t = sql.raw(table);
+  return {
+    requests: sql`${t}.requests + excluded.requests`,
+    errors: sql`${t}.errors + excluded.errors`,
+    latencySumMs: sql`${t}.latency_sum_ms + excluded.latency_sum_ms`,
+    latencyHistogram: sql`(select array_agg(h.a + h.b order by h.i)
+      from unnest(${t}.latency_histogram, excluded.latency_histogram)
+      with ordinality as h(a, b, i))`,
+    latencyMaxMs: sql`greatest(${t}.latency_max_ms, excluded.latency_max_ms)`,
+    tokenRequests: sql`${t}.token_requests + excluded.token_requests`,
+    promptTokens: sql`${t}.prompt_tokens + excluded.prompt_tokens`,
+    completionTokens: sql`${t}.completion_tokens + excluded.completion_tokens`,
+    costMicros: sql`${t}.cost_micros + excluded.cost_micros`,
+  };
 }
