@@ -1,4 +1,6 @@
 import type { ModelList, ModelObject } from '@tessera/shared';
+import type { Principal } from '../../principal';
+import { requireModel } from '../keys/access';
 import type { EmbeddingModelEntry, ModelCatalogue, ModelEntry } from './catalogue';
 import { toModelObject } from './catalogue';
 
@@ -22,15 +24,19 @@ export function listModels({
   return { object: 'list', data: entries.map((m) => toModelObject(m, ownership.ownerOf(m))) };
 }
 
+/** One model as the presenting key may see it: unknown ids are a 404, a model the key may not use a 403. */
 export function getModel({
   catalogue,
   ownership,
+  principal,
   id,
 }: {
   catalogue: ModelCatalogue;
   ownership: ModelOwnership;
+  principal: Principal;
   id: string;
 }): ModelObject {
   const entry = catalogue.findAny(id) ?? catalogue.require(id, 'model');
+  requireModel(principal, entry.id, null);
   return toModelObject(entry, ownership.ownerOf(entry));
 }

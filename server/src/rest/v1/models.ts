@@ -1,4 +1,3 @@
-import { requireModel } from '../../modules/keys';
 import { getModel, listModels } from '../../modules/models';
 import type { Services } from '../../services';
 import type { RestRoute } from '../routes';
@@ -20,9 +19,7 @@ export function modelRoutes(services: Services): RestRoute[] {
       scope: 'models',
       handler: (req, res, { principal }) => {
         // Express has already percent-decoded the parameter (`a%2Fb` arrives as `a/b`).
-        const model = getModel({ catalogue, ownership, id: String(req.params.id) });
-        requireModel(principal, model.id, null);
-        res.json(model);
+        res.json(getModel({ catalogue, ownership, principal, id: String(req.params.id) }));
       },
     },
   ];
