@@ -151,6 +151,17 @@ export const python: TaintLanguage = {
       arg: 0,
       shellList: true,
     },
+    // Without a shell the first argument names the program run, as a string or as the head of an argument vector:
+    // input choosing it runs any program (CodeQL py/command-line-injection, Semgrep's subprocess-injection). The
+    // other items of a vector are that program's arguments, and stay quiet.
+    {
+      kind: 'command-injection',
+      callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
+      arg: 0,
+      listHead: /^list$/,
+      unless: /shell\s*=\s*True/,
+      audit: false,
+    },
     { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
     // A sub-interpreter runs the text as Python (PEP 554/734: `_xxsubinterpreters`, `_interpreters`, `interpreters`).
     {

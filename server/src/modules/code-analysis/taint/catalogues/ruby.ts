@@ -82,6 +82,15 @@ export const ruby: TaintLanguage = {
       argTypes: /^(string|binary|identifier|call|element_reference)$/,
       listHead: /^array$/,
     },
+    // `exec(["sh", "-c", cmd])`, `spawn(["bash", "-c", cmd])`: a vector that starts a shell with `-c` runs its items as
+    // a command line.
+    {
+      kind: 'command-injection',
+      callee: /^((Kernel|Process)\.)?(system|exec|spawn)$|^(IO\.popen|Open3\.\w+|PTY\.spawn)$/,
+      arg: 0,
+      shellList: true,
+      parameters: true,
+    },
     // The drivers under ActiveRecord take SQL text too: pg's `conn.exec`/`exec_params`/`async_exec`, mysql2's and
     // Trilogy's `client.query`, Sequel's `DB.run` (Brakeman, Semgrep ruby-pg-sqli). On a receiver only: a bare `exec`
     // is Kernel#exec, a command; `exec_params(sql, [binds])` binds the list, its text is the first argument.
