@@ -274,6 +274,13 @@ export const javascript: TaintLanguage = {
     },
     // Headless browsers (Puppeteer, Playwright) load the page the request names from the server's network.
     { kind: 'ssrf', callee: /^(page|browserPage|tab)\.goto$/, arg: 0 },
+    // HTML-to-PDF/image renderers (wkhtmltopdf, wkhtmltoimage, html-pdf) load the page or markup they are given,
+    // with its links, frames and scripts, from the server's network.
+    {
+      kind: 'ssrf',
+      callee: /^(wkhtmltopdf|wkhtmltoimage(\.generate)?|pdf\.create|htmlPdf\.create|htmlToPdf\.create)$/,
+      arg: 0,
+    },
     // `res.redirect(302, url)`: the status comes first.
     { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 'any' },
     // Fastify: `reply.redirect([code,] url)`, and a reply typed as HTML.
