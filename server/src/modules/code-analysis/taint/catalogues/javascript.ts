@@ -4,6 +4,7 @@ import { INPUT_NAMES, lambdaEvent, MCP_CALLBACKS } from './shared';
 
 /** JavaScript and TypeScript: Express, Koa, NestJS, Node's standard modules, the DOM. */
 export const javascript: TaintLanguage = {
+  urlHosts: true,
   assignments: [
     { type: 'variable_declarator', target: 'name', value: 'value' },
     { type: 'assignment_expression', target: 'left', value: 'right' },

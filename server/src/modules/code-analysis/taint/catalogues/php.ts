@@ -4,6 +4,7 @@ import { INPUT_NAMES } from './shared';
 
 /** PHP: superglobals, mysqli/PDO, the standard library, Laravel. */
 export const php: TaintLanguage = {
+  urlHosts: true,
   assignments: [
     { type: 'assignment_expression', target: 'left', value: 'right' },
     { type: 'augmented_assignment_expression', target: 'left', value: 'right' },

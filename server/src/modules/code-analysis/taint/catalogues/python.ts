@@ -14,6 +14,7 @@ const MONGO_FILTER_METHOD =
  * configured to resolve external entities, and what a route handler returns (the response body).
  */
 export const python: TaintLanguage = {
+  urlHosts: true,
   assignments: [
     { type: 'assignment', target: 'left', value: 'right' },
     { type: 'augmented_assignment', target: 'left', value: 'right' },

@@ -3,6 +3,7 @@ import type { TaintLanguage } from '../types';
 
 /** Ruby: Rails controllers, Sinatra, the standard library. */
 export const ruby: TaintLanguage = {
+  urlHosts: true,
   assignments: [
     { type: 'assignment', target: 'left', value: 'right' },
     { type: 'operator_assignment', target: 'left', value: 'right' },
