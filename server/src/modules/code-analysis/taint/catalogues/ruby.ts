@@ -83,8 +83,9 @@ export const ruby: TaintLanguage = {
       argTypes: /^(string|binary|identifier|call|element_reference)$/,
       listHead: /^array$/,
     },
-    // `exec(["sh", "-c", cmd])`, `spawn(["bash", "-c", cmd])`: a vector that starts a shell with `-c` runs its items as
-    // a command line.
+    // `IO.popen(["sh", "-c", cmd])`: a vector that starts a shell with `-c` runs its items as a command line. Kernel's
+    // `exec`/`spawn`/`system` read a leading array as `[program, argv0]` and refuse three items, but code written so
+    // means a command line (Semgrep's dangerous-exec reports it), and it is reported as one.
     {
       kind: 'command-injection',
       callee: /^((Kernel|Process)\.)?(system|exec|spawn)$|^(IO\.popen|Open3\.\w+|PTY\.spawn)$/,
