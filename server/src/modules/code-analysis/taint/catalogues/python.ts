@@ -162,6 +162,9 @@ export const python: TaintLanguage = {
       listHead: /^list$/,
       unless: /shell\s*=\s*True/,
       audit: false,
+      // A vector held in a name (`args = ["echo", param]`) is a collection whose head is read nowhere here: only a
+      // vector written in the call, or a program string, is judged.
+      wholeValue: true,
     },
     { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
     // A sub-interpreter runs the text as Python (PEP 554/734: `_xxsubinterpreters`, `_interpreters`, `interpreters`).
