@@ -141,7 +141,11 @@ export const CORS_RULES: RuleDefinition[] = [
         headerCall('Add|Append|AppendHeader|AddHeader|Set|TryAdd', '"'),
       ),
       go: callText('call_expression', headerCall('Set|Add', '"')),
-      php: callText('function_call_expression', `^header\\(\\s*["']${ACAO}:\\s*${ANY}["']`),
+      // PHP's function names are case-insensitive (`Header(…)`), and a header value's trailing blanks are dropped.
+      php: callText(
+        'function_call_expression',
+        `^[Hh][Ee][Aa][Dd][Ee][Rr]\\(\\s*["']${ACAO}:\\s*${ANY}\\s*["']`,
+      ),
       python: `${callText('assignment', headerStore('["\']'))}
         ${callText('call', headerCall('add|set|__setitem__', '["\']'))}`,
       ruby: `${callText('assignment', headerStore('["\']'))}

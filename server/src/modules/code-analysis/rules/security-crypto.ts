@@ -28,7 +28,21 @@ const NATIVE_RANDOM = '^(std::)?(rand|srand|random|srandom|drand48|srand48|lrand
 export const CRYPTO_RULES: RuleDefinition[] = [
   {
     id: 'security/weak-hash',
-    needles: ['md5', 'MD5', 'sha1', 'SHA1', 'SHA-1', 'md4', 'ripemd160', 'Digest', 'Md5', 'Sha1', '"SHA"'],
+    // `crypt($password)` without a salt: PHP falls back to a weak default (standard DES or MD5).
+    needles: [
+      'md5',
+      'MD5',
+      'sha1',
+      'SHA1',
+      'SHA-1',
+      'md4',
+      'ripemd160',
+      'Digest',
+      'Md5',
+      'Sha1',
+      '"SHA"',
+      'crypt(',
+    ],
     category: 'security',
     severity: 'medium',
     confidence: 'high',
@@ -48,7 +62,9 @@ export const CRYPTO_RULES: RuleDefinition[] = [
         (#match? @pkg "^(md5|sha1|md4|ripemd160)$") (#match? @fn "^(New|Sum)$"))`,
       php: `((function_call_expression function: (name) @fn) @finding (#match? @fn "^(md5|sha1|md5_file|sha1_file)$"))
             ((function_call_expression function: (name) @fn arguments: (arguments . (argument [(string) (encapsed_string)] @alg))) @finding
-              (#match? @fn "^(hash|hash_file|hash_init)$") (#match? @alg "^.(md5|sha1|md4|md2).$"))`,
+              (#match? @fn "^(hash|hash_file|hash_init)$") (#match? @alg "^.(md5|sha1|md4|md2).$"))
+            ((function_call_expression function: (name) @fn arguments: (arguments . (argument) .)) @finding
+              (#eq? @fn "crypt"))`,
       ruby: `((scope_resolution scope: (_) @m name: (constant) @alg) @finding (#match? @m "^(OpenSSL::)?Digest$") (#match? @alg "^(MD5|SHA1|MD4|RMD160)$"))
              ${callText('call', '^OpenSSL::Digest\\.(new|digest|hexdigest)\\(\\s*[\'"](md5|sha1|md4|MD5|SHA1|MD4)[\'"]')}`,
       csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding

@@ -148,6 +148,8 @@ export interface TaintLanguage {
   calls: string[];
   /** Nodes wrapping one argument (`value_argument`): the argument is their `value` field or last named child. */
   argumentWrappers?: string[];
+  /** A URL built with input as its host is reported where it is assigned (walk/url-host.ts). */
+  urlHosts?: true;
   /** Property assignments that are sinks (`el.innerHTML = x`); `valueTypes`: only values of these node types. */
   /** `parameters`: a function's parameter of unknown origin reaching it is reported too (medium; `parameterSink`). */
   propertySinks?: { target: RegExp; kind: TaintKind; valueTypes?: RegExp; parameters?: true }[];

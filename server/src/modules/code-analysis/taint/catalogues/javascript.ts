@@ -4,6 +4,7 @@ import { INPUT_NAMES, lambdaEvent, MCP_CALLBACKS } from './shared';
 
 /** JavaScript and TypeScript: Express, Koa, NestJS, Node's standard modules, the DOM. */
 export const javascript: TaintLanguage = {
+  urlHosts: true,
   assignments: [
     { type: 'variable_declarator', target: 'name', value: 'value' },
     { type: 'assignment_expression', target: 'left', value: 'right' },
@@ -274,6 +275,13 @@ export const javascript: TaintLanguage = {
     },
     // Headless browsers (Puppeteer, Playwright) load the page the request names from the server's network.
     { kind: 'ssrf', callee: /^(page|browserPage|tab)\.goto$/, arg: 0 },
+    // HTML-to-PDF/image renderers (wkhtmltopdf, wkhtmltoimage, html-pdf) load the page or markup they are given,
+    // with its links, frames and scripts, from the server's network.
+    {
+      kind: 'ssrf',
+      callee: /^(wkhtmltopdf|wkhtmltoimage(\.generate)?|pdf\.create|htmlPdf\.create|htmlToPdf\.create)$/,
+      arg: 0,
+    },
     // `res.redirect(302, url)`: the status comes first.
     { kind: 'open-redirect', callee: /^(res|response|ctx)\.redirect$/, arg: 'any' },
     // Fastify: `reply.redirect([code,] url)`, and a reply typed as HTML.

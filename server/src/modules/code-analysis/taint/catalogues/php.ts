@@ -4,6 +4,7 @@ import { INPUT_NAMES } from './shared';
 
 /** PHP: superglobals, mysqli/PDO, the standard library, Laravel. */
 export const php: TaintLanguage = {
+  urlHosts: true,
   assignments: [
     { type: 'assignment_expression', target: 'left', value: 'right' },
     { type: 'augmented_assignment_expression', target: 'left', value: 'right' },
@@ -40,6 +41,8 @@ export const php: TaintLanguage = {
     /^(request|request\(\)->(input|query|get|post|all|cookie|header)|(Input|Request)::(get|input|all|query))$/,
     // Symfony's Request bags (`getInt`, `getDigits`, `getBoolean` return filtered values and are not listed).
     /^\$request->(query|request|cookies|headers|files|attributes|server)->(get|all|getString|getAlpha)$|^\$request->(toArray|getPayload)$/,
+    // WordPress query variables are the request's URL parameters (`?paged=…`, rewrite tags), read unescaped.
+    /^(get_query_var|\$wp_query->get|\$wp->query_vars)$/,
   ],
   localInput: {
     sources: [/^\$argv\b/],
@@ -48,6 +51,8 @@ export const php: TaintLanguage = {
       /^getenv$/,
       /^(file_get_contents|file|fread|fgetcsv|stream_get_contents|socket_read|socket_recv|parse_ini_file|curl_exec)$/,
       /^(mysqli_fetch_(assoc|array|row|object)|pg_fetch_(assoc|array|row|result))$|->(fetch|fetchAll|fetchColumn|fetch_assoc|fetch_array|fetch_row)$/,
+      // WordPress options and user/post meta: database rows that users and other plugins write.
+      /^(get_option|get_site_option|get_user_meta|get_post_meta|get_term_meta|get_comment_meta)$/,
     ],
   },
   // Laravel's `e()` is htmlspecialchars with double encoding: safe for HTML, not for SQL or a shell.
@@ -55,7 +60,11 @@ export const php: TaintLanguage = {
     { callee: /^ldap_escape$/, kinds: ['ldap-injection'] },
     { callee: /^e$/, kinds: ['xss'] },
     // WordPress escaping: each for its output context.
-    { callee: /^(esc_html|esc_attr|esc_textarea|esc_js|wp_kses|wp_kses_post|wp_kses_data)$/, kinds: ['xss'] },
+    {
+      callee:
+        /^(esc_html|esc_attr|esc_textarea|esc_js|wp_kses|wp_kses_post|wp_kses_data|sanitize_text_field|sanitize_textarea_field|sanitize_email)$/,
+      kinds: ['xss'],
+    },
     { callee: /^esc_url(_raw)?$/, kinds: ['xss', 'open-redirect'] },
     { callee: /^esc_sql$/, kinds: ['sql-injection'] },
     { callee: /^sanitize_file_name$/, kinds: ['path-traversal'] },

@@ -14,6 +14,7 @@ const MONGO_FILTER_METHOD =
  * configured to resolve external entities, and what a route handler returns (the response body).
  */
 export const python: TaintLanguage = {
+  urlHosts: true,
   assignments: [
     { type: 'assignment', target: 'left', value: 'right' },
     { type: 'augmented_assignment', target: 'left', value: 'right' },
@@ -150,6 +151,20 @@ export const python: TaintLanguage = {
       callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
       arg: 0,
       shellList: true,
+    },
+    // Without a shell the first argument names the program run, as a string or as the head of an argument vector:
+    // input choosing it runs any program (CodeQL py/command-line-injection, Semgrep's subprocess-injection). The
+    // other items of a vector are that program's arguments, and stay quiet.
+    {
+      kind: 'command-injection',
+      callee: /^subprocess\.(run|call|check_call|check_output|Popen)$/,
+      arg: 0,
+      listHead: /^list$/,
+      unless: /shell\s*=\s*True/,
+      audit: false,
+      // A vector held in a name (`args = ["echo", param]`) is a collection whose head is read nowhere here: only a
+      // vector written in the call, or a program string, is judged.
+      wholeValue: true,
     },
     { kind: 'code-injection', callee: /^(eval|exec|compile)$/, arg: 0 },
     // A sub-interpreter runs the text as Python (PEP 554/734: `_xxsubinterpreters`, `_interpreters`, `interpreters`).

@@ -3,6 +3,7 @@ import type { TaintLanguage } from '../types';
 
 /** Ruby: Rails controllers, Sinatra, the standard library. */
 export const ruby: TaintLanguage = {
+  urlHosts: true,
   assignments: [
     { type: 'assignment', target: 'left', value: 'right' },
     { type: 'operator_assignment', target: 'left', value: 'right' },
@@ -81,6 +82,16 @@ export const ruby: TaintLanguage = {
       arg: 0,
       argTypes: /^(string|binary|identifier|call|element_reference)$/,
       listHead: /^array$/,
+    },
+    // `IO.popen(["sh", "-c", cmd])`: a vector that starts a shell with `-c` runs its items as a command line. Kernel's
+    // `exec`/`spawn`/`system` read a leading array as `[program, argv0]` and refuse three items, but code written so
+    // means a command line (Semgrep's dangerous-exec reports it), and it is reported as one.
+    {
+      kind: 'command-injection',
+      callee: /^((Kernel|Process)\.)?(system|exec|spawn)$|^(IO\.popen|Open3\.\w+|PTY\.spawn)$/,
+      arg: 0,
+      shellList: true,
+      parameters: true,
     },
     // The drivers under ActiveRecord take SQL text too: pg's `conn.exec`/`exec_params`/`async_exec`, mysql2's and
     // Trilogy's `client.query`, Sequel's `DB.run` (Brakeman, Semgrep ruby-pg-sqli). On a receiver only: a bare `exec`

@@ -49,6 +49,8 @@ export const rubyFlow = flowSyntax({
   binaries: ['binary'],
   unaries: { unary: 'operand' },
   parens: ['parenthesized_statements'],
+  // Array literals keep their items, so a sink can read an argument vector (`exec(["sh", "-c", cmd])`).
+  lists: ['array'],
   receiver: (call) => field(call, 'receiver'),
   method: (call) => field(call, 'method'),
 });

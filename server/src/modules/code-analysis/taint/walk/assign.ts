@@ -14,6 +14,7 @@ import { arithmetic, checkIndex } from './numbers';
 import { callShape } from './shape';
 import { CONCATENATING, field, IS_CALL, namedChildren, PATH_LIKE, select, URL_PARSERS } from './shared';
 import type { WalkState } from './state';
+import { checkUrlHost } from './url-host';
 
 /** `std::cin >> name`: the stream's input is stored into the right operand. */
 export function streamExtraction(s: WalkState, node: SyntaxNode, source: RegExp): Val | undefined {
@@ -101,6 +102,7 @@ export function assignStatement(
     const fixed = (sink.kind === 'open-redirect' || sink.kind === 'ssrf') && fixedDestinationOf(s, valueNode);
     if (taint && !fixed) s.flag(sink.kind, node, s.text(target), taint);
   }
+  if (s.lang.urlHosts) checkUrlHost(s, node, valueNode);
   assignTo(s, target, v, node);
   rememberConstructedType(s, target, valueNode);
   rememberParsedUrl(s, target, valueNode);
