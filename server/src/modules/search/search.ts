@@ -8,6 +8,7 @@ import { idf, K1 } from './bm25';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor';
 import { estimateMatches } from './estimate';
 import { expandWithFeedback, type FeedbackOptions } from './feedback';
+import { planFuzzy } from './fuzzy';
 import type { ListsOutcome } from './lists';
 import type { MemoryIndexes } from './memory';
 import {
@@ -20,7 +21,7 @@ import {
   phraseCandidates,
 } from './phrase';
 import { rankPhraseCandidates } from './phrase-rank';
-import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planFuzzy, planKeyword, type QueryPlan } from './plan';
+import { MAX_QUERY_CLAUSES, MAX_SCORED_TERMS, planKeyword, type QueryPlan } from './plan';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
 import { makeSnippets } from './snippet';
 import type { Scope } from './sql';
