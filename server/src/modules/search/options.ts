@@ -1,3 +1,4 @@
+import type { SearchDatabase } from './budget';
 import type { FeedbackOptions } from './feedback';
 import type { MemoryIndexes } from './memory';
 import type { TopKStart } from './topk';
@@ -28,6 +29,11 @@ export interface SearchOptions {
   phraseMaxExpected?: number;
   /** Small collections' indexes in memory (memory.ts): the page from there when it can answer exactly. */
   memory?: MemoryIndexes | undefined;
+  /**
+   * The database the statements go to (budget.ts SearchDatabase): on PostgreSQL a search's settings
+   * are batched into fewer round trips, on PGlite the time limits it cannot enforce are not set.
+   */
+  database?: SearchDatabase;
   /** Told which path produced the page: full scoring, or top-k after how many rounds. */
   onStrategy?: (
     strategy:

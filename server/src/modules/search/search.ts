@@ -89,42 +89,52 @@ export async function searchDocuments({
   if (direct) options.onStrategy?.({ kind: 'memory', direct: true });
   const { rows, approximate } = direct
     ? { rows: direct.rows, approximate: false }
-    : await withTimeLimit(ctx.db, timeoutMs, async (db): Promise<Ranked> => {
-        const plan = parsed
-          ? await planKeyword(db, scope, parsed, input.operator, maxTerms)
-          : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
-        if (!plan || plan.tsquery === null) return { rows: [], approximate: false };
-        leftOut = plan.leftOut === true;
-        marks = { language: plan.language, lexemes: plan.highlight };
-        const planned = { ...plan, tsquery: plan.tsquery };
-        // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
-        // what the caller wants, and operator "and" asks for every word.
-        if (feedback && parsed && parsed.clauses.length === 0 && input.operator === 'or') {
-          const firstPass = await rank(db, planned, {
-            scope,
-            input: { ...input, limit: feedback.docs, offset: undefined, cursor: undefined },
-            after: undefined,
-            options: { ...options, onStrategy: undefined },
-          });
-          const expanded = await expandWithFeedback(db, scope, planned, firstPass.rows, feedback);
-          return rank(db, expanded, { scope, input, after, options });
-        }
-        if (options.memory) {
-          const rows = await options.memory.rank(db, {
-            scope,
-            plan: planned,
-            filter: input.filter,
-            after,
-            offset: input.offset ?? 0,
-            limit: input.limit,
-          });
-          if (rows) {
-            options.onStrategy?.({ kind: 'memory', direct: false });
-            return { rows, approximate: false };
+    : await withTimeLimit(
+        ctx.db,
+        timeoutMs,
+        async (db): Promise<Ranked> => {
+          const plan = parsed
+            ? await planKeyword(db, scope, parsed, input.operator, maxTerms)
+            : await planFuzzy(db, scope, input.query, input.operator, maxTerms);
+          if (!plan || plan.tsquery === null) return { rows: [], approximate: false };
+          leftOut = plan.leftOut === true;
+          marks = { language: plan.language, lexemes: plan.highlight };
+          const planned = { ...plan, tsquery: plan.tsquery };
+          // Feedback widens a query of plain words only: required, excluded and quoted parts say exactly
+          // what the caller wants, and operator "and" asks for every word.
+          if (feedback && parsed && parsed.clauses.length === 0 && input.operator === 'or') {
+            const firstPass = await rank(db, planned, {
+              scope,
+              input: { ...input, limit: feedback.docs, offset: undefined, cursor: undefined },
+              after: undefined,
+              // Statements follow this ranking: its budget is restored (final: never).
+              options: {
+                ...options,
+                onStrategy: undefined,
+                database: options.database === 'pglite' ? 'pglite' : undefined,
+              },
+            });
+            const expanded = await expandWithFeedback(db, scope, planned, firstPass.rows, feedback);
+            return rank(db, expanded, { scope, input, after, options });
           }
-        }
-        return rank(db, planned, { scope, input, after, options });
-      });
+          if (options.memory) {
+            const rows = await options.memory.rank(db, {
+              scope,
+              plan: planned,
+              filter: input.filter,
+              after,
+              offset: input.offset ?? 0,
+              limit: input.limit,
+            });
+            if (rows) {
+              options.onStrategy?.({ kind: 'memory', direct: false });
+              return { rows, approximate: false };
+            }
+          }
+          return rank(db, planned, { scope, input, after, options });
+        },
+        options.database,
+      );
   if (direct && direct.plan.tsquery !== null) {
     leftOut = direct.plan.leftOut === true;
     marks = { language: direct.plan.language, lexemes: direct.plan.highlight };

@@ -153,8 +153,13 @@ export async function rank(
     plan.terms.length > 0 &&
     estimate >= (options.topKMinMatches ?? TOPK_MIN_MATCHES)
   ) {
-    const outcome = await withinBudget(db, left(), timeoutMs, (sp) =>
-      rankTopK(sp, query, { ...options.topKStart, deadline }),
+    const outcome = await withinBudget(
+      db,
+      left(),
+      timeoutMs,
+      (sp) => rankTopK(sp, query, { ...options.topKStart, deadline }),
+      options.database,
+      (out) => out.rows !== undefined,
     );
     if (!outcome) {
       options.onStrategy?.({ kind: 'fallback', rounds: 0 });
@@ -180,6 +185,13 @@ export async function rank(
   if (!canApproximate) return exact(await rankDocuments(db, full));
   const cost = estimateMatches(full.plan.tsquery, dfs, plan.n);
   if (cost > (options.exactMaxMatches ?? EXACT_MAX_MATCHES) || left() < MIN_EXACT_MS) return approximately();
-  const rows = await withinBudget(db, left(), timeoutMs, (sp) => rankDocuments(sp, full));
+  const rows = await withinBudget(
+    db,
+    left(),
+    timeoutMs,
+    (sp) => rankDocuments(sp, full),
+    options.database,
+    () => true,
+  );
   return rows ? exact(rows) : approximately();
 }
