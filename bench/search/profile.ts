@@ -116,6 +116,8 @@ for (const [label, make] of classes) {
       accountId: owner.account_id,
       input: { collection, limit, mode: 'keyword', operator: 'or', ...make() } as SearchInput,
       options: {
+        // As the server runs it (its budget savepoints on the transaction, so every statement is timed).
+        database: 'postgres',
         onStrategy: (s) => {
           path += `${path ? '+' : ''}${s.kind}${'rounds' in s ? s.rounds : ''}`;
         },

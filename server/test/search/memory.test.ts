@@ -23,7 +23,9 @@ let otherAccount: string;
 async function api(method: string, path: string, body?: unknown, bearer = key) {
   const res = await fetch(`${server.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    // A connection of its own: the tests between two HTTP calls can run past the server's keep-alive
+    // (65 s), and a pooled socket the server closed just then failed the next call with ECONNRESET.
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', connection: 'close' },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   // biome-ignore lint/suspicious/noExplicitAny: assertions walk arbitrary JSON

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/client';
+import { planFuzzy } from '../../src/modules/search/fuzzy';
 import { createAccountWithKey } from '../helpers/fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 let key: string;
+let accountId: string;
 
 async function api(method: string, path: string, body?: unknown) {
   const res = await fetch(`${server.url}${path}`, {
@@ -27,7 +30,9 @@ const index = async (collection: string, documents: Record<string, unknown>[]) =
 
 beforeAll(async () => {
   server = await startTestServer({ env: { PLAN_FREE_RPM: '100000' } });
-  key = (await createAccountWithKey(server)).key.key;
+  const created = await createAccountWithKey(server);
+  key = created.key.key;
+  accountId = created.account.id;
   await index('animals', [
     { id: 'fox', title: 'The quick fox', text: 'A quick brown fox jumps over the lazy dog.' },
     { id: 'dogs', title: 'Dogs', text: 'Dogs are running in the park; the dog lazy on the grass.' },
@@ -186,6 +191,34 @@ describe('fuzzy mode', () => {
       await ids({ collection: 'fuzzy', query: 'search xyzzyq', mode: 'fuzzy', operator: 'and' }),
     ).toEqual([]);
     expect(await ids({ collection: 'fuzzy', query: 'search xyzzyq', mode: 'fuzzy' })).not.toEqual([]);
+  });
+  it("plans in one statement: the collection, its statistics and every word's similar terms", async () => {
+    const db = server.services.ctx.db;
+    let statements = 0;
+    const counting = new Proxy(db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (prop === 'execute') statements++;
+          return value.apply(target, args);
+        };
+      },
+    }) as Db;
+    const scope = { accountId, collection: 'fuzzy' };
+    const plan = await planFuzzy(counting, scope, 'serch engnes xyzzyq', 'or');
+    expect(statements).toBe(1);
+    expect(plan?.n).toBe(2);
+    expect(plan?.version).toMatch(/\/english$/);
+    expect(plan?.terms.map((t) => t.term).sort()).toEqual(expect.arrayContaining(['engin', 'search']));
+    expect(plan?.terms.every((t) => t.weight > 0.3 && t.weight < 1 && t.df === 1)).toBe(true);
+    // Operator "and": one word like nothing indexed, nothing matches; the words that are, every one.
+    expect((await planFuzzy(counting, scope, 'serch xyzzyq', 'and'))?.tsquery).toBeNull();
+    expect((await planFuzzy(counting, scope, 'serch engnes', 'and'))?.tsquery).toMatch(/^\(.*\) & \(.*\)$/);
+    expect(
+      await planFuzzy(counting, { accountId, collection: 'nothing-here' }, 'serch', 'or'),
+    ).toBeUndefined();
+    expect(statements).toBe(4);
   });
 });
 

@@ -190,6 +190,52 @@ describe('top-k over impact-ordered postings', () => {
     expect(proven, strategies.join(',')).toBeGreaterThan(strategies.length / 2);
   }, 240_000);
 
+  it('reads a short list whole and verifies every copy tied with the page in its first round', async () => {
+    // 3 texts, 100 copies each: every copy of a text scores the same, so the page's last hit ties with
+    // 99 others, all of which must be verified before it is proven (the default budget verifies 66).
+    const texts = [
+      'quasarword alpha beta gamma',
+      'quasarword quasarword delta',
+      'epsilon quasarword zeta eta theta iota',
+    ];
+    const documents = Array.from({ length: 300 }, (_, i) => ({
+      id: `dup${String(i).padStart(3, '0')}`,
+      text: texts[i % 3],
+    }));
+    for (let i = 0; i < documents.length; i += 100) {
+      const put = await api('POST', '/api/documents', {
+        collection: 'dups',
+        documents: documents.slice(i, i + 100),
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+    }
+    for (const limit of [10, 40]) {
+      const input = {
+        collection: 'dups',
+        mode: 'keyword',
+        operator: 'or',
+        query: 'quasarword',
+        limit,
+      } as never;
+      const seen: { kind: string; rounds?: number; wholeLists?: number }[] = [];
+      const viaTopK = await searchDocuments({
+        ctx: server.services.ctx,
+        accountId,
+        input,
+        options: { topKMinMatches: 0, onStrategy: (s) => seen.push(s) },
+      });
+      const full = await searchDocuments({
+        ctx: server.services.ctx,
+        accountId,
+        input,
+        options: { topKMinMatches: Number.POSITIVE_INFINITY },
+      });
+      expect(pick(viaTopK.data)).toEqual(pick(full.data));
+      expect(viaTopK.has_more).toBe(full.has_more);
+      expect(seen).toEqual([expect.objectContaining({ kind: 'topk', rounds: 1, wholeLists: 1 })]);
+    }
+  });
+
   it('narrows full scoring of questions by MaxScore when top-k gives up, with the same results', async () => {
     const questions = [
       { query: [0, 1, 2, 8, 15, 30, 45, 59].map(word).join(' ') },

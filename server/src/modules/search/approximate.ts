@@ -3,7 +3,7 @@ import { bestCandidates, type ListsOutcome, readLists } from './lists';
 import { type RankedRow, type RankQuery, rankDocuments } from './query';
 
 /**
- * The page when exactness would cost more than the search's budget (search.ts): what mature engines
+ * The page when exactness would cost more than the search's budget (budget.ts, strategy.ts): what mature engines
  * do past their budget (Lucene's and Vespa's bounded candidate sets, block-max WAND's early
  * termination over the highest-impact postings). The scored terms' impact-ordered lists are read to
  * a bounded depth (lists.ts); the candidates with the highest upper bounds, a bounded set, are

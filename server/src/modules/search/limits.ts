@@ -5,9 +5,9 @@ export interface SearchLimits {
   maxBatchDocuments: number;
   /** UTF-8 bytes of title + text + metadata JSON of one document. */
   maxDocumentBytes: number;
-  /** Estimated matches from which search tries top-k first (search.ts TOPK_MIN_MATCHES when unset). */
+  /** Estimated matches from which search tries top-k first (strategy.ts TOPK_MIN_MATCHES when unset). */
   topKMinMatches?: number;
-  /** Estimated matches past which a bounded candidate set answers, `approximate: true` (search.ts EXACT_MAX_MATCHES when unset). */
+  /** Estimated matches past which a bounded candidate set answers, `approximate: true` (budget.ts EXACT_MAX_MATCHES when unset). */
   exactMaxMatches?: number;
   /** Time limit of each search statement on Postgres (SET LOCAL statement_timeout); 503 `search_timeout` past it. */
   statementTimeoutMs?: number;

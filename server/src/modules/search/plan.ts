@@ -2,9 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { AnalysedUnit, QueryAnalysis } from './analysis';
 import { idf } from './bm25';
-import { collectionVersionSql, readCollection } from './collections';
-import { expandFuzzy } from './fuzzy';
-import { readReferences } from './postings';
+import { collectionVersionSql } from './collections';
 import type { Operator, QueryPlan, ScoredTerm } from './query-plan';
 import { queryRows, quoteLexeme, type Scope, textArrayLiteral } from './sql';
 import type { Clause, ParsedQuery } from './syntax';
@@ -23,7 +21,8 @@ export type { Operator, QueryPlan, ScoredTerm } from './query-plan';
 /** How a term repeated in the query weighs: 1 + ln(times), so a pasted paragraph's theme counts a little more. */
 export const queryTermWeight = (times: number) => 1 + Math.log(Math.max(times, 1));
 
-function statistics(docCount: number, titleLenSum: number, bodyLenSum: number) {
+/** N and the average field lengths BM25F reads, from a collection's row. */
+export function collectionStatistics(docCount: number, titleLenSum: number, bodyLenSum: number) {
   const n = Math.max(docCount, 1);
   return { n, avgTitle: Math.max(titleLenSum / n, 1), avgBody: Math.max(bodyLenSum / n, 1) };
 }
@@ -119,7 +118,7 @@ export function buildKeywordPlan(
   analysis: QueryAnalysis,
   df: (term: string) => number,
 ): QueryPlan {
-  const stats = statistics(row.n, row.tl, row.bl);
+  const stats = collectionStatistics(row.n, row.tl, row.bl);
   const analysed = analysis.units;
   const wordTimes = [...analysis.words].sort((x, y) => jsonbKeyOrder(x[0], y[0]));
   let next = 0;
@@ -264,44 +263,4 @@ function matchQuery(
   const positive = must.length > 0 ? must : should.length > 0 ? [`( ${should.join(' | ')} )`] : [];
   const all = [...positive, ...not.map((q) => `!${q}`)];
   return all.length === 0 ? null : all.join(' & ');
-}
-
-/** Fuzzy mode: each query word expanded to similar indexed terms (see fuzzy.ts), ranked like keyword mode. */
-export async function planFuzzy(
-  db: Db,
-  scope: Scope,
-  query: string,
-  operator: Operator,
-  maxTerms = MAX_SCORED_TERMS,
-): Promise<QueryPlan | undefined> {
-  const stats = await readCollection(db, scope);
-  if (!stats) return undefined;
-  const statistic = statistics(stats.docCount, stats.titleLenSum, stats.bodyLenSum);
-  const expansion = await expandFuzzy(db, scope, stats.language, query, operator);
-  // The most informative candidates, by similarity times idf.
-  const ranked = [...expansion.terms].sort(
-    (x, y) =>
-      y.weight * idf(statistic.n, y.df) - x.weight * idf(statistic.n, x.df) || (x.term < y.term ? -1 : 1),
-  );
-  const terms = ranked.slice(0, maxTerms);
-  // In "or" mode the scored candidates are the query; in "and" mode every word's candidates filter.
-  const tsquery =
-    operator === 'or'
-      ? terms.length > 0
-        ? terms.map((t) => quoteLexeme(t.term)).join(' | ')
-        : null
-      : expansion.tsquery;
-  return {
-    language: stats.language,
-    ...statistic,
-    ...(stats.version !== undefined && { version: stats.version }),
-    tsquery,
-    highlight: terms.map((t) => t.term),
-    terms,
-    truncated: operator === 'and' && ranked.length > maxTerms,
-    refs: await readReferences(db, scope),
-    ...(operator === 'or' && {
-      matchAnyOf: (subset: string[]) => (subset.length > 0 ? subset.map(quoteLexeme).join(' | ') : null),
-    }),
-  };
 }

@@ -34,7 +34,7 @@ export interface QueryPlan {
   refs: References | undefined;
   /**
    * Set when what matches is any of the scored terms (nothing required): the tsquery for the same
-   * query matching only some of them, for MaxScore pruning (search.ts).
+   * query matching only some of them, for MaxScore pruning (strategy.ts).
    */
   matchAnyOf?: (terms: string[]) => string | null;
   /** Words joined by OR left out of the match, past the scored terms (the page is then approximate). */

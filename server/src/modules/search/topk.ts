@@ -47,6 +47,11 @@ const MAX_READ = 131_072;
  */
 const MAX_WHOLE_READ = 262_144;
 /**
+ * Lists of terms in at most this many documents are read whole in the first round (32 of them are
+ * MAX_READ); with their dead postings, which merges drop.
+ */
+const WHOLE_LIST_DF = 4_096;
+/**
  * Candidates to verify past which reading the essential lists whole (tightening every upper bound)
  * is preferred: a document visit costs ~25 µs, a list read whole ~1 µs a posting in sequence.
  */
@@ -108,7 +113,13 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
   // Several terms need deeper lists before the sum of their bounds drops below the k-th score.
   const several = plan.terms.length > 1;
   const depth = several ? Math.min(2048, Math.max(512, Math.floor(4096 / plan.terms.length))) : 256;
-  let depths = plan.terms.map(() => start.depth ?? Math.max(depth, 16 * need));
+  // A short list is read whole in the first round: its bound is then 0 and its candidates' upper
+  // bounds exact, so a rare word's page is proven by one round's verification, where a first round
+  // of `depth` postings left a bound that took a second round (two more statements) to bring down.
+  // Reading a few thousand postings in sequence costs less than a round trip and a verification.
+  let depths = plan.terms.map(
+    (t) => start.depth ?? (t.df <= WHOLE_LIST_DF ? FULL_DEPTH : Math.max(depth, 16 * need)),
+  );
   const budget = several ? Math.min(512, Math.max(128, Math.floor(1024 / plan.terms.length))) : 64;
   let v = start.verify ?? Math.max(budget, 6 * need);
   // A lower bound on the (offset+limit+1)-th score, from the previous round's verified hits:
@@ -152,6 +163,19 @@ export async function rankTopK(db: Db, rq: RankQuery, start: TopKStart = {}): Pr
         estimated = true;
         v = Math.max(v * 2, 1024);
         continue;
+      }
+    }
+    // Every list read to its end: a candidate's upper bound is its score if it matches. Copies of one
+    // document (a corpus holds duplicates) tie, and the page is proven only once every candidate tied
+    // with its last hit is verified (an unverified one could have a smaller id): the budget covers
+    // them all now, where the default one left them to a second round.
+    if (lists.exhausted) {
+      const kthUpper = kthHighest(lists.uppers, need);
+      if (Number.isFinite(kthUpper)) {
+        const tieFloor = kthUpper - 2 * EPSILON * Math.max(1, Math.abs(kthUpper));
+        let reaching = 0;
+        for (const u of lists.uppers) if (u >= tieFloor) reaching++;
+        v = Math.max(v, Math.min(MAX_V, reaching + need));
       }
     }
     // Candidates that can still need verification, best upper bound first (ties by ordinal).

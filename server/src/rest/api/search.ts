@@ -24,6 +24,7 @@ export function searchRoutes(services: Services): RestRoute[] {
                 statementTimeoutMs: ctx.config.searchLimits.statementTimeoutMs,
                 exactMaxMatches: ctx.config.searchLimits.exactMaxMatches,
                 memory: services.searchMemory,
+                database: services.database.kind,
               },
             }),
           ),
