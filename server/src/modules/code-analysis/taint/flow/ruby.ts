@@ -49,6 +49,8 @@ export const rubyFlow = flowSyntax({
   binaries: ['binary'],
   unaries: { unary: 'operand' },
   parens: ['parenthesized_statements'],
+  // `sql.concat(params[:q])`, `sql.prepend(…)`: Ruby's strings (and arrays) change in place.
+  concat: { methods: /^(concat|prepend)$/, inPlace: true },
   receiver: (call) => field(call, 'receiver'),
   method: (call) => field(call, 'method'),
 });
