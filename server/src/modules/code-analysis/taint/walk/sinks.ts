@@ -79,7 +79,7 @@ export function checkSinks(
         const v = arg === whole ? wholeVal : s.evaluate(arg);
         // `exec(compile(code, …))`: the inner call is this flow's sink of the same kind, reported there once.
         if (isSinkCall(s, arg, sink.kind)) continue;
-        if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
+        if (sink.shellList && !isShellCommandLine(shellTexts(sink, vals[0], v))) continue;
         if (sink.wholeValue && v.collection) continue;
         const taint = atParameterSink(
           sink.entry !== undefined
@@ -100,6 +100,14 @@ export function checkSinks(
       flagged.add(sink.kind);
     }
   }
+}
+
+/** The items of a command line the sink runs: the list's, after the program where the call names it apart. */
+function shellTexts(sink: SinkSpec, program: Val | undefined, list: Val): (string | undefined)[] | undefined {
+  const texts = list.collection?.texts;
+  if (sink.shellList !== 'program') return texts;
+  const name = program?.constant?.value;
+  return [typeof name === 'string' ? name : undefined, ...(texts ?? [])];
 }
 
 /**
