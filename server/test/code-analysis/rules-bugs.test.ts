@@ -76,6 +76,42 @@ const BUGS: RuleCase[] = [
     'try:\n    g()\nexcept ValueError as e:\n    log(e)\n',
   ],
   [
+    'bug/unreachable-code',
+    'kotlin',
+    'fun f(): Int {\n  return 1\n  g()\n}\n',
+    'fun f(): Int {\n  g()\n  return 1\n}\n',
+  ],
+  [
+    'bug/unreachable-code',
+    'ruby',
+    'def f\n  return 1\n  g\nend\n',
+    'def f\n  return 1 if ready?\n  g\nrescue StandardError => e\n  log(e)\nend\n',
+  ],
+  [
+    'bug/unreachable-code',
+    'swift',
+    'func f() -> Int {\n  return 1\n  g()\n}\n',
+    'func f() -> Int {\n  guard ready else { return 0 }\n  g()\n  return 1\n}\n',
+  ],
+  [
+    'bug/empty-catch',
+    'kotlin',
+    'fun f() {\n  try { g() } catch (e: Exception) { }\n}\n',
+    'fun f() {\n  try { g() } catch (e: NumberFormatException) {\n    // not a number: keep the default\n  }\n}\n',
+  ],
+  [
+    'bug/empty-catch',
+    'swift',
+    'func f() {\n  do { try g() } catch { }\n}\n',
+    'func f() {\n  do { try g() } catch { print(error) }\n}\n',
+  ],
+  [
+    'bug/empty-catch',
+    'ruby',
+    'def f\n  g\nrescue StandardError\nend\n',
+    'def f\n  g\nrescue LoadError\n  # optional dependency: run without it\nend\n',
+  ],
+  [
     'bug/bare-except',
     'python',
     'try:\n    g()\nexcept:\n    log()\n',

@@ -23,6 +23,18 @@ const CASES: RuleCase[] = [
     'def f():\n    try:\n        g()\n    finally:\n        close()\n    return 1\n',
   ],
   [
+    'bug/return-in-finally',
+    'kotlin',
+    'fun f(): Int {\n  try {\n    g()\n  } finally {\n    return 1\n  }\n}\n',
+    'fun f(): Int {\n  try {\n    g()\n  } finally {\n    items.forEach { if (it.done) return@forEach; close(it) }\n  }\n  return 1\n}\n',
+  ],
+  [
+    'bug/return-in-finally',
+    'ruby',
+    'def f\n  g\nensure\n  return 1\nend\n',
+    'def f\n  g\nensure\n  close\nend\n',
+  ],
+  [
     'bug/catch-generic-exception',
     'java',
     java('try { load(); } catch (Exception e) { log(e); }'),

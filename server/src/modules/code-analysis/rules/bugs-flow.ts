@@ -11,6 +11,12 @@ const reachable = (c: Captures): boolean =>
     'line_comment',
     'block_comment',
     'class_declaration',
+    'multiline_comment',
+    // Ruby: a method's `rescue`/`ensure`/`else` clauses follow its statements, reached by raising.
+    'rescue',
+    'ensure',
+    'else',
+    'heredoc_body',
   ].includes(c.finding?.type ?? '');
 const emptyBlock = (c: Captures): boolean => (c.body?.text ?? '').replace(/\s+/g, '') === '{}';
 
@@ -31,12 +37,18 @@ export const FLOW_BUG_RULES: RuleDefinition[] = [
       c: `(compound_statement [(return_statement) (break_statement) (continue_statement)] . (_) @finding)`,
       csharp: `(block ${JUMPS} . (_) @finding)`,
       php: `(compound_statement [(return_statement) (break_statement) (continue_statement)] . (_) @finding)`,
+      // detekt UnreachableCode, RuboCop Lint/UnreachableCode, SonarSource S1763 (Swift).
+      // Kotlin's grammar sometimes splits `return value` into a bare `return` and the value as the next
+      // statement (after an `as` cast ending the line before): a statement on the jump's own line is its value.
+      kotlin: `(statements (jump_expression) @jump . (_) @finding)`,
+      ruby: `[${['body_statement', 'then', 'else', 'begin', 'do', 'block_body'].map((list) => `(${list} [(return) (break) (next) (redo) (retry)] . (_) @finding)`).join(' ')}]`,
+      swift: `(statements (control_transfer_statement) . (_) @finding)`,
     },
-    check: reachable,
+    check: (c) => reachable(c) && (c.jump === undefined || c.jump.row !== c.finding?.row),
   },
   {
     id: 'bug/empty-catch',
-    needles: ['catch', 'except'],
+    needles: ['catch', 'except', 'rescue'],
     category: 'bug',
     severity: 'medium',
     confidence: 'high',
@@ -49,8 +61,18 @@ export const FLOW_BUG_RULES: RuleDefinition[] = [
       csharp: `(catch_clause body: (block) @body) @finding`,
       php: `(catch_clause body: (compound_statement) @body) @finding`,
       python: `(except_clause (block . (pass_statement) .)) @finding`,
+      // detekt EmptyCatchBlock, RuboCop Lint/SuppressedException, SonarSource S108 (Swift): a comment inside says
+      // the silence is meant, and is left alone as in the other languages.
+      kotlin: `(catch_block) @finding`,
+      swift: `(catch_block) @finding`,
+      ruby: `(rescue !body) @finding`,
     },
-    check: (c) => c.body === undefined || emptyBlock(c),
+    check: (c) => {
+      const f = c.finding;
+      if (f?.type === 'catch_block') return /\{\s*\}$/.test(f.text);
+      if (f?.type === 'rescue') return !f.text.includes('#');
+      return c.body === undefined || emptyBlock(c);
+    },
   },
   {
     id: 'bug/bare-except',

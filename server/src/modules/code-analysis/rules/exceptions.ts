@@ -12,7 +12,7 @@ const isGeneric = (c: Captures): boolean =>
 export const EXCEPTION_RULES: RuleDefinition[] = [
   {
     id: 'bug/return-in-finally',
-    needles: ['finally'],
+    needles: ['finally', 'ensure'],
     category: 'bug',
     severity: 'high',
     confidence: 'high',
@@ -25,11 +25,15 @@ export const EXCEPTION_RULES: RuleDefinition[] = [
       python: `(finally_clause) @finding`,
       php: `(finally_clause) @finding`,
       ...forJs(`(finally_clause) @finding`),
+      // detekt ReturnFromFinally; RuboCop Lint/EnsureReturn (a `return` in `ensure` discards the exception too).
+      kotlin: `(finally_block) @finding`,
+      ruby: `(ensure) @finding`,
     },
-    // A return in a function defined inside the finally block returns from that function only.
+    // A return in a function defined inside the finally block returns from that function only (Kotlin's
+    // `return@label` leaves a lambda).
     check: (c) => {
       const text = c.finding?.text ?? '';
-      return /\breturn\b/.test(text) && !/\b(function|def|lambda)\b|=>|->/.test(text);
+      return /\breturn\b(?!@)/.test(text) && !/\b(function|def|lambda|fun|proc|Proc\.new)\b|=>|->/.test(text);
     },
   },
   {

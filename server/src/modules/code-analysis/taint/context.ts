@@ -84,7 +84,11 @@ export class FileContext implements WalkHost, SummaryOwner {
       for (const child of node.children) {
         if (child.named && this.functionTypes[child.type]) {
           this.units.push(child);
-          const name = child.children.find((c) => c.field === 'name') ?? boundName(child);
+          // Kotlin's grammar names a function by its `simple_identifier` child, in no field.
+          const name =
+            child.children.find((c) => c.field === 'name') ??
+            child.children.find((c) => c.type === 'simple_identifier') ??
+            boundName(child);
           if (name) {
             const key = norm(parsed.source, name).split('.').pop() ?? '';
             this.functions.set(key, [...(this.functions.get(key) ?? []), child]);
@@ -178,7 +182,13 @@ export class FileContext implements WalkHost, SummaryOwner {
 
   parameters(unit: SyntaxNode): string[] {
     const params = parametersOf(unit, this.lang, PROFILES[this.parsed.language].parameterContainers);
-    return params.map((p) => parameterNames(this.parsed.source, p)[0] ?? '');
+    // Go's `func f(base, path string)` declares two parameters in one node (two `name` fields): each is a position
+    // of its own. A destructuring pattern (`{ id, body }`) is one position, named by its first name.
+    return params.flatMap((p) =>
+      p.children.filter((c) => c.field === 'name').length > 1
+        ? parameterNames(this.parsed.source, p)
+        : [parameterNames(this.parsed.source, p)[0] ?? ''],
+    );
   }
 
   /** The summary of the file's function a call reaches, when the call can only mean that function. */

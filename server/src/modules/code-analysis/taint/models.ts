@@ -85,9 +85,9 @@ export const MUTATORS = new Set([
   'setdefault',
   'extend',
   'update',
-  // Ruby's String#concat/prepend (and Array#concat) change the receiver in place: `sql.concat(params[:x])`.
-  'concat',
-  'prepend',
+  // C#'s collections (`args.Add(cmd)`, `AddRange`). String `concat`/`prepend` are per language (FlowSyntax.concat).
+  'Add',
+  'AddRange',
   // Buffers (StringIO, StringWriter, ByteArrayOutputStream) hold what is written into them.
   'write',
   'writelines',

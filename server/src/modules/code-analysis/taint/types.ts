@@ -16,8 +16,12 @@ export interface SinkSpec {
   /** Only when the whole call's text also matches (`shell=True`, no SafeLoader). */
   when?: RegExp;
   unless?: RegExp;
-  /** Only an argument list that runs a shell command line: its second item is `-c` (`/c`), as in `["sh", "-c", cmd]`. */
-  shellList?: boolean;
+  /**
+   * Only an argument list that runs a shell command line: its second item is `-c` (`/c`), as in `["sh", "-c", cmd]`;
+   * `program`: the list follows the program, a call's first argument (`spawn("sh", ["-c", cmd])`), however the list
+   * was filled (a literal, or `args.push(…)` item by item).
+   */
+  shellList?: boolean | 'program';
   /** Only when the enclosing function's text matches (a parser configured to resolve external entities). */
   whenInFunction?: RegExp;
   /** Not when the enclosing function's text matches (a response whose content type it sets to plain text). */

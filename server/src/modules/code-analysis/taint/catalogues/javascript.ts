@@ -138,12 +138,13 @@ export const javascript: TaintLanguage = {
     // `handlers[req.query.action](…)`, `new globalThis[name]()`: the input picks which function or class runs, any the
     // object holds (its prototype's `constructor` too), not one the code chose (CodeQL js/unsafe-dynamic-method-access).
     { kind: 'reflection', callee: /\](\.(call|apply))?$/, arg: 'key' },
-    // `spawn('sh', ['-c', cmd])`: a shell given `-c` runs its next argument as a command line.
+    // `spawn('sh', ['-c', cmd])`: a shell given `-c` runs its next argument as a command line, whether the list is
+    // written in the call or filled item by item (`args.push(cmd)`).
     {
       kind: 'command-injection',
       callee: /^((child_process|childProcess|cp)\.)?(spawn|spawnSync|execFile|execFileSync)$/,
-      arg: 'any',
-      when: /\(\s*["'](\/usr)?(\/bin\/)?(sh|bash|zsh|dash|ksh|cmd|cmd\.exe)["']\s*,\s*\[\s*["'](-c|\/c)["']/,
+      arg: 1,
+      shellList: 'program',
     },
     // The program itself named by the request.
     {

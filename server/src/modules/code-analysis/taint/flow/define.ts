@@ -23,6 +23,7 @@ const NONE = {
   subscripts: {},
   lists: [],
   dicts: {},
+  concat: { methods: /^$/, inPlace: false },
   newCollection: /^$/,
   typedDeclarations: {},
   receiver: () => undefined,

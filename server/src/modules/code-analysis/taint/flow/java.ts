@@ -70,6 +70,8 @@ export const javaFlow = flowSyntax({
     field_declaration: { type: 'type', declarator: 'declarator', name: 'name' },
     formal_parameter: { type: 'type', declarator: '', name: 'name' },
   },
+  // `String.concat` returns a new string: `base.concat(x)` leaves `base` as it was.
+  concat: { methods: /^concat$/, inPlace: false },
   receiver: (call) => (call.type === 'method_invocation' ? field(call, 'object') : undefined),
   method: (call) => {
     if (call.type === 'method_invocation') return field(call, 'name');

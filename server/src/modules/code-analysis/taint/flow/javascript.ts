@@ -50,6 +50,8 @@ export const javascriptFlow = flowSyntax({
   dicts: { object: { pair: 'pair', key: 'key', value: 'value' } },
   dictsCarry: true,
   newCollection: /^new(Map|Set)(<.*>)?$/,
+  // `s.concat(x)` and `a.concat(b)` return new values: the receiver is left as it was.
+  concat: { methods: /^concat$/, inPlace: false },
   ...memberCalls({
     member: 'member_expression',
     object: 'object',

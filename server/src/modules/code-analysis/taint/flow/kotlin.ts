@@ -59,6 +59,8 @@ export const kotlinFlow = flowSyntax({
   ],
   unaries: { prefix_expression: '*last' },
   parens: ['parenthesized_expression', 'when_subject'],
+  // `"SELECT …".plus(name)` is `+` spelled as a call; the receiver, a String, stays as it was.
+  concat: { methods: /^plus$/, inPlace: false },
   receiver: (call) => {
     const nav = navigation(call);
     return nav ? named(nav)[0] : undefined;

@@ -51,6 +51,8 @@ export const rubyFlow = flowSyntax({
   parens: ['parenthesized_statements'],
   // Array literals keep their items, so a sink can read an argument vector (`exec(["sh", "-c", cmd])`).
   lists: ['array'],
+  // `sql.concat(params[:q])`, `sql.prepend(…)`: Ruby's strings (and arrays) change in place.
+  concat: { methods: /^(concat|prepend)$/, inPlace: true },
   receiver: (call) => field(call, 'receiver'),
   method: (call) => field(call, 'method'),
 });

@@ -31,6 +31,8 @@ export const scalaFlow = flowSyntax({
   branches: {
     if_expression: { condition: 'condition', consequence: 'consequence', alternative: 'alternative' },
   },
+  // `base.concat(x)` returns a new string; the receiver is left as it was.
+  concat: { methods: /^concat$/, inPlace: false },
   switches: { match_expression: { subject: 'value', arms } },
   loops: { while_expression: { condition: 'condition', body: 'body' } },
   returns: ['return_expression'],

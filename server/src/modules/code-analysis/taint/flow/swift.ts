@@ -29,6 +29,8 @@ export const swiftFlow = flowSyntax({
   ternaries: {
     ternary_expression: { condition: 'condition', consequence: 'if_true', alternative: 'if_false' },
   },
+  // `base.appending(x)` returns a new string (`append` writes into the receiver: a mutator).
+  concat: { methods: /^appending$/, inPlace: false },
   switches: { switch_statement: { subject: 'expr', arms } },
   loops: { while_statement: { condition: 'condition', body: 'type:statements' } },
   returns: [],

@@ -81,6 +81,12 @@ export interface FlowSyntax {
   dicts: Record<string, { pair: string; key: string; value: string }>;
   /** A dictionary literal is tainted by what it holds (JavaScript's options objects), not only its entries. */
   dictsCarry?: boolean;
+  /**
+   * Methods that return their receiver's text with the arguments' joined to it (`s.concat(x)`, Kotlin's
+   * `s.plus(x)`, Swift's `s.appending(x)`); `inPlace`: they write into the receiver as well (Ruby's String#concat and
+   * #prepend, Rust's `push_str`), where in JS, Java or Scala the receiver is left as it was.
+   */
+  concat: { methods: RegExp; inPlace: boolean };
   /** Callees that make an empty collection (`new HashMap<>()`, `dict()`). */
   newCollection: RegExp;
   /** Declarations with a declared type: the type's field and the declarators' name field (Java). */

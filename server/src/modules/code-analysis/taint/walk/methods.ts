@@ -93,6 +93,14 @@ export function knownMethod(s: WalkState, call: SyntaxNode, c: MethodCall): Val 
     s.env.vars.set(receiverName, text);
     return { taint: unionTaint(receiver.taint, text) };
   }
+  // `s.concat(x)`: the receiver's text with the arguments' joined on, written back only where the language's
+  // method changes its receiver (Ruby); `base.concat(x)` in JS or Java leaves `base` as it was.
+  if (flow?.concat.methods.test(method) && receiverNode) {
+    const text = built(unionTaint(receiver.taint, argTaint));
+    if (text && !text.numeric && flow.concat.inPlace && receiverName && !isClassName(s, receiverName))
+      s.env.vars.set(receiverName, unionTaint(s.env.vars.get(receiverName), text) as Taint);
+    if (!text?.numeric) return text ? { taint: text } : CLEAN;
+  }
   if (receiverName && MUTATORS.has(method) && argTaint && !isClassName(s, receiverName)) {
     s.env.vars.set(receiverName, unionTaint(s.env.vars.get(receiverName), argTaint) as Taint);
     return { taint: unionTaint(receiver.taint, argTaint) };

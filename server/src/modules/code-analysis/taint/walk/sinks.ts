@@ -17,7 +17,7 @@ import {
 } from '../values';
 import { fixedDestinationOf } from './destinations';
 import { callShape } from './shape';
-import { field, isShellCommandLine, namedChildren } from './shared';
+import { field, isShellCommandLine, namedChildren, select } from './shared';
 import type { WalkState } from './state';
 
 /** `{ __html: html }` in JSX: a property whose value is written into the page. */
@@ -69,30 +69,66 @@ export function checkSinks(
     if (sink.keys) candidates.push(...keyedValues(s, sink, args));
     // The argument the finding is surest of: known input over a parameter over an audit.
     let strongest: { taint: Taint; rank: number } | undefined;
-    for (const [arg, v] of candidates) {
-      if (sink.argTypes && !sink.argTypes.test(arg.type)) continue;
-      // `exec(compile(code, …))`: the inner call is this flow's sink of the same kind, reported there once.
-      if (isSinkCall(s, arg, sink.kind)) continue;
-      if (sink.shellList && !isShellCommandLine(v.collection?.texts)) continue;
-      if (sink.wholeValue && v.collection) continue;
-      const taint = atParameterSink(
-        sink.entry !== undefined
-          ? v.collection?.keys.get(sink.entry)
-          : (v.taint ?? (sink.audit === false ? undefined : unknownValue(s, arg, v, sink.kind))),
-        sink.parameters,
-      );
-      const confidence = taint && confidenceAt(taint, sink.kind, s.lang.everyInput === true);
-      if (!taint || !confidence) continue;
-      // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
-      if ((sink.kind === 'ssrf' || sink.kind === 'open-redirect') && fixedDestinationOf(s, arg)) continue;
-      const rank = CONFIDENCE_LEVELS.indexOf(confidence);
-      if (!strongest || rank > strongest.rank) strongest = { taint, rank };
+    for (const [whole, wholeVal] of candidates) {
+      // `where(admin ? "name = '#{q}'" : { name: q })`: the arms of the types the sink reads, each on its own.
+      const typed = sink.argTypes ? typedArms(s, sink.argTypes, whole) : [whole];
+      for (const arg of typed) {
+        // An arm is read on its own only where the whole carries something: a ternary whose condition checks the
+        // value against a list (`PAGES.include?(p) ? p : 'terms'`) is clean as a whole, and stays so.
+        if (arg !== whole && !wholeVal.taint) continue;
+        const v = arg === whole ? wholeVal : s.evaluate(arg);
+        // `exec(compile(code, …))`: the inner call is this flow's sink of the same kind, reported there once.
+        if (isSinkCall(s, arg, sink.kind)) continue;
+        if (sink.shellList && !isShellCommandLine(shellTexts(sink, vals[0], v))) continue;
+        if (sink.wholeValue && v.collection) continue;
+        const taint = atParameterSink(
+          sink.entry !== undefined
+            ? v.collection?.keys.get(sink.entry)
+            : (v.taint ?? (sink.audit === false ? undefined : unknownValue(s, arg, v, sink.kind))),
+          sink.parameters,
+        );
+        const confidence = taint && confidenceAt(taint, sink.kind, s.lang.everyInput === true);
+        if (!taint || !confidence) continue;
+        // A fixed scheme and host before the input: the request goes where the code says, whatever is appended.
+        if ((sink.kind === 'ssrf' || sink.kind === 'open-redirect') && fixedDestinationOf(s, arg)) continue;
+        const rank = CONFIDENCE_LEVELS.indexOf(confidence);
+        if (!strongest || rank > strongest.rank) strongest = { taint, rank };
+      }
     }
     if (strongest) {
       s.flag(sink.kind, call, callee, strongest.taint);
       flagged.add(sink.kind);
     }
   }
+}
+
+/** The items of a command line the sink runs: the list's, after the program where the call names it apart. */
+function shellTexts(sink: SinkSpec, program: Val | undefined, list: Val): (string | undefined)[] | undefined {
+  const texts = list.collection?.texts;
+  if (sink.shellList !== 'program') return texts;
+  const name = program?.constant?.value;
+  return [typeof name === 'string' ? name : undefined, ...(texts ?? [])];
+}
+
+/**
+ * The argument, or the parts of it, of the node types the sink reads as dangerous, looked at through parentheses
+ * and the arms of a ternary: `where(admin ? "name = '#{q}'" : "1=1")` passes the string the arm taken gives.
+ */
+function typedArms(s: WalkState, types: RegExp, arg: SyntaxNode, depth = 0): SyntaxNode[] {
+  if (types.test(arg.type)) return [arg];
+  const flow = s.flow;
+  if (!flow || depth > 8) return [];
+  if (flow.parens.includes(arg.type)) {
+    const inner = namedChildren(arg);
+    return inner.length === 1 ? typedArms(s, types, inner[0] as SyntaxNode, depth + 1) : [];
+  }
+  const spec = flow.ternaries[arg.type];
+  if (!spec) return [];
+  const arms =
+    spec === 'positional'
+      ? [namedChildren(arg)[0], namedChildren(arg)[2]]
+      : [select(arg, spec.consequence), select(arg, spec.alternative)];
+  return arms.flatMap((a) => (a ? typedArms(s, types, a, depth + 1) : []));
 }
 
 /** `["name = ? AND x = #{y}", value]` where the sink reads a list by its head: the template, without the bound values. */

@@ -57,13 +57,25 @@ export class WalkState {
 
   run(parameters: [string, Taint][]): void {
     for (const [name, taint] of parameters) this.env.vars.set(name, taint);
-    for (const child of this.unit.children) this.evaluate(child);
+    this.walkUnit();
   }
 
   /** Walks the function with these parameters holding these values (a constant a call passes). */
   runWith(parameters: [string, Val][]): void {
     for (const [name, val] of parameters) this.env.set(name, val);
-    for (const child of this.unit.children) this.evaluate(child);
+    this.walkUnit();
+  }
+
+  /**
+   * The unit's children in order; a body that is an expression (`(a, b) => a + b`, Python's lambda, Kotlin's
+   * `fun url(…) = "$base/$path"`) is what the function returns, as a `return` of it would be.
+   */
+  private walkUnit(): void {
+    for (const child of this.unit.children) {
+      const body = expressionBody(this.unit, child);
+      const v = this.evaluate(body ?? child);
+      if (body && this.returned === undefined) this.returned = v;
+    }
   }
 
   text(node: SyntaxNode): string {
@@ -153,4 +165,14 @@ export class WalkState {
   evaluate(node: SyntaxNode): Val {
     return this.dispatch(this, node);
   }
+}
+
+/** The expression a function's body is, when it is one (not a block of statements). */
+function expressionBody(unit: SyntaxNode, child: SyntaxNode): SyntaxNode | undefined {
+  if (unit.parent === null) return undefined;
+  // Kotlin: `function_body` holding `= expression`.
+  if (child.type === 'function_body')
+    return child.children[0]?.type === '=' ? child.children.find((c) => c.named) : undefined;
+  if (child.field !== 'body') return undefined;
+  return /block|statement|compound|body|declaration_list|suite|^do$/.test(child.type) ? undefined : child;
 }
