@@ -35,3 +35,16 @@ export const rollupMeasureColumns = () => ({
 /** Minute, hour or day, and nothing else, in the database too. */
 export const granularityCheck = (table: string, granularity: PgColumn) =>
   check(`${table}_granularity_check`, sql`${granularity} in ('minute', 'hour', 'day')`);
+
+type BucketColumns = Record<keyof ReturnType<typeof rollupBucketColumns>, PgColumn>;
+
+/** The bucket's columns in key order: the start of each table's primary key and of its upserts' target. */
+export const rollupBucketKey = (t: BucketColumns): [PgColumn, ...PgColumn[]] => [
+  t.accountId,
+  t.granularity,
+  t.bucketStart,
+  t.mode,
+  t.keyId,
+  t.method,
+  t.route,
+];

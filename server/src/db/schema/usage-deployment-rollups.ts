@@ -1,5 +1,10 @@
 import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { granularityCheck, rollupBucketColumns, rollupMeasureColumns } from './rollup-columns';
+import {
+  granularityCheck,
+  rollupBucketColumns,
+  rollupBucketKey,
+  rollupMeasureColumns,
+} from './rollup-columns';
 
 /**
  * Pre-aggregated traffic of the requests that named a model, per minute, hour and day (UTC), by model and by the
@@ -21,17 +26,7 @@ export const usageDeploymentRollups = pgTable(
   (t) => [
     primaryKey({
       name: 'usage_deployment_rollups_pk',
-      columns: [
-        t.accountId,
-        t.granularity,
-        t.bucketStart,
-        t.mode,
-        t.keyId,
-        t.method,
-        t.route,
-        t.model,
-        t.deployment,
-      ],
+      columns: [...rollupBucketKey(t), t.model, t.deployment],
     }),
     granularityCheck('usage_deployment_rollups', t.granularity),
   ],

@@ -1,5 +1,10 @@
 import { bigint, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { granularityCheck, rollupBucketColumns, rollupMeasureColumns } from './rollup-columns';
+import {
+  granularityCheck,
+  rollupBucketColumns,
+  rollupBucketKey,
+  rollupMeasureColumns,
+} from './rollup-columns';
 
 /**
  * Pre-aggregated usage per minute, hour and day (UTC), maintained in the same transaction as the raw events by
@@ -23,7 +28,7 @@ export const usageRollups = pgTable(
   (t) => [
     primaryKey({
       name: 'usage_rollups_pk',
-      columns: [t.accountId, t.granularity, t.bucketStart, t.mode, t.keyId, t.method, t.route, t.statusClass],
+      columns: [...rollupBucketKey(t), t.statusClass],
     }),
     granularityCheck('usage_rollups', t.granularity),
   ],
