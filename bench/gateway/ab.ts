@@ -5,6 +5,7 @@
  *   git worktree add /tmp/old <commit> && (cd /tmp/old && npx pnpm@10 install --frozen-lockfile)
  *   cd server && TEST_DATABASE_URL=postgres://… npx tsx ../bench/gateway/ab.ts --against=/tmp/old [--plain] [--rounds=12]
  *     [--model=bench-routed]   (the model called: `bench-model` by default, `bench-routed` for routing's path)
+ *     [--features]   (run.ts's --features: `bench-full`, routed and priced, by a key held to two money budgets)
  */
 import { pathToFileURL } from 'node:url';
 import { processCpu, SERVER_NODE_ARGS, start } from './children';
@@ -16,7 +17,11 @@ if (!against) throw new Error('usage: ab.ts --against=<other checkout> [--plain]
 const stream = !args.includes('--plain');
 const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 12);
 const CALLS = 3_000;
-const model = args.find((a) => a.startsWith('--model='))?.split('=')[1] ?? 'bench-model';
+const features = args.includes('--features');
+const model = features
+  ? 'bench-full'
+  : (args.find((a) => a.startsWith('--model='))?.split('=')[1] ?? 'bench-model');
+const serverArgs = (url: string) => (features ? [url, '--features'] : [url]);
 
 // The other checkout's own starter, so that its bench/gateway/tessera.ts (and its server code) runs.
 const other = (await import(pathToFileURL(`${against}/bench/gateway/children.ts`).href)) as {
@@ -25,13 +30,13 @@ const other = (await import(pathToFileURL(`${against}/bench/gateway/children.ts`
 const upstream = await start('./upstream.ts');
 const url = upstream.info.url ?? '';
 const servers = {
-  other: await other.start('./tessera.ts', [url], SERVER_NODE_ARGS),
-  this: await start('./tessera.ts', [url], SERVER_NODE_ARGS),
+  other: await other.start('./tessera.ts', serverArgs(url), SERVER_NODE_ARGS),
+  this: await start('./tessera.ts', serverArgs(url), SERVER_NODE_ARGS),
 };
 type Server = (typeof servers)['this'];
 const target = (x: Server): Target => ({
   url: `${x.info.url}/v1/chat/completions`,
-  headers: { authorization: `Bearer ${x.info.key}` },
+  headers: { authorization: `Bearer ${(features ? x.info.budgetedKey : x.info.key) ?? ''}` },
   model,
 });
 

@@ -32,12 +32,15 @@
  * Node.js's own non-JSON output, e.g. of --node-arg=--trace-gc-nvp) and GATEWAY_BENCH_STALLS=<file> (Tessera's GC
  * pauses and event-loop gaps, for clusters.ts to set against a dump's slow calls).
  * Tessera runs in its own process(es) as in production (auth, rate limits, usage metering, live-key allowance);
- * the fake upstream in another; this process only generates load.
+ * the fake upstream in another; this process only generates load. Here: the options, the processes and the
+ * rounds; a row's measurement is measure.ts, the table and the medians figures.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { coreWait, pin, processCpu, residentMb, SERVER_NODE_ARGS, start } from './children';
-import { failures, type PhaseResult, percentile, runPhase, type Target } from './load';
+import { pin, SERVER_NODE_ARGS, start } from './children';
+import { type Figures, FiguresTable, median, medianFigures } from './figures';
+import { failures } from './load';
+import { type Path, RowMeter } from './measure';
 
 const args = process.argv.slice(2);
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -108,12 +111,6 @@ async function startTessera(starter: typeof start): Promise<Child> {
   return started;
 }
 
-interface Path {
-  name: string;
-  target: Target;
-  /** The process whose CPU (with its descendants') and memory count as the path's; none for the direct calls. */
-  pid?: number;
-}
 const key = (x: Child) => ({ authorization: `Bearer ${x.info.budgetedKey ?? x.info.key}` });
 const relayPath = async (name: string, x: Child): Promise<Path> => ({
   name,
@@ -142,31 +139,7 @@ if (against) {
   paths.push(await relayPath('before', await startTessera(other.start)));
 }
 
-/** A process and its descendants (a cluster's primary and its server processes), from /proc. */
-function processTree(pid: number): number[] {
-  let found = [pid];
-  try {
-    const out = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' });
-    for (const child of out.split('\n').filter(Boolean)) found = found.concat(processTree(Number(child)));
-  } catch {
-    // pgrep exits 1 when there is no child.
-  }
-  return found;
-}
-const trees = new Map(paths.map((p) => [p.name, p.pid ? processTree(p.pid) : []]));
-/** CPU time (user + system, ms) a path's processes have used. */
-function cpuMs(path: Path): number {
-  let ms = 0;
-  for (const pid of trees.get(path.name) ?? []) {
-    const { user, system } = processCpu(pid);
-    ms += user + system;
-  }
-  return ms;
-}
-/** Resident memory (MB) of a path's processes together. */
-function resident(path: Path): number {
-  return (trees.get(path.name) ?? []).reduce((sum, pid) => sum + residentMb(pid), 0);
-}
+const meter = new RowMeter(paths);
 
 /**
  * --pin: the relays' event-loop threads get CPU 1 to themselves; everything else (this load generator, the fake
@@ -177,161 +150,11 @@ function pinAll(): void {
   if (!pinned) return;
   pin(process.pid, 0, 0);
   pin(upstream.child.pid, 0, 0);
-  for (const p of paths) for (const pid of trees.get(p.name) ?? []) pin(pid, 1, 0);
+  for (const p of paths) for (const pid of meter.pids(p)) pin(pid, 1, 0);
 }
 
-/**
- * Resident memory (MB) of a path's processes, every thread included, sampled every 100 ms while its slices run:
- * the median and the peak of the row.
- */
-function sampleResident(path: Path, into: number[]): () => void {
-  const timer = setInterval(() => into.push(resident(path)), 100);
-  into.push(resident(path));
-  return () => {
-    clearInterval(timer);
-    into.push(resident(path));
-  };
-}
-
-/** One path's figures in one row (a load and a mode, one round). */
-interface Figures {
-  p50: number;
-  p99: number;
-  /** Added over the direct calls' percentiles in the same row. */
-  added50: number;
-  added99: number;
-  /** CPU a call (ms). */
-  cpu: number;
-  rssMedian: number;
-  rssPeak: number;
-  errors: number;
-}
-const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
-const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
-const median = (values: number[]) => {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  return sorted.length === 0 ? Number.NaN : (sorted[(sorted.length - 1) >> 1] ?? Number.NaN);
-};
-const gateways = paths.filter((p) => p.name !== 'direct' && p.name !== 'relay');
-const relay = paths.find((p) => p.name === 'relay');
-
-/** Measures every path at one load and mode; returns each path's figures. */
-async function row(rps: number, stream: boolean): Promise<Map<string, Figures>> {
-  pinAll();
-  // Warm every path (connections, JIT, key cache) before measuring.
-  for (const p of paths) await runPhase(p.target, stream, rps, warmup);
-  pinAll();
-  const results = new Map(paths.map((p) => [p.name, { latencies: [] as number[], errors: 0 }]));
-  const cpu = new Map(paths.map((p) => [p.name, 0]));
-  const rss = new Map(paths.map((p) => [p.name, [] as number[]]));
-  // --diagnose: how long the main threads waited for a core (runnable, not running) in each path's slices:
-  // the load generator's, the upstream's, the path's own.
-  const waits = new Map(paths.map((p) => [p.name, [0, 0, 0]]));
-  const slices = Math.max(1, Math.round(seconds / slice));
-  for (let i = 0; i < slices; i++) {
-    // Measured in alternating slices (direct, Tessera, relay, …) so that the machine's noise, which comes
-    // in bursts of a second or more here, falls on every path alike.
-    for (const p of paths) {
-      const pids = [process.pid, upstream.child.pid, p.pid];
-      const waitedBefore = diagnose ? pids.map((x) => (x ? coreWait(x) : 0)) : [];
-      const cpuBefore = cpuMs(p);
-      const stopSampling = p.pid ? sampleResident(p, rss.get(p.name) ?? []) : () => {};
-      const part: PhaseResult = await runPhase(p.target, stream, rps, seconds / slices);
-      stopSampling();
-      cpu.set(p.name, (cpu.get(p.name) ?? 0) + cpuMs(p) - cpuBefore);
-      if (diagnose) {
-        const w = waits.get(p.name) ?? [];
-        pids.forEach((x, j) => {
-          if (x) w[j] = (w[j] ?? 0) + coreWait(x) - (waitedBefore[j] ?? 0);
-        });
-      }
-      const into = results.get(p.name);
-      if (!into) continue;
-      for (const latency of part.latencies) into.latencies.push(latency);
-      into.errors += part.errors;
-    }
-  }
-  const calls = Math.round(rps * seconds);
-  const figures = new Map<string, Figures>();
-  const direct = results.get('direct');
-  direct?.latencies.sort((a, b) => a - b);
-  const d50 = percentile(direct?.latencies ?? [], 50);
-  const d99 = percentile(direct?.latencies ?? [], 99);
-  for (const p of paths) {
-    const r = results.get(p.name) ?? { latencies: [], errors: 0 };
-    r.latencies.sort((a, b) => a - b);
-    const samples = [...(rss.get(p.name) ?? [])].sort((a, b) => a - b);
-    const p50 = percentile(r.latencies, 50);
-    const p99 = percentile(r.latencies, 99);
-    figures.set(p.name, {
-      p50,
-      p99,
-      added50: p50 - d50,
-      added99: p99 - d99,
-      cpu: (cpu.get(p.name) ?? 0) / calls,
-      rssMedian: percentile(samples, 50),
-      rssPeak: samples.at(-1) ?? 0,
-      errors: r.errors,
-    });
-  }
-  if (diagnose) {
-    const us = (ms: number) => ((ms * 1000) / calls).toFixed(0);
-    console.log(
-      `  waits for a core a call (µs, main threads; load generator, upstream, the path): ${paths
-        .map((p) => {
-          const [g = 0, u = 0, own = 0] = waits.get(p.name) ?? [];
-          return `${p.name} slices ${us(g)}, ${us(u)}${p.pid ? `, ${us(own)}` : ''}`;
-        })
-        .join('; ')}`,
-    );
-  }
-  return figures;
-}
-
-const header = [
-  'load (rps)',
-  'mode',
-  'direct p50 / p99 (ms)',
-  ...paths
-    .filter((p) => p.pid)
-    .flatMap((p) => [
-      `${p.name} added p50 / p99 (ms)`,
-      `${p.name} CPU a call (ms)`,
-      `${p.name} RSS median / peak (MB)`,
-    ]),
-  ...(relay ? gateways.map((g) => `${g.name} ÷ relay: added p50, added p99, CPU a call`) : []),
-  'errors',
-];
-const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-function printRow(rps: number, stream: boolean, f: Map<string, Figures>): void {
-  const get = (name: string) => f.get(name) as Figures;
-  const d = get('direct');
-  const r = relay && get('relay');
-  console.log(
-    line([
-      String(rps),
-      stream ? 'stream, TTFT' : 'non-streamed',
-      `${fmt(d.p50)} / ${fmt(d.p99)}`,
-      ...paths
-        .filter((p) => p.pid)
-        .flatMap((p) => {
-          const x = get(p.name);
-          return [
-            `${fmt(x.added50)} / ${fmt(x.added99)}`,
-            fmt(x.cpu),
-            `${Math.round(x.rssMedian)} / ${Math.round(x.rssPeak)}`,
-          ];
-        }),
-      ...(r
-        ? gateways.map((g) => {
-            const x = get(g.name);
-            return `${ratio(x.added50, r.added50)}, ${ratio(x.added99, r.added99)}, ${ratio(x.cpu, r.cpu)}`;
-          })
-        : []),
-      paths.map((p) => `${get(p.name).errors} ${p.name}`).join(', '),
-    ]),
-  );
-}
+const table = new FiguresTable(paths);
+const rowOptions = { seconds, slice, warmup, diagnose, upstreamPid: upstream.child.pid, pinAll };
 
 /** Every round's figures, by load and mode. */
 const measured = new Map<string, Map<string, Figures>[]>();
@@ -341,8 +164,7 @@ try {
     console.log(
       `\nround ${round} of ${rounds} (load average ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).trim()})`,
     );
-    console.log(line(header));
-    console.log(line(header.map(() => '---')));
+    table.printHeader();
     for (const stream of modes) {
       for (const rps of loads) {
         // --ladder: a load above one that every path missed in the previous round's medians is not measured.
@@ -354,8 +176,8 @@ try {
             .some((p) => median(previous.map((f) => f.get(p.name)?.added99 ?? Number.NaN)) <= goalP99);
           if (!anyHeld) continue;
         }
-        const figures = await row(rps, stream);
-        printRow(rps, stream, figures);
+        const figures = await meter.row(rps, stream, rowOptions);
+        table.printRow(rps, stream, figures);
         const all = measured.get(cell(rps, stream)) ?? [];
         all.push(figures);
         measured.set(cell(rps, stream), all);
@@ -364,27 +186,12 @@ try {
   }
   if (rounds > 1) {
     console.log(`\nmedians of ${rounds} rounds`);
-    console.log(line(header));
-    console.log(line(header.map(() => '---')));
+    table.printHeader();
     for (const stream of modes) {
       for (const rps of loads) {
         const all = measured.get(cell(rps, stream));
         if (!all) continue;
-        const medians = new Map<string, Figures>();
-        for (const p of paths) {
-          const of = (k: keyof Figures) => median(all.map((f) => f.get(p.name)?.[k] ?? Number.NaN));
-          medians.set(p.name, {
-            p50: of('p50'),
-            p99: of('p99'),
-            added50: of('added50'),
-            added99: of('added99'),
-            cpu: of('cpu'),
-            rssMedian: of('rssMedian'),
-            rssPeak: Math.max(...all.map((f) => f.get(p.name)?.rssPeak ?? 0)),
-            errors: all.reduce((sum, f) => sum + (f.get(p.name)?.errors ?? 0), 0),
-          });
-        }
-        printRow(rps, stream, medians);
+        table.printRow(rps, stream, medianFigures(paths, all));
       }
     }
   }

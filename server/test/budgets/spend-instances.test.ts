@@ -5,9 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { setSpendBudget } from '../../src/modules/budgets';
-import { type Cluster, startCluster } from '../helpers/cluster';
-import { createAccount, createKey } from '../helpers/fixtures';
-import { chat, costOf, periodRows, pricedCatalogue, type Usage } from './helpers';
+import type { Cluster } from '../helpers/cluster';
+import { calls, chat, periodRows, pricedCatalogue, twoKeysOnThreeInstances } from './helpers';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
@@ -19,46 +18,23 @@ describe.skipIf(!REDIS_URL)('money budgets across 3 instances', () => {
   });
 
   it('concurrent calls of two keys never spend more than the key’s or the organisation’s budget', async () => {
-    cluster = await startCluster(3, REDIS_URL ?? '', undefined, {
-      MODELS_FILE: pricedCatalogue(),
-      SIMULATOR_TOKEN_DELAY_MS: '3',
-      PLAN_FREE_RPM: '100000',
-      REDIS_COMMAND_TIMEOUT_MS: '2000',
-    });
-    const first = cluster.first;
-    const urls = cluster.instances.map((i) => i.url);
-    const account = await createAccount(first, { plan: 'free' });
-    const a = await createKey(first, account.id, 'live', 'a');
-    const b = await createKey(first, account.id, 'live', 'b');
-    const ctx = first.services.ctx;
-    await setSpendBudget({
-      ctx,
-      accountId: account.id,
-      input: { scope: 'key', subjectId: a.id, budget: { amountMicros: 6_000, period: 'month' } },
-    });
-    await setSpendBudget({
-      ctx,
-      accountId: account.id,
-      input: { scope: 'account', budget: { amountMicros: 10_000, period: 'month' } },
-    });
-    const counts: Record<string, number> = {};
-    const spent: Record<string, number> = { a: 0, b: 0 };
-    await Promise.all(
-      Array.from({ length: 60 }, async (_, i) => {
-        const [name, key] = i % 2 === 0 ? ['a', a.key] : ['b', b.key];
-        const res = await chat(urls[i % urls.length] ?? '', key);
-        const body = (await res.json()) as { usage?: Usage; error?: { code: string } };
-        const label = res.status === 200 ? '200' : `${res.status} ${body.error?.code}`;
-        counts[label] = (counts[label] ?? 0) + 1;
-        if (body.usage) spent[name] = (spent[name] ?? 0) + costOf(body.usage);
-      }),
+    const setup = await twoKeysOnThreeInstances(
+      REDIS_URL ?? '',
+      { MODELS_FILE: pricedCatalogue(), SIMULATOR_TOKEN_DELAY_MS: '3', PLAN_FREE_RPM: '100000' },
+      { key: 6_000, account: 10_000 },
     );
+    cluster = setup.cluster;
+    const { first, urls, account, a, b } = setup;
+    const ctx = first.services.ctx;
+    // All at once, the keys taking turns.
+    const { counts, cost } = await calls(urls, [a.key, b.key], 60, 60);
+    const spent = { a: cost[a.key] ?? 0, b: cost[b.key] ?? 0 };
     expect(counts['200'] ?? 0).toBeGreaterThanOrEqual(2);
     expect((counts['200'] ?? 0) + (counts['429 spend_budget_exceeded'] ?? 0)).toBe(60);
     const [keyRow] = await periodRows(first, account.id, 'key');
     const [accountRow] = await periodRows(first, account.id, 'account');
     expect(keyRow).toMatchObject({ usedMicros: spent.a, reservedMicros: 0 });
-    expect(accountRow).toMatchObject({ usedMicros: (spent.a ?? 0) + (spent.b ?? 0), reservedMicros: 0 });
+    expect(accountRow).toMatchObject({ usedMicros: spent.a + spent.b, reservedMicros: 0 });
     expect(keyRow?.usedMicros).toBeLessThanOrEqual(6_000);
     expect(accountRow?.usedMicros).toBeLessThanOrEqual(10_000);
 

@@ -8,37 +8,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { budgetAlerts, spendHolds } from '../../src/db/schema';
-import { setSpendBudget } from '../../src/modules/budgets';
-import { type Cluster, startCluster } from '../helpers/cluster';
-import { createAccount, createKey } from '../helpers/fixtures';
+import type { Cluster } from '../helpers/cluster';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signUpOwner } from '../helpers/teams';
-import { chat, costOf, liveKey, periodRows, pricedCatalogue, type Usage } from './helpers';
+import { calls, liveKey, periodRows, pricedCatalogue, twoKeysOnThreeInstances } from './helpers';
 
 const ENV = { MODELS_FILE: pricedCatalogue(), SIMULATOR_TOKEN_DELAY_MS: '1', PLAN_FREE_RPM: '100000' };
 /** The leases here are a budget's 64th (at least twice a call's worst case, ≈ 960 micro-units). */
 const DIVISOR = 64;
-
-/** n calls, `parallel` at a time, to the given URLs in turn: status counts and the admitted calls' cost by key. */
-async function calls(urls: string[], keys: string[], n: number, parallel: number) {
-  const counts: Record<string, number> = {};
-  const cost: Record<string, number> = {};
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < n) {
-        const i = next++;
-        const key = keys[i % keys.length] ?? '';
-        const res = await chat(urls[i % urls.length] ?? '', key);
-        const body = (await res.json()) as { usage?: Usage; error?: { code: string } };
-        const label = res.status === 200 ? '200' : `${res.status} ${body.error?.code}`;
-        counts[label] = (counts[label] ?? 0) + 1;
-        if (body.usage) cost[key] = (cost[key] ?? 0) + costOf(body.usage);
-      }
-    }),
-  );
-  return { counts, cost };
-}
 
 describe('money budgets through leases, one instance', () => {
   let server: TestServer;
@@ -135,27 +112,13 @@ describe.skipIf(!REDIS_URL)('money budgets through leases, 3 instances', () => {
   });
 
   it('concurrent calls of two keys through three instances never overspend either budget', async () => {
-    cluster = await startCluster(3, REDIS_URL ?? '', undefined, {
-      ...ENV,
-      SPEND_LEASE_DIVISOR: String(DIVISOR),
-      REDIS_COMMAND_TIMEOUT_MS: '2000',
-    });
-    const first = cluster.first;
-    const urls = cluster.instances.map((i) => i.url);
-    const account = await createAccount(first, { plan: 'free' });
-    const a = await createKey(first, account.id, 'live', 'a');
-    const b = await createKey(first, account.id, 'live', 'b');
-    const ctx = first.services.ctx;
-    await setSpendBudget({
-      ctx,
-      accountId: account.id,
-      input: { scope: 'key', subjectId: a.id, budget: { amountMicros: 96_000, period: 'month' } },
-    });
-    await setSpendBudget({
-      ctx,
-      accountId: account.id,
-      input: { scope: 'account', budget: { amountMicros: 192_000, period: 'month' } },
-    });
+    const setup = await twoKeysOnThreeInstances(
+      REDIS_URL ?? '',
+      { ...ENV, SPEND_LEASE_DIVISOR: String(DIVISOR) },
+      { key: 96_000, account: 192_000 },
+    );
+    cluster = setup.cluster;
+    const { first, urls, account, a, b } = setup;
     const { counts, cost } = await calls(urls, [a.key, b.key], 400, 12);
     expect(counts['200'] ?? 0).toBeGreaterThan(100);
     expect((counts['200'] ?? 0) + (counts['429 spend_budget_exceeded'] ?? 0)).toBe(400);

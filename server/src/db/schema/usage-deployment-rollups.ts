@@ -1,14 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import {
-  bigint,
-  check,
-  doublePrecision,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+  granularityCheck,
+  rollupBucketColumns,
+  rollupBucketKey,
+  rollupMeasureColumns,
+} from './rollup-columns';
 
 /**
  * Pre-aggregated traffic of the requests that named a model, per minute, hour and day (UTC), by model and by the
@@ -20,43 +16,19 @@ import {
 export const usageDeploymentRollups = pgTable(
   'usage_deployment_rollups',
   {
-    accountId: text('account_id').notNull(),
-    granularity: text('granularity', { enum: ['minute', 'hour', 'day'] }).notNull(),
-    bucketStart: timestamp('bucket_start', { withTimezone: true, mode: 'date' }).notNull(),
-    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
-    keyId: text('key_id').notNull(),
-    method: text('method').notNull(),
-    route: text('route').notNull(),
+    ...rollupBucketColumns(),
     model: text('model').notNull(),
     /** Who answered (`x-tessera-provider`); '' when the call was refused before any deployment was called. */
     deployment: text('deployment').notNull(),
-    requests: integer('requests').notNull(),
-    errors: integer('errors').notNull(),
-    latencySumMs: doublePrecision('latency_sum_ms').notNull(),
-    /** Counts per fixed latency bucket (modules/usage/histogram.ts), for percentiles. */
-    latencyHistogram: integer('latency_histogram').array().notNull(),
-    latencyMaxMs: doublePrecision('latency_max_ms').notNull(),
-    tokenRequests: integer('token_requests').notNull(),
-    promptTokens: bigint('prompt_tokens', { mode: 'number' }).notNull(),
-    completionTokens: bigint('completion_tokens', { mode: 'number' }).notNull(),
+    ...rollupMeasureColumns(),
     costMicros: bigint('cost_micros', { mode: 'number' }).notNull(),
   },
   (t) => [
     primaryKey({
       name: 'usage_deployment_rollups_pk',
-      columns: [
-        t.accountId,
-        t.granularity,
-        t.bucketStart,
-        t.mode,
-        t.keyId,
-        t.method,
-        t.route,
-        t.model,
-        t.deployment,
-      ],
+      columns: [...rollupBucketKey(t), t.model, t.deployment],
     }),
-    check('usage_deployment_rollups_granularity_check', sql`${t.granularity} in ('minute', 'hour', 'day')`),
+    granularityCheck('usage_deployment_rollups', t.granularity),
   ],
 );
 

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context';
 import { newId } from '../../lib/ids';
+import { type BookLease, type LeaseStore, newLease } from '../../lib/lease-book';
 import {
   addUsage,
   type Counters,
@@ -21,41 +22,34 @@ import {
  * last write known to have set its expiry: a sweep elsewhere cannot release the row before then, and calls
  * admitted up to that point have the other half to finish in.
  */
-export interface Lease {
+export interface Lease extends BookLease {
   readonly id: string;
-  readonly key: string;
   readonly accountId: string;
   readonly period: string;
-  readonly openedAt: number;
-  /** When a call last drew on it (this clock). */
-  lastDrawAt: number;
-  /** Tokens the lease row holds in the database. */
-  held: number;
-  /** Tokens of calls admitted against the lease and not settled yet. */
-  drawn: number;
-  /** Real usage of settled calls, not written yet. */
-  consumed: number;
-  /** Whether new calls may draw on it (while the database can be reached). */
-  open: boolean;
   /** A close was sent: it may have given the tokens back, so nothing draws on the lease again. */
   closing: boolean;
   /** The row's expiry is at least this (this clock): a statement that set it was sent at expiresAt - ttlMs. */
   expiresAt: number;
   /** A drain whose answer was lost: repeated as it was until its outcome is known. */
   pending: (DrainInput & { sentAt: number }) | undefined;
-  writing: boolean;
+}
+
+/** What a token lease is of. */
+export interface TokenLeaseOf {
+  accountId: string;
+  period: string;
+  limit: number;
 }
 
 type DrainInput = Omit<Parameters<typeof drainLease>[1], 'ttlMs'>;
 
-export const free = (lease: Lease) => lease.held - lease.drawn - lease.consumed;
 const warn = (err: unknown) => ({ err: (err as Error).message });
 
 /**
  * A lease's row in the database: taking it, writing what the lease served, closing it. Every write is safe to
  * repeat after its answer is lost, and a failed one tells the book that the database cannot be reached.
  */
-export class LeaseRows {
+export class LeaseRows implements LeaseStore<Lease, TokenLeaseOf> {
   /** False from a failed lease write to the next one that succeeds. */
   reachable = true;
 
@@ -66,13 +60,8 @@ export class LeaseRows {
   ) {}
 
   /** A new lease of `size` tokens, or undefined when the limit cannot give them. */
-  async take(
-    key: string,
-    accountId: string,
-    period: string,
-    size: number,
-    limit: number,
-  ): Promise<Lease | undefined> {
+  async take(key: string, of: TokenLeaseOf, size: number): Promise<Lease | undefined> {
+    const { accountId, period, limit } = of;
     const id = newId('lease');
     const sentAt = this.ctx.clock.now();
     let row: Counters | undefined;
@@ -91,22 +80,14 @@ export class LeaseRows {
       throw err;
     }
     if (!row) return undefined;
-    const now = this.ctx.clock.now();
     const lease: Lease = {
+      ...newLease(key, size, this.ctx.clock.now()),
       id,
-      key,
       accountId,
       period,
-      openedAt: now,
-      lastDrawAt: now,
-      held: size,
-      drawn: 0,
-      consumed: 0,
-      open: true,
       closing: false,
       expiresAt: sentAt + this.ttlMs,
       pending: undefined,
-      writing: false,
     };
     this.onCounters(accountId, period, row);
     return lease;

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids';
 import type { Principal } from '../../principal';
 import { insufficientQuota } from './errors';
 import { keyBudgetExceeded, keyBudgetPeriod, readKeyBudget, reserveWithKeyBudget } from './key-budget';
-import { LeaseBook } from './leases';
+import { TokenLeaseBook } from './leases';
 import { type AllowancePeriod, periodOf } from './period';
 import { type Counters, releaseExpired, reserveTokens, settleReservation } from './statements';
 import type { AllowanceStatus, Reservation, TokenAllowance } from './types';
@@ -42,7 +42,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
   private readonly views: AllowanceViews;
   private readonly reservationTtlMs: number;
   private readonly sweepIntervalMs: number;
-  private readonly leases: LeaseBook;
+  private readonly leases: TokenLeaseBook;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -56,7 +56,7 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     // Far beyond any model call (MODEL_TIMEOUT_MS is per call; long streams take minutes, not a quarter hour).
     this.reservationTtlMs = options.reservationTtlMs ?? 15 * 60_000;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
-    this.leases = new LeaseBook(
+    this.leases = new TokenLeaseBook(
       ctx,
       {
         tokens: options.leaseTokens ?? 0,

@@ -2,6 +2,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { apiKeys, usageDeploymentRollups, usageEvents, usageRollups } from '../../db/schema';
+import { rollupBucketKey } from '../../db/schema/rollup-columns';
 import { deploymentRollupDeltas } from './deployment-rollup';
 import { rollupDeltas } from './rollup';
 import type { KeyOwner, UsageEvent, UsageStore } from './types';
@@ -37,16 +38,7 @@ export class PgUsageStore implements UsageStore {
           .insert(usageRollups)
           .values(deltas.slice(i, i + CHUNK))
           .onConflictDoUpdate({
-            target: [
-              usageRollups.accountId,
-              usageRollups.granularity,
-              usageRollups.bucketStart,
-              usageRollups.mode,
-              usageRollups.keyId,
-              usageRollups.method,
-              usageRollups.route,
-              usageRollups.statusClass,
-            ],
+            target: [...rollupBucketKey(usageRollups), usageRollups.statusClass],
             set: {
               ...addedMeasures('usage_rollups'),
               cacheHits: sql`usage_rollups.cache_hits + excluded.cache_hits`,
@@ -115,17 +107,7 @@ async function upsertDeploymentRollups(
       .insert(t)
       .values(deltas.slice(i, i + CHUNK))
       .onConflictDoUpdate({
-        target: [
-          t.accountId,
-          t.granularity,
-          t.bucketStart,
-          t.mode,
-          t.keyId,
-          t.method,
-          t.route,
-          t.model,
-          t.deployment,
-        ],
+        target: [...rollupBucketKey(t), t.model, t.deployment],
         set: {
           ...addedMeasures('usage_deployment_rollups'),
         },

@@ -1,5 +1,5 @@
 import { abbreviate, duration, money, percent } from '../../lib/format';
-import { ScrollRegion } from '../ScrollRegion';
+import { notApplicable, type TrafficColumn, TrafficTable } from './TrafficTable';
 
 export interface DeploymentRow {
   model: string;
@@ -14,9 +14,29 @@ export interface DeploymentRow {
   costMicros: number | null;
 }
 
-function notApplicable(title: string) {
-  return <abbr title={title}>–</abbr>;
-}
+const columns = (currency: string): [TrafficColumn<DeploymentRow>, ...TrafficColumn<DeploymentRow>[]] => [
+  { heading: 'Model', cell: (r) => <code>{r.model}</code> },
+  {
+    heading: 'Deployment',
+    cell: (r) =>
+      r.deployment === null ? <span className="muted">not called</span> : <code>{r.deployment}</code>,
+  },
+  { heading: 'Requests', numeric: true, cell: (r) => r.requests.toLocaleString() },
+  { heading: 'Errors', numeric: true, cell: (r) => r.errors.toLocaleString() },
+  { heading: 'Success', numeric: true, cell: (r) => percent(r.successRate) },
+  { heading: 'p50', numeric: true, cell: (r) => duration(r.p50LatencyMs) },
+  { heading: 'p95', numeric: true, cell: (r) => duration(r.p95LatencyMs) },
+  {
+    heading: 'Tokens',
+    numeric: true,
+    cell: (r) => (r.tokens === null ? notApplicable('no usage reported') : abbreviate(r.tokens)),
+  },
+  {
+    heading: 'Cost',
+    numeric: true,
+    cell: (r) => (r.costMicros === null ? notApplicable('no usage reported') : money(r.costMicros, currency)),
+  },
+];
 
 /**
  * Traffic per model and the deployment that answered it over the period, busiest first, as the server orders
@@ -33,65 +53,12 @@ export function DeploymentTable({
 }) {
   return (
     <>
-      <ScrollRegion label="Requests per deployment">
-        <table>
-          <caption className="sr-only">Requests per deployment</caption>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col">Deployment</th>
-              <th scope="col" className="num">
-                Requests
-              </th>
-              <th scope="col" className="num">
-                Errors
-              </th>
-              <th scope="col" className="num">
-                Success
-              </th>
-              <th scope="col" className="num">
-                p50
-              </th>
-              <th scope="col" className="num">
-                p95
-              </th>
-              <th scope="col" className="num">
-                Tokens
-              </th>
-              <th scope="col" className="num">
-                Cost
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={`${r.model}\u0000${r.deployment ?? ''}`}>
-                <th scope="row">
-                  <code>{r.model}</code>
-                </th>
-                <td>
-                  {r.deployment === null ? (
-                    <span className="muted">not called</span>
-                  ) : (
-                    <code>{r.deployment}</code>
-                  )}
-                </td>
-                <td className="num">{r.requests.toLocaleString()}</td>
-                <td className="num">{r.errors.toLocaleString()}</td>
-                <td className="num">{percent(r.successRate)}</td>
-                <td className="num">{duration(r.p50LatencyMs)}</td>
-                <td className="num">{duration(r.p95LatencyMs)}</td>
-                <td className="num">
-                  {r.tokens === null ? notApplicable('no usage reported') : abbreviate(r.tokens)}
-                </td>
-                <td className="num">
-                  {r.costMicros === null ? notApplicable('no usage reported') : money(r.costMicros, currency)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
+      <TrafficTable
+        label="Requests per deployment"
+        columns={columns(currency)}
+        rows={rows}
+        rowKey={(r) => `${r.model}\u0000${r.deployment ?? ''}`}
+      />
       {truncated && <p className="muted">The 100 busiest model and deployment pairs are shown.</p>}
     </>
   );

@@ -1,5 +1,5 @@
 import { abbreviate, duration, percent } from '../../lib/format';
-import { ScrollRegion } from '../ScrollRegion';
+import { notApplicable, type TrafficColumn, TrafficTable } from './TrafficTable';
 
 export interface EndpointRow {
   method: string;
@@ -10,46 +10,34 @@ export interface EndpointRow {
   tokens: number | null;
 }
 
+const COLUMNS: [TrafficColumn<EndpointRow>, ...TrafficColumn<EndpointRow>[]] = [
+  {
+    heading: 'Endpoint',
+    cell: (r) => (
+      <>
+        <span className="method">{r.method}</span> <code>{r.path}</code>
+      </>
+    ),
+  },
+  { heading: 'Requests', numeric: true, cell: (r) => r.requests.toLocaleString() },
+  { heading: 'Avg latency', numeric: true, cell: (r) => duration(r.avgLatencyMs) },
+  { heading: 'Success', numeric: true, cell: (r) => percent(r.successRate) },
+  {
+    heading: 'Tokens',
+    numeric: true,
+    cell: (r) => (r.tokens === null ? notApplicable('not applicable') : abbreviate(r.tokens)),
+  },
+];
+
 /** Per-endpoint usage for the period, busiest first. */
 export function EndpointTable({ rows }: { rows: EndpointRow[] }) {
   const sorted = [...rows].sort((a, b) => b.requests - a.requests);
   return (
-    <ScrollRegion label="Requests per endpoint">
-      <table>
-        <caption className="sr-only">Requests per endpoint</caption>
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col" className="num">
-              Requests
-            </th>
-            <th scope="col" className="num">
-              Avg latency
-            </th>
-            <th scope="col" className="num">
-              Success
-            </th>
-            <th scope="col" className="num">
-              Tokens
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((r) => (
-            <tr key={`${r.method} ${r.path}`}>
-              <th scope="row">
-                <span className="method">{r.method}</span> <code>{r.path}</code>
-              </th>
-              <td className="num">{r.requests.toLocaleString()}</td>
-              <td className="num">{duration(r.avgLatencyMs)}</td>
-              <td className="num">{percent(r.successRate)}</td>
-              <td className="num">
-                {r.tokens === null ? <abbr title="not applicable">–</abbr> : abbreviate(r.tokens)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <TrafficTable
+      label="Requests per endpoint"
+      columns={COLUMNS}
+      rows={sorted}
+      rowKey={(r) => `${r.method} ${r.path}`}
+    />
   );
 }
