@@ -143,70 +143,68 @@ export class AnthropicProvider implements ChatProvider {
     const jsonMode = responseToolOf(call.request) !== undefined;
     let jsonBlock: number | undefined;
     let held = '';
-    for await (const events of this.client.events(res, call.signal)) {
-      for (const sse of events) {
-        const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(this.name, m));
-        switch (event.type) {
-          case 'message_start':
-            prompt = promptUsage(event.message?.usage) ?? prompt;
-            yield { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
-            break;
-          case 'content_block_start':
-            if (
-              jsonMode &&
-              event.content_block?.type === 'tool_use' &&
-              event.content_block.name === RESPONSE_TOOL
-            ) {
-              jsonBlock = event.index ?? 0;
-              held = '';
-            } else if (event.content_block?.type === 'tool_use') {
-              // Text held (JSON asked for) stays held: the JSON may still follow this call of the client's tool.
-              const index = toolIndex.size;
-              toolIndex.set(event.index ?? 0, index);
-              const { id, name: fn } = event.content_block;
-              const call = { index, id, type: 'function', function: { name: fn, arguments: '' } };
-              yield { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] };
-            }
-            break;
-          case 'content_block_delta':
-            if (event.delta?.type === 'text_delta' && event.delta.text) {
-              if (!jsonMode) {
-                yield { choices: [{ index: 0, delta: { content: event.delta.text }, finish_reason: null }] };
-              } else if (jsonBlock === undefined) held += event.delta.text;
-            } else if (jsonBlock !== undefined && event.index === jsonBlock && event.delta?.partial_json) {
-              yield {
-                choices: [{ index: 0, delta: { content: event.delta.partial_json }, finish_reason: null }],
-              };
-            } else if (event.delta?.type === 'input_json_delta' && event.delta.partial_json) {
-              const call = {
-                index: toolIndex.get(event.index ?? 0) ?? 0,
-                function: { arguments: event.delta.partial_json },
-              };
-              yield { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] };
-            }
-            break;
-          case 'message_delta':
-            completion = event.usage?.output_tokens ?? completion;
-            if (held) yield { choices: [{ index: 0, delta: { content: held }, finish_reason: null }] };
+    for await (const sse of this.client.events(res, call.signal)) {
+      const event = parseEventJson<StreamEvent>(sse, (m) => upstreamStreamError(this.name, m));
+      switch (event.type) {
+        case 'message_start':
+          prompt = promptUsage(event.message?.usage) ?? prompt;
+          yield { choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+          break;
+        case 'content_block_start':
+          if (
+            jsonMode &&
+            event.content_block?.type === 'tool_use' &&
+            event.content_block.name === RESPONSE_TOOL
+          ) {
+            jsonBlock = event.index ?? 0;
             held = '';
-            if (event.delta?.stop_reason !== undefined) {
-              const reason = event.delta.stop_reason;
-              const finish =
-                jsonBlock !== undefined && toolIndex.size === 0 && reason === 'tool_use'
-                  ? 'stop'
-                  : finishOfStopReason(reason);
-              yield { choices: [{ index: 0, delta: {}, finish_reason: finish }] };
-            }
-            break;
-          case 'message_stop':
-            yield { choices: [], usage: usageOf(prompt, completion) };
-            return;
-          case 'error':
-            throw upstreamStreamError(this.name, event.error?.message ?? 'unknown error');
-          default:
-            // ping and content_block_stop carry nothing OpenAI's chunks need.
-            break;
-        }
+          } else if (event.content_block?.type === 'tool_use') {
+            // Text held (JSON asked for) stays held: the JSON may still follow this call of the client's tool.
+            const index = toolIndex.size;
+            toolIndex.set(event.index ?? 0, index);
+            const { id, name: fn } = event.content_block;
+            const call = { index, id, type: 'function', function: { name: fn, arguments: '' } };
+            yield { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] };
+          }
+          break;
+        case 'content_block_delta':
+          if (event.delta?.type === 'text_delta' && event.delta.text) {
+            if (!jsonMode) {
+              yield { choices: [{ index: 0, delta: { content: event.delta.text }, finish_reason: null }] };
+            } else if (jsonBlock === undefined) held += event.delta.text;
+          } else if (jsonBlock !== undefined && event.index === jsonBlock && event.delta?.partial_json) {
+            yield {
+              choices: [{ index: 0, delta: { content: event.delta.partial_json }, finish_reason: null }],
+            };
+          } else if (event.delta?.type === 'input_json_delta' && event.delta.partial_json) {
+            const call = {
+              index: toolIndex.get(event.index ?? 0) ?? 0,
+              function: { arguments: event.delta.partial_json },
+            };
+            yield { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] };
+          }
+          break;
+        case 'message_delta':
+          completion = event.usage?.output_tokens ?? completion;
+          if (held) yield { choices: [{ index: 0, delta: { content: held }, finish_reason: null }] };
+          held = '';
+          if (event.delta?.stop_reason !== undefined) {
+            const reason = event.delta.stop_reason;
+            const finish =
+              jsonBlock !== undefined && toolIndex.size === 0 && reason === 'tool_use'
+                ? 'stop'
+                : finishOfStopReason(reason);
+            yield { choices: [{ index: 0, delta: {}, finish_reason: finish }] };
+          }
+          break;
+        case 'message_stop':
+          yield { choices: [], usage: usageOf(prompt, completion) };
+          return;
+        case 'error':
+          throw upstreamStreamError(this.name, event.error?.message ?? 'unknown error');
+        default:
+          // ping and content_block_stop carry nothing OpenAI's chunks need.
+          break;
       }
     }
     // Without message_stop the answer was cut short (or the body was not SSE at all).

@@ -68,27 +68,22 @@ export class UpstreamClient {
   }
 
   /**
-   * The Server-Sent Events of a 2xx answer's body, parsed as its bytes arrive: the events each read completes,
-   * together (a read often holds several: an upstream's writes merge in the connection). One step of an async
-   * generator is a promise, a result object and a resumption: an event at a time, they were a good part of what
-   * a streamed call allocated, and the readers go through a read's events in a plain loop.
-   * A connection lost mid-body (reset, closed early) or a body that is no event stream is the upstream's failure
-   * (`upstream_error`), not our 500; our own abort (client gone, timeout) passes through unchanged.
+   * The Server-Sent Events of a 2xx answer's body, parsed as its bytes arrive. A connection lost mid-body
+   * (reset, closed early) or a body that is no event stream is the upstream's failure (`upstream_error`), not
+   * our 500; our own abort (client gone, timeout) passes through unchanged.
    * A reader that stops early (the answer's last event seen, or a failure of its own) leaves the rest of the
    * body to be read and dropped, up to a bound, so that the connection can serve the next call: destroying an
    * unfinished body costs the connection, and Node.js makes an error with a stack trace for it every time.
    */
-  async *events(res: Dispatcher.ResponseData, signal: AbortSignal): AsyncGenerator<SseEvent[]> {
+  async *events(res: Dispatcher.ResponseData, signal: AbortSignal): AsyncGenerator<SseEvent> {
     const parser = new SseParser((m) => upstreamStreamError(this.target.name, m));
     let ended = false;
     try {
       for await (const bytes of res.body.iterator({ destroyOnReturn: false })) {
-        const events = parser.push(bytes as Uint8Array);
-        if (events.length > 0) yield events;
+        for (const event of parser.push(bytes as Uint8Array)) yield event;
       }
       ended = true;
-      const last = parser.end();
-      if (last.length > 0) yield last;
+      for (const event of parser.end()) yield event;
     } catch (err) {
       if (signal.aborted || err instanceof ServiceError) throw err;
       throw upstreamStreamError(this.target.name, 'the connection was lost', err);

@@ -234,24 +234,22 @@ export class OpenAiCompatibleProvider implements ChatProvider, EmbeddingProvider
 
   private async *relay(res: Dispatcher.ResponseData, call: ProviderCall): AsyncGenerator<ProviderChunk> {
     let finished = false;
-    for await (const events of this.client.events(res, call.signal)) {
-      for (const event of events) {
-        if (event.data === '[DONE]') return;
-        const chunk = parseEventJson<ProviderChunk & { error?: { message?: string } }>(event, (m) =>
-          upstreamStreamError(this.name, m),
-        );
-        if (chunk.error) throw upstreamStreamError(this.name, chunk.error.message ?? 'unknown error');
-        // The parsed choices are this call's own: normalised in place rather than copied (a stream's events are
-        // most of what a streamed call allocates). ChunkRelay picks the fields that go to the client.
-        const choices = chunk.choices ?? [];
-        for (const c of choices) {
-          c.delta ??= {};
-          c.finish_reason = finishOf(c.finish_reason);
-          c.logprobs ??= null;
-          if (c.finish_reason) finished = true;
-        }
-        yield { choices, usage: chunk.usage ?? null, system_fingerprint: chunk.system_fingerprint };
+    for await (const event of this.client.events(res, call.signal)) {
+      if (event.data === '[DONE]') return;
+      const chunk = parseEventJson<ProviderChunk & { error?: { message?: string } }>(event, (m) =>
+        upstreamStreamError(this.name, m),
+      );
+      if (chunk.error) throw upstreamStreamError(this.name, chunk.error.message ?? 'unknown error');
+      // The parsed choices are this call's own: normalised in place rather than copied (a stream's events are
+      // most of what a streamed call allocates). ChunkRelay picks the fields that go to the client.
+      const choices = chunk.choices ?? [];
+      for (const c of choices) {
+        c.delta ??= {};
+        c.finish_reason = finishOf(c.finish_reason);
+        c.logprobs ??= null;
+        if (c.finish_reason) finished = true;
       }
+      yield { choices, usage: chunk.usage ?? null, system_fingerprint: chunk.system_fingerprint };
     }
     // A body that ends with neither [DONE] nor a finish reason (cut short, or not SSE at all) is no answer.
     if (!finished) throw upstreamStreamError(this.name, 'the stream ended before the answer was complete');

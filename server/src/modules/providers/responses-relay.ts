@@ -93,26 +93,24 @@ export class ResponsesRelay implements ResponsesProvider {
   }
 
   private async *events(res: Dispatcher.ResponseData, call: ResponsesCall): AsyncGenerator<RelayedEvent> {
-    reads: for await (const events of this.client.events(res, call.signal)) {
-      for (const event of events) {
-        if (event.data === '[DONE]') break reads;
-        const data = parseEventJson<Record<string, unknown> | null>(event, (m) =>
-          upstreamStreamError(this.name, m),
-        );
-        if (typeof data !== 'object' || data === null)
-          throw upstreamStreamError(this.name, 'an event was not an object');
-        const type = typeof data.type === 'string' ? data.type : (event.event ?? '');
-        if (!type) throw upstreamStreamError(this.name, 'an event had no type');
-        const terminal = TERMINAL.has(type);
-        yield {
-          type,
-          data,
-          json: event.data,
-          usage: terminal && type !== 'error' ? responsesUsageOf(data.response) : undefined,
-        };
-        // The answer is whole: what follows (if anything) is not read.
-        if (terminal) return;
-      }
+    for await (const event of this.client.events(res, call.signal)) {
+      if (event.data === '[DONE]') break;
+      const data = parseEventJson<Record<string, unknown> | null>(event, (m) =>
+        upstreamStreamError(this.name, m),
+      );
+      if (typeof data !== 'object' || data === null)
+        throw upstreamStreamError(this.name, 'an event was not an object');
+      const type = typeof data.type === 'string' ? data.type : (event.event ?? '');
+      if (!type) throw upstreamStreamError(this.name, 'an event had no type');
+      const terminal = TERMINAL.has(type);
+      yield {
+        type,
+        data,
+        json: event.data,
+        usage: terminal && type !== 'error' ? responsesUsageOf(data.response) : undefined,
+      };
+      // The answer is whole: what follows (if anything) is not read.
+      if (terminal) return;
     }
     throw upstreamStreamError(this.name, 'the stream ended before the response was complete');
   }
