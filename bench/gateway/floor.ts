@@ -6,9 +6,13 @@
  */
 import { createServer } from 'node:http';
 import { UpstreamClient } from '../../server/src/modules/providers/http';
+import { allocationWindow } from './alloc-window';
 
 const upstreamUrl = process.argv[2];
-if (!upstreamUrl) throw new Error('usage: floor.ts <upstream url>');
+if (!upstreamUrl) throw new Error('usage: floor.ts <upstream url> [--alloc-prof=<file>]');
+// --alloc-prof=<file>: a sampled allocation profile between two SIGUSR2 (alloc.ts).
+const allocProfile = process.argv.find((a) => a.startsWith('--alloc-prof='))?.split('=')[1];
+if (allocProfile) allocationWindow(allocProfile);
 const upstream = new UpstreamClient(
   { name: 'floor', baseUrl: `${upstreamUrl}/v1`, apiKey: 'sk-floor' },
   {

@@ -10,6 +10,7 @@ import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { collectStartupGarbage, releaseWorkersYoungGeneration } from '../../server/src/lib/heap';
 import { startServer } from '../../server/src/server';
+import { allocationWindow } from './alloc-window';
 import { benchKey, benchServices, budgetedKey } from './setup';
 
 const upstreamUrl = process.argv[2];
@@ -125,8 +126,10 @@ collectStartupGarbage();
 const running = await startServer(services, { port: 0, host: '127.0.0.1', webDist: '/nonexistent' });
 // --alloc-prof=<file>: where the process allocates (sampled, objects already collected included), written at exit.
 const allocProfile = process.argv.find((a) => a.startsWith('--alloc-prof='))?.split('=')[1];
-const inspector = allocProfile ? new Session() : undefined;
 // Started once the server is up, so that start-up's objects (collected by the full GC above or kept) are not in it.
+// --alloc-window (alloc.ts): between two SIGUSR2 instead (alloc-window.ts).
+const inspector = allocProfile && !process.argv.includes('--alloc-window') ? new Session() : undefined;
+if (allocProfile && !inspector) allocationWindow(allocProfile);
 if (inspector) {
   inspector.connect();
   inspector.post('HeapProfiler.startSampling', {

@@ -12,6 +12,9 @@ describe('random ids', () => {
     // 5,000 ids of 24 characters use ~30 pools of 4 KB; a byte used twice would show as repeats.
     expect(seen.size).toBe(5_000);
     expect(newId('req')).toMatch(/^req_[A-Za-z0-9]{20}$/);
+    expect(randomBase62(29, 'chatcmpl-')).toMatch(/^chatcmpl-[A-Za-z0-9]{29}$/);
+    // Longer than the scratch buffer: a buffer of its own.
+    expect(randomBase62(300, 'x_')).toMatch(/^x_[A-Za-z0-9]{300}$/);
   });
 
   it('every character is about equally likely (rejection sampling, no modulo bias)', () => {

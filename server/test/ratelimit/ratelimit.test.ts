@@ -124,6 +124,23 @@ describe('per-plan request limits over HTTP', () => {
     }
   });
 
+  it('an allowance status that throws at once (the in-memory path) leaves the token headers out too', async () => {
+    const { key } = await createAccountWithKey(server, { plan: 'free' });
+    const allowance = server.services.allowance;
+    const original = allowance.status.bind(allowance);
+    allowance.status = () => {
+      throw new Error('view broken');
+    };
+    try {
+      const res = await get(key.key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining-requests')).toBe('99');
+      expect(res.headers.get('x-ratelimit-limit-tokens')).toBeNull();
+    } finally {
+      allowance.status = original;
+    }
+  });
+
   it('requests refused before authentication are not counted and carry no limit headers', async () => {
     const res = await fetch(`${server.url}/v1/models`);
     expect(res.status).toBe(401);

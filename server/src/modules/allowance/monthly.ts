@@ -124,7 +124,9 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     // A key with a budget of its own is reserved exactly, key and account together, never from a lease.
     if (budget) return this.reserveBudgeted(principal, n, budget, nowMs);
     if (this.leases.enabled && n <= limit) {
-      const view = await this.views.get(principal.accountId, period.start);
+      const view =
+        this.views.known(principal.accountId, period.start) ??
+        (await this.views.get(principal.accountId, period.start));
       const lease = await this.leases.draw({
         accountId: principal.accountId,
         period: period.start,
@@ -229,10 +231,20 @@ export class MonthlyTokenAllowance implements TokenAllowance {
    * (the limit a caller will meet first). A budgeted key's figure is one read of its period row; unbudgeted
    * keys stay on the in-memory view.
    */
-  async status(principal: Principal): Promise<AllowanceStatus> {
-    const account = await this.accountStatus(principal.accountId, principal.limits.monthlyTokens);
+  status(principal: Principal): AllowanceStatus | Promise<AllowanceStatus> {
     const budget = principal.access?.tokenBudget;
-    if (!budget || principal.mode !== 'live') return account;
+    if (!budget || principal.mode !== 'live') {
+      // From the in-memory view when it holds the account's period (the request path's case): no promise.
+      const period = periodOf(this.ctx.clock.now());
+      const view = this.views.known(principal.accountId, period.start);
+      if (view) return this.statusFrom(view, principal.accountId, principal.limits.monthlyTokens, period);
+      return this.accountStatus(principal.accountId, principal.limits.monthlyTokens);
+    }
+    return this.keyStatus(principal, budget);
+  }
+
+  private async keyStatus(principal: Principal, budget: KeyTokenBudget): Promise<AllowanceStatus> {
+    const account = await this.accountStatus(principal.accountId, principal.limits.monthlyTokens);
     const keyPeriod = keyBudgetPeriod(budget.period, this.ctx.clock.now());
     const key = await readKeyBudget(this.ctx.db, principal.keyId, budget.period, keyPeriod.start);
     const remaining = Math.max(0, budget.tokens - key.used - key.reserved);
@@ -245,6 +257,15 @@ export class MonthlyTokenAllowance implements TokenAllowance {
     const nowMs = this.ctx.clock.now();
     const period = periodOf(nowMs);
     const view = await this.views.get(accountId, period.start);
+    return this.statusFrom(view, accountId, monthlyTokens, period);
+  }
+
+  private statusFrom(
+    view: Counters,
+    accountId: string,
+    monthlyTokens: number,
+    period: AllowancePeriod,
+  ): AllowanceStatus {
     // This instance's leases: usage not written yet, and leased tokens it has not handed to a call.
     const own = this.leases.adjustment(accountId, period.start);
     const used = view.used + own.consumed;

@@ -46,11 +46,13 @@ export async function withReservation<T, U>(
     ended = { ok: false, error };
   }
   const measured = await measure();
-  await Promise.all([
-    reservation?.settle(measured.tokens).catch((err: unknown) => {
-      deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
-    }),
-    hold?.settle(measured.costMicros ?? 0),
-  ]);
-  return { ...ended, usage: measured.usage };
+  const settled = reservation?.settle(measured.tokens).catch((err: unknown) => {
+    deps.logger.error({ err, keyId: principal.keyId }, 'settling a token reservation failed');
+  });
+  // Both settle together; a call that holds only one waits for that one, with no Promise.all made for it.
+  if (hold) await Promise.all([settled, hold.settle(measured.costMicros ?? 0)]);
+  else await settled;
+  return ended.ok
+    ? { ok: true, value: ended.value, usage: measured.usage }
+    : { ok: false, error: ended.error, usage: measured.usage };
 }

@@ -14,8 +14,11 @@ export interface Reservation {
 export interface TokenAllowance {
   /** Throws ServiceError `insufficient_quota` when the reservation does not fit. */
   reserve(principal: Principal, tokens: number): Promise<Reservation>;
-  /** Used and limit for the current period, for headers and the dashboard. */
-  status(principal: Principal): Promise<AllowanceStatus>;
+  /**
+   * Used and limit for the current period, for headers and the dashboard: at once (no promise) when it comes
+   * from memory, as it does on the request path.
+   */
+  status(principal: Principal): AllowanceStatus | Promise<AllowanceStatus>;
 }
 
 export interface AllowanceStatus {

@@ -30,13 +30,21 @@ export class AllowanceViews {
 
   /** Fresh or stale-while-refreshing counters; waits only for an account not seen this period. */
   async get(accountId: string, period: string): Promise<Counters> {
+    const known = this.known(accountId, period);
+    if (known) return known;
+    await this.load(accountId, period);
+    return this.views.stale(accountId) ?? { used: 0, reserved: 0 };
+  }
+
+  /**
+   * `get` without the wait: the counters if this account's period is known (fresh, or stale with a refresh
+   * started), else undefined. The request path's form: no promise made when there is nothing to wait for.
+   */
+  known(accountId: string, period: string): Counters | undefined {
     const fresh = this.views.fresh(accountId);
     if (fresh && fresh.period === period) return fresh;
     const view = this.views.stale(accountId);
-    if (!view || view.period !== period) {
-      await this.load(accountId, period);
-      return this.views.stale(accountId) ?? { used: 0, reserved: 0 };
-    }
+    if (!view || view.period !== period) return undefined;
     if (!view.refreshing) {
       view.refreshing = true;
       this.load(accountId, period).catch((err: unknown) => {

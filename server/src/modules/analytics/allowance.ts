@@ -15,12 +15,14 @@ export function accountAllowance({
   account: AccountRow;
   planDefaults: PlanDefaults;
 }): Promise<AllowanceStatus> {
-  return allowance.status({
-    keyId: '',
-    accountId: account.id,
-    mode: 'live',
-    last4: '',
-    plan: account.plan,
-    limits: resolveLimits(account, planDefaults),
-  });
+  return Promise.resolve(
+    allowance.status({
+      keyId: '',
+      accountId: account.id,
+      mode: 'live',
+      last4: '',
+      plan: account.plan,
+      limits: resolveLimits(account, planDefaults),
+    }),
+  );
 }

@@ -3,7 +3,7 @@ import { randomBase62 } from '../../lib/ids';
 
 /** OpenAI's completion ids: `chatcmpl-` and 29 random characters. */
 export function completionId(): string {
-  return `chatcmpl-${randomBase62(29)}`;
+  return randomBase62(29, 'chatcmpl-');
 }
 
 /**

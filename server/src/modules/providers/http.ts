@@ -14,24 +14,34 @@ export interface UpstreamTarget {
 export class UpstreamClient {
   private readonly pool: Pool;
   private readonly basePath: string;
+  /** The request headers, one object for every call (undici reads it, never changes it). */
+  private readonly postHeaders: Record<string, string>;
+  /** The full path of each endpoint called, made once rather than a string a call. */
+  private readonly paths = new Map<string, string>();
 
   constructor(
     readonly target: UpstreamTarget,
-    private readonly headers: Record<string, string>,
+    headers: Record<string, string>,
   ) {
     const url = new URL(target.baseUrl);
     this.basePath = url.pathname.replace(/\/$/, '');
     this.pool = new Pool(url.origin, { connections: 256, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.postHeaders = { 'content-type': 'application/json', ...headers };
   }
 
   /** POSTs JSON; resolves on a 2xx with the open response, otherwise throws our mapped error. */
   async post(path: string, body: unknown, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    let full = this.paths.get(path);
+    if (full === undefined) {
+      full = `${this.basePath}${path}`;
+      this.paths.set(path, full);
+    }
     let res: Dispatcher.ResponseData;
     try {
       res = await this.pool.request({
         method: 'POST',
-        path: `${this.basePath}${path}`,
-        headers: { 'content-type': 'application/json', ...this.headers },
+        path: full,
+        headers: this.postHeaders,
         body: JSON.stringify(body),
         signal,
       });

@@ -49,8 +49,10 @@ export class RateLimiter {
   /**
    * Counts one request against the account's bucket and, for a key with a limit of its own, the key's bucket
    * too, in one atomic step: admitted only when both admit it (so neither limit is spent by a refused call).
+   * Without Redis the decision is taken at once and returned as it is, not as a promise: on the request path a
+   * promise (and the caller's await of it) is garbage a call for nothing to wait for.
    */
-  async check(principal: Principal): Promise<LimitDecision> {
+  check(principal: Principal): LimitDecision | Promise<LimitDecision> {
     const account: Bucket = {
       key: `${principal.accountId}:${principal.mode}`,
       limit: principal.limits.requestsPerMinute,
@@ -60,7 +62,8 @@ export class RateLimiter {
     const buckets = keyLimit
       ? [account, { key: `key:${access?.rateBucketKeyId ?? principal.keyId}`, limit: keyLimit }]
       : [account];
-    return reported(await this.decide(buckets));
+    if (!this.deps.redis) return reported(this.consumeInProcess(buckets));
+    return this.decide(buckets).then(reported);
   }
 
   private async decide(buckets: Bucket[]): Promise<RateLimitDecision[]> {

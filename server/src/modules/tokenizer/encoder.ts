@@ -166,6 +166,13 @@ export function decodeTokens(tokens: readonly number[]): string {
 class PieceCounter {
   private readonly pattern = pieces();
   /**
+   * The same pattern, sticky: `test` at `at` says whether a piece starts there and `lastIndex` where it ends, with
+   * no match array made (exec's array, with its index and input, was most of what counting a short prompt
+   * allocated). Where no piece starts at `at`, the global pattern's `exec` finds the next one, as before: a
+   * leftmost match that starts at `at` is the sticky match, the same alternatives tried in the same order.
+   */
+  private readonly stickyPattern = new RegExp(this.pattern.source, 'uy');
+  /**
    * Pieces (words, mostly) already counted: text repeats them, and a hit skips the UTF-8 encoding and the
    * merge. Bounded; emptied when full.
    */
@@ -181,7 +188,7 @@ class PieceCounter {
   private lastWindowTokens = 0;
 
   count(text: string, cursor: SpanCursor, until: number): number {
-    const { table, pattern, known } = this;
+    const { table, pattern, stickyPattern: sticky, known } = this;
     let count = 0;
     let at = cursor.at;
     while (at < text.length) {
@@ -193,20 +200,27 @@ class PieceCounter {
         if (at >= until) break;
         continue;
       }
-      pattern.lastIndex = at;
-      const match = pattern.exec(text);
-      if (match === null) {
-        at = text.length;
-        break;
+      let start = at;
+      let word: string;
+      sticky.lastIndex = at;
+      if (sticky.test(text)) word = text.slice(at, sticky.lastIndex);
+      else {
+        pattern.lastIndex = at;
+        const match = pattern.exec(text);
+        if (match === null) {
+          at = text.length;
+          break;
+        }
+        start = match.index;
+        word = match[0];
       }
-      const word = match[0];
       if (word.length === 0) {
         // Never with o200k's pattern; guards the loop should another pattern match the empty string.
-        at = match.index + 1;
+        at = start + 1;
         continue;
       }
       if (word.length > PIECE_WINDOW) {
-        at = match.index;
+        at = start;
         cursor.pieceEnd = at + word.length;
         continue;
       }
@@ -221,7 +235,7 @@ class PieceCounter {
         }
         count += tokens;
       }
-      at = match.index + word.length;
+      at = start + word.length;
       if (at >= until) break;
     }
     cursor.at = at;

@@ -93,7 +93,8 @@ function* walkTools(tools: ToolDefinitions, framing: Framing): Generator<string>
  */
 function* walkPrompt(messages: ChatMessage[], tools: ToolDefinitions, framing: Framing): Generator<string> {
   framing.tokens += REPLY_PRIMING;
-  yield* walkTools(tools, framing);
+  // Most prompts declare no tools: no generator made for them, nor a `yield*` to pass through.
+  if (tools && tools.length > 0) yield* walkTools(tools, framing);
   for (const m of messages) {
     framing.tokens += PER_MESSAGE;
     yield m.role;

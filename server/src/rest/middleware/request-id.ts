@@ -12,7 +12,7 @@ const ACCEPTABLE = /^[A-Za-z0-9._-]{1,128}$/;
 export function requestContext(clock: Clock): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
-    const id = incoming && ACCEPTABLE.test(incoming) ? incoming : `req_${randomBase62(24)}`;
+    const id = incoming && ACCEPTABLE.test(incoming) ? incoming : randomBase62(24, 'req_');
     res.locals.context = new RequestContext(id, performance.now(), clock);
     res.setHeader('x-request-id', id);
     next();
