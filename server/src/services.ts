@@ -113,8 +113,18 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
   const keys = new ApiKeyVerifier(ctx);
   const lastUsed = new LastUsedTracker(ctx);
   const catalogue = ModelCatalogue.fromFile(config.modelsFile);
-  // Stops start-up on a deployment without its key, an unknown provider or a repeated name.
-  const router = createRouter(catalogue, config.chat.upstreamKeys, logger);
+  const redis = config.redisUrl
+    ? new RedisRateLimitStore({
+        url: config.redisUrl,
+        commandTimeoutMs: config.redisCommandTimeoutMs,
+        // An injected clock (tests) drives Redis too; in production the script reads Redis's clock.
+        ...(overrides.clock && { clock: overrides.clock }),
+      })
+    : undefined;
+  const rateLimiter = new RateLimiter({ memory: new MemoryRateLimitStore(clock), redis, logger });
+  // Stops start-up on a deployment without its key, an unknown provider or a repeated name. Deployments' own
+  // RPM/TPM are the rate limiter's buckets, shared by every instance on Redis (modules/routing/limits.ts).
+  const router = createRouter(catalogue, config.chat.upstreamKeys, logger, rateLimiter, clock);
   // With Redis, deployments' breakers and 429 rests are shared by every instance (modules/routing/sync.ts);
   // without routed models there is nothing to share, and no connection is opened.
   const routingSync =
@@ -126,15 +136,6 @@ export function createServices(env: Env, overrides: ServiceOverrides = {}): Serv
         )
       : undefined;
   if (routingSync) router.attach(routingSync);
-  const redis = config.redisUrl
-    ? new RedisRateLimitStore({
-        url: config.redisUrl,
-        commandTimeoutMs: config.redisCommandTimeoutMs,
-        // An injected clock (tests) drives Redis too; in production the script reads Redis's clock.
-        ...(overrides.clock && { clock: overrides.clock }),
-      })
-    : undefined;
-  const rateLimiter = new RateLimiter({ memory: new MemoryRateLimitStore(clock), redis, logger });
   const authThrottle = new AuthThrottle({
     config: config.authThrottle,
     clock,

@@ -64,11 +64,11 @@ export function meter(deps: MeteringDeps): RequestHandler {
 }
 
 function recordRequest(req: Request, res: Response, context: RequestContext, deps: MeteringDeps): void {
-  const status = context.finished ? res.statusCode : ABORTED_STATUS;
+  const { principal, usage } = context;
+  const status = context.finished ? (usage.status ?? res.statusCode) : ABORTED_STATUS;
   const latencyMs = Math.max(0, context.endedAt - context.startedAt);
   const route = context.route ?? req.path;
   deps.metrics.observeRequest(req.method, route, status, latencyMs);
-  const { principal, usage } = context;
   const occurredAt = context.endedWall - latencyMs;
   // One object of one shape per request: it is what the buffer keeps.
   const event: UsageEvent = {

@@ -33,6 +33,11 @@ export class UsageRecord {
   errorType: string | null = null;
   errorCode: string | null = null;
   errorMessage: string | null = null;
+  /**
+   * The status the request is metered with when it is not the response's: a stream that failed after its 200
+   * went out (the upstream cut it, the model timed out) is metered as the error its last event says.
+   */
+  status: number | null = null;
 
   consumed(usage: ConsumedUsage): void {
     this.model = usage.model;

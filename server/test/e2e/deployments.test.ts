@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
@@ -144,6 +145,22 @@ describe.skipIf(!hasChromium)('the overview shows traffic per deployment, in Chr
       expect(rows[0]?.[8]).toBe('$0.0450');
       expect(rows[1]?.[8]).toBe('$0.0300');
       await screenshot(page, `overview-deployments-${name}`);
+
+      // The panel downloads as CSV, its cost by deployment in the catalogue's currency.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page
+          .locator('.section-head', { has: page.getByRole('heading', { name: 'Deployments' }) })
+          .getByRole('button', { name: 'Download CSV' })
+          .click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('tessera-deployments-last_24h-all.csv');
+      const lines = (await readFile((await download.path()) as string, 'utf8')).trim().split(/\r?\n/);
+      expect(lines[0]).toBe(
+        'model,deployment,requests,errors,success_rate,p50_latency_ms,p95_latency_ms,tokens,cost_USD',
+      );
+      expect(lines[1]).toMatch(/^routed,east,3,0,1,[\d.]+,[\d.]+,36,0\.045$/);
+      expect(lines[2]).toMatch(/^routed,west,3,1,0\.66\d*,[\d.]+,[\d.]+,\d+,0\.03$/);
 
       // Live mode keeps both rows; Test mode has no model calls.
       await page.getByRole('button', { name: 'Live', exact: true }).click();

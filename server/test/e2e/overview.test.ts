@@ -143,7 +143,8 @@ describe.skipIf(!hasChromium)('the overview a newcomer sees, in Chromium at 1440
       expect(usage).toContain('/v1/chat/completions');
       const [errorsCsv] = await Promise.all([
         page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Download CSV' }).nth(1).click(),
+        // The errors' button is the page's last (the endpoints' and the deployments' come before it).
+        page.getByRole('button', { name: 'Download CSV' }).last().click(),
       ]);
       const errorLines = (await readFile((await errorsCsv.path()) as string, 'utf8'))
         .replace(/^\uFEFF/, '')

@@ -119,7 +119,8 @@ describe('upstream faults through the real server', () => {
     expect(last.error.code).toBe('upstream_error');
     expect(text).not.toContain('[DONE]');
     expect(text).not.toContain(SECRET);
-    await expectCleanAftermath(res.headers.get('x-request-id'), 200, last.error.code);
+    // Metered as the error the stream ended with, not as the 200 it opened with.
+    await expectCleanAftermath(res.headers.get('x-request-id'), 502, last.error.code);
   });
 
   it('the SDK sees a reset stream as an APIError after the chunks it got', async () => {
@@ -160,7 +161,7 @@ describe('upstream faults through the real server', () => {
     expect(events).toHaveLength(1);
     const last = JSON.parse(events[0]?.slice(6) ?? '{}') as ErrorBody;
     expect(last.error).toMatchObject({ type: 'server_error', code: 'upstream_error', param: null });
-    await expectCleanAftermath(res.headers.get('x-request-id'), 200, 'upstream_error');
+    await expectCleanAftermath(res.headers.get('x-request-id'), 502, 'upstream_error');
   });
 });
 

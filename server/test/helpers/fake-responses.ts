@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 /**
  * What a fake Responses upstream does with the next calls: answer (`ok`), fail with a 500, accept a stream and
  * drop the connection before any event (`drop`), send its first events and a delta and then drop it (`break`),
+ * send a delta and then report its own failure in its events (`error` and `response.failed`: `fail-in-stream`),
  * or send deltas slowly without end (`drip`).
  */
-export type ResponsesMode = 'ok' | 'fail' | 'drop' | 'break' | 'drip';
+export type ResponsesMode = 'ok' | 'fail' | 'drop' | 'break' | 'fail-in-stream' | 'drip';
 
 /** An OpenAI-compatible upstream on loopback that speaks `POST /v1/responses` (and plain chat completions). */
 export interface FakeResponsesUpstream {
@@ -150,6 +151,14 @@ export async function startFakeResponses(name: string): Promise<FakeResponsesUps
     if (fake.mode === 'break') {
       // Once what was written has left (a destroy at once could drop it: then nothing was sent at all).
       res.write(': flushed\n\n', () => setTimeout(() => res.destroy(), 50));
+      return;
+    }
+    if (fake.mode === 'fail-in-stream') {
+      const error = { code: 'server_error', message: 'The model crashed.' };
+      send('error', { ...error, param: null });
+      send('response.failed', { response: { ...responseObject(name, body, 'failed', null), error } });
+      open.delete(res);
+      res.end();
       return;
     }
     if (fake.mode === 'drip') {

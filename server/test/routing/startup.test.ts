@@ -61,4 +61,48 @@ describe('routing configuration at start-up', () => {
     expect(schema.output + resolved.output).not.toContain(SECRET);
     expect(schema.output + resolved.output).not.toMatch(/running at/);
   }, 90_000);
+
+  it('a negative price; then a repeated deployment name and weighted routing with every weight 0: exit 1, each named', async () => {
+    const base = { base_url: 'https://east.example.com/v1', api_key_env: 'EAST_API_KEY' };
+    const [prices, routing] = await Promise.all([
+      start({
+        MODELS_FILE: writeCatalogue([
+          catalogueEntry('priced', 'openai', 'gpt', {
+            pricing: [{ from: '2026-01-01', input: -1, output: 2 }],
+          }),
+        ]),
+      }),
+      start({
+        MODELS_FILE: writeCatalogue([
+          catalogueEntry('twice', 'openai', 'gpt', {
+            deployments: [
+              { ...base, name: 'east' },
+              { ...base, name: 'east' },
+            ],
+          }),
+          catalogueEntry('weightless', 'openai', 'gpt', {
+            deployments: [
+              { ...base, name: 'a', weight: 0 },
+              { ...base, name: 'b', weight: 0 },
+            ],
+            routing: { strategy: 'weighted' },
+          }),
+        ]),
+        EAST_API_KEY: SECRET,
+      }),
+    ]);
+    expect(prices.code).toBe(1);
+    expect(prices.output).toContain('Invalid model catalogue');
+    expect(prices.output).toMatch(/models\.0\.pricing\.0\.input: /);
+    expect(routing.code).toBe(1);
+    expect(routing.output).toContain('Invalid model routing');
+    expect(routing.output).toContain(
+      "model 'twice' deployment 1 ('east'): the name 'east' is already another deployment's of this model",
+    );
+    expect(routing.output).toContain(
+      "model 'weightless': strategy 'weighted' needs a deployment of weight above 0",
+    );
+    expect(prices.output + routing.output).not.toContain(SECRET);
+    expect(prices.output + routing.output).not.toMatch(/running at/);
+  }, 90_000);
 });

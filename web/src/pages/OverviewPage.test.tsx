@@ -221,7 +221,7 @@ describe('overview page', () => {
     expect(screen.getByText(/export TESSERA_API_KEY=sk_live_/)).toBeTruthy();
   });
 
-  it('exports the endpoint table and every error of the period as CSV', async () => {
+  it('exports the endpoint table, the deployments and every error of the period as CSV', async () => {
     const user = userEvent.setup();
     const files: { name: string; text: Promise<string> }[] = [];
     const blobs: Blob[] = [];
@@ -273,19 +273,25 @@ describe('overview page', () => {
     };
     renderWithTrpc(<OverviewPage />, {}, rest);
     await screen.findByRole('table', { name: 'Requests per endpoint' });
-    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Download CSV' })).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Download CSV' })).toHaveLength(3));
     const buttons = screen.getAllByRole('button', { name: 'Download CSV' });
     await user.click(buttons[0] as HTMLElement);
     await user.click(buttons[1] as HTMLElement);
+    await user.click(buttons[2] as HTMLElement);
     expect(await screen.findByText('Downloaded 2 errors.')).toBeTruthy();
     expect(files.map((f) => f.name)).toEqual([
       'tessera-endpoints-last_24h-all.csv',
+      'tessera-deployments-last_24h-all.csv',
       'tessera-errors-last_24h.csv',
     ]);
     expect(await files[0]?.text).toBe(
       'method,path,requests,average_latency_ms,success_rate,tokens,cost_USD\r\nPOST,/v1/chat/completions,150,120,0.9,15000,0.0375\r\n',
     );
-    const errors = (await files[1]?.text)?.split('\r\n') ?? [];
+    expect(await files[1]?.text).toBe(
+      'model,deployment,requests,errors,success_rate,p50_latency_ms,p95_latency_ms,tokens,cost_USD\r\n' +
+        'gpt-4o,azure-east,150,0,1,90,200,15000,0.0375\r\n',
+    );
+    const errors = (await files[2]?.text)?.split('\r\n') ?? [];
     expect(errors[0]).toBe('occurred_at,status,code,method,path,message,deployment,key,request_id');
     expect(errors[1]).toBe(
       `2026-01-10T11:00:00.000Z,429,rate_limit_exceeded,POST,/v1/chat/completions,"'=cmd, ""quoted""",azure-east,sk_test_…abcd,req_0`,

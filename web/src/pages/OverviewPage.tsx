@@ -203,7 +203,18 @@ function OverviewBody({
           ) : (
             <EndpointTable rows={data.endpoints.map((e) => ({ ...e, avgLatencyMs: e.averageLatencyMs }))} />
           )}
-          <h2 id="deployments-title">Deployments</h2>
+          <div className="section-head">
+            <h2 id="deployments-title">Deployments</h2>
+            {data.deployments.rows.length > 0 && (
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => exportDeployments(data, variables)}
+              >
+                Download CSV
+              </button>
+            )}
+          </div>
           {data.deployments.rows.length === 0 ? (
             <p className="muted">No model calls in this period.</p>
           ) : (
@@ -248,6 +259,43 @@ function exportEndpoints(data: Usage, variables: UsageVariables): void {
   );
   downloadCsv(
     `tessera-endpoints-${variables.period.toLowerCase()}-${(variables.mode ?? 'all').toLowerCase()}.csv`,
+    csv,
+  );
+}
+
+/**
+ * The Deployments panel as the page shows it (its period, mode, key and endpoint), one row a model and the
+ * deployment that answered it, busiest first as the server orders them: requests, errors, latency, tokens and
+ * the cost of each deployment.
+ */
+function exportDeployments(data: Usage, variables: UsageVariables): void {
+  const rows = data.deployments.rows.map((d) => [
+    d.model,
+    d.deployment,
+    d.requests,
+    d.errors,
+    d.successRate,
+    d.p50LatencyMs,
+    d.p95LatencyMs,
+    d.tokens,
+    d.costMicros === null ? null : d.costMicros / 1_000_000,
+  ]);
+  const csv = toCsv(
+    [
+      'model',
+      'deployment',
+      'requests',
+      'errors',
+      'success_rate',
+      'p50_latency_ms',
+      'p95_latency_ms',
+      'tokens',
+      `cost_${data.summary.currency}`,
+    ],
+    rows,
+  );
+  downloadCsv(
+    `tessera-deployments-${variables.period.toLowerCase()}-${(variables.mode ?? 'all').toLowerCase()}.csv`,
     csv,
   );
 }

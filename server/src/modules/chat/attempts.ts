@@ -62,9 +62,7 @@ function targetsOf(
   const add = (entry: ModelEntry) => {
     // routedTargets: a live call to a model with deployments goes to those available, best first.
     if (router !== undefined && principal.mode === 'live' && entry.deployments !== undefined) {
-      const tokens =
-        prepared.promptTokens * prepared.promptCopies + prepared.maxTokens * (prepared.request.n ?? 1);
-      const deployments = router.order(entry, tokens) ?? [];
+      const deployments = router.order(entry) ?? [];
       for (const provider of deployments) targets.push({ entry, provider, routed: true });
       if (deployments.length === 0) resting ??= router.unavailable(entry);
       return;

@@ -11,3 +11,4 @@ export { type ChatOutcome, type MeteredUsage, type UsageMeter, withAllowance } f
 export type { PreparedChat } from './prepare';
 export { ChatService, shuttingDown } from './service';
 export type { ChatSink } from './stream';
+export { pumpStream, type StreamPass, type StreamTransport } from './stream-loop';

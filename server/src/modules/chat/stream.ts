@@ -1,12 +1,10 @@
 import type { ChunkChoice, ChunkDelta } from '@tessera/shared';
-import { ServiceError } from '../../errors';
 import type { ProviderChunk } from '../providers';
-import { withRetries } from './attempts';
-import { CallDeadline } from './deadline';
-import { attemptOptions, type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
+import { type ChatCall, type ChatDeps, providerCall, unixSeconds } from './deps';
 import { ChunkEnvelope } from './envelope';
 import { asFunctionDelta, asFunctionFinish } from './legacy-functions';
 import { type ChatOutcome, type UsageMeter, withAllowance } from './meter';
+import { pumpStream } from './stream-loop';
 
 /** Where a stream goes: Server-Sent Events on the client's response. */
 export interface ChatSink {
@@ -79,86 +77,54 @@ class ChunkRelay {
 export async function streamChat(deps: ChatDeps, call: ChatCall, sink: ChatSink): Promise<ChatOutcome<void>> {
   return withAllowance(deps, call, async (meter) => {
     const { prepared } = call;
-    const deadline = new CallDeadline(deps.timeoutMs, call.abort);
-    let opened = false;
-    let lastWrite = Date.now();
-    const keepAlive = setInterval(
-      () => {
-        if (opened && Date.now() - lastWrite >= deps.keepAliveMs) {
-          sink.comment('keep-alive');
-          lastWrite = Date.now();
-        }
+    const includeUsage = prepared.request.stream_options?.include_usage === true;
+    let envelope: ChunkEnvelope | undefined;
+    let relay: ChunkRelay | undefined;
+    await pumpStream<ProviderChunk>(deps, call, meter, sink, {
+      responses: false,
+      failureLog: 'stream failed after it started',
+      attempt: (t, signal) => t.provider.stream(providerCall(prepared, t, signal)),
+      accepted(target) {
+        envelope = new ChunkEnvelope(unixSeconds(deps.clock), target.entry.id, includeUsage);
+        relay = new ChunkRelay(meter, prepared.functions);
       },
-      Math.max(10, Math.floor(deps.keepAliveMs / 2)),
-    );
-    keepAlive.unref();
-    try {
-      const { value: chunks, target } = await withRetries(
-        attemptOptions(deps, call, deadline.signal),
-        (t) => {
-          call.onProvider(t.provider.name);
-          return t.provider.stream(providerCall(prepared, t, deadline.signal));
-        },
-      );
-      meter.model = target.entry.id;
-      meter.charged = true;
-      const envelope = new ChunkEnvelope(
-        unixSeconds(deps.clock),
-        target.entry.id,
-        prepared.request.stream_options?.include_usage === true,
-      );
-      const relay = new ChunkRelay(meter, prepared.functions);
-      sink.open();
-      opened = true;
-      for await (const chunk of chunks) {
-        deadline.arm();
+      item(chunk) {
+        if (!envelope || !relay) return false;
         envelope.fingerprintOf(chunk.system_fingerprint);
         const choices = relay.choicesOf(chunk);
-        if (choices.length === 0) continue;
+        if (choices.length === 0) return false;
         sink.send(envelope.chunk(choices));
-        lastWrite = Date.now();
-        // Backpressure: a client that reads slower than the model writes is not buffered for without end; the
-        // upstream's reads stop meanwhile (its connection's window fills), and the model's silence is not counted.
-        const slow = sink.ready();
-        if (slow) {
-          deadline.hold();
-          await slow;
-          deadline.arm();
-        }
-      }
-      const unfinished = relay.unfinished();
-      if (unfinished.length > 0) sink.send(envelope.chunk(unfinished));
-      if (prepared.request.stream_options?.include_usage) {
-        const used = await meter.usage();
-        const details = meter.reportedUsage;
-        sink.send(
-          envelope.usage({
-            prompt_tokens: used.promptTokens,
-            completion_tokens: used.completionTokens,
-            total_tokens: used.promptTokens + used.completionTokens,
-            ...(details?.prompt_tokens_details && { prompt_tokens_details: details.prompt_tokens_details }),
-            ...(details?.completion_tokens_details && {
-              completion_tokens_details: details.completion_tokens_details,
+        return true;
+      },
+      async finish() {
+        if (!envelope || !relay) return;
+        const unfinished = relay.unfinished();
+        if (unfinished.length > 0) sink.send(envelope.chunk(unfinished));
+        if (includeUsage) {
+          const used = await meter.usage();
+          const details = meter.reportedUsage;
+          sink.send(
+            envelope.usage({
+              prompt_tokens: used.promptTokens,
+              completion_tokens: used.completionTokens,
+              total_tokens: used.promptTokens + used.completionTokens,
+              ...(details?.prompt_tokens_details && { prompt_tokens_details: details.prompt_tokens_details }),
+              ...(details?.completion_tokens_details && {
+                completion_tokens_details: details.completion_tokens_details,
+              }),
             }),
-          }),
-        );
-      }
-      sink.done();
-    } catch (err) {
-      if (deadline.timedOut || deadline.clientGone || deadline.shutDown) meter.charged = true;
-      const cause = deadline.explain(err);
-      if (!opened) throw cause;
-      // A client that leaves is ordinary traffic (its request's access line says so), not a failure.
-      if (!(cause instanceof ServiceError) && !deadline.clientGone)
-        deps.logger.error({ err: cause }, 'stream failed after it started');
-      if (!deadline.clientGone) sink.error(cause);
-      // Ended by a stopping server: the client gets the stream's regular end after the error, so that it
-      // tells a server that stopped from a connection that broke.
-      if (deadline.shutDown) sink.done();
-      else sink.end();
-    } finally {
-      deadline.clear();
-      clearInterval(keepAlive);
-    }
+          );
+        }
+        sink.done();
+      },
+      failed(cause, deadline) {
+        // The error event: the transport answers it and meters the call as that error (its status and type).
+        if (!deadline.clientGone) sink.error(cause);
+        // Ended by a stopping server: the client gets the stream's regular end after the error, so that it
+        // tells a server that stopped from a connection that broke.
+        if (deadline.shutDown) sink.done();
+        else sink.end();
+      },
+    });
   });
 }

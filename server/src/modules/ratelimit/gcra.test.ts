@@ -147,3 +147,27 @@ describe('gcraSteps (account and key buckets together)', () => {
     expect(gcraStep(states[0], now, 100).decision.remaining).toBe(96);
   });
 });
+
+describe('a cost of several units (a deployment tokens per minute, modules/routing/limits.ts)', () => {
+  it('takes cost units, refuses what would overflow, gives units back, and caps a cost above the limit', () => {
+    const now = 1_000_000_000;
+    const take = (state: GcraState | undefined, cost: number, at = now) => gcraStep(state, at, 100, cost);
+    const first = take(undefined, 60);
+    expect(first.decision).toMatchObject({ allowed: true, remaining: 40 });
+    // 60 + 50 > 100: refused, nothing spent.
+    const refused = take(first.next, 50);
+    expect(refused.decision.allowed).toBe(false);
+    expect(refused.next).toBeUndefined();
+    // 10 units come back at 100 a minute: 6 s.
+    expect(refused.decision.retryAfterMs).toBe(6_000);
+    // Given back: 45 of the 60 were not used.
+    const back = take(first.next, -45);
+    expect(back.decision).toMatchObject({ allowed: true, remaining: 85 });
+    // Never below an empty bucket.
+    expect(take(back.next, -1_000).decision.remaining).toBe(100);
+    // A call larger than the whole limit goes once the bucket is whole, taking all of it.
+    const large = take(undefined, 250);
+    expect(large.decision).toMatchObject({ allowed: true, remaining: 0 });
+    expect(take(back.next, 250).decision.allowed).toBe(false);
+  });
+});

@@ -7,7 +7,9 @@
  * once, then one more every T, and never more than L + (elapsed / T) in any span: no 2x at a window edge.
  *
  * Integer microseconds keep L admissions at one instant exact (k·T ≤ L·T for k ≤ L) where float
- * milliseconds would drift. `redis-script.ts` is the same algorithm in Lua; keep them in step.
+ * milliseconds would drift. A request may take several units (`cost`: a deployment's tokens per minute, modules/
+ * routing): it adds cost·T, so the burst is exactly L units; with a large L, T = 60 s / L is rounded to whole
+ * microseconds, so the refill is within half a microsecond a unit of L a minute (L = 1,000,000: 60 µs, exact). `redis-script.ts` is the same algorithm in Lua; keep them in step.
  */
 export const WINDOW_US = 60_000_000;
 
@@ -41,6 +43,12 @@ export function gcraStep(
   state: GcraState | undefined,
   nowUs: number,
   limit: number,
+  /**
+   * Units this request takes (1 for a request; a call's tokens for a tokens-per-minute bucket), capped at the
+   * limit so that a call larger than the whole budget still passes once the bucket is full. Negative: units given
+   * back (a call that used fewer tokens than it held), always admitted, never below an empty backlog.
+   */
+  cost = 1,
 ): { decision: RateLimitDecision; next: GcraState | undefined; rescaled: GcraState | undefined } {
   const interval = intervalFor(limit);
   const tolerance = limit * interval;
@@ -55,7 +63,7 @@ export function gcraStep(
   }
   const rescaledState = rescaled ? { tat, interval } : undefined;
   if (tat < nowUs) tat = nowUs;
-  const newTat = tat + interval;
+  const newTat = Math.max(nowUs, tat + Math.min(cost, limit) * interval);
   if (newTat - nowUs > tolerance) {
     return {
       decision: decide(false, limit, tat - nowUs, newTat - nowUs - tolerance, interval),
@@ -70,10 +78,11 @@ export function gcraStep(
   };
 }
 
-/** One bucket of a combined check: its key and its limit per minute. */
+/** One bucket of a combined check: its key, its limit per minute, and the units this request takes (1). */
 export interface Bucket {
   key: string;
   limit: number;
+  cost?: number;
 }
 
 /**
@@ -85,8 +94,9 @@ export function gcraSteps(
   states: (GcraState | undefined)[],
   nowUs: number,
   limits: number[],
+  costs?: number[],
 ): { decisions: RateLimitDecision[]; next: (GcraState | undefined)[] } {
-  const steps = limits.map((limit, i) => gcraStep(states[i], nowUs, limit));
+  const steps = limits.map((limit, i) => gcraStep(states[i], nowUs, limit, costs?.[i] ?? 1));
   const allowed = steps.every((s) => s.decision.allowed);
   return {
     decisions: steps.map((s) => s.decision),

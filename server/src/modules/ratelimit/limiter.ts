@@ -66,6 +66,15 @@ export class RateLimiter {
     return this.decide(buckets).then(reported);
   }
 
+  /**
+   * Takes `cost` units of each bucket at once (admitted only when every bucket has room, and then counted in
+   * each), with the keys' own Redis script and its fallback: a deployment's own requests and tokens per minute
+   * (modules/routing/limits.ts), shared by every instance on Redis. A negative cost gives units back.
+   */
+  consume(buckets: Bucket[]): Promise<RateLimitDecision[]> {
+    return this.decide(buckets);
+  }
+
   private async decide(buckets: Bucket[]): Promise<RateLimitDecision[]> {
     const redis = this.deps.redis;
     if (!redis) return this.consumeInProcess(buckets);
@@ -89,7 +98,7 @@ export class RateLimiter {
   private consumeInProcess(buckets: Bucket[]): RateLimitDecision[] {
     const [only] = buckets;
     // The common case (no key limit) keeps the single-bucket path.
-    if (only && buckets.length === 1) return [this.deps.memory.consumeNow(only.key, only.limit)];
+    if (only && buckets.length === 1) return [this.deps.memory.consumeNow(only.key, only.limit, only.cost)];
     return this.deps.memory.consumeAllNow(buckets);
   }
 

@@ -23,9 +23,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   /** Synchronous form, for callers (and benchmarks) that need no promise. */
-  consumeNow(key: string, limit: number): RateLimitDecision {
+  consumeNow(key: string, limit: number, cost = 1): RateLimitDecision {
     const nowUs = Math.round(this.clock.now() * 1000);
-    const { decision, next } = gcraStep(this.states.get(key), nowUs, limit);
+    const { decision, next } = gcraStep(this.states.get(key), nowUs, limit, cost);
     if (next) this.states.set(key, next);
     this.sweep(nowUs);
     return decision;
@@ -41,6 +41,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       buckets.map((b) => this.states.get(b.key)),
       nowUs,
       buckets.map((b) => b.limit),
+      buckets.map((b) => b.cost ?? 1),
     );
     buckets.forEach((b, i) => {
       const state = next[i];

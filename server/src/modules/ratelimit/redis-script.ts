@@ -3,7 +3,9 @@
  * (the account's, and the key's when it has a limit of its own). The request is admitted only when every bucket
  * admits it, and only then counted in each; a rescaled state (after a limit change) is kept either way.
  * KEYS the buckets; ARGV[1] now in µs, or -1 to use Redis's own clock (production: every instance then shares
- * one clock, so clock skew between hosts cannot leak requests); ARGV[1 + i] the limit per minute of KEYS[i].
+ * one clock, so clock skew between hosts cannot leak requests); ARGV[1 + i] the limit per minute of KEYS[i];
+ * ARGV[1 + #KEYS + i], when given, the units the request takes of KEYS[i] (1 without it; capped at the limit;
+ * negative gives units back, as gcra.ts's `cost`).
  * Returns, per bucket, {allowed 0|1, backlog µs, retry µs, interval µs}, flattened.
  */
 export const GCRA_LUA = `
@@ -29,7 +31,10 @@ for i = 1, #KEYS do
     redis.call('HSET', KEYS[i], 't', string.format('%d', tat), 'i', interval)
   end
   if tat < now then tat = now end
-  local newTat = tat + interval
+  local cost = tonumber(ARGV[#KEYS + 1 + i]) or 1
+  if cost > limit then cost = limit end
+  local newTat = tat + cost * interval
+  if newTat < now then newTat = now end
   newTats[i] = newTat
   intervals[i] = interval
   if newTat - now > tolerance then

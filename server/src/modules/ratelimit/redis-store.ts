@@ -76,6 +76,8 @@ export class RedisRateLimitStore implements RateLimitStore {
         ...buckets.map((b) => this.prefix + b.key),
         nowUs,
         ...buckets.map((b) => b.limit),
+        // Costs only when one is not 1: the keys' own requests keep their arguments.
+        ...(buckets.some((b) => b.cost !== undefined && b.cost !== 1) ? buckets.map((b) => b.cost ?? 1) : []),
       ),
     );
     return buckets.map((b, i) => {

@@ -6,6 +6,7 @@ import {
   type ChatCall,
   type ChatOutcome,
   type ChatService,
+  pumpStream,
   responsesOf,
   type UsageMeter,
   withAllowance,
@@ -95,6 +96,10 @@ export function relayResponse(
 class EventRelay {
   private sequence = -1;
   private response: Record<string, unknown> | undefined;
+  /** The deployment or provider that answers, for the message of a failure it reported itself. */
+  provider = '';
+  /** The upstream's own `error` or `response.failed` event, relayed as it came: its error, for metering. */
+  private reportedFailure: { code: string | null; message: string } | undefined;
 
   constructor(
     private readonly meter: UsageMeter,
@@ -111,12 +116,40 @@ class EventRelay {
       if (typeof data.delta === 'string') this.meter.produce(data.delta);
       return event.json;
     }
+    if (event.type === 'error' || event.type === 'response.failed') this.noteFailure(data);
     const response = data.response;
     if (typeof response !== 'object' || response === null) return event.json;
     const named = response as Record<string, unknown>;
     named.model = this.model;
     this.response = named;
     return JSON.stringify(data);
+  }
+
+  /** `error` has its code and message at the top; `response.failed` in its response's `error`. */
+  private noteFailure(data: Record<string, unknown>): void {
+    if (this.reportedFailure) return;
+    const response = data.response as { error?: unknown } | undefined;
+    const error = (data.type === 'error' ? data : response?.error) as
+      | { code?: unknown; message?: unknown }
+      | null
+      | undefined;
+    this.reportedFailure = {
+      code: typeof error?.code === 'string' ? error.code : null,
+      message: typeof error?.message === 'string' ? error.message : 'no message',
+    };
+  }
+
+  /** Records the failure the upstream reported in its events (nothing is sent: the client has its events). */
+  upstreamFailure(sink: ResponseEventSink): void {
+    const failure = this.reportedFailure;
+    if (!failure) return;
+    sink.failure(
+      new ServiceError(
+        'upstream',
+        `The upstream provider '${this.provider}' failed the response: ${failure.message}`,
+        { code: failure.code ?? 'upstream_error' },
+      ),
+    );
   }
 
   failed(sink: ResponseEventSink, err: unknown): void {
@@ -146,59 +179,30 @@ export function relayResponseStream(
   const deps = chat.dependencies;
   return chat.track(call.abort, () =>
     withAllowance(deps, call, async (meter) => {
-      const deadline = new CallDeadline(deps.timeoutMs, call.abort);
-      let opened = false;
-      let lastWrite = Date.now();
-      const keepAlive = setInterval(
-        () => {
-          if (opened && Date.now() - lastWrite >= deps.keepAliveMs) {
-            sink.comment('keep-alive');
-            lastWrite = Date.now();
-          }
-        },
-        Math.max(10, Math.floor(deps.keepAliveMs / 2)),
-      );
-      keepAlive.unref();
       const relay = new EventRelay(meter, call.prepared.entry.id);
-      try {
-        const { value: events, target } = await withRetries(
-          attemptOptions(deps, call, deadline.signal, true),
-          (t) => {
-            call.onProvider(t.provider.name);
-            return relayOf(t).respondStream(upstreamCall(call, t, body, deadline.signal));
-          },
-        );
-        meter.model = target.entry.id;
-        meter.charged = true;
-        relay.model = target.entry.id;
-        sink.open();
-        opened = true;
-        for await (const event of events) {
-          deadline.arm();
+      await pumpStream<RelayedEvent>(deps, call, meter, sink, {
+        responses: true,
+        failureLog: 'relayed response stream failed after it started',
+        attempt: (t, signal) => relayOf(t).respondStream(upstreamCall(call, t, body, signal)),
+        accepted(target) {
+          relay.model = target.entry.id;
+          relay.provider = target.provider.name;
+        },
+        item(event) {
           sink.event(event.type, relay.jsonOf(event));
-          lastWrite = Date.now();
-          // Backpressure, as chat's stream: the upstream is not read while the client is not reading.
-          const slow = sink.ready();
-          if (slow) {
-            deadline.hold();
-            await slow;
-            deadline.arm();
-          }
-        }
-        sink.end();
-        return;
-      } catch (err) {
-        if (deadline.timedOut || deadline.clientGone || deadline.shutDown) meter.charged = true;
-        const cause = deadline.explain(err);
-        if (!opened) throw cause;
-        if (!(cause instanceof ServiceError) && !deadline.clientGone)
-          deps.logger.error({ err: cause }, 'relayed response stream failed after it started');
-        if (!deadline.clientGone) relay.failed(sink, cause);
-        sink.end();
-      } finally {
-        deadline.clear();
-        clearInterval(keepAlive);
-      }
+          return true;
+        },
+        async finish() {
+          // The upstream said in its own events that the response failed: they reached the client as they
+          // came, and the call is metered as that failure, not as the 200 its stream opened with.
+          relay.upstreamFailure(sink);
+          sink.end();
+        },
+        failed(cause, deadline) {
+          if (!deadline.clientGone) relay.failed(sink, cause);
+          sink.end();
+        },
+      });
     }),
   );
 }

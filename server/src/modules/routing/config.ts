@@ -1,5 +1,7 @@
+import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../logger';
 import type { ModelCatalogue } from '../models';
+import type { UnitLimiter } from './limits';
 import { DeploymentRouter, type ResolvedDeployment } from './router';
 
 /** The providers a deployment can name: `openai` (any OpenAI-compatible server) and `anthropic`. */
@@ -82,6 +84,8 @@ export function createRouter(
   catalogue: ModelCatalogue,
   keys: Readonly<Record<string, string>>,
   logger: Logger,
+  limiter: UnitLimiter,
+  clock: Clock,
 ): DeploymentRouter {
-  return new DeploymentRouter(resolveDeployments(catalogue, keys), logger);
+  return new DeploymentRouter(resolveDeployments(catalogue, keys), logger, limiter, clock);
 }

@@ -20,11 +20,7 @@ function failing(err: unknown): ChatProvider {
 }
 
 function deploymentOf(provider: ChatProvider, attemptTimeoutMs = 0) {
-  const health = new DeploymentHealth(
-    BreakerSpec.parse({ failures: 1, cooldown_ms: 60_000 }),
-    undefined,
-    undefined,
-  );
+  const health = new DeploymentHealth(BreakerSpec.parse({ failures: 1, cooldown_ms: 60_000 }));
   const transitions: string[] = [];
   const deployment = new Deployment('d', 'upstream-d', 1, health, provider, attemptTimeoutMs, (_, t) => {
     transitions.push(String(t));
@@ -89,7 +85,7 @@ describe('Deployment', () => {
       ),
     );
     await expect(limited.deployment.complete(callOf(new CallAbortController()))).rejects.toThrow('slow down');
-    expect(limited.health.available(performance.now(), 1)).toBe(false);
+    expect(limited.health.available(performance.now())).toBe(false);
     expect(limited.health.state).toBe('closed');
 
     const invalid = new ServiceError('invalid_request', 'bad', { code: 'upstream_invalid_request' });

@@ -13,6 +13,7 @@ import type {
 } from '../providers';
 import { isRetryable } from '../providers';
 import type { DeploymentHealth, Transition } from './health';
+import type { DeploymentLimits } from './limits';
 
 /**
  * Told when a deployment's breaker opens or closes, or its upstream asks it to rest (a 429's `retry-after`): the
@@ -22,6 +23,22 @@ export type TransitionListener = (
   deployment: Deployment,
   transition: NonNullable<Transition> | 'rested',
 ) => void;
+
+/**
+ * The probe of a half-open breaker, one across instances (the router's, through sync.ts's Redis lease):
+ * `acquire` resolves 0 when this instance holds the lease, or the ms until another's ends; undefined when
+ * nothing is shared (no Redis: each instance probes for itself).
+ */
+export interface ProbeLease {
+  acquire(deployment: Deployment): Promise<number> | undefined;
+  release(deployment: Deployment): void;
+}
+
+/** What a deployment shares with the other instances: its own RPM/TPM quota and its probe. */
+export interface SharedParts {
+  limits?: DeploymentLimits | undefined;
+  probes?: ProbeLease | undefined;
+}
 
 /**
  * Whether a failure on one deployment should move the call on to the next: what a retry could fix (5xx, lost
@@ -45,6 +62,10 @@ export class Deployment implements ChatProvider, ResponsesProvider {
   /** This deployment itself when its upstream speaks the Responses API (`responses_api: true`), else undefined. */
   readonly responses: ResponsesProvider | undefined;
   private readonly relay: ResponsesProvider | undefined;
+  private readonly limits: DeploymentLimits | undefined;
+  private readonly probes: ProbeLease | undefined;
+  /** This instance's probe holds the shared lease: let go once the probe says nothing (or answers). */
+  private leaseHeld = false;
 
   constructor(
     readonly name: string,
@@ -57,9 +78,23 @@ export class Deployment implements ChatProvider, ResponsesProvider {
     private readonly onTransition: TransitionListener,
     /** The catalogue's `responses_api: true`: `POST /v1/responses` is relayed to this upstream's own. */
     speaksResponses = false,
+    shared: SharedParts = {},
   ) {
     this.relay = speaksResponses ? provider.responses : undefined;
     this.responses = this.relay ? this : undefined;
+    this.limits = shared.limits;
+    this.probes = shared.probes;
+  }
+
+  /** Whether the router should try it now: breaker, the upstream's rest, and its own quota as last seen here. */
+  available(now: number): boolean {
+    return this.health.available(now) && (this.limits === undefined || this.limits.restingMs() === 0);
+  }
+
+  /** When it may be tried again (ms), for a Retry-After when no deployment is available. */
+  availableAt(now: number): number {
+    const at = this.health.availableAt(now);
+    return this.limits === undefined ? at : Math.max(at, now + this.limits.restingMs());
   }
 
   complete(call: ProviderCall): Promise<ProviderCompletion> {
@@ -107,21 +142,20 @@ export class Deployment implements ChatProvider, ResponsesProvider {
     run: () => Promise<T>,
     usageTokens: (answer: T) => number | undefined,
   ): Promise<T> {
+    const claimed = this.claim(performance.now(), call.promptTokens + call.maxTokens);
+    const held = claimed === 0 ? 0 : await claimed;
     const started = performance.now();
-    const tokens = call.promptTokens + call.maxTokens;
-    this.claim(started, tokens);
     call.upstreamModel = this.upstreamModel;
     const attempt = this.attemptOf(call);
     try {
       const answer = await run();
       attempt?.clear();
       const now = performance.now();
-      this.report(this.health.succeeded(now, now - started));
-      const used = usageTokens(answer);
-      if (used !== undefined) this.health.settleTokens(started, tokens, used);
+      this.succeeded(now - started);
+      this.settle(held, usageTokens(answer));
       return answer;
     } catch (err) {
-      throw this.failed(err, call, attempt);
+      throw this.failed(err, call, attempt, held);
     }
   }
 
@@ -132,9 +166,9 @@ export class Deployment implements ChatProvider, ResponsesProvider {
     usageTokens: (item: T) => number | undefined,
     check?: (first: T) => void,
   ): Promise<AsyncIterable<T>> {
+    const claimed = this.claim(performance.now(), call.promptTokens + call.maxTokens);
+    const held = claimed === 0 ? 0 : await claimed;
     const started = performance.now();
-    const tokens = call.promptTokens + call.maxTokens;
-    this.claim(started, tokens);
     call.upstreamModel = this.upstreamModel;
     const attempt = this.attemptOf(call);
     let items: AsyncIterator<T>;
@@ -145,11 +179,10 @@ export class Deployment implements ChatProvider, ResponsesProvider {
       if (check && !first.done) check(first.value);
       attempt?.clear();
     } catch (err) {
-      throw this.failed(err, call, attempt);
+      throw this.failed(err, call, attempt, held);
     }
-    const now = performance.now();
-    this.report(this.health.succeeded(now, now - started));
-    return new DeploymentStream(this, first, items, call, started, tokens, usageTokens);
+    this.succeeded(performance.now() - started);
+    return new DeploymentStream(this, first, items, call, held, usageTokens);
   }
 
   /**
@@ -157,15 +190,74 @@ export class Deployment implements ChatProvider, ResponsesProvider {
    * breaker or been told to wait meanwhile (other calls failing on it), and is then passed over rather than
    * called (an open breaker's call would also become its probe before the cooldown is over).
    */
-  private claim(now: number, tokens: number): void {
-    if (!this.health.available(now, tokens)) {
-      throw new ServiceError('unavailable', `The upstream deployment '${this.name}' is resting.`, {
-        code: 'deployment_resting',
-        retryable: true,
-        retryAfterMs: Math.max(1_000, Math.ceil(this.health.availableAt(now) - now)),
-      });
+  private claim(now: number, tokens: number): 0 | Promise<number> {
+    if (!this.available(now)) throw this.resting(now);
+    const probe = this.health.begin();
+    const lease = probe ? this.probes?.acquire(this) : undefined;
+    // The common case, a closed breaker and no quota of its own: nothing to wait for.
+    if (lease === undefined && this.limits === undefined) return 0;
+    return this.claimShared(lease, tokens, probe);
+  }
+
+  /**
+   * What other instances share: the probe's lease (another instance probing: this one leaves the deployment out
+   * until its lease ends), then the deployment's own quota (tokens held, given back in `settle`).
+   */
+  private async claimShared(
+    lease: Promise<number> | undefined,
+    tokens: number,
+    probe: boolean,
+  ): Promise<number> {
+    if (lease !== undefined) {
+      const othersMs = await lease;
+      if (othersMs > 0) {
+        this.health.probedElsewhere(performance.now() + othersMs);
+        throw this.resting(performance.now());
+      }
+      this.leaseHeld = true;
     }
-    this.health.begin(now, tokens);
+    if (this.limits === undefined) return 0;
+    try {
+      return await this.limits.claim(tokens);
+    } catch (err) {
+      // At its quota: a probe that was not sent says nothing of the deployment.
+      if (probe) this.neutral();
+      throw err;
+    }
+  }
+
+  private resting(now: number): ServiceError {
+    return new ServiceError('unavailable', `The upstream deployment '${this.name}' is resting.`, {
+      code: 'deployment_resting',
+      retryable: true,
+      retryAfterMs: Math.max(1_000, Math.ceil(this.availableAt(now) - now)),
+    });
+  }
+
+  private succeeded(latencyMs: number): void {
+    this.report(this.health.succeeded(performance.now(), latencyMs));
+    this.letGo();
+  }
+
+  private neutral(): void {
+    this.health.neutral();
+    this.letGo();
+  }
+
+  /**
+   * A failure of the deployment. A failed probe keeps its lease (it is not let go): it runs out with the new
+   * cooldown the failure opened, so no other instance probes meanwhile.
+   */
+  private failedHere(now: number): void {
+    this.leaseHeld = false;
+    this.report(this.health.failedCall(now));
+  }
+
+  /** The probe answered or said nothing: its lease is let go (a failed probe's runs out with the new cooldown). */
+  private letGo(): void {
+    if (!this.leaseHeld) return;
+    this.leaseHeld = false;
+    this.probes?.release(this);
   }
 
   /** A failure after the stream's first chunk: the call ends with it, and the deployment's health notes it. */
@@ -174,8 +266,9 @@ export class Deployment implements ChatProvider, ResponsesProvider {
       this.report(this.health.failedCall(performance.now()));
   }
 
-  settle(used: number | undefined, started: number, tokens: number): void {
-    if (used !== undefined) this.health.settleTokens(started, tokens, used);
+  /** The call's usage is known: the tokens it held of the deployment's quota and did not use go back. */
+  settle(held: number, used: number | undefined): void {
+    if (held > 0 && used !== undefined) this.limits?.settle(held, used);
   }
 
   /**
@@ -190,18 +283,20 @@ export class Deployment implements ChatProvider, ResponsesProvider {
   }
 
   /** Notes what the failure says of the deployment and returns the error the call should see. */
-  private failed(err: unknown, call: AttemptCall, attempt: AttemptTimer | undefined): unknown {
+  private failed(err: unknown, call: AttemptCall, attempt: AttemptTimer | undefined, held: number): unknown {
     attempt?.clear();
+    // Nothing came back: the tokens held are given back whole (the request stays counted).
+    this.settle(held, 0);
     const now = performance.now();
     const parent = attempt ? attempt.parent : call.signal;
     if (parent.aborted) {
       // The model timeout is this deployment's silence; the client leaving or a stopping server says nothing.
-      if (timedOut(parent)) this.report(this.health.failedCall(now));
-      else this.health.neutral();
+      if (timedOut(parent)) this.failedHere(now);
+      else this.neutral();
       return err;
     }
     if (attempt?.expired) {
-      this.report(this.health.failedCall(now));
+      this.failedHere(now);
       return new ServiceError(
         'upstream',
         `The upstream deployment '${this.name}' did not answer within the attempt timeout of ${this.attemptTimeoutMs} ms.`,
@@ -211,10 +306,11 @@ export class Deployment implements ChatProvider, ResponsesProvider {
     if (err instanceof ServiceError && err.code === 'upstream_overloaded') {
       this.health.rateLimited(now, err.retryAfterMs ?? 1_000);
       this.onTransition(this, 'rested');
+      this.letGo();
     } else if (failsOver(err)) {
-      this.report(this.health.failedCall(now));
+      this.failedHere(now);
     } else {
-      this.health.neutral();
+      this.neutral();
     }
     return err;
   }
@@ -250,7 +346,14 @@ const eventUsageTokens = (item: RelayedResponse | RelayedEvent) => tokensOf(item
 class DeploymentStream<T> implements AsyncIterableIterator<T> {
   private first: IteratorResult<T> | undefined;
   private readonly onNext = (next: IteratorResult<T>): IteratorResult<T> => {
-    if (!next.done) this.deployment.settle(this.usageTokens(next.value), this.started, this.tokens);
+    // The quota's unused tokens go back once, with the first item that reports the usage.
+    if (!next.done && this.held > 0) {
+      const used = this.usageTokens(next.value);
+      if (used !== undefined) {
+        this.deployment.settle(this.held, used);
+        this.held = 0;
+      }
+    }
     return next;
   };
   private readonly onError = (err: unknown): never => {
@@ -263,8 +366,8 @@ class DeploymentStream<T> implements AsyncIterableIterator<T> {
     first: IteratorResult<T>,
     private readonly items: AsyncIterator<T>,
     private readonly call: AttemptCall,
-    private readonly started: number,
-    private readonly tokens: number,
+    /** Tokens held of the deployment's own quota (0 without a tpm), until the usage says what was used. */
+    private held: number,
     private readonly usageTokens: (item: T) => number | undefined,
   ) {
     this.first = first;

@@ -10,7 +10,8 @@ export type Transition = 'opened' | 'closed' | undefined;
  * One deployment's health, in one small mutable object updated in place by each call (no timer, no per-call
  * allocation): consecutive failures, the error rate over the last one to two windows (two counters a window,
  * rolled when a call sees the window over), the latency of recent answers (an exponentially weighted mean), the
- * circuit breaker, the cooldown an upstream's 429 asked for, and its own requests and tokens this minute.
+ * circuit breaker, and the cooldown an upstream's 429 asked for. Its own requests and tokens per minute are the
+ * rate limiter's (limits.ts).
  *
  * Times are `performance.now()` milliseconds, passed in (tests and the router give the same clock).
  */
@@ -30,26 +31,19 @@ export class DeploymentHealth {
   private failed = 0;
   private previousOk = 0;
   private previousFailed = 0;
-  private minuteStart = Number.NEGATIVE_INFINITY;
-  private minuteRequests = 0;
-  private minuteTokens = 0;
 
-  constructor(
-    private readonly breaker: BreakerSpec,
-    private readonly rpm: number | undefined,
-    private readonly tpm: number | undefined,
-  ) {}
+  constructor(private readonly breaker: BreakerSpec) {}
 
-  /** Whether a call of `tokens` (prompt + cap) may be sent now. Changes nothing. */
-  available(now: number, tokens: number): boolean {
+  /** Whether a call may be sent now (the breaker and the upstream's rest allow it). Changes nothing. */
+  available(now: number): boolean {
     if (now < this.coolUntil) return false;
     if (this.state === 'open' && now < this.openUntil) return false;
-    if (this.state === 'half_open' && this.probing) return false;
-    if (this.rpm === undefined && this.tpm === undefined) return true;
-    if (now - this.minuteStart >= 60_000) return true;
-    if (this.rpm !== undefined && this.minuteRequests >= this.rpm) return false;
-    // A call larger than the whole budget still goes when the minute is fresh, or it could never go.
-    return this.tpm === undefined || this.minuteTokens === 0 || this.minuteTokens + tokens <= this.tpm;
+    return !(this.state === 'half_open' && this.probing);
+  }
+
+  /** How long an open breaker keeps the deployment out: a probe's lease lasts as long (sync.ts). */
+  get cooldownMs(): number {
+    return this.breaker.cooldown_ms;
   }
 
   /** When it may be tried again (ms), for a Retry-After when no deployment is available. */
@@ -57,34 +51,30 @@ export class DeploymentHealth {
     let at = now;
     if (this.coolUntil > at) at = this.coolUntil;
     if (this.state === 'open' && this.openUntil > at) at = this.openUntil;
-    if ((this.rpm !== undefined || this.tpm !== undefined) && now - this.minuteStart < 60_000) {
-      if (
-        (this.rpm !== undefined && this.minuteRequests >= this.rpm) ||
-        (this.tpm !== undefined && this.minuteTokens >= this.tpm)
-      )
-        at = Math.max(at, this.minuteStart + 60_000);
-    }
     return at;
   }
 
-  /** A call is sent: counted in the minute; an open breaker past its cooldown lets this one probe. */
-  begin(now: number, tokens: number): void {
+  /**
+   * A call is sent. An open breaker past its cooldown makes this call its probe (half-open: the others skip the
+   * deployment until it settles): true then, for the probe's lease across instances (deployment.ts).
+   */
+  begin(): boolean {
     if (this.state === 'open') this.state = 'half_open';
-    if (this.state === 'half_open') this.probing = true;
-    if (this.rpm === undefined && this.tpm === undefined) return;
-    if (now - this.minuteStart >= 60_000) {
-      this.minuteStart = now;
-      this.minuteRequests = 0;
-      this.minuteTokens = 0;
-    }
-    this.minuteRequests++;
-    this.minuteTokens += tokens;
+    if (this.state !== 'half_open') return false;
+    this.probing = true;
+    return true;
   }
 
-  /** The call used `actual` tokens where `reserved` were counted at `begin` (the same minute only). */
-  settleTokens(begunAt: number, reserved: number, actual: number): void {
-    if (this.tpm === undefined || begunAt < this.minuteStart) return;
-    this.minuteTokens = Math.max(0, this.minuteTokens - reserved + Math.min(actual, reserved));
+  /**
+   * Another instance holds the probe's lease: this one does not probe, and leaves the deployment out until the
+   * lease ends (`until`), when the probe will have closed the breaker everywhere, or reopened it.
+   */
+  probedElsewhere(until: number): void {
+    this.probing = false;
+    // The other probe may have answered already (its close arrived while the lease was being asked for).
+    if (this.state === 'closed') return;
+    this.state = 'open';
+    this.openUntil = Math.max(this.openUntil, until);
   }
 
   succeeded(now: number, latencyMs: number): Transition {

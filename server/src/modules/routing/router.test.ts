@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../lib/clock';
 import { createLogger } from '../../logger';
 import type { ModelEntry } from '../models';
+import { MemoryRateLimitStore, RateLimiter } from '../ratelimit';
 import { DeploymentRouter, type ResolvedDeployment } from './router';
 import { RoutingSpec } from './schema';
 
@@ -31,9 +33,11 @@ function routerOf(strategy: 'ordered' | 'weighted' | 'latency', weights: number[
     tpm: undefined,
     responsesApi: false,
   }));
-  const router = new DeploymentRouter([{ entry, deployments }], createLogger('silent'));
+  const logger = createLogger('silent');
+  const limiter = new RateLimiter({ memory: new MemoryRateLimitStore(systemClock), logger });
+  const router = new DeploymentRouter([{ entry, deployments }], logger, limiter, systemClock);
   routers.push(router);
-  const names = () => (router.order(entry, 10) ?? []).map((d) => d.name);
+  const names = () => (router.order(entry) ?? []).map((d) => d.name);
   return { router, entry, names, deployments: router.deploymentsOf('m') };
 }
 
@@ -67,17 +71,30 @@ describe('DeploymentRouter.order', () => {
     expect(names()).toEqual(['d2', 'd1', 'd0']);
   });
 
-  it('a deployment at its own RPM is skipped; none available is a 503 saying when to come back', () => {
+  it('a deployment at its own RPM is moved on from, then skipped; none available is a 503 saying when to come back', async () => {
     const { router, entry, names, deployments } = routerOf('ordered', [1], 2);
-    const now = performance.now();
-    deployments[0]?.health.begin(now, 10);
-    deployments[0]?.health.begin(now, 10);
+    const d = deployments[0];
+    if (!d) throw new Error('no deployment');
+    const call = () =>
+      d.complete({
+        upstreamModel: 'u',
+        request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+        promptTokens: 1,
+        maxTokens: 1,
+        maxTokensField: 'max_tokens',
+        signal: new AbortController().signal,
+      });
+    // Two calls take the RPM (the upstream, unreachable here, fails them: they still count); the third is
+    // refused before it is sent, and the deployment is left out of the order from then on.
+    await expect(call()).rejects.toMatchObject({ code: 'upstream_unreachable' });
+    await expect(call()).rejects.toMatchObject({ code: 'upstream_unreachable' });
+    await expect(call()).rejects.toMatchObject({ code: 'deployment_resting', retryable: true });
     expect(names()).toEqual([]);
     const err = router.unavailable(entry);
     expect(err.code).toBe('no_deployment_available');
-    // The minute began at the first call (not at the process's start): up to 60 s from it.
-    expect(err.retryAfterMs).toBeGreaterThanOrEqual(50_000);
-    expect(err.retryAfterMs).toBeLessThanOrEqual(60_000);
+    // GCRA: room for one more request 60 s / 2 after the burst.
+    expect(err.retryAfterMs).toBeGreaterThanOrEqual(29_000);
+    expect(err.retryAfterMs).toBeLessThanOrEqual(30_000);
     expect(err.retryable).toBe(true);
   });
 });

@@ -1,9 +1,11 @@
 import { ServiceError } from '../../errors';
+import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../logger';
 import type { ModelEntry } from '../models';
 import { type ChatProvider, upstreamProvider } from '../providers';
-import { Deployment, type TransitionListener } from './deployment';
+import { Deployment, type ProbeLease, type TransitionListener } from './deployment';
 import { DeploymentHealth } from './health';
+import { DeploymentLimits, type UnitLimiter } from './limits';
 import { RoutingSpec } from './schema';
 
 /** What the router needs of a provider it made: the chat calls and closing its connections. */
@@ -26,15 +28,15 @@ class ModelRoute {
   }
 
   /**
-   * The deployments to try, in order, that are available now (breaker not open, no 429 cooldown running, within
-   * their own RPM/TPM). `weighted`: the first is smooth weighted round-robin's pick (nginx's: each available
+   * The deployments to try, in order, that are available now (breaker not open, no 429 cooldown running, not
+   * found at their own RPM/TPM). `weighted`: the first is smooth weighted round-robin's pick (nginx's: each available
    * deployment's score grows by its weight, the highest is picked and loses the total), so shares are exact
    * over every cycle with no randomness; the rest follow by weight. Weight 0 is never picked first.
    */
-  order(now: number, tokens: number): Deployment[] {
+  order(now: number): Deployment[] {
     const list = this.strategy === 'weighted' ? this.byWeight : this.deployments;
     const available: Deployment[] = [];
-    for (const d of list) if (d.health.available(now, tokens)) available.push(d);
+    for (const d of list) if (d.available(now)) available.push(d);
     if (available.length < 2) return available;
     if (this.strategy === 'latency') {
       // Untried ones first (-1), so each gets measured; then the fastest recently.
@@ -62,7 +64,7 @@ class ModelRoute {
   /** The 503 when none is available: when the first of them will be, as the client's Retry-After. */
   unavailable(entry: ModelEntry, now: number): ServiceError {
     let at = Number.POSITIVE_INFINITY;
-    for (const d of this.deployments) at = Math.min(at, d.health.availableAt(now));
+    for (const d of this.deployments) at = Math.min(at, d.availableAt(now));
     const waitMs = Math.max(1_000, Math.ceil((at - now) / 1_000) * 1_000);
     return new ServiceError(
       'unavailable',
@@ -107,6 +109,12 @@ export interface SharedRoutingEvent {
 /** Where the router sends its deployments' changes for the other instances (Redis: sync.ts). */
 export interface RoutingSync {
   publish(event: SharedRoutingEvent): void;
+  /**
+   * The lease of a half-open breaker's one probe across instances, for `ttlMs`: 0 when this instance holds it
+   * (or nothing could be asked: each instance then probes for itself), else the ms until another's lease ends.
+   */
+  acquireProbe(model: string, deployment: string, ttlMs: number): Promise<number>;
+  releaseProbe(model: string, deployment: string): void;
 }
 
 /** A time of this process's clock (performance.now()) as ms since the epoch, and back: instances share the latter. */
@@ -122,9 +130,17 @@ export class DeploymentRouter {
   constructor(
     models: { entry: ModelEntry; deployments: ResolvedDeployment[] }[],
     private readonly logger: Logger,
+    /** The rate limiter that counts deployments' own RPM/TPM (the keys' own: shared on Redis), and its clock. */
+    limiter: UnitLimiter,
+    clock: Clock,
   ) {
     for (const { entry, deployments } of models) {
       const onTransition: TransitionListener = (d, transition) => this.changed(entry.id, d, transition);
+      // Read at the probe, not now: the sync is attached after the router is made.
+      const probes: ProbeLease = {
+        acquire: (d) => this.sync?.acquireProbe(entry.id, d.name, d.health.cooldownMs),
+        release: (d) => this.sync?.releaseProbe(entry.id, d.name),
+      };
       const routing = entry.routing ?? DEFAULT_ROUTING;
       const list = deployments.map((d) => {
         const provider = upstreamProvider({
@@ -138,11 +154,18 @@ export class DeploymentRouter {
           d.name,
           d.upstreamModel,
           d.weight,
-          new DeploymentHealth(routing.breaker, d.rpm, d.tpm),
+          new DeploymentHealth(routing.breaker),
           provider,
           routing.attempt_timeout_ms ?? 0,
           onTransition,
           d.responsesApi,
+          {
+            probes,
+            limits:
+              d.rpm === undefined && d.tpm === undefined
+                ? undefined
+                : new DeploymentLimits(limiter, clock, entry.id, d.name, d.rpm, d.tpm),
+          },
         );
       });
       this.routes.set(entry.id, new ModelRoute(routing.strategy, list));
@@ -150,11 +173,11 @@ export class DeploymentRouter {
   }
 
   /**
-   * The deployments to try for a call of `tokens` (prompt + cap) to the model, best first; undefined for a model
-   * without deployments. Empty when none is available: `unavailable` says until when.
+   * The deployments to try for a call to the model, best first; undefined for a model without deployments.
+   * Empty when none is available: `unavailable` says until when.
    */
-  order(entry: ModelEntry, tokens: number): Deployment[] | undefined {
-    return this.routes.get(entry.id)?.order(performance.now(), tokens);
+  order(entry: ModelEntry): Deployment[] | undefined {
+    return this.routes.get(entry.id)?.order(performance.now());
   }
 
   unavailable(entry: ModelEntry): ServiceError {
@@ -172,7 +195,7 @@ export class DeploymentRouter {
           model,
           deployment: d.name,
           open: d.health.state !== 'closed',
-          available: d.health.available(now, 0),
+          available: d.available(now),
         };
       }
     }

@@ -10,6 +10,27 @@ export interface RedisRoutingSyncOptions {
   prefix?: string;
 }
 
+/**
+ * The probe's lease: taken when free (or renewed when this instance holds it), else the ms left of the holder's.
+ * KEYS[1] the lease; ARGV[1] this instance's id, ARGV[2] the lease's length in ms.
+ */
+const ACQUIRE_PROBE = `
+local holder = redis.call('GET', KEYS[1])
+if not holder or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
+  return 0
+end
+local left = redis.call('PTTL', KEYS[1])
+if left < 1 then return 1 end
+return left
+`;
+
+/** Lets the lease go only if this instance still holds it (it may have run out and been taken since). */
+const RELEASE_PROBE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
 interface Message extends SharedRoutingEvent {
   /** The instance that sent it: its own messages come back to it and are skipped. */
   from: string;
@@ -30,6 +51,7 @@ export class RedisRoutingSync implements RoutingSync {
   private readonly id = randomUUID();
   private readonly prefix: string;
   private readonly channel: string;
+  private readonly commandTimeoutMs: number;
   private failing = false;
 
   constructor(
@@ -39,6 +61,7 @@ export class RedisRoutingSync implements RoutingSync {
   ) {
     this.prefix = options.prefix ?? 'tessera:routing';
     this.channel = `${this.prefix}:events`;
+    this.commandTimeoutMs = options.commandTimeoutMs;
     const connection = {
       commandTimeout: options.commandTimeoutMs * 10,
       connectTimeout: Math.max(1_000, options.commandTimeoutMs),
@@ -83,6 +106,45 @@ export class RedisRoutingSync implements RoutingSync {
       (err: unknown) =>
         this.warn(err, 'could not share a deployment state change; other instances find out alone'),
     );
+  }
+
+  /**
+   * One probe per deployment per cooldown across instances: after a shared breaker's cooldown, the first instance
+   * to take the lease (`<prefix>-probe:<model>:<deployment>`, lasting the cooldown) probes; the others leave the
+   * deployment out until the lease ends, by when the probe has closed the breaker everywhere or reopened it. The
+   * lease is let go when the probe answers or says nothing (the client left); a failed probe's runs out with the
+   * new cooldown. Redis unreachable or slow (past the command timeout): 0, this instance probes for itself.
+   */
+  async acquireProbe(model: string, deployment: string, ttlMs: number): Promise<number> {
+    if (this.client.status !== 'ready') return 0;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const reply = await Promise.race([
+        this.client.eval(ACQUIRE_PROBE, 1, this.probeKey(model, deployment), this.id, Math.max(1, ttlMs)),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('Redis did not answer in time')), this.commandTimeoutMs);
+        }),
+      ]);
+      this.failing = false;
+      return Number(reply) || 0;
+    } catch (err) {
+      this.warn(err, "could not take a probe's lease; this instance probes for itself");
+      return 0;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  releaseProbe(model: string, deployment: string): void {
+    if (this.client.status !== 'ready') return;
+    this.client.eval(RELEASE_PROBE, 1, this.probeKey(model, deployment), this.id).catch((err: unknown) => {
+      // Not let go: it runs out with the cooldown, as a failed probe's does.
+      this.warn(err, "could not let a probe's lease go");
+    });
+  }
+
+  private probeKey(model: string, deployment: string): string {
+    return `${this.prefix}-probe:${model}:${deployment}`;
   }
 
   /** What is in force now, as kept under the deployments' keys. */

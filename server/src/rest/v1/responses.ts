@@ -22,9 +22,11 @@ function eventSink(res: Response, context: RequestContext, stallMs: number): Res
     ready: () => sse.ready(),
     comment: (text) => sse.comment(text),
     failure(err) {
-      const { error } = toHttpError(err, context.requestId).body;
-      context.usage.failed(error);
-      return error;
+      // The stream opened with a 200: the request is metered as the error its events report.
+      const http = toHttpError(err, context.requestId);
+      context.usage.failed(http.body.error);
+      context.usage.status = http.status;
+      return http.body.error;
     },
     end: () => sse.end(),
   };

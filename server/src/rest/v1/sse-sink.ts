@@ -106,9 +106,11 @@ export class SseSink implements ChatSink {
     this.write(`: ${text}\n\n`);
   }
 
+  /** The error event; the request is metered as this error, though its stream opened with a 200. */
   error(err: unknown): void {
     const http = toHttpError(err, this.request.requestId);
     this.request.usage.failed(http.body.error);
+    this.request.usage.status = http.status;
     this.write(`data: ${JSON.stringify(http.body)}\n\n`);
   }
 
