@@ -121,6 +121,8 @@ export const scala: TaintLanguage = {
       header: /\bextends\s+(AbstractController|BaseController|InjectedController|Controller)\b/,
       method: /^def\s/,
     },
+    // An action built with Play's ActionBuilder (`Action`, `Action.async`, `Action(parse.json)`), in any class.
+    body: /^Action(\.async)?\s*(\(|\{|$)/,
   },
   safeParameter: /:\s*(Int|Long|Short|Byte|Boolean|Double|Float|UUID)\s*(=.*)?$/,
 };
