@@ -117,6 +117,9 @@ export class FileFindings {
       const last = f.trace?.[f.trace.length - 1];
       if (f.confidence !== 'high' || !last || (last.path ?? this.path) !== this.path) continue;
       proven.add(key(f.rule_id, last.line, last.column));
+      // The helper's own build site of that query (reportSqlBuild) is on the proven path too.
+      for (const step of f.trace ?? [])
+        if ((step.path ?? this.path) === this.path) proven.add(key(f.rule_id, step.line, step.column));
     }
     if (proven.size === 0) return;
     const kept = this.findings.filter(
