@@ -85,7 +85,11 @@ describe('POST /api/code/analyze with files (a project)', () => {
     const pair = PAIRS.python as Pair;
     const alone = await project([pair.helper]);
     const weak = alone.issues.filter((i) => i.rule_id === 'security/sql-injection');
-    expect(weak).toMatchObject([{ path: pair.helper.path, line: 3, confidence: 'medium' }]);
+    // The statement that builds the query (line 2) and the sink (line 3).
+    expect(weak).toMatchObject([
+      { path: pair.helper.path, line: 2, confidence: 'medium' },
+      { path: pair.helper.path, line: 3, confidence: 'medium' },
+    ]);
     const bound = await project([pair.safeHelper, pair.caller]);
     expect(bound.issues.filter((i) => i.rule_id === 'security/sql-injection')).toEqual([]);
   });

@@ -65,8 +65,9 @@ export async function analyzeProject(job: ProjectJob): Promise<ProjectResult> {
 }
 
 /**
- * A helper in one file reported at its own sink from a parameter of unknown origin (medium), while a call in
- * another file proves known input reaches that sink (high, its trace ending there): the proven one stays.
+ * A helper in one file reported at its own sink (or where it built the query) from a parameter of unknown origin
+ * (medium), while a call in another file proves known input reaches that sink (high, its trace ending there, through
+ * the build): the proven one stays.
  */
 function dropShadowedAcrossFiles(issues: Finding[]): Finding[] {
   const key = (rule: string, path: string | undefined, line: number, column: number) =>
@@ -74,8 +75,10 @@ function dropShadowedAcrossFiles(issues: Finding[]): Finding[] {
   const proven = new Set<string>();
   for (const f of issues) {
     const last = f.trace?.[f.trace.length - 1];
-    if (f.confidence === 'high' && last)
-      proven.add(key(f.rule_id, last.path ?? f.path, last.line, last.column));
+    if (f.confidence !== 'high' || !last) continue;
+    proven.add(key(f.rule_id, last.path ?? f.path, last.line, last.column));
+    // The helper's statement that built the query (a SQL build site) lies on the proven path too.
+    for (const step of f.trace ?? []) proven.add(key(f.rule_id, step.path ?? f.path, step.line, step.column));
   }
   return issues.filter(
     (f) => f.confidence === 'high' || !proven.has(key(f.rule_id, f.path, f.line, f.column)),

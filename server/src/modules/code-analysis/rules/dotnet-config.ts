@@ -30,11 +30,11 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
     },
   },
   {
-    // The Semgrep registry's .NET deserialization rules: JavaScriptSerializer with a type resolver reads `__type` from
-    // the payload; .NET Remoting with TypeFilterLevel.Full deserializes any type sent to the channel; a custom
+    // The Semgrep registry's .NET deserialization rules: JavaScriptSerializer with a type resolver (its only constructor
+    // argument, given inline or as a variable) reads `__type` from the payload; .NET Remoting with TypeFilterLevel.Full deserializes any type sent to the channel; a custom
     // DataContractResolver maps names in the payload to types (Semgrep's data-contract-resolver).
     id: 'security/deserializer-type-resolution',
-    needles: ['SimpleTypeResolver', 'TypeFilterLevel', 'DataContractResolver'],
+    needles: ['SimpleTypeResolver', 'JavaScriptSerializer', 'TypeFilterLevel', 'DataContractResolver'],
     category: 'security',
     severity: 'high',
     confidence: 'medium',
@@ -44,6 +44,8 @@ export const DOTNET_CONFIG_RULES: RuleDefinition[] = [
     languages: {
       csharp: `((object_creation_expression type: (identifier) @t arguments: (argument_list (argument (object_creation_expression type: (identifier) @r)))) @finding
           (#eq? @t "JavaScriptSerializer") (#eq? @r "SimpleTypeResolver"))
+        ((object_creation_expression type: (identifier) @t arguments: (argument_list . (argument (identifier)) .)) @finding
+          (#eq? @t "JavaScriptSerializer"))
         ((assignment_expression left: (_) @p right: (member_access_expression expression: (identifier) @e name: (identifier) @v)) @finding
           (#match? @p "TypeFilterLevel$") (#eq? @e "TypeFilterLevel") (#eq? @v "Full"))
         ((class_declaration name: (identifier) @finding (base_list (identifier) @b)) (#eq? @b "DataContractResolver"))`,

@@ -101,6 +101,10 @@ export function missingHsts(parsed: ParsedSource): Finding[] {
  * defaults before .NET 4.5.2 resolve DTDs (CWE-611, not in a file that prohibits them). Directory browsing is in
  * browser.ts (directory-listing), a custom `DataContractResolver` in dotnet-config.ts.
  */
+/** A certificate's subject or issuer name (`cert.SubjectName.Name`, `x509.GetNameInfo(X509NameType.SimpleName, …)`). */
+const CERT_NAME =
+  '(SubjectName|IssuerName)\\\\.Name$|\\\\.GetNameInfo\\\\(\\\\s*X509NameType|(Certificate|[cC]ert|x509)\\\\.(Subject|Issuer)$';
+
 export const DOTNET_MORE_RULES: RuleDefinition[] = [
   {
     id: 'security/lockout-disabled',
@@ -159,6 +163,29 @@ export const DOTNET_MORE_RULES: RuleDefinition[] = [
       '`{finding}` resolves DTDs and external entities by default before .NET 4.5.2; set DtdProcessing = DtdProcessing.Prohibit (or use XmlReader.Create with default settings).',
     languages: {
       csharp: `((object_creation_expression type: (identifier) @t) @finding (#eq? @t "XmlTextReader"))`,
+    },
+  },
+  {
+    // Semgrep's X509-subject-name-validation (after Microsoft's IssuerNameRegistry guidance): a certificate accepted
+    // because its subject or issuer name equals a string proves nothing, since anyone can issue a certificate with
+    // that name; its chain and thumbprint are what identify it.
+    id: 'security/certificate-name-check',
+    needles: ['SubjectName', 'IssuerName', 'GetNameInfo'],
+    category: 'security',
+    severity: 'medium',
+    confidence: 'medium',
+    cwe: 'CWE-295',
+    message:
+      '`{finding}` trusts a certificate because of its name, which anyone can put in a certificate; validate the chain (X509Chain.Build / Verify) and compare the thumbprint or public key of the certificate you expect.',
+    languages: {
+      csharp: `((binary_expression left: (_) @a right: (string_literal)) @finding (#match? @a "${CERT_NAME}"))
+        ((binary_expression left: (string_literal) right: (_) @a) @finding (#match? @a "${CERT_NAME}"))
+        ((invocation_expression function: (member_access_expression expression: (_) @a name: (identifier) @m) arguments: (argument_list . (argument (string_literal)) .)) @finding
+          (#eq? @m "Equals") (#match? @a "${CERT_NAME}"))
+        ((invocation_expression function: (member_access_expression name: (identifier) @m) arguments: (argument_list (argument (_) @a) (argument (string_literal)))) @finding
+          (#eq? @m "Equals") (#match? @a "${CERT_NAME}"))
+        ((invocation_expression function: (member_access_expression name: (identifier) @m) arguments: (argument_list (argument (string_literal)) (argument (_) @a))) @finding
+          (#eq? @m "Equals") (#match? @a "${CERT_NAME}"))`,
     },
   },
 ];

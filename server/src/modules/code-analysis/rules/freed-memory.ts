@@ -24,7 +24,11 @@ function released(statement: SyntaxNode, scope: Scope): SyntaxNode | undefined {
   return args.length === 1 && args[0] && FREED.test(args[0].type) ? args[0] : undefined;
 }
 
-function followUp(statement: SyntaxNode, scope: Scope, double: boolean): Hit | undefined {
+/**
+ * The statements after a release that use the pointer (`double`: the one that releases it again). Every use is
+ * reported, as the Semgrep rules do: each is a separate read of freed memory a reviewer must move or remove.
+ */
+function followUp(statement: SyntaxNode, scope: Scope, double: boolean): Hit[] | undefined {
   const target = released(statement, scope);
   const parent = statement.parent;
   if (!target || !parent) return undefined;
@@ -37,17 +41,21 @@ function followUp(statement: SyntaxNode, scope: Scope, double: boolean): Hit | u
     `(^|[^\\w.>])(free\\s*\\(\\s*${literally(name)}\\s*\\)|delete(\\s*\\[\\s*\\])?\\s+${literally(name)}\\s*;)`,
   );
   const siblings = parent.children;
+  const uses: Hit[] = [];
   for (const next of siblings.slice(siblings.indexOf(statement) + 1)) {
     if (!next.named || next.type === 'comment') continue;
     const text = scope.text(next).replace(/\s+(->|\.)\s*/g, '$1');
     const again = releasedAgain.test(text);
     const used = mention.test(text.replace(/\bsizeof\s*\([^)]*\)/g, ''));
-    if (assigned.test(text) && !again) return undefined;
-    if (again) return double ? { at: next, detail: name } : undefined;
-    if (used) return double ? undefined : { at: next, detail: name };
-    if (LEAVES.test(next.type)) return undefined;
+    if (assigned.test(text) && !again) break;
+    if (again) return double && uses.length === 0 ? [{ at: next, detail: name }] : uses;
+    if (used) {
+      if (double) return undefined;
+      uses.push({ at: next, detail: name });
+    }
+    if (LEAVES.test(next.type)) break;
   }
-  return undefined;
+  return uses;
 }
 
 const NODES = { c: ['expression_statement'], cpp: ['expression_statement'] };

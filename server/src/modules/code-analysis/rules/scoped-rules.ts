@@ -2,6 +2,7 @@ import { ASSERTION_RULES } from './assertions';
 import { CLASS_USAGE_RULES } from './class-usage';
 import { CRYPTO_STEP_RULES } from './crypto-steps';
 import { FREED_MEMORY_RULES } from './freed-memory';
+import { HARDCODED_KEY_NAME_RULES } from './hardcoded-key-names';
 import { HTML_OUTPUT_RULES } from './html-output';
 import { INFINITE_LOOP_RULES } from './infinite-loops';
 import { LITERAL_CONDITION_RULES } from './literal-conditions';
@@ -45,5 +46,6 @@ export const SCOPED_RULES: ScopedRule[] = [
   ...CLASS_USAGE_RULES,
   ...LITERAL_CONDITION_RULES,
   ...FREED_MEMORY_RULES,
+  ...HARDCODED_KEY_NAME_RULES,
   ...SENSITIVE_LOGGING_RULES,
 ];

@@ -4,10 +4,18 @@ import { forJs, type RuleDefinition } from './types';
 export const callText = (type: string, pattern: string): string =>
   `((${type}) @finding (#match? @finding ${JSON.stringify(pattern)}))`;
 
+/**
+ * A pattern's letters matched in either case (`des` → `[dD][eE][sS]`): the JCA looks algorithm names up ignoring
+ * case, so `Cipher.getInstance("aes/ecb/nopadding")` is ECB too. Query predicates take no regex flags.
+ */
+const caseless = (pattern: string): string =>
+  pattern.replace(/[A-Za-z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 /** The JCA's weak digests and ciphers (Kotlin, Scala). */
-const JCA_DIGEST = '(java\\.security\\.)?MessageDigest\\.getInstance\\(\\s*"(MD5|MD4|MD2|SHA-?1|SHA)"\\s*\\)';
-const JCA_CIPHER =
-  '(javax\\.crypto\\.)?Cipher\\.getInstance\\(\\s*"(DES|DESede|TripleDES|RC4|RC2|ARCFOUR|Blowfish|AES"|AES/ECB|[A-Za-z0-9]+/ECB(?!/OAEP)|RSA/[A-Za-z0-9]+/NoPadding)';
+const JCA_DIGEST = `(java\\.security\\.)?MessageDigest\\.getInstance\\(\\s*"(${caseless('MD5|MD4|MD2|SHA-?1|SHA')})"\\s*\\)`;
+const JCA_CIPHER = `(javax\\.crypto\\.)?Cipher\\.getInstance\\(\\s*"(${caseless('DES|DESede|TripleDES|RC4|RC2|ARCFOUR|Blowfish|AES"|AES/ECB')}|[A-Za-z0-9]+/${caseless('ECB')}(?!/${caseless('OAEP')})|${caseless('RSA')}/[A-Za-z0-9]+/${caseless('NoPadding')})`;
+/** Apache Commons Codec's MD5 and SHA-1 helpers, as Java's rule reads them (`DigestUtils.getMd5Digest()`, `md5Hex(x)`). */
+const CODEC_DIGEST =
+  '^(org\\.apache\\.commons\\.codec\\.digest\\.)?DigestUtils\\.(md2|md5|sha1?|get(Md2|Md5|Sha1?)Digest)(Hex)?\\((?:[^()]|\\([^()]*\\))*\\)$';
 /** OpenSSL and the C library. */
 const NATIVE_DIGEST = '^(MD5|MD4|SHA1|MD5_Init|MD4_Init|SHA1_Init|EVP_md5|EVP_md4|EVP_sha1)\\(';
 const NATIVE_CIPHER =
@@ -70,8 +78,8 @@ export const CRYPTO_RULES: RuleDefinition[] = [
       csharp: `((invocation_expression function: (member_access_expression expression: (identifier) @cls name: (identifier) @fn)) @finding
         (#match? @cls "^(MD5|SHA1)$") (#match? @fn "^(Create|HashData)$"))
         ${callText('object_creation_expression', '^new\\s+(MD5CryptoServiceProvider|SHA1CryptoServiceProvider|SHA1Managed|MD5Cng|SHA1Cng)\\(')}`,
-      kotlin: callText('call_expression', `^${JCA_DIGEST}$`),
-      scala: callText('call_expression', `^${JCA_DIGEST}$`),
+      kotlin: `${callText('call_expression', `^${JCA_DIGEST}$`)} ${callText('call_expression', CODEC_DIGEST)}`,
+      scala: `${callText('call_expression', `^${JCA_DIGEST}$`)} ${callText('call_expression', CODEC_DIGEST)}`,
       swift: callText('call_expression', '^(Insecure\\.(MD5|SHA1)\\.hash|CC_MD5|CC_SHA1)\\('),
       rust: `${callText('call_expression', '^((md5::)?compute|(md5::|sha1::)?(Md5|Sha1)::(new|digest)|Md5::default|Sha1::default)\\(')}
         ((token_tree (identifier) @m . (identifier) @finding) (#eq? @m "md5") (#eq? @finding "compute"))`,

@@ -112,6 +112,14 @@ function inHandlerClass(
   return spec.header.test(source.slice(cls.startIndex, body.startIndex)) && spec.method.test(methodHeader);
 }
 
+/** Whether the function's body starts the way a handler's does (`= Action { request => … }`). */
+function handlerBody(source: string, unit: SyntaxNode, body: RegExp): boolean {
+  const node = unit.children.find((c) => c.field === 'body');
+  if (!node) return false;
+  const text = source.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 200));
+  return body.test(text.split('\n', 1)[0] ?? '');
+}
+
 /**
  * The name an anonymous function is bound to (`const handler = async (e) => …`, `exports.handler = function (e) {…}`):
  * the last segment of the variable or property it is assigned to.
@@ -169,7 +177,8 @@ export function parameterSources(
   const isHandler =
     handler?.decorator?.test(`${decorators} ${modifiers}`) === true ||
     requestParameter !== undefined ||
-    (handler?.enclosingClass !== undefined && inHandlerClass(source, unit, params, handler.enclosingClass));
+    (handler?.enclosingClass !== undefined && inHandlerClass(source, unit, params, handler.enclosingClass)) ||
+    (handler?.body !== undefined && handlerBody(source, unit, handler.body));
   const out: [string, Origin][] = [];
   for (const param of params) {
     // Kotlin keeps a parameter's annotations in a parameter_modifiers node just before it.

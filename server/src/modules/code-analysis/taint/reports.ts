@@ -10,6 +10,7 @@ import type { SyntaxNode } from '../parsing/tree';
 import type { ClassFields } from './fields';
 import { writesOf } from './fields';
 import { TAINT_RULES } from './rules';
+import { sqlBuildStep } from './sql-build-site';
 import { NAME_LIKE, norm } from './syntax';
 import type { TaintKind, TaintLanguage } from './types';
 import { confidenceAt, type Taint, type TraceStep } from './values';
@@ -68,6 +69,41 @@ export class FileFindings {
       },
       `${kind}:${at.startIndex}`,
     );
+    if (kind === 'sql-injection') this.reportSqlBuild(taint, sinkStep, confidence, what, sink);
+  }
+
+  private lines: string[] | undefined;
+
+  /** The statement that built the query from the value, when it is not the sink's (sql-build-site.ts). */
+  private reportSqlBuild(
+    taint: Taint,
+    sinkStep: TraceStep,
+    confidence: Finding['confidence'],
+    what: string,
+    sink: string,
+  ): void {
+    this.lines ??= this.parsed.source.split('\n');
+    const step = sqlBuildStep(this.lines, taint.steps, sinkStep);
+    if (!step) return;
+    const rule = TAINT_RULES['sql-injection'];
+    const snippet = (this.lines[step.line - 1] ?? '').trim();
+    this.push(
+      {
+        rule_id: 'security/sql-injection',
+        category: 'security',
+        severity: rule.severity,
+        confidence,
+        message: `${rule.title}: this query is built from ${what} \`${taint.origin.text}\` (line ${taint.origin.line}) and runs in \`${sink.slice(0, 60)}\` (line ${sinkStep.line}); ${rule.fix}.`,
+        line: step.line,
+        column: step.column,
+        end_line: step.end_line,
+        end_column: step.end_column,
+        snippet,
+        cwe: rule.cwe,
+        trace: taint.steps.slice(0, taint.steps.indexOf(step) + 1),
+      },
+      `sql-injection:built:${step.line}:${step.column}`,
+    );
   }
 
   /**
@@ -81,6 +117,9 @@ export class FileFindings {
       const last = f.trace?.[f.trace.length - 1];
       if (f.confidence !== 'high' || !last || (last.path ?? this.path) !== this.path) continue;
       proven.add(key(f.rule_id, last.line, last.column));
+      // The helper's own build site of that query (reportSqlBuild) is on the proven path too.
+      for (const step of f.trace ?? [])
+        if ((step.path ?? this.path) === this.path) proven.add(key(f.rule_id, step.line, step.column));
     }
     if (proven.size === 0) return;
     const kept = this.findings.filter(

@@ -141,6 +141,11 @@ export interface HandlerSpec {
    * parameters) matches `method`: ASP.NET MVC binds every parameter of a controller's public action.
    */
   enclosingClass?: { header: RegExp; method: RegExp };
+  /**
+   * A function whose body (its value, up to the first line break) matches is a handler wherever it is declared:
+   * Play's `def show(id: String) = Action { … }` is a controller action, its parameters bound from the routes file.
+   */
+  body?: RegExp;
 }
 
 export interface TaintLanguage {

@@ -1,6 +1,6 @@
 import { javaFlow } from '../flow/java';
 import type { TaintLanguage } from '../types';
-import { INPUT_NAMES, JVM_BINDINGS, MCP_ANNOTATED } from './shared';
+import { INPUT_NAMES, JVM_BINDINGS, MCP_ANNOTATED, NATIVE_LIBRARY_LOAD } from './shared';
 
 /** ESAPI's encoders, by the sink each one makes a value safe for. */
 const esapi = (methods: string) =>
@@ -118,6 +118,8 @@ export const java: TaintLanguage = {
       arg: 'any',
     },
     { kind: 'code-injection', callee: /(engine|Engine|scriptEngine)\.eval$/, arg: 0 },
+    // A native library chosen by input runs its code when loaded (CWE-114; Semgrep's formatted-runtime-call rules).
+    { kind: 'code-injection', callee: NATIVE_LIBRARY_LOAD, arg: 0 },
     // Expression languages run what they parse (FindSecBugs SPEL_INJECTION, OGNL_INJECTION, EL_INJECTION,
     // GROOVY_SHELL; CodeQL's SpEL, MVEL, JEXL and Groovy injection queries).
     { kind: 'code-injection', callee: /\.parse(Expression|Raw)$/, arg: 0 },
@@ -126,6 +128,19 @@ export const java: TaintLanguage = {
       callee:
         /^(Ognl|OgnlUtil)\.(getValue|setValue|parseExpression|compile|compileExpression)$|^MVEL\.(eval|compileExpression|executeExpression)$|^(GroovyShell|newGroovyShell\(\))\.(evaluate|parse|run)$|^(JexlEngine|jexl)\.(createExpression|createScript)$|^ELProcessor\.eval$/,
       arg: 0,
+    },
+    // Struts' OGNL helpers evaluate the name they are given (FindSecBugs OGNL_INJECTION's API list): an expression
+    // first, or a property name after the target class.
+    {
+      kind: 'code-injection',
+      callee:
+        /^((Ognl)?ReflectionProvider|OgnlUtil)\.(getValue|setValue)$|^(OgnlTextParser|TextParser)\.evaluate$|^TextParseUtil\.translateVariables(Collection)?$/,
+      arg: 0,
+    },
+    {
+      kind: 'code-injection',
+      callee: /^(Ognl)?ReflectionProvider\.(getGetMethod|getSetMethod|getField|setProperty)$/,
+      arg: 1,
     },
     { kind: 'code-injection', callee: /\.create(Value|Method)Expression$/, arg: 1 },
     {

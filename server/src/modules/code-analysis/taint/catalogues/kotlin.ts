@@ -1,6 +1,13 @@
 import { kotlinFlow } from '../flow/kotlin';
 import type { TaintLanguage } from '../types';
-import { JVM_BINDINGS, JVM_REQUEST_CALLS, MCP_ANNOTATED, mainArgs, namedInput } from './shared';
+import {
+  JVM_BINDINGS,
+  JVM_REQUEST_CALLS,
+  MCP_ANNOTATED,
+  mainArgs,
+  NATIVE_LIBRARY_LOAD,
+  namedInput,
+} from './shared';
 
 /** Kotlin: servlets, Spring, Ktor, Android. */
 export const kotlin: TaintLanguage = {
@@ -80,6 +87,8 @@ export const kotlin: TaintLanguage = {
     },
     { kind: 'command-injection', callee: /\.exec$|^ProcessBuilder$/, arg: 'any' },
     { kind: 'code-injection', callee: /(engine|Engine)\.eval$/, arg: 0 },
+    // A native library chosen by input runs its code when loaded (CWE-114; Semgrep's formatted-runtime-call rules).
+    { kind: 'code-injection', callee: NATIVE_LIBRARY_LOAD, arg: 0 },
     // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_*, CodeQL server-side-template-injection):
     // Velocity's `evaluate` takes the template text fourth, FreeMarker's `Template` its reader second.
     { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },

@@ -1,6 +1,6 @@
 import { scalaFlow } from '../flow/scala';
 import type { TaintLanguage } from '../types';
-import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, namedInput } from './shared';
+import { JVM_BINDINGS, JVM_REQUEST_CALLS, mainArgs, NATIVE_LIBRARY_LOAD, namedInput } from './shared';
 
 /** Scala: Play, JDBC, scala.sys.process. */
 export const scala: TaintLanguage = {
@@ -88,6 +88,8 @@ export const scala: TaintLanguage = {
     },
     // …and Scala.js's `js.eval`, the browser's eval.
     { kind: 'code-injection', callee: /(engine|Engine|toolbox)\.eval$|^js\.eval$/, arg: 0 },
+    // A native library chosen by input runs its code when loaded (CWE-114; Semgrep's formatted-runtime-call rules).
+    { kind: 'code-injection', callee: NATIVE_LIBRARY_LOAD, arg: 0 },
     // Templates compiled from input (FindSecBugs TEMPLATE_INJECTION_*, CodeQL server-side-template-injection):
     // Velocity's `evaluate` takes the template text fourth, FreeMarker's `Template` its reader second.
     { kind: 'template-injection', callee: /^(Velocity|VelocityEngine|\w*[vV]elocity\w*)\.evaluate$/, arg: 3 },
@@ -121,6 +123,8 @@ export const scala: TaintLanguage = {
       header: /\bextends\s+(AbstractController|BaseController|InjectedController|Controller)\b/,
       method: /^def\s/,
     },
+    // An action built with Play's ActionBuilder (`Action`, `Action.async`, `Action(parse.json)`), in any class.
+    body: /^Action(\.async)?\s*(\(|\{|$)/,
   },
   safeParameter: /:\s*(Int|Long|Short|Byte|Boolean|Double|Float|UUID)\s*(=.*)?$/,
 };

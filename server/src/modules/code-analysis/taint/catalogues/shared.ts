@@ -42,3 +42,6 @@ export const JVM_REQUEST_CALLS =
 /** Spring, JAX-RS: annotations that bind a parameter to the request. */
 export const JVM_BINDINGS =
   /@(RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|QueryParam|PathParam|FormParam|HeaderParam|CookieParam)\b/;
+
+/** JVM calls that load a native library by name or path (`System.loadLibrary(name)`, `Runtime.getRuntime().load(path)`). */
+export const NATIVE_LIBRARY_LOAD = /\.loadLibrary$|^System\.load$|^Runtime(\.getRuntime\(\))?\.load$/;
