@@ -18,6 +18,7 @@ describe('RequestContext', () => {
       errorType: null,
       errorCode: null,
       errorMessage: null,
+      status: null,
     });
   });
 

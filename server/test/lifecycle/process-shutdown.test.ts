@@ -163,9 +163,10 @@ describe('SIGTERM', () => {
       });
       expect(await exited(server.child)).toBe(0);
       expect(performance.now() - signalled).toBeLessThan(5_000);
-      // Recorded as what it was: a response the server ended, not a client that went away (499).
+      // Recorded as what it was: a response the server ended with its error (503, as a stream that fails after it
+      // opened is metered), not a client that went away (499).
       const event = await usageOf(server.dataDir, requestIdOf(streaming.text));
-      expect(event).toMatchObject({ status: 200, errorCode: 'server_shutting_down' });
+      expect(event).toMatchObject({ status: 503, errorCode: 'server_shutting_down' });
       expect(event?.completionTokens).toBeGreaterThan(0);
     } finally {
       server.child.kill('SIGKILL');
