@@ -130,6 +130,16 @@ function costOf(row: { promptTokens: number | null; completionTokens: number | n
   return (row.promptTokens ?? 0) * PRICE.input + (row.completionTokens ?? 0) * PRICE.output;
 }
 
+/** The call is billed its tokens at the price, and the allowance settles the same total. */
+async function expectBilledForWhatWasSent(
+  row: { promptTokens: number | null; completionTokens: number | null; costMicros: number | null },
+  spy: ReturnType<typeof spyOnAllowance>,
+): Promise<void> {
+  expect(row.costMicros).toBe(costOf(row));
+  await eventually(() => spy.settled.length === 1, 5_000);
+  expect(spy.settled[0]).toBe((row.promptTokens ?? 0) + (row.completionTokens ?? 0));
+}
+
 describe('an upstream that fails after the stream opened', () => {
   it('chat: the SDK gets the error mid-stream; metered as 502 upstream_error, billed for what was sent', async () => {
     east.mode = 'break-mid-stream';
@@ -160,9 +170,7 @@ describe('an upstream that fails after the stream opened', () => {
     // No usage came from the upstream: the prompt as counted and the one token sent ("answered").
     expect(row.promptTokens).toBeGreaterThan(0);
     expect(row.completionTokens).toBe(1);
-    expect(row.costMicros).toBe(costOf(row));
-    await eventually(() => spy.settled.length === 1, 5_000);
-    expect(spy.settled[0]).toBe((row.promptTokens ?? 0) + (row.completionTokens ?? 0));
+    await expectBilledForWhatWasSent(row, spy);
     expect(await dashboardError(requestId)).toMatchObject({
       status: 502,
       code: 'upstream_error',
@@ -204,9 +212,7 @@ describe('an upstream that fails after the stream opened', () => {
     // "relayed " was sent: its tokens, and the prompt as counted.
     expect(row.promptTokens).toBeGreaterThan(0);
     expect(row.completionTokens).toBe(countTokens('relayed '));
-    expect(row.costMicros).toBe(costOf(row));
-    await eventually(() => spy.settled.length === 1, 5_000);
-    expect(spy.settled[0]).toBe((row.promptTokens ?? 0) + (row.completionTokens ?? 0));
+    await expectBilledForWhatWasSent(row, spy);
     expect(await dashboardError(requestId)).toMatchObject({ status: 502, deployment: 'north' });
   });
 
